@@ -1,0 +1,80 @@
+//! Dynamic values: a component property is a literal, a data binding `{path}`, or a function
+//! call `{call, args, returnType}`. Parsed once per component definition so that resolving a
+//! node (possibly one of 10,000 template instances) never re-parses JSON or format strings.
+
+use serde_json::Value;
+
+use crate::functions::{self, Prepared};
+
+/// A parsed dynamic value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Dynamic {
+    Literal(Value),
+    /// A data binding; the path as the agent wrote it (absolute, or relative to the template item).
+    Path(String),
+    Call(Box<Call>),
+}
+
+/// A parsed function call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    pub name: String,
+    /// Arguments in the order the agent wrote them.
+    pub args: Vec<(String, Dynamic)>,
+    pub return_type: Option<String>,
+    /// Work done once at parse time (a parsed format string, a compiled regex...).
+    pub prepared: Prepared,
+}
+
+impl Call {
+    pub fn arg(&self, name: &str) -> Option<&Dynamic> {
+        self.args.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+}
+
+/// What function evaluation needs from the surface: data reads (recorded as dependencies) and
+/// evaluation of nested dynamic values.
+pub trait Evaluator {
+    /// Reads the data model at a path as written by the agent (absolute or relative to the
+    /// current template item). Missing values read as `Value::Null`.
+    fn read_path(&mut self, path: &str) -> Value;
+
+    /// Evaluates a nested dynamic value in the same scope.
+    fn eval(&mut self, value: &Dynamic) -> Value;
+}
+
+impl Dynamic {
+    /// Parses a property value. Objects with exactly a `path` string are bindings, objects with a
+    /// `call` string are function calls, everything else is a literal.
+    pub fn parse(value: &Value) -> Dynamic {
+        match value {
+            Value::Object(map) => {
+                if map.len() == 1 {
+                    if let Some(Value::String(path)) = map.get("path") {
+                        return Dynamic::Path(path.clone());
+                    }
+                }
+                if let Some(Value::String(name)) = map.get("call") {
+                    let args: Vec<(String, Dynamic)> = match map.get("args") {
+                        Some(Value::Object(args)) => args.iter().map(|(k, v)| (k.clone(), Dynamic::parse(v))).collect(),
+                        _ => Vec::new(),
+                    };
+                    let return_type = map.get("returnType").and_then(Value::as_str).map(str::to_owned);
+                    let prepared = functions::prepare(name, &args);
+                    return Dynamic::Call(Box::new(Call { name: name.clone(), args, return_type, prepared }));
+                }
+                Dynamic::Literal(value.clone())
+            }
+            _ => Dynamic::Literal(value.clone()),
+        }
+    }
+
+    /// True when resolving this value never reads the data model.
+    pub fn is_static(&self) -> bool {
+        match self {
+            Dynamic::Literal(_) => true,
+            Dynamic::Path(_) => false,
+            Dynamic::Call(call) => !functions::reads_data(call) && call.args.iter().all(|(_, v)| v.is_static()),
+        }
+    }
+}

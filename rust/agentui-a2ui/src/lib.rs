@@ -1,0 +1,17 @@
+//! A2UI v0.9 engine: owns the surfaces an agent creates and turns agent messages into resolved,
+//! renderable nodes with fine-grained diffs.
+//!
+//! No I/O, no FFI, no knowledge of AG-UI: bytes in and out are the caller's business.
+
+pub mod catalog;
+pub mod data_model;
+pub mod dynamic;
+pub mod error;
+pub mod functions;
+pub mod limits;
+pub mod pointer;
+pub mod schema;
+pub mod wire;
+
+pub use error::{A2uiError, ValidationIssue};
+pub use limits::Limits;
