@@ -1,1 +1,133 @@
-fn main() {}
+//! `agentui`: lets agent developers check that their A2UI stream renders as intended.
+
+mod input;
+mod tree;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use agentui_a2ui::catalog::{Catalog, CatalogRegistry};
+use agentui_a2ui::{Limits, Outcome, SurfaceGroup};
+use clap::{Parser, Subcommand};
+use serde_json::{json, Value};
+
+#[derive(Parser)]
+#[command(name = "agentui", version, about = "Embedded agent UI runtime: command-line tool")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// A2UI streams: apply, validate, render.
+    A2ui {
+        #[command(subcommand)]
+        command: A2uiCommand,
+    },
+}
+
+#[derive(clap::Args)]
+struct StreamArgs {
+    /// Extra catalog (A2UI catalog JSON) to register; repeatable.
+    #[arg(long = "catalog", value_name = "FILE")]
+    catalogs: Vec<PathBuf>,
+    /// Messages: a JSON array, JSON Lines, or `{name, description, messages}`.
+    file: PathBuf,
+}
+
+#[derive(Subcommand)]
+enum A2uiCommand {
+    /// Apply the messages and print the resolved surfaces and every message sent back, as JSON.
+    Apply(StreamArgs),
+    /// Apply the messages and print each error with its path; exit 1 if there is any.
+    Validate(StreamArgs),
+    /// Apply the messages and print each surface as a text tree.
+    Tree(StreamArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::A2ui { command } => run_a2ui(command),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("agentui: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_a2ui(command: A2uiCommand) -> Result<ExitCode, String> {
+    match command {
+        A2uiCommand::Apply(args) => {
+            let (group, outcome) = apply_file(&args)?;
+            let report = json!({
+                "surfaces": group.surfaces().map(|s| json!({
+                    "surfaceId": s.id(),
+                    "catalogId": s.catalog_id(),
+                    "root": s.has_root().then(|| s.root_id()),
+                    "nodes": s.nodes(),
+                    "dataModel": s.data_model(),
+                })).collect::<Vec<_>>(),
+                "emitted": outcome.emitted.iter().map(|m| m.to_wire()).collect::<Vec<_>>(),
+            });
+            println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+            Ok(ExitCode::SUCCESS)
+        }
+        A2uiCommand::Validate(args) => {
+            let (_, outcome) = apply_file(&args)?;
+            let errors: Vec<Value> = outcome.emitted.iter().map(|m| m.to_wire()).filter(|w| w.get("error").is_some()).collect();
+            for wire in &errors {
+                let e = &wire["error"];
+                let path = e.get("path").and_then(Value::as_str).map(|p| format!(" at {p:?}")).unwrap_or_default();
+                println!("{} surface {:?}{path}: {}", text(&e["code"]), text(&e["surfaceId"]), text(&e["message"]));
+            }
+            if errors.is_empty() {
+                println!("ok: no errors");
+                Ok(ExitCode::SUCCESS)
+            } else {
+                println!("{} error(s)", errors.len());
+                Ok(ExitCode::from(1))
+            }
+        }
+        A2uiCommand::Tree(args) => {
+            let (group, outcome) = apply_file(&args)?;
+            for surface in group.surfaces() {
+                print!("{}", tree::render(surface));
+            }
+            for message in &outcome.emitted {
+                println!("sent to agent: {}", message.to_wire());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn text(v: &Value) -> String {
+    v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string())
+}
+
+/// Runs every message of the file through a fresh surface group.
+fn apply_file(args: &StreamArgs) -> Result<(SurfaceGroup, Outcome), String> {
+    let mut catalogs = CatalogRegistry::with_basic();
+    for path in &args.catalogs {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let value: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let catalog = Catalog::from_json(&value).map_err(|e| format!("{}: {e}", path.display()))?;
+        catalogs.register(Arc::new(catalog));
+    }
+    let messages = input::read_messages(&args.file)?;
+    let mut group = SurfaceGroup::new(catalogs, Limits::default());
+    let mut outcome = Outcome::default();
+    for message in &messages {
+        let step = group.process_value(message);
+        outcome.events.extend(step.events);
+        outcome.emitted.extend(step.emitted);
+    }
+    outcome.emitted.extend(group.flush_pending().emitted);
+    Ok((group, outcome))
+}

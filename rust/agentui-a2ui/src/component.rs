@@ -1,0 +1,206 @@
+//! A component definition compiled once when it arrives: properties parsed into dynamic values,
+//! child references and templates recognised, checks and action parsed. Every template instance
+//! of the component reuses this compiled form.
+
+use serde_json::{Map, Value};
+
+use crate::dynamic::Dynamic;
+
+/// A property value with its dynamic parts and child references located.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PropTemplate {
+    Dynamic(Dynamic),
+    /// A reference to another component by id (`child`, Modal `trigger`/`content`, Tabs `child`).
+    ChildRef(String),
+    /// A `children` list.
+    Children(ChildSource),
+    Object(Vec<(String, PropTemplate)>),
+    Array(Vec<PropTemplate>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ChildSource {
+    Ids(Vec<String>),
+    /// One instance of `component_id` per item of the array (or object) at `path`.
+    Template { component_id: String, path: String },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum CompiledAction {
+    Event { name: String, context: Vec<(String, Dynamic)> },
+    FunctionCall(Dynamic),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompiledCheck {
+    pub condition: Dynamic,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompiledComponent {
+    pub id: String,
+    pub component_type: String,
+    pub props: Vec<(String, PropTemplate)>,
+    pub accessibility_label: Option<Dynamic>,
+    pub accessibility_description: Option<Dynamic>,
+    pub checks: Vec<CompiledCheck>,
+    pub action: Option<CompiledAction>,
+    pub weight: Option<f64>,
+}
+
+/// Keys handled outside `props`.
+const RESERVED: [&str; 6] = ["id", "component", "accessibility", "checks", "action", "weight"];
+
+impl CompiledComponent {
+    /// Compiles a component object that already passed catalog validation (so shapes are
+    /// trusted here; anything unexpected degrades to a literal rather than failing).
+    pub fn compile(component: &Map<String, Value>) -> CompiledComponent {
+        let id = component.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
+        let component_type = component.get("component").and_then(Value::as_str).unwrap_or_default().to_owned();
+        let is_modal = component_type == "Modal";
+        let props = component
+            .iter()
+            .filter(|(k, _)| !RESERVED.contains(&k.as_str()))
+            .map(|(key, value)| {
+                let template = match (key.as_str(), value) {
+                    ("children", Value::Array(ids)) => PropTemplate::Children(ChildSource::Ids(
+                        ids.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+                    )),
+                    ("children", Value::Object(t)) => match (t.get("componentId"), t.get("path")) {
+                        (Some(Value::String(c)), Some(Value::String(p))) => {
+                            PropTemplate::Children(ChildSource::Template { component_id: c.clone(), path: p.clone() })
+                        }
+                        _ => compile_value(value),
+                    },
+                    ("child", Value::String(id)) => PropTemplate::ChildRef(id.clone()),
+                    ("trigger" | "content", Value::String(id)) if is_modal => PropTemplate::ChildRef(id.clone()),
+                    _ => compile_value(value),
+                };
+                (key.clone(), template)
+            })
+            .collect();
+        let accessibility = component.get("accessibility").and_then(Value::as_object);
+        let checks = component
+            .get("checks")
+            .and_then(Value::as_array)
+            .map(|rules| {
+                rules
+                    .iter()
+                    .filter_map(|rule| {
+                        let condition = rule.get("condition")?;
+                        Some(CompiledCheck {
+                            condition: Dynamic::parse(condition),
+                            message: rule.get("message").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        CompiledComponent {
+            id,
+            component_type,
+            props,
+            accessibility_label: accessibility.and_then(|a| a.get("label")).map(Dynamic::parse),
+            accessibility_description: accessibility.and_then(|a| a.get("description")).map(Dynamic::parse),
+            checks,
+            action: component.get("action").and_then(compile_action),
+            weight: component.get("weight").and_then(Value::as_f64),
+        }
+    }
+
+    /// Ids this definition refers to (child references and template components), in order.
+    pub fn referenced_ids(&self) -> Vec<&str> {
+        fn walk<'a>(template: &'a PropTemplate, out: &mut Vec<&'a str>) {
+            match template {
+                PropTemplate::ChildRef(id) => out.push(id),
+                PropTemplate::Children(ChildSource::Ids(ids)) => out.extend(ids.iter().map(String::as_str)),
+                PropTemplate::Children(ChildSource::Template { component_id, .. }) => out.push(component_id),
+                PropTemplate::Object(fields) => fields.iter().for_each(|(_, t)| walk(t, out)),
+                PropTemplate::Array(items) => items.iter().for_each(|t| walk(t, out)),
+                PropTemplate::Dynamic(_) => {}
+            }
+        }
+        let mut out = Vec::new();
+        for (_, template) in &self.props {
+            walk(template, &mut out);
+        }
+        out
+    }
+}
+
+/// Nested values: `{path}` and `{call}` objects are dynamic, `child` keys inside nested objects
+/// (Tabs items) are references, everything else is structure or literal.
+fn compile_value(value: &Value) -> PropTemplate {
+    match value {
+        Value::Object(map) if map.contains_key("path") || map.contains_key("call") => {
+            PropTemplate::Dynamic(Dynamic::parse(value))
+        }
+        Value::Object(map) => PropTemplate::Object(
+            map.iter()
+                .map(|(k, v)| match (k.as_str(), v) {
+                    ("child", Value::String(id)) => (k.clone(), PropTemplate::ChildRef(id.clone())),
+                    _ => (k.clone(), compile_value(v)),
+                })
+                .collect(),
+        ),
+        Value::Array(items) => PropTemplate::Array(items.iter().map(compile_value).collect()),
+        _ => PropTemplate::Dynamic(Dynamic::Literal(value.clone())),
+    }
+}
+
+fn compile_action(action: &Value) -> Option<CompiledAction> {
+    if let Some(event) = action.get("event") {
+        let name = event.get("name").and_then(Value::as_str)?.to_owned();
+        let context = event
+            .get("context")
+            .and_then(Value::as_object)
+            .map(|ctx| ctx.iter().map(|(k, v)| (k.clone(), Dynamic::parse(v))).collect())
+            .unwrap_or_default();
+        return Some(CompiledAction::Event { name, context });
+    }
+    action.get("functionCall").map(|call| CompiledAction::FunctionCall(Dynamic::parse(call)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn compile(v: Value) -> CompiledComponent {
+        CompiledComponent::compile(v.as_object().unwrap())
+    }
+
+    #[test]
+    fn recognises_child_references_and_templates() {
+        let c = compile(json!({"id": "l", "component": "List", "children": {"componentId": "row", "path": "/items"}}));
+        assert_eq!(c.referenced_ids(), vec!["row"]);
+        let tabs = compile(json!({"id": "t", "component": "Tabs", "tabs": [{"title": "A", "child": "a"}, {"title": {"path": "/t"}, "child": "b"}]}));
+        assert_eq!(tabs.referenced_ids(), vec!["a", "b"]);
+        let modal = compile(json!({"id": "m", "component": "Modal", "trigger": "open", "content": "body"}));
+        assert_eq!(modal.referenced_ids(), vec!["open", "body"]);
+        // `content` is only a reference on a Modal.
+        let other = compile(json!({"id": "x", "component": "Custom", "content": "text"}));
+        assert!(other.referenced_ids().is_empty());
+    }
+
+    #[test]
+    fn parses_action_checks_and_accessibility() {
+        let c = compile(json!({
+            "id": "b", "component": "Button", "child": "t",
+            "action": {"event": {"name": "submit", "context": {"who": {"path": "/name"}, "n": 1}}},
+            "checks": [{"condition": {"call": "required", "args": {"value": {"path": "/name"}}}, "message": "Name?"}],
+            "accessibility": {"label": "Send"}
+        }));
+        match c.action {
+            Some(CompiledAction::Event { name, context }) => {
+                assert_eq!(name, "submit");
+                assert_eq!(context[0], ("who".to_owned(), Dynamic::Path("/name".into())));
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        assert_eq!(c.checks.len(), 1);
+        assert_eq!(c.checks[0].message, "Name?");
+        assert_eq!(c.accessibility_label, Some(Dynamic::Literal(json!("Send"))));
+    }
+}

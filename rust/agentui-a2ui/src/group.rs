@@ -1,0 +1,349 @@
+//! The surface group: every surface of one conversation, message routing, buffering of messages
+//! that arrive before their surface, user input and actions, and the client-to-server messages
+//! (errors and actions) the agent must receive.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::catalog::CatalogRegistry;
+use crate::component::CompiledAction;
+use crate::dynamic::{Dynamic, Evaluator};
+use crate::error::A2uiError;
+use crate::functions::{self, UrlPolicy};
+use crate::limits::Limits;
+use crate::node::SurfaceDiff;
+use crate::resolve::ScopedEvaluator;
+use crate::surface::{self, Surface};
+use crate::wire::v08;
+use crate::wire::v09::{ActionMessage, ClientMessage, ErrorMessage, ServerMessage};
+
+/// A change the renderer must see.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(tag = "event", rename_all = "camelCase")]
+pub enum SurfaceEvent {
+    #[serde(rename_all = "camelCase")]
+    Created { surface_id: String, catalog_id: String },
+    #[serde(rename_all = "camelCase")]
+    Changed { surface_id: String, diff: SurfaceDiff },
+    #[serde(rename_all = "camelCase")]
+    Deleted { surface_id: String },
+}
+
+/// What processing one message (or one input) produced.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Outcome {
+    pub events: Vec<SurfaceEvent>,
+    /// Client-to-server messages for the agent (errors, in order).
+    pub emitted: Vec<ClientMessage>,
+}
+
+impl Outcome {
+    fn merge(&mut self, other: Outcome) {
+        self.events.extend(other.events);
+        self.emitted.extend(other.emitted);
+    }
+
+    fn error(surface_id: &str, error: &A2uiError) -> Outcome {
+        Outcome { events: Vec::new(), emitted: vec![ClientMessage::Error(ErrorMessage::from_error(surface_id, error))] }
+    }
+}
+
+/// A side effect the host app performs after a user action, already checked against policy.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    OpenUrl(String),
+}
+
+/// The result of a user action.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionOutcome {
+    /// The `action` message for the agent, for event actions.
+    pub message: Option<ClientMessage>,
+    /// `a2uiClientDataModel` to attach when the surface was created with `sendDataModel`.
+    pub client_data_model: Option<Value>,
+    /// Local effects for the host (function-call actions).
+    pub effects: Vec<Effect>,
+}
+
+type Clock = Arc<dyn Fn() -> String + Send + Sync>;
+
+pub struct SurfaceGroup {
+    catalogs: CatalogRegistry,
+    limits: Limits,
+    url_policy: UrlPolicy,
+    surfaces: Vec<Surface>,
+    /// Messages for surfaces not created yet, in arrival order.
+    pending: VecDeque<ServerMessage>,
+    clock: Clock,
+}
+
+impl std::fmt::Debug for SurfaceGroup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SurfaceGroup").field("surfaces", &self.surfaces.len()).field("pending", &self.pending.len()).finish()
+    }
+}
+
+impl Default for SurfaceGroup {
+    fn default() -> Self {
+        SurfaceGroup::new(CatalogRegistry::with_basic(), Limits::default())
+    }
+}
+
+impl SurfaceGroup {
+    pub fn new(catalogs: CatalogRegistry, limits: Limits) -> Self {
+        SurfaceGroup {
+            catalogs,
+            limits,
+            url_policy: UrlPolicy::default(),
+            surfaces: Vec::new(),
+            pending: VecDeque::new(),
+            clock: Arc::new(now_rfc3339),
+        }
+    }
+
+    pub fn with_url_policy(mut self, policy: UrlPolicy) -> Self {
+        self.url_policy = policy;
+        self
+    }
+
+    /// Replaces the clock used for action timestamps (tests, replays).
+    pub fn with_clock(mut self, clock: impl Fn() -> String + Send + Sync + 'static) -> Self {
+        self.clock = Arc::new(clock);
+        self
+    }
+
+    pub fn catalogs(&self) -> &CatalogRegistry {
+        &self.catalogs
+    }
+
+    pub fn catalogs_mut(&mut self) -> &mut CatalogRegistry {
+        &mut self.catalogs
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    pub fn surfaces(&self) -> impl Iterator<Item = &Surface> {
+        self.surfaces.iter()
+    }
+
+    pub fn surface(&self, surface_id: &str) -> Option<&Surface> {
+        self.surfaces.iter().find(|s| s.id() == surface_id)
+    }
+
+    fn surface_index(&self, surface_id: &str) -> Option<usize> {
+        self.surfaces.iter().position(|s| s.id() == surface_id)
+    }
+
+    /// Number of buffered messages waiting for their surface.
+    pub fn pending_count(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Processes one message as received (JSON text, v0.9 or v0.8).
+    pub fn process_json(&mut self, text: &str) -> Outcome {
+        if text.len() > self.limits.max_message_bytes {
+            let error = A2uiError::LimitExceeded {
+                what: "message size in bytes",
+                limit: self.limits.max_message_bytes,
+                actual: text.len(),
+            };
+            return Outcome::error("", &error);
+        }
+        match serde_json::from_str::<Value>(text) {
+            Ok(value) => self.process_value(&value),
+            Err(e) => Outcome::error("", &A2uiError::Malformed(e.to_string())),
+        }
+    }
+
+    /// Processes one parsed message envelope (v0.9 or v0.8).
+    pub fn process_value(&mut self, envelope: &Value) -> Outcome {
+        let surface_hint = surface_id_hint(envelope);
+        let parsed = if v08::is_v08(envelope) {
+            v08::parse(envelope)
+        } else {
+            ServerMessage::parse_v09(envelope).map(|m| vec![m])
+        };
+        match parsed {
+            Ok(messages) => {
+                let mut outcome = Outcome::default();
+                for message in messages {
+                    outcome.merge(self.apply(message));
+                }
+                outcome
+            }
+            Err(error) => Outcome::error(&surface_hint, &error),
+        }
+    }
+
+    /// Applies one message. Errors are reported in `emitted`, never raised: the stream goes on.
+    pub fn apply(&mut self, message: ServerMessage) -> Outcome {
+        let surface_id = message.surface_id().to_owned();
+        let is_create = matches!(message, ServerMessage::CreateSurface(_));
+        if !is_create && self.surface_index(&surface_id).is_none() {
+            return self.buffer(message);
+        }
+        let mut outcome = match self.apply_now(message) {
+            Ok(outcome) => outcome,
+            Err(error) => return Outcome::error(&surface_id, &error),
+        };
+        if is_create {
+            outcome.merge(self.replay_pending(&surface_id));
+        }
+        outcome
+    }
+
+    fn buffer(&mut self, message: ServerMessage) -> Outcome {
+        if self.pending.len() >= self.limits.max_buffered_messages {
+            let error = A2uiError::LimitExceeded {
+                what: "messages buffered before createSurface",
+                limit: self.limits.max_buffered_messages,
+                actual: self.pending.len() + 1,
+            };
+            return Outcome::error(message.surface_id(), &error);
+        }
+        self.pending.push_back(message);
+        Outcome::default()
+    }
+
+    fn replay_pending(&mut self, surface_id: &str) -> Outcome {
+        let (ready, rest): (VecDeque<_>, VecDeque<_>) =
+            std::mem::take(&mut self.pending).into_iter().partition(|m| m.surface_id() == surface_id);
+        self.pending = rest;
+        let mut outcome = Outcome::default();
+        for message in ready {
+            outcome.merge(self.apply(message));
+        }
+        outcome
+    }
+
+    /// Reports every still-buffered message as addressed to a surface that was never created
+    /// (call at the end of a stream), and drops them.
+    pub fn flush_pending(&mut self) -> Outcome {
+        let mut outcome = Outcome::default();
+        for message in std::mem::take(&mut self.pending) {
+            let error = A2uiError::UnknownSurface(message.surface_id().to_owned());
+            outcome.merge(Outcome::error(message.surface_id(), &error));
+        }
+        outcome
+    }
+
+    fn apply_now(&mut self, message: ServerMessage) -> Result<Outcome, A2uiError> {
+        let mut outcome = Outcome::default();
+        match message {
+            ServerMessage::CreateSurface(create) => {
+                if self.surface_index(&create.surface_id).is_some() {
+                    return Err(A2uiError::DuplicateSurface(create.surface_id));
+                }
+                if self.surfaces.len() >= self.limits.max_surfaces {
+                    return Err(A2uiError::LimitExceeded {
+                        what: "surfaces",
+                        limit: self.limits.max_surfaces,
+                        actual: self.surfaces.len() + 1,
+                    });
+                }
+                let catalog = self.catalogs.get(&create.catalog_id)?;
+                let surface = Surface::create(&create, catalog, &self.limits)?;
+                outcome.events.push(SurfaceEvent::Created {
+                    surface_id: create.surface_id.clone(),
+                    catalog_id: create.catalog_id.clone(),
+                });
+                self.surfaces.push(surface);
+            }
+            ServerMessage::UpdateComponents(update) => {
+                let index = self.surface_index(&update.surface_id).ok_or_else(|| A2uiError::UnknownSurface(update.surface_id.clone()))?;
+                let diff = self.surfaces[index].update_components(&update.components)?;
+                push_diff(&mut outcome, &update.surface_id, diff);
+            }
+            ServerMessage::UpdateDataModel(update) => {
+                let index = self.surface_index(&update.surface_id).ok_or_else(|| A2uiError::UnknownSurface(update.surface_id.clone()))?;
+                let diff = self.surfaces[index].update_data(update.path.as_deref(), update.value)?;
+                push_diff(&mut outcome, &update.surface_id, diff);
+            }
+            ServerMessage::DeleteSurface(delete) => {
+                let index = self.surface_index(&delete.surface_id).ok_or_else(|| A2uiError::UnknownSurface(delete.surface_id.clone()))?;
+                self.surfaces.remove(index);
+                outcome.events.push(SurfaceEvent::Deleted { surface_id: delete.surface_id });
+            }
+        }
+        Ok(outcome)
+    }
+
+    /// Writes user input to the data model (two-way binding). `path` is absolute.
+    pub fn set_value(&mut self, surface_id: &str, path: &str, value: Value) -> Result<Outcome, A2uiError> {
+        let index = self.surface_index(surface_id).ok_or_else(|| A2uiError::UnknownSurface(surface_id.to_owned()))?;
+        let diff = self.surfaces[index].update_data(Some(path), Some(value))?;
+        let mut outcome = Outcome::default();
+        push_diff(&mut outcome, surface_id, diff);
+        Ok(outcome)
+    }
+
+    /// Runs the action of a node (instance id) on a user gesture: resolves the action context
+    /// now and builds the `action` message, or runs a local function call. A node whose checks
+    /// fail is disabled and refuses.
+    pub fn dispatch_action(&mut self, surface_id: &str, instance_id: &str) -> Result<ActionOutcome, A2uiError> {
+        let surface = self.surface(surface_id).ok_or_else(|| A2uiError::UnknownSurface(surface_id.to_owned()))?;
+        let node = surface.node(instance_id).ok_or_else(|| A2uiError::UnknownComponent(instance_id.to_owned()))?;
+        if !node.enabled {
+            return Err(A2uiError::ActionRefused(format!("{instance_id} is disabled: {}", node.validation_message.clone().unwrap_or_default())));
+        }
+        let scope = surface.scope_of(instance_id).unwrap_or_default();
+        let def = surface.definition(&node.component_id).ok_or_else(|| A2uiError::UnknownComponent(instance_id.to_owned()))?;
+        let action = def.action.as_ref().ok_or_else(|| A2uiError::ActionRefused(format!("{instance_id} has no action")))?;
+        let mut ev = ScopedEvaluator::new(surface.data(), scope);
+        match action {
+            CompiledAction::Event { name, context } => {
+                let context: Map<String, Value> = context.iter().map(|(k, v)| (k.clone(), ev.eval(v))).collect();
+                let message = ClientMessage::Action(ActionMessage {
+                    name: name.clone(),
+                    surface_id: surface_id.to_owned(),
+                    source_component_id: instance_id.to_owned(),
+                    timestamp: (self.clock)(),
+                    context,
+                });
+                let client_data_model = surface.send_data_model().then(|| surface::data_model_report(&[surface]));
+                Ok(ActionOutcome { message: Some(message), client_data_model, effects: Vec::new() })
+            }
+            CompiledAction::FunctionCall(Dynamic::Call(call)) if call.name == "openUrl" => {
+                let url = call.arg("url").map(|u| functions::coerce_to_string(&ev.eval(u))).unwrap_or_default();
+                let url = self.url_policy.check(&url).map_err(A2uiError::ActionRefused)?.to_owned();
+                Ok(ActionOutcome { message: None, client_data_model: None, effects: vec![Effect::OpenUrl(url)] })
+            }
+            CompiledAction::FunctionCall(call) => {
+                ev.eval(call);
+                Ok(ActionOutcome { message: None, client_data_model: None, effects: Vec::new() })
+            }
+        }
+    }
+
+    /// `a2uiClientDataModel` for every surface created with `sendDataModel`, if any.
+    pub fn client_data_model(&self) -> Option<Value> {
+        let surfaces: Vec<&Surface> = self.surfaces.iter().filter(|s| s.send_data_model()).collect();
+        (!surfaces.is_empty()).then(|| surface::data_model_report(&surfaces))
+    }
+}
+
+fn push_diff(outcome: &mut Outcome, surface_id: &str, diff: SurfaceDiff) {
+    if !diff.is_empty() {
+        outcome.events.push(SurfaceEvent::Changed { surface_id: surface_id.to_owned(), diff });
+    }
+}
+
+/// The surface id of an envelope that failed to parse, so the error can still name it.
+fn surface_id_hint(envelope: &Value) -> String {
+    envelope
+        .as_object()
+        .and_then(|o| o.values().find_map(|body| body.get("surfaceId").and_then(Value::as_str)))
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn now_rfc3339() -> String {
+    time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_else(|_| "1970-01-01T00:00:00Z".to_owned())
+}
+

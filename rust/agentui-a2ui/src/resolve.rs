@@ -1,0 +1,182 @@
+//! Resolution of one component instance: dynamic values evaluated against the data model in the
+//! instance's scope, child references turned into instance ids, templates expanded, checks run.
+
+use serde_json::{Map, Value};
+
+use crate::component::{ChildSource, CompiledComponent, PropTemplate};
+use crate::data_model::DataModel;
+use crate::dynamic::{Dynamic, Evaluator};
+use crate::functions;
+use crate::node::{Accessibility, ActionKind, Binding, CheckResult, ResolvedNode};
+use crate::pointer;
+
+/// Instance id of component `component_id` in `scope` (the canonical path of the template item
+/// it belongs to, `""` outside templates). Stable for as long as the item keeps its index.
+pub fn instance_id(component_id: &str, scope: &str) -> String {
+    if scope.is_empty() {
+        component_id.to_owned()
+    } else {
+        format!("{component_id}@{scope}")
+    }
+}
+
+/// A child to resolve next: its definition id and scope.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChildKey {
+    pub component_id: String,
+    pub scope: String,
+}
+
+/// Everything one instance's resolution produced.
+#[derive(Debug)]
+pub struct Resolution {
+    pub node: ResolvedNode,
+    /// Data paths whose value the node read.
+    pub reads: Vec<String>,
+    /// Data paths of the lists the node expanded as templates.
+    pub lists: Vec<String>,
+    pub children: Vec<ChildKey>,
+}
+
+/// Evaluates dynamic values in one scope, recording every path read.
+pub struct ScopedEvaluator<'a> {
+    pub data: &'a DataModel,
+    pub scope: &'a str,
+    pub reads: Vec<String>,
+}
+
+impl<'a> ScopedEvaluator<'a> {
+    pub fn new(data: &'a DataModel, scope: &'a str) -> Self {
+        ScopedEvaluator { data, scope, reads: Vec::new() }
+    }
+
+    fn absolute(&self, path: &str) -> Option<String> {
+        pointer::resolve(self.scope, path).ok()
+    }
+}
+
+impl Evaluator for ScopedEvaluator<'_> {
+    fn read_path(&mut self, path: &str) -> Value {
+        let Some(abs) = self.absolute(path) else { return Value::Null };
+        let value = self.data.get(&abs).cloned().unwrap_or(Value::Null);
+        self.reads.push(abs);
+        value
+    }
+
+    fn eval(&mut self, value: &Dynamic) -> Value {
+        match value {
+            Dynamic::Literal(v) => v.clone(),
+            Dynamic::Path(p) => self.read_path(p),
+            // A failing function renders as null; its arguments were validated on arrival.
+            Dynamic::Call(call) => functions::evaluate(call, self).unwrap_or(Value::Null),
+        }
+    }
+}
+
+/// Resolves one instance of `def` in `scope`.
+pub fn resolve(def: &CompiledComponent, scope: &str, data: &DataModel) -> Resolution {
+    let mut ev = ScopedEvaluator::new(data, scope);
+    let mut walk = PropWalk { scope, children: Vec::new(), lists: Vec::new(), bindings: Vec::new() };
+    let mut props = Map::with_capacity(def.props.len());
+    for (key, template) in &def.props {
+        if let PropTemplate::Dynamic(Dynamic::Path(path)) = template {
+            if let Some(abs) = ev.absolute(path) {
+                walk.bindings.push(Binding { property: key.clone(), path: abs });
+            }
+        }
+        props.insert(key.clone(), walk.value(template, &mut ev));
+    }
+    let checks: Vec<CheckResult> = def
+        .checks
+        .iter()
+        .map(|check| CheckResult {
+            message: check.message.clone(),
+            passed: functions::coerce_to_bool(&ev.eval(&check.condition)),
+        })
+        .collect();
+    let validation_message = checks.iter().find(|c| !c.passed).map(|c| c.message.clone());
+    let accessibility = if def.accessibility_label.is_some() || def.accessibility_description.is_some() {
+        Some(Accessibility {
+            label: def.accessibility_label.as_ref().map(|d| functions::coerce_to_string(&ev.eval(d))),
+            description: def.accessibility_description.as_ref().map(|d| functions::coerce_to_string(&ev.eval(d))),
+        })
+    } else {
+        None
+    };
+    let action = def.action.as_ref().map(|action| match action {
+        crate::component::CompiledAction::Event { name, .. } => ActionKind::Event { name: name.clone() },
+        crate::component::CompiledAction::FunctionCall(Dynamic::Call(call)) => {
+            ActionKind::FunctionCall { name: call.name.clone() }
+        }
+        crate::component::CompiledAction::FunctionCall(_) => ActionKind::FunctionCall { name: String::new() },
+    });
+    let enabled = action.is_none() || validation_message.is_none();
+    let child_ids = walk.children.iter().map(|c| instance_id(&c.component_id, &c.scope)).collect();
+    let mut reads = ev.reads;
+    reads.sort_unstable();
+    reads.dedup();
+    Resolution {
+        node: ResolvedNode {
+            id: instance_id(&def.id, scope),
+            component_id: def.id.clone(),
+            component_type: def.component_type.clone(),
+            props,
+            children: child_ids,
+            accessibility,
+            checks,
+            validation_message,
+            enabled,
+            action,
+            bindings: walk.bindings,
+            weight: def.weight,
+        },
+        reads,
+        lists: walk.lists,
+        children: walk.children,
+    }
+}
+
+struct PropWalk<'s> {
+    scope: &'s str,
+    children: Vec<ChildKey>,
+    lists: Vec<String>,
+    bindings: Vec<Binding>,
+}
+
+impl PropWalk<'_> {
+    fn child(&mut self, component_id: &str, scope: &str) -> Value {
+        self.children.push(ChildKey { component_id: component_id.to_owned(), scope: scope.to_owned() });
+        Value::String(instance_id(component_id, scope))
+    }
+
+    fn value(&mut self, template: &PropTemplate, ev: &mut ScopedEvaluator<'_>) -> Value {
+        match template {
+            PropTemplate::Dynamic(d) => ev.eval(d),
+            PropTemplate::ChildRef(id) => self.child(id, self.scope),
+            PropTemplate::Children(ChildSource::Ids(ids)) => {
+                Value::Array(ids.iter().map(|id| self.child(id, self.scope)).collect())
+            }
+            PropTemplate::Children(ChildSource::Template { component_id, path }) => {
+                let Ok(list_path) = pointer::resolve(self.scope, path) else { return Value::Array(Vec::new()) };
+                let items = template_item_scopes(ev.data.get(&list_path), &list_path);
+                self.lists.push(list_path);
+                Value::Array(items.iter().map(|item_scope| self.child(component_id, item_scope)).collect())
+            }
+            PropTemplate::Object(fields) => {
+                Value::Object(fields.iter().map(|(k, t)| (k.clone(), self.value(t, ev))).collect())
+            }
+            PropTemplate::Array(items) => Value::Array(items.iter().map(|t| self.value(t, ev)).collect()),
+        }
+    }
+}
+
+/// Scopes of a template's items: one per array element (by index) or object member (by key).
+fn template_item_scopes(list: Option<&Value>, list_path: &str) -> Vec<String> {
+    match list {
+        Some(Value::Array(items)) => (0..items.len()).map(|i| format!("{list_path}/{i}")).collect(),
+        Some(Value::Object(members)) => {
+            members.keys().map(|k| format!("{list_path}{}", pointer::encode(std::slice::from_ref(k)))).collect()
+        }
+        _ => Vec::new(),
+    }
+}

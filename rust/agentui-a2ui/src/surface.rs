@@ -1,0 +1,393 @@
+//! One surface: its component definitions, data model and resolved node tree.
+//!
+//! Every mutation is atomic: it is checked (and, for structure, resolved) on the side and only
+//! then committed, so a rejected message leaves the surface exactly as it was.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::catalog::Catalog;
+use crate::component::CompiledComponent;
+use crate::data_model::DataModel;
+use crate::dependency::DependencyIndex;
+use crate::error::{A2uiError, ValidationIssue};
+use crate::limits::Limits;
+use crate::node::{ResolvedNode, SurfaceDiff};
+use crate::resolve::{self, ChildKey};
+use crate::wire::v09::CreateSurface;
+
+/// A resolved instance with what is needed to resolve it again.
+#[derive(Debug, Clone)]
+struct NodeEntry {
+    node: ResolvedNode,
+    scope: String,
+    /// Children to resolve, as resolved last time.
+    children: Vec<ChildKey>,
+}
+
+/// The resolved tree of a surface plus its dependency indexes.
+#[derive(Debug, Default, Clone)]
+struct Tree {
+    nodes: HashMap<String, NodeEntry>,
+    reads: DependencyIndex,
+    lists: DependencyIndex,
+    template_instances: usize,
+}
+
+#[derive(Debug)]
+pub struct Surface {
+    id: String,
+    catalog_id: String,
+    catalog: Arc<Catalog>,
+    root_id: String,
+    theme: Option<Value>,
+    send_data_model: bool,
+    definitions: HashMap<String, Arc<CompiledComponent>>,
+    /// Raw component objects as last accepted, for reports and the CLI.
+    data: DataModel,
+    tree: Tree,
+    limits: Limits,
+    /// True once the first render (a reset) was published.
+    rendered: bool,
+}
+
+impl Surface {
+    pub(crate) fn create(message: &CreateSurface, catalog: Arc<Catalog>, limits: &Limits) -> Result<Surface, A2uiError> {
+        if let Some(theme) = &message.theme {
+            let errors = catalog.validate_theme(theme);
+            if !errors.is_empty() {
+                return Err(A2uiError::Validation(
+                    errors
+                        .into_iter()
+                        .map(|e| ValidationIssue::new(format!("/createSurface/theme{}", e.instance_path), e.message))
+                        .collect(),
+                ));
+            }
+        }
+        Ok(Surface {
+            id: message.surface_id.clone(),
+            catalog_id: message.catalog_id.clone(),
+            catalog,
+            root_id: message.root_id.clone(),
+            theme: message.theme.clone(),
+            send_data_model: message.send_data_model,
+            definitions: HashMap::new(),
+            data: DataModel::new(limits),
+            tree: Tree::default(),
+            limits: limits.clone(),
+            rendered: false,
+        })
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    pub fn catalog_id(&self) -> &str {
+        &self.catalog_id
+    }
+
+    pub fn catalog(&self) -> &Arc<Catalog> {
+        &self.catalog
+    }
+
+    pub fn root_id(&self) -> &str {
+        &self.root_id
+    }
+
+    pub fn theme(&self) -> Option<&Value> {
+        self.theme.as_ref()
+    }
+
+    pub fn send_data_model(&self) -> bool {
+        self.send_data_model
+    }
+
+    pub fn data_model(&self) -> &Value {
+        self.data.root()
+    }
+
+    pub(crate) fn data(&self) -> &DataModel {
+        &self.data
+    }
+
+    /// True once the root component exists (nothing renders before).
+    pub fn has_root(&self) -> bool {
+        self.definitions.contains_key(&self.root_id)
+    }
+
+    pub fn node(&self, instance_id: &str) -> Option<&ResolvedNode> {
+        self.tree.nodes.get(instance_id).map(|e| &e.node)
+    }
+
+    pub(crate) fn definition(&self, component_id: &str) -> Option<&CompiledComponent> {
+        self.definitions.get(component_id).map(Arc::as_ref)
+    }
+
+    pub(crate) fn scope_of(&self, instance_id: &str) -> Option<&str> {
+        self.tree.nodes.get(instance_id).map(|e| e.scope.as_str())
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.tree.nodes.len()
+    }
+
+    /// Nodes in depth-first order from the root (each once).
+    pub fn nodes(&self) -> Vec<&ResolvedNode> {
+        let mut out = Vec::with_capacity(self.tree.nodes.len());
+        let mut seen = HashSet::new();
+        let mut stack = vec![self.root_id.clone()];
+        while let Some(id) = stack.pop() {
+            if !seen.insert(id.clone()) {
+                continue;
+            }
+            if let Some(entry) = self.tree.nodes.get(&id) {
+                out.push(&entry.node);
+                stack.extend(entry.node.children.iter().rev().cloned());
+            }
+        }
+        out
+    }
+
+    /// The full current state, as the first notification of a subscription.
+    pub fn snapshot(&self) -> SurfaceDiff {
+        SurfaceDiff::Reset {
+            root: self.has_root().then(|| self.root_id.clone()),
+            nodes: self.nodes().into_iter().cloned().collect(),
+        }
+    }
+
+    /// Validates, compiles and merges components. All or nothing.
+    pub(crate) fn update_components(&mut self, components: &[Value]) -> Result<SurfaceDiff, A2uiError> {
+        let mut issues = Vec::new();
+        let mut compiled = Vec::with_capacity(components.len());
+        for (index, component) in components.iter().enumerate() {
+            let at = format!("/updateComponents/components/{index}");
+            let errors = self.catalog.validate_component(component);
+            if !errors.is_empty() {
+                issues.extend(errors.into_iter().map(|e| ValidationIssue::new(format!("{at}{}", e.instance_path), e.message)));
+                continue;
+            }
+            match component.as_object() {
+                Some(obj) => compiled.push(CompiledComponent::compile(obj)),
+                None => issues.push(ValidationIssue::new(at, "component must be an object")),
+            }
+        }
+        if !issues.is_empty() {
+            return Err(A2uiError::Validation(issues));
+        }
+        let mut definitions = self.definitions.clone();
+        for component in compiled {
+            // Reusing an id with another type replaces the definition: the node is recreated.
+            definitions.insert(component.id.clone(), Arc::new(component));
+        }
+        if definitions.len() > self.limits.max_components_per_surface {
+            return Err(A2uiError::LimitExceeded {
+                what: "components per surface",
+                limit: self.limits.max_components_per_surface,
+                actual: definitions.len(),
+            });
+        }
+        check_graph(&definitions, &self.root_id, self.limits.max_depth)?;
+        let tree = build_tree(&definitions, &self.root_id, &self.data, &self.limits)?;
+        self.definitions = definitions;
+        Ok(self.commit_tree(tree))
+    }
+
+    /// Writes the data model and recomputes what depends on the written path. All or nothing.
+    pub(crate) fn update_data(&mut self, path: Option<&str>, value: Option<Value>) -> Result<SurfaceDiff, A2uiError> {
+        let path = path.unwrap_or("");
+        let previous = match crate::pointer::canonical(path) {
+            Ok(canonical) => self.data.get(&canonical).cloned(),
+            Err(e) => return Err(A2uiError::DataModel(e.to_string())),
+        };
+        let change = self.data.set(path, value).map_err(|e| A2uiError::DataModel(e.to_string()))?;
+        match self.recompute_after_write(&change.path) {
+            Ok(diff) => Ok(diff),
+            Err(error) => {
+                // Restore the previous value so the surface is as it was before the message.
+                let _ = self.data.set(&change.path, previous);
+                Err(error)
+            }
+        }
+    }
+
+    fn recompute_after_write(&mut self, changed: &str) -> Result<SurfaceDiff, A2uiError> {
+        if !self.has_root() {
+            return Ok(empty_patch());
+        }
+        let structural = self.tree.lists.affected_structurally(changed);
+        let mut rebuild = false;
+        for owner in &structural {
+            let Some(entry) = self.tree.nodes.get(owner) else { continue };
+            let Some(def) = self.definitions.get(&entry.node.component_id) else { continue };
+            if resolve::resolve(def, &entry.scope, &self.data).children != entry.children {
+                rebuild = true;
+                break;
+            }
+        }
+        if rebuild {
+            let tree = build_tree(&self.definitions, &self.root_id, &self.data, &self.limits)?;
+            return Ok(self.commit_tree(tree));
+        }
+        let mut upserted = Vec::new();
+        for id in self.tree.reads.affected_by_write(changed) {
+            let Some(entry) = self.tree.nodes.get(&id) else { continue };
+            let Some(def) = self.definitions.get(&entry.node.component_id) else { continue };
+            let resolution = resolve::resolve(def, &entry.scope, &self.data);
+            self.tree.reads.set(&id, resolution.reads);
+            if let Some(entry) = self.tree.nodes.get_mut(&id) {
+                if entry.node != resolution.node {
+                    entry.node = resolution.node;
+                    upserted.push(entry.node.clone());
+                }
+            }
+        }
+        upserted.sort_by(|a, b| a.id.cmp(&b.id));
+        Ok(SurfaceDiff::Patch { upserted, removed: Vec::new() })
+    }
+
+    /// Replaces the tree and reports the difference (a reset the first time something renders).
+    fn commit_tree(&mut self, tree: Tree) -> SurfaceDiff {
+        let old = std::mem::replace(&mut self.tree, tree);
+        if !self.rendered {
+            if self.tree.nodes.is_empty() {
+                return empty_patch();
+            }
+            self.rendered = true;
+            return self.snapshot();
+        }
+        let mut upserted: Vec<ResolvedNode> = self
+            .tree
+            .nodes
+            .iter()
+            .filter(|(id, entry)| old.nodes.get(*id).map_or(true, |o| o.node != entry.node))
+            .map(|(_, entry)| entry.node.clone())
+            .collect();
+        upserted.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut removed: Vec<String> = old.nodes.keys().filter(|id| !self.tree.nodes.contains_key(*id)).cloned().collect();
+        removed.sort();
+        SurfaceDiff::Patch { upserted, removed }
+    }
+}
+
+fn empty_patch() -> SurfaceDiff {
+    SurfaceDiff::Patch { upserted: Vec::new(), removed: Vec::new() }
+}
+
+/// Rejects cycles and trees deeper than `max_depth` among the definitions reachable from the
+/// root (including through templates). Dangling references are allowed: they render as pending.
+fn check_graph(definitions: &HashMap<String, Arc<CompiledComponent>>, root: &str, max_depth: usize) -> Result<(), A2uiError> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        Active,
+        Done(usize),
+    }
+    let mut marks: HashMap<&str, Mark> = HashMap::new();
+    // Iterative DFS computing the height of each definition; an Active node seen again is a cycle.
+    let mut stack: Vec<(&str, usize)> = Vec::new();
+    for start in std::iter::once(root).chain(definitions.keys().map(String::as_str)) {
+        if !definitions.contains_key(start) || marks.contains_key(start) {
+            continue;
+        }
+        stack.push((start, 0));
+        while let Some((id, next_child)) = stack.pop() {
+            let def = &definitions[id];
+            let refs = def.referenced_ids();
+            if next_child == 0 {
+                marks.insert(id, Mark::Active);
+            }
+            let mut descended = false;
+            for (i, child) in refs.iter().enumerate().skip(next_child) {
+                match marks.get(child) {
+                    Some(Mark::Active) => {
+                        return Err(A2uiError::validation(
+                            "/updateComponents/components",
+                            format!("component {id:?} refers to {child:?}, which contains {id:?}: cycles are not allowed"),
+                        ));
+                    }
+                    Some(Mark::Done(_)) => {}
+                    None if definitions.contains_key(*child) => {
+                        stack.push((id, i + 1));
+                        stack.push((definitions.get_key_value(*child).map(|(k, _)| k.as_str()).unwrap_or(child), 0));
+                        descended = true;
+                        break;
+                    }
+                    None => {}
+                }
+            }
+            if descended {
+                continue;
+            }
+            let height = 1 + refs
+                .iter()
+                .filter_map(|c| match marks.get(c) {
+                    Some(Mark::Done(h)) => Some(*h),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(0);
+            if height > max_depth {
+                return Err(A2uiError::validation(
+                    "/updateComponents/components",
+                    format!("component {id:?} nests {height} levels deep; the limit is {max_depth}"),
+                ));
+            }
+            marks.insert(id, Mark::Done(height));
+        }
+    }
+    Ok(())
+}
+
+/// Resolves the whole tree from the root.
+fn build_tree(
+    definitions: &HashMap<String, Arc<CompiledComponent>>,
+    root: &str,
+    data: &DataModel,
+    limits: &Limits,
+) -> Result<Tree, A2uiError> {
+    let mut tree = Tree::default();
+    if !definitions.contains_key(root) {
+        return Ok(tree);
+    }
+    let mut stack = vec![(ChildKey { component_id: root.to_owned(), scope: String::new() }, 1usize)];
+    while let Some((key, depth)) = stack.pop() {
+        let Some(def) = definitions.get(&key.component_id) else { continue };
+        let id = resolve::instance_id(&key.component_id, &key.scope);
+        if tree.nodes.contains_key(&id) {
+            continue;
+        }
+        if depth > limits.max_depth {
+            return Err(A2uiError::LimitExceeded { what: "nesting depth", limit: limits.max_depth, actual: depth });
+        }
+        if !key.scope.is_empty() {
+            tree.template_instances += 1;
+            if tree.template_instances > limits.max_template_instances {
+                return Err(A2uiError::LimitExceeded {
+                    what: "template instances",
+                    limit: limits.max_template_instances,
+                    actual: tree.template_instances,
+                });
+            }
+        }
+        let resolution = resolve::resolve(def, &key.scope, data);
+        tree.reads.set(&id, resolution.reads);
+        tree.lists.set(&id, resolution.lists);
+        for child in resolution.children.iter().rev() {
+            stack.push((child.clone(), depth + 1));
+        }
+        tree.nodes.insert(id, NodeEntry { node: resolution.node, scope: key.scope, children: resolution.children });
+    }
+    Ok(tree)
+}
+
+/// The data model as the agent sees it in `a2uiClientDataModel`.
+pub(crate) fn data_model_report(surfaces: &[&Surface]) -> Value {
+    let mut map = Map::new();
+    for s in surfaces {
+        map.insert(s.id.clone(), s.data.root().clone());
+    }
+    serde_json::json!({"version": crate::wire::v09::EMITTED_VERSION, "surfaces": map})
+}

@@ -1,0 +1,373 @@
+//! The surface group end to end: messages in, resolved nodes, diffs and client messages out.
+
+use agentui_a2ui::catalog::{CatalogRegistry, BASIC_CATALOG_ID};
+use agentui_a2ui::functions::UrlPolicy;
+use agentui_a2ui::wire::v09::ClientMessage;
+use agentui_a2ui::{Effect, Limits, Outcome, SurfaceDiff, SurfaceEvent, SurfaceGroup};
+use serde_json::{json, Value};
+
+fn group() -> SurfaceGroup {
+    SurfaceGroup::default().with_clock(|| "2026-11-30T12:00:00Z".to_owned())
+}
+
+fn create(id: &str) -> Value {
+    json!({"version": "v0.9", "createSurface": {"surfaceId": id, "catalogId": BASIC_CATALOG_ID}})
+}
+
+fn components(id: &str, list: Value) -> Value {
+    json!({"version": "v0.9", "updateComponents": {"surfaceId": id, "components": list}})
+}
+
+fn data(id: &str, path: &str, value: Value) -> Value {
+    json!({"version": "v0.9", "updateDataModel": {"surfaceId": id, "path": path, "value": value}})
+}
+
+fn errors(outcome: &Outcome) -> Vec<Value> {
+    outcome.emitted.iter().map(ClientMessage::to_wire).filter_map(|w| w.get("error").cloned()).collect()
+}
+
+fn assert_clean(outcome: &Outcome) {
+    assert!(errors(outcome).is_empty(), "unexpected errors: {:?}", errors(outcome));
+}
+
+fn diff(outcome: &Outcome) -> &SurfaceDiff {
+    outcome
+        .events
+        .iter()
+        .find_map(|e| match e {
+            SurfaceEvent::Changed { diff, .. } => Some(diff),
+            _ => None,
+        })
+        .expect("a diff")
+}
+
+fn upserted_ids(outcome: &Outcome) -> Vec<String> {
+    match diff(outcome) {
+        SurfaceDiff::Patch { upserted, .. } => upserted.iter().map(|n| n.id.clone()).collect(),
+        SurfaceDiff::Reset { nodes, .. } => nodes.iter().map(|n| n.id.clone()).collect(),
+    }
+}
+
+#[test]
+fn nothing_renders_until_root_then_progressively() {
+    let mut g = group();
+    assert_clean(&g.process_value(&create("s")));
+    let out = g.process_value(&components("s", json!([{"id": "title", "component": "Text", "text": "Hi"}])));
+    assert_clean(&out);
+    assert!(out.events.is_empty(), "no render before root: {:?}", out.events);
+    assert_eq!(g.surface("s").unwrap().node_count(), 0);
+
+    // Root arrives after its child: first render is a reset with both nodes.
+    let out = g.process_value(&components("s", json!([{"id": "root", "component": "Column", "children": ["title", "later"]}])));
+    assert_clean(&out);
+    match diff(&out) {
+        SurfaceDiff::Reset { root, nodes } => {
+            assert_eq!(root.as_deref(), Some("root"));
+            assert_eq!(nodes.len(), 2);
+        }
+        other => panic!("expected reset, got {other:?}"),
+    }
+    // The dangling child is pending: listed as a child, no node, no crash.
+    let s = g.surface("s").unwrap();
+    assert_eq!(s.node("root").unwrap().children, vec!["title", "later"]);
+    assert!(s.node("later").is_none());
+
+    let out = g.process_value(&components("s", json!([{"id": "later", "component": "Text", "text": "now"}])));
+    assert_eq!(upserted_ids(&out), vec!["later"]);
+}
+
+#[test]
+fn reusing_an_id_with_another_type_recreates_the_node() {
+    let mut g = group();
+    g.process_value(&create("s"));
+    g.process_value(&components("s", json!([{"id": "root", "component": "Text", "text": "a"}])));
+    let out = g.process_value(&components("s", json!([{"id": "root", "component": "Divider"}])));
+    assert_clean(&out);
+    let node = g.surface("s").unwrap().node("root").unwrap();
+    assert_eq!(node.component_type, "Divider");
+    assert!(node.props.get("text").is_none());
+}
+
+#[test]
+fn cycles_and_depth_are_rejected_and_leave_state_untouched() {
+    let mut g = group();
+    g.process_value(&create("s"));
+    g.process_value(&components("s", json!([{"id": "root", "component": "Card", "child": "a"}, {"id": "a", "component": "Text", "text": "x"}])));
+    let out = g.process_value(&components("s", json!([{"id": "a", "component": "Card", "child": "root"}])));
+    let errs = errors(&out);
+    assert_eq!(errs.len(), 1);
+    assert_eq!(errs[0]["code"], "VALIDATION_FAILED");
+    assert!(errs[0]["message"].as_str().unwrap().contains("cycle"));
+    assert_eq!(g.surface("s").unwrap().node("a").unwrap().component_type, "Text", "rejected message changed state");
+
+    let mut chain: Vec<Value> = (0..100).map(|i| json!({"id": format!("c{i}"), "component": "Card", "child": format!("c{}", i + 1)})).collect();
+    chain.push(json!({"id": "root", "component": "Card", "child": "c0"}));
+    let out = g.process_value(&components("s", Value::Array(chain)));
+    assert!(errors(&out)[0]["message"].as_str().unwrap().contains("levels deep"), "{:?}", errors(&out));
+    assert!(g.surface("s").unwrap().node("c0").is_none());
+}
+
+#[test]
+fn invalid_component_is_reported_with_its_path_and_nothing_is_applied() {
+    let mut g = group();
+    g.process_value(&create("s"));
+    let out = g.process_value(&components(
+        "s",
+        json!([{"id": "root", "component": "Column", "children": ["t"]}, {"id": "t", "component": "Text", "text": 42}]),
+    ));
+    let errs = errors(&out);
+    assert_eq!(errs[0]["code"], "VALIDATION_FAILED");
+    assert!(errs[0]["path"].as_str().unwrap().starts_with("/updateComponents/components/1/text"), "{errs:?}");
+    assert_eq!(errs[0]["surfaceId"], "s");
+    assert_eq!(g.surface("s").unwrap().node_count(), 0);
+}
+
+#[test]
+fn duplicate_create_and_unknown_catalog_are_errors() {
+    let mut g = group();
+    assert_clean(&g.process_value(&create("s")));
+    assert_eq!(errors(&g.process_value(&create("s")))[0]["code"], "SURFACE_EXISTS");
+    let out = g.process_value(&json!({"version": "v0.9", "createSurface": {"surfaceId": "t", "catalogId": "https://example.com/nope.json"}}));
+    assert_eq!(errors(&out)[0]["code"], "CATALOG_NOT_FOUND");
+    assert!(g.surface("t").is_none());
+}
+
+#[test]
+fn messages_before_create_are_buffered_then_applied_or_reported() {
+    let mut g = group();
+    assert_clean(&g.process_value(&components("s", json!([{"id": "root", "component": "Text", "text": {"path": "/msg"}}]))));
+    assert_clean(&g.process_value(&data("s", "/msg", json!("hello"))));
+    assert_eq!(g.pending_count(), 2);
+    let out = g.process_value(&create("s"));
+    assert_clean(&out);
+    assert_eq!(g.pending_count(), 0);
+    assert_eq!(g.surface("s").unwrap().node("root").unwrap().props["text"], "hello");
+
+    g.process_value(&data("ghost", "/x", json!(1)));
+    let out = g.flush_pending();
+    assert_eq!(errors(&out)[0]["code"], "SURFACE_NOT_FOUND");
+    assert_eq!(errors(&out)[0]["surfaceId"], "ghost");
+}
+
+#[test]
+fn buffer_is_bounded() {
+    let limits = Limits { max_buffered_messages: 3, ..Limits::default() };
+    let mut g = SurfaceGroup::new(CatalogRegistry::with_basic(), limits);
+    for i in 0..3 {
+        assert_clean(&g.process_value(&data("later", &format!("/v{i}"), json!(i))));
+    }
+    let out = g.process_value(&data("later", "/v3", json!(3)));
+    assert_eq!(errors(&out)[0]["code"], "LIMIT_EXCEEDED");
+    assert_eq!(g.pending_count(), 3);
+}
+
+#[test]
+fn delete_surface_frees_it() {
+    let mut g = group();
+    g.process_value(&create("s"));
+    let out = g.process_value(&json!({"version": "v0.9", "deleteSurface": {"surfaceId": "s"}}));
+    assert!(matches!(out.events[0], SurfaceEvent::Deleted { .. }));
+    assert!(g.surface("s").is_none());
+    assert_clean(&g.process_value(&create("s")));
+}
+
+fn list_surface(g: &mut SurfaceGroup, items: usize) {
+    g.process_value(&create("s"));
+    let items: Vec<Value> = (0..items).map(|i| json!({"name": format!("n{i}"), "price": i})).collect();
+    assert_clean(&g.process_value(&data("s", "/items", Value::Array(items))));
+    assert_clean(&g.process_value(&components(
+        "s",
+        json!([
+            {"id": "root", "component": "List", "children": {"componentId": "row", "path": "/items"}},
+            {"id": "row", "component": "Row", "children": ["name", "price"]},
+            {"id": "name", "component": "Text", "text": {"path": "name"}},
+            {"id": "price", "component": "Text", "text": {"call": "formatString", "args": {"value": "${price} USD"}, "returnType": "string"}}
+        ]),
+    )));
+}
+
+#[test]
+fn templates_expand_with_stable_instance_ids() {
+    let mut g = group();
+    list_surface(&mut g, 3);
+    let s = g.surface("s").unwrap();
+    assert_eq!(s.node("root").unwrap().children, vec!["row@/items/0", "row@/items/1", "row@/items/2"]);
+    assert_eq!(s.node("name@/items/1").unwrap().props["text"], "n1");
+    assert_eq!(s.node("price@/items/2").unwrap().props["text"], "2 USD");
+    assert_eq!(s.node_count(), 1 + 3 * 3);
+}
+
+#[test]
+fn a_leaf_update_recomputes_only_the_nodes_reading_it() {
+    for size in [10, 2000] {
+        let mut g = group();
+        list_surface(&mut g, size);
+        let out = g.process_value(&data("s", "/items/7/price", json!(99)));
+        assert_clean(&out);
+        assert_eq!(upserted_ids(&out), vec!["price@/items/7"], "size {size}");
+        assert_eq!(g.surface("s").unwrap().node("price@/items/7").unwrap().props["text"], "99 USD");
+    }
+}
+
+#[test]
+fn appending_and_removing_items_changes_the_instances() {
+    let mut g = group();
+    list_surface(&mut g, 2);
+    let out = g.process_value(&data("s", "/items/-", json!({"name": "new", "price": 5})));
+    assert_clean(&out);
+    let ids = upserted_ids(&out);
+    assert!(ids.contains(&"root".to_owned()) && ids.contains(&"name@/items/2".to_owned()), "{ids:?}");
+    let out = g.process_value(&data("s", "/items", json!([{"name": "only", "price": 1}])));
+    match diff(&out) {
+        SurfaceDiff::Patch { removed, .. } => assert!(removed.contains(&"name@/items/1".to_owned()), "{removed:?}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(g.surface("s").unwrap().node_count(), 1 + 3);
+}
+
+#[test]
+fn huge_array_index_is_refused_without_allocating() {
+    let mut g = group();
+    list_surface(&mut g, 1);
+    let out = g.process_value(&data("s", "/items/99999999", json!({"name": "x"})));
+    assert_eq!(errors(&out)[0]["code"], "DATA_MODEL_ERROR");
+    assert_eq!(g.surface("s").unwrap().data_model()["items"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn template_instance_limit_is_enforced_atomically() {
+    let limits = Limits { max_template_instances: 10, ..Limits::default() };
+    let mut g = SurfaceGroup::new(CatalogRegistry::with_basic(), limits);
+    list_surface(&mut g, 3); // 9 instances
+    let out = g.process_value(&data("s", "/items/-", json!({"name": "x", "price": 1})));
+    assert_eq!(errors(&out)[0]["code"], "LIMIT_EXCEEDED");
+    assert_eq!(g.surface("s").unwrap().data_model()["items"].as_array().unwrap().len(), 3, "data write rolled back");
+    assert_eq!(g.surface("s").unwrap().node_count(), 10);
+}
+
+#[test]
+fn oversized_and_malformed_messages_are_typed_errors() {
+    let limits = Limits { max_message_bytes: 100, ..Limits::default() };
+    let mut g = SurfaceGroup::new(CatalogRegistry::with_basic(), limits);
+    let big = format!("{{\"version\":\"v0.9\",\"deleteSurface\":{{\"surfaceId\":\"{}\"}}}}", "x".repeat(200));
+    assert_eq!(errors(&g.process_json(&big))[0]["code"], "LIMIT_EXCEEDED");
+    assert_eq!(errors(&g.process_json("{not json"))[0]["code"], "MALFORMED_MESSAGE");
+    let out = g.process_json(r#"{"version":"v0.9"}"#);
+    assert_eq!(errors(&out)[0]["code"], "VALIDATION_FAILED");
+}
+
+#[test]
+fn components_per_surface_limit() {
+    let limits = Limits { max_components_per_surface: 3, ..Limits::default() };
+    let mut g = SurfaceGroup::new(CatalogRegistry::with_basic(), limits);
+    g.process_value(&create("s"));
+    let many: Vec<Value> = (0..4).map(|i| json!({"id": format!("t{i}"), "component": "Divider"})).collect();
+    assert_eq!(errors(&g.process_value(&components("s", Value::Array(many))))[0]["code"], "LIMIT_EXCEEDED");
+}
+
+fn form(g: &mut SurfaceGroup, send_data_model: bool) {
+    g.process_value(&json!({"version": "v0.9", "createSurface": {"surfaceId": "f", "catalogId": BASIC_CATALOG_ID, "sendDataModel": send_data_model}}));
+    assert_clean(&g.process_value(&components(
+        "f",
+        json!([
+            {"id": "root", "component": "Column", "children": ["name", "send", "site"]},
+            {"id": "name", "component": "TextField", "label": "Name", "value": {"path": "/form/name"},
+             "checks": [{"condition": {"call": "required", "args": {"value": {"path": "/form/name"}}, "returnType": "boolean"}, "message": "Name is required"}]},
+            {"id": "send-label", "component": "Text", "text": "Send"},
+            {"id": "send", "component": "Button", "child": "send-label",
+             "action": {"event": {"name": "submit", "context": {"name": {"path": "/form/name"}, "source": "form"}}},
+             "checks": [{"condition": {"call": "required", "args": {"value": {"path": "/form/name"}}, "returnType": "boolean"}, "message": "Name is required"}]},
+            {"id": "site-label", "component": "Text", "text": "Site"},
+            {"id": "site", "component": "Button", "child": "site-label",
+             "action": {"functionCall": {"call": "openUrl", "args": {"url": "https://example.com/help"}, "returnType": "void"}}}
+        ]),
+    )));
+}
+
+#[test]
+fn checks_disable_buttons_and_show_input_messages() {
+    let mut g = group();
+    form(&mut g, false);
+    let s = g.surface("f").unwrap();
+    assert!(!s.node("send").unwrap().enabled);
+    assert_eq!(s.node("name").unwrap().validation_message.as_deref(), Some("Name is required"));
+    assert_eq!(s.node("name").unwrap().bindings[0].path, "/form/name");
+    let refused = g.dispatch_action("f", "send").unwrap_err();
+    assert_eq!(refused.code(), "ACTION_REFUSED");
+
+    let out = g.set_value("f", "/form/name", json!("Ada")).unwrap();
+    let mut ids = upserted_ids(&out);
+    ids.sort();
+    assert_eq!(ids, vec!["name", "send"]);
+    assert!(g.surface("f").unwrap().node("send").unwrap().enabled);
+}
+
+#[test]
+fn dispatch_action_resolves_context_at_that_moment() {
+    let mut g = group();
+    form(&mut g, true);
+    g.set_value("f", "/form/name", json!("Ada")).unwrap();
+    let outcome = g.dispatch_action("f", "send").unwrap();
+    let wire = outcome.message.unwrap().to_wire();
+    assert_eq!(
+        wire,
+        json!({"version": "v0.9", "action": {"name": "submit", "surfaceId": "f", "sourceComponentId": "send",
+               "timestamp": "2026-11-30T12:00:00Z", "context": {"name": "Ada", "source": "form"}}})
+    );
+    assert_eq!(outcome.client_data_model.unwrap(), json!({"version": "v0.9", "surfaces": {"f": {"form": {"name": "Ada"}}}}));
+}
+
+#[test]
+fn data_model_is_not_attached_without_send_data_model() {
+    let mut g = group();
+    form(&mut g, false);
+    g.set_value("f", "/form/name", json!("Ada")).unwrap();
+    assert!(g.dispatch_action("f", "send").unwrap().client_data_model.is_none());
+}
+
+#[test]
+fn open_url_runs_only_from_an_action_and_only_for_allowed_schemes() {
+    let mut g = group();
+    form(&mut g, false);
+    // Binding never opened anything: the node just advertises its action.
+    assert!(g.surface("f").unwrap().node("site").unwrap().action.is_some());
+    let outcome = g.dispatch_action("f", "site").unwrap();
+    assert_eq!(outcome.effects, vec![Effect::OpenUrl("https://example.com/help".into())]);
+    assert!(outcome.message.is_none());
+
+    let mut strict = group().with_url_policy(UrlPolicy { allowed_schemes: vec!["myapp".into()] });
+    form(&mut strict, false);
+    assert_eq!(strict.dispatch_action("f", "site").unwrap_err().code(), "ACTION_REFUSED");
+}
+
+#[test]
+fn actions_in_template_instances_use_the_item_scope() {
+    let mut g = group();
+    g.process_value(&create("s"));
+    g.process_value(&data("s", "/items", json!([{"id": "a"}, {"id": "b"}])));
+    assert_clean(&g.process_value(&components(
+        "s",
+        json!([
+            {"id": "root", "component": "List", "children": {"componentId": "buy", "path": "/items"}},
+            {"id": "label", "component": "Text", "text": {"path": "id"}},
+            {"id": "buy", "component": "Button", "child": "label", "action": {"event": {"name": "buy", "context": {"item": {"path": "id"}}}}}
+        ]),
+    )));
+    let message = g.dispatch_action("s", "buy@/items/1").unwrap().message.unwrap().to_wire();
+    assert_eq!(message["action"]["context"]["item"], "b");
+    assert_eq!(message["action"]["sourceComponentId"], "buy@/items/1");
+}
+
+#[test]
+fn v08_messages_drive_the_same_engine() {
+    let mut g = group();
+    let out = g.process_value(&json!({"surfaceUpdate": {"surfaceId": "old", "components": [
+        {"id": "greeting", "component": {"Text": {"text": {"path": "/who"}}}}
+    ]}}));
+    assert_clean(&out);
+    assert_clean(&g.process_value(&json!({"dataModelUpdate": {"surfaceId": "old", "contents": [{"key": "who", "valueString": "world"}]}})));
+    assert_clean(&g.process_value(&json!({"beginRendering": {"surfaceId": "old", "root": "greeting"}})));
+    let s = g.surface("old").unwrap();
+    assert_eq!(s.root_id(), "greeting");
+    assert_eq!(s.node("greeting").unwrap().props["text"], "world");
+}

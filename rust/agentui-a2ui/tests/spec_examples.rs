@@ -1,0 +1,84 @@
+//! Every example of the A2UI specification (read from ../shared, never copied) loads without
+//! errors and renders from its root.
+
+use std::path::{Path, PathBuf};
+
+use agentui_a2ui::wire::v09::ClientMessage;
+use agentui_a2ui::SurfaceGroup;
+use serde_json::Value;
+
+fn conformance(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/a2ui").join(rel)
+}
+
+fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn messages_of(file: &Path) -> Vec<Value> {
+    let value: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    match value {
+        Value::Array(items) => items,
+        Value::Object(mut obj) => match obj.remove("messages") {
+            Some(Value::Array(items)) => items,
+            _ => panic!("{}: no messages", file.display()),
+        },
+        _ => panic!("{}: unexpected shape", file.display()),
+    }
+}
+
+/// Applies the file and returns a description of every problem found.
+fn problems(file: &Path) -> Vec<String> {
+    let mut group = SurfaceGroup::default();
+    let mut problems = Vec::new();
+    for message in messages_of(file) {
+        let outcome = group.process_value(&message);
+        problems.extend(outcome.emitted.iter().map(|m| ClientMessage::to_wire(m).to_string()));
+    }
+    problems.extend(group.flush_pending().emitted.iter().map(|m| m.to_wire().to_string()));
+    if group.surfaces().count() == 0 {
+        problems.push("no surface was created".into());
+    }
+    for surface in group.surfaces() {
+        if !surface.has_root() {
+            problems.push(format!("surface {} has no root component {:?}", surface.id(), surface.root_id()));
+        } else if surface.node(surface.root_id()).is_none() {
+            problems.push(format!("surface {} did not render its root", surface.id()));
+        }
+    }
+    problems
+}
+
+fn check_dir(rel: &str, expected_min: usize) {
+    let files = json_files(&conformance(rel));
+    assert!(files.len() >= expected_min, "{rel}: only {} examples found", files.len());
+    let failures: Vec<String> = files
+        .iter()
+        .filter_map(|f| {
+            let p = problems(f);
+            (!p.is_empty()).then(|| format!("{}: {}", f.file_name().unwrap().to_string_lossy(), p.join("; ")))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{} of {} examples failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+}
+
+#[test]
+fn v09_basic_catalog_examples_render() {
+    check_dir("v0_9/catalogs/basic/examples", 36);
+}
+
+#[test]
+fn v08_basic_catalog_examples_render() {
+    check_dir("v0_8/json/catalogs/basic/examples", 30);
+}
+
+#[test]
+fn v08_minimal_catalog_examples_render() {
+    check_dir("v0_8/json/catalogs/minimal/examples", 5);
+}
