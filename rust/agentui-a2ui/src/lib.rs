@@ -4,14 +4,23 @@
 //! No I/O, no FFI, no knowledge of AG-UI: bytes in and out are the caller's business.
 
 pub mod catalog;
+pub mod component;
 pub mod data_model;
+pub mod dependency;
 pub mod dynamic;
 pub mod error;
 pub mod functions;
+pub mod group;
 pub mod limits;
+pub mod node;
 pub mod pointer;
+pub mod resolve;
 pub mod schema;
+pub mod surface;
 pub mod wire;
 
 pub use error::{A2uiError, ValidationIssue};
+pub use group::{ActionOutcome, Effect, Outcome, SurfaceEvent, SurfaceGroup};
 pub use limits::Limits;
+pub use node::{ResolvedNode, SurfaceDiff};
+pub use surface::Surface;

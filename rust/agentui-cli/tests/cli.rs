@@ -1,0 +1,116 @@
+//! The `agentui` binary as agent developers use it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn agentui(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_agentui")).args(args).output().expect("agentui runs")
+}
+
+fn repo(rel: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(rel).to_string_lossy().into_owned()
+}
+
+fn shared(rel: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared").join(rel).to_string_lossy().into_owned()
+}
+
+fn temp_file(name: &str, contents: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("agentui-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+#[test]
+fn apply_prints_resolved_surfaces_and_data_model() {
+    let out = agentui(&["a2ui", "apply", &repo("examples/a2ui/booking-form.json")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let surface = &report["surfaces"][0];
+    assert_eq!(surface["surfaceId"], "booking");
+    assert_eq!(surface["root"], "root");
+    assert_eq!(surface["dataModel"]["restaurant"], "Harbour Kitchen");
+    let nodes = surface["nodes"].as_array().unwrap();
+    let title = nodes.iter().find(|n| n["id"] == "title").unwrap();
+    assert_eq!(title["props"]["text"], "Book a table at Harbour Kitchen");
+    assert!(nodes.iter().any(|n| n["id"] == "slot@/slots/2"), "template instances listed");
+    let submit = nodes.iter().find(|n| n["id"] == "submit").unwrap();
+    assert_eq!(submit["enabled"], false);
+    assert_eq!(report["emitted"], Value::Array(vec![]));
+}
+
+#[test]
+fn apply_reports_agent_errors_in_wire_form_and_still_exits_zero() {
+    let file = temp_file(
+        "bad.jsonl",
+        concat!(
+            r#"{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}"#,
+            "\n",
+            r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text"}]}}"#,
+            "\n"
+        ),
+    );
+    let out = agentui(&["a2ui", "apply", file.to_str().unwrap()]);
+    assert!(out.status.success());
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let error = &report["emitted"][0]["error"];
+    assert_eq!(error["code"], "VALIDATION_FAILED");
+    assert_eq!(error["path"], "/updateComponents/components/0");
+    assert_eq!(report["emitted"][0]["version"], "v0.9");
+}
+
+#[test]
+fn validate_exits_one_with_paths_on_errors_and_zero_when_clean() {
+    let file = temp_file(
+        "bad.json",
+        r#"[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}},
+            {"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"x","variant":"huge"}]}}]"#,
+    );
+    let out = agentui(&["a2ui", "validate", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("/updateComponents/components/0/variant"), "{text}");
+
+    let ok = agentui(&["a2ui", "validate", &shared("conformance/a2ui/v0_9/catalogs/basic/examples/09_login-form.json")]);
+    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stdout));
+}
+
+#[test]
+fn custom_catalogs_are_loaded_with_the_catalog_flag() {
+    let catalog = temp_file(
+        "catalog.json",
+        r#"{"catalogId": "https://example.com/cat.json", "components": {"Badge": {"type": "object",
+            "properties": {"id": {"type": "string"}, "component": {"const": "Badge"}, "count": {"type": "integer"}},
+            "required": ["id", "component", "count"], "additionalProperties": false}}, "functions": {}}"#,
+    );
+    let stream = temp_file(
+        "badge.json",
+        r#"[{"version":"v0.9","createSurface":{"surfaceId":"b","catalogId":"https://example.com/cat.json"}},
+            {"version":"v0.9","updateComponents":{"surfaceId":"b","components":[{"id":"root","component":"Badge","count":3}]}}]"#,
+    );
+    let without = agentui(&["a2ui", "validate", stream.to_str().unwrap()]);
+    assert_eq!(without.status.code(), Some(1), "unknown catalog must be loud");
+    assert!(String::from_utf8_lossy(&without.stdout).contains("CATALOG_NOT_FOUND"));
+    let with = agentui(&["a2ui", "validate", "--catalog", catalog.to_str().unwrap(), stream.to_str().unwrap()]);
+    assert_eq!(with.status.code(), Some(0), "{}", String::from_utf8_lossy(&with.stdout));
+}
+
+#[test]
+fn unreadable_input_is_exit_two() {
+    let out = agentui(&["a2ui", "apply", "/nonexistent/file.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+}
+
+#[test]
+fn tree_renders_the_demo_surface() {
+    let out = agentui(&["a2ui", "tree", &repo("examples/a2ui/booking-form.json")]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Button #submit"), "{text}");
+    assert!(text.contains("\"19:30: 1 free\""), "{text}");
+}

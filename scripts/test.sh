@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs every test of the project. Works on a fresh machine of the project's kind: it checks the
+# toolchain and installs what is missing from the package registries.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "cargo not found: install Rust (rustup) first" >&2
+  exit 1
+fi
+if [ ! -d ../shared/conformance ]; then
+  echo "../shared/conformance is missing: the conformance data must sit beside the repository" >&2
+  exit 1
+fi
+
+# Formatting is part of the contract: a diff here fails the run.
+if rustup component list --installed 2>/dev/null | grep -q rustfmt; then
+  cargo fmt --all -- --check
+fi
+
+cargo test --workspace --locked
