@@ -1,0 +1,99 @@
+//! Engine benchmarks on the fixed workloads in ../shared/bench (see its README), so figures
+//! compare across versions and with other implementations.
+
+use std::hint::black_box;
+use std::path::Path;
+
+use agentui_a2ui::catalog::Catalog;
+use agentui_a2ui::SurfaceGroup;
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use serde_json::Value;
+
+fn workload(name: &str) -> Vec<Value> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/bench").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut value: Value = serde_json::from_str(&text).unwrap();
+    match value.get_mut("messages").map(Value::take) {
+        Some(Value::Array(messages)) => messages,
+        _ => panic!("{name}: no messages"),
+    }
+}
+
+fn build(messages: &[Value]) -> SurfaceGroup {
+    let mut group = SurfaceGroup::default();
+    for m in messages {
+        let outcome = group.process_value(m);
+        assert!(outcome.emitted.is_empty(), "{:?}", outcome.emitted);
+    }
+    group
+}
+
+fn initial_build(c: &mut Criterion) {
+    let mut g = c.benchmark_group("initial_build");
+    g.sample_size(20);
+    for name in ["a2ui-list-k1000.json", "a2ui-list-k10000.json"] {
+        let messages = workload(name);
+        let nodes = build(&messages).surface("bench-list").unwrap().node_count();
+        g.throughput(Throughput::Elements(nodes as u64));
+        g.bench_function(name, |b| b.iter(|| black_box(build(&messages))));
+    }
+    g.finish();
+}
+
+fn one_path_update(c: &mut Criterion) {
+    let updates = workload("a2ui-list-updates.json");
+    let mut g = c.benchmark_group("one_path_update");
+    for name in ["a2ui-list-k1000.json", "a2ui-list-k10000.json"] {
+        let mut group = build(&workload(name));
+        // Only the updates whose index exists in this surface (the k1000 list has items 0..999).
+        let len = group.surface("bench-list").unwrap().data_model()["items"].as_array().unwrap().len();
+        let applicable: Vec<&Value> = updates
+            .iter()
+            .filter(|u| {
+                let path = u["updateDataModel"]["path"].as_str().unwrap_or_default();
+                path.split('/').nth(2).and_then(|i| i.parse::<usize>().ok()).is_some_and(|i| i < len)
+            })
+            .collect();
+        let mut next = 0;
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let outcome = group.process_value(applicable[next % applicable.len()]);
+                next += 1;
+                black_box(outcome)
+            })
+        });
+    }
+    g.finish();
+}
+
+fn validation(c: &mut Criterion) {
+    let messages = workload("a2ui-list-k1000.json");
+    let components: Vec<Value> = messages
+        .iter()
+        .filter_map(|m| m.get("updateComponents"))
+        .flat_map(|u| u["components"].as_array().cloned().unwrap_or_default())
+        .collect();
+    let catalog = Catalog::basic();
+    let mut g = c.benchmark_group("validation");
+    g.throughput(Throughput::Elements(components.len() as u64));
+    g.bench_function("bench-list components", |b| {
+        b.iter(|| {
+            for component in &components {
+                assert!(catalog.validate_component(black_box(component)).is_empty());
+            }
+        })
+    });
+    let envelopes: Vec<Value> = messages.iter().filter(|m| m.get("updateComponents").is_some()).cloned().collect();
+    g.throughput(Throughput::Elements(envelopes.len() as u64));
+    g.bench_function("bench-list updateComponents envelope", |b| {
+        b.iter_batched(
+            || envelopes.clone(),
+            |envs| envs.iter().all(|e| catalog.validate_server_message(e).is_empty()),
+            BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(benches, initial_build, one_path_update, validation);
+criterion_main!(benches);
