@@ -1,10 +1,36 @@
 //! A surface's data model: one JSON document addressed by JSON Pointer.
 //!
 //! OWNER: helper "data-model". Interface below is fixed; bodies are to be written.
+//!
+//! # Rules
+//!
+//! * Paths are absolute JSON Pointers as [`crate::pointer`] parses them (`""`/`"/"` = root, one
+//!   trailing slash ignored). Array tokens must be canonical non-negative integers (`0`, `12`;
+//!   not `012`, `+1`, `-1`); `-` means "one past the end" and only makes sense for writes.
+//! * `null` is never a stored value: writing `null` deletes, and [`DataModel::get`] reads a `null`
+//!   (a deleted array slot, or a `null` inside a written object) as absent.
+//! * Writes create missing parents ("auto-vivification"): a missing or `null` parent becomes an
+//!   array when the next token is an index or `-`, an object otherwise. Writing index 5 of a
+//!   shorter array pads it with `null`s; `-` appends.
+//! * A write never changes the kind of an existing value on the way down: `/a/b` where `/a` is a
+//!   string, or `/items/name` where `/items` is an array, is [`DataModelError::InvalidPath`].
+//! * Limits (agent input is untrusted): an index that would be created above
+//!   [`Limits::max_array_index`] is [`DataModelError::IndexTooLarge`] and allocates nothing;
+//!   a write whose path length plus the nesting depth of its value (a scalar counts 0, an
+//!   array/object 1 + its deepest child) exceeds [`Limits::max_value_depth`] is
+//!   [`DataModelError::TooDeep`]. The same measure applied to a whole-document write is simply
+//!   the document's nesting depth, so writing `{"a":{"b":1}}` at the root and `1` at `/a/b` agree.
+//! * Every write is atomic: the whole path is checked before anything is mutated, so an error
+//!   leaves the document exactly as it was.
+//! * The root is always an object: deleting it resets it to `{}`, writing a non-object there is
+//!   [`DataModelError::InvalidPath`].
 
-use serde_json::Value;
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
 
 use crate::limits::Limits;
+use crate::pointer::{iter_absolute, parse_index, push_token};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DataModelError {
@@ -48,16 +74,659 @@ impl DataModel {
     }
 
     /// Value at a canonical or agent-written absolute path; `None` when absent.
+    ///
+    /// The path is normalised like [`crate::pointer::canonical`] does (`"/"` is the root, one trailing
+    /// slash ignored) without allocating unless a token contains an escape. `None` as well for a
+    /// malformed or relative path, an array token that is not a canonical index (`-`, `01`, `x`),
+    /// a path going through a scalar, and a `null` value (see the module rules).
     pub fn get(&self, path: &str) -> Option<&Value> {
-        let _ = path;
-        todo!()
+        let mut cur = &self.root;
+        for token in iter_absolute(path).ok()? {
+            cur = match cur {
+                Value::Object(map) => map.get(token.as_ref())?,
+                Value::Array(items) => match parse_index(&token) {
+                    Some(Ok(index)) => items.get(index)?,
+                    _ => return None,
+                },
+                _ => return None,
+            };
+        }
+        if cur.is_null() {
+            None
+        } else {
+            Some(cur)
+        }
     }
 
     /// Upsert (`Some`) or delete (`None`, or `Some(Value::Null)`) the value at an absolute path.
     /// Creates missing parents; `-` appends to an array; deleting an array element keeps the
     /// length (the slot becomes `null`). A failed write leaves the model untouched.
+    ///
+    /// Deleting keeps array lengths because template instances are identified by their item's
+    /// index (`/items/3`): removing the element would shift every later sibling to a new index,
+    /// so their instances would be torn down and rebuilt with the wrong state. Deleting something
+    /// absent succeeds without changing anything; deleting the root resets it to `{}`.
+    ///
+    /// The returned [`Change::path`] is the canonical path written; for `-` it names the concrete
+    /// index that was appended (`/items/-` on a 3-element array reports `/items/3`).
+    ///
+    /// Cost is O(path length) plus the size of the written value (for the depth check); the
+    /// rest of the document is never copied or scanned.
     pub fn set(&mut self, path: &str, value: Option<Value>) -> Result<Change, DataModelError> {
-        let _ = (path, value);
-        todo!()
+        // `DataModel::default()` starts with a `null` root; it means the same as an empty object.
+        if !self.root.is_object() {
+            self.root = Value::Object(Map::new());
+        }
+        let tokens: Vec<Cow<'_, str>> = iter_absolute(path)?.collect();
+        match value {
+            None | Some(Value::Null) => self.delete(&tokens),
+            Some(value) => self.upsert(path, &tokens, value),
+        }
+    }
+
+    fn upsert(&mut self, path: &str, tokens: &[Cow<'_, str>], value: Value) -> Result<Change, DataModelError> {
+        let too_deep = || DataModelError::TooDeep { path: canonical_of(tokens), limit: self.max_value_depth };
+        match self.max_value_depth.checked_sub(tokens.len()) {
+            Some(budget) if !depth_exceeds(&value, budget) => {}
+            _ => return Err(too_deep()),
+        }
+        if tokens.is_empty() {
+            if !value.is_object() {
+                return Err(DataModelError::InvalidPath {
+                    path: String::new(),
+                    reason: format!("the data model root must be an object, not {}", kind(&value)),
+                });
+            }
+            self.root = value;
+            return Ok(Change { path: String::new() });
+        }
+
+        // Pass 1 (read only): check every token and decide each step, so that pass 2 cannot fail.
+        let mut steps = Vec::with_capacity(tokens.len());
+        let mut cur: Option<&Value> = Some(&self.root);
+        for (depth, token) in tokens.iter().enumerate() {
+            let step = match cur {
+                Some(Value::Object(map)) => {
+                    cur = map.get(token.as_ref());
+                    Step::Key(token)
+                }
+                Some(Value::Array(items)) => {
+                    let index = if token == "-" {
+                        items.len()
+                    } else {
+                        match parse_index(token) {
+                            Some(Ok(index)) => index,
+                            Some(Err(())) => return Err(self.too_large(tokens, usize::MAX)),
+                            None => {
+                                return Err(DataModelError::InvalidPath {
+                                    path: canonical_of(tokens),
+                                    reason: format!(
+                                        "{:?} is not an array index, and {} is an array",
+                                        token.as_ref(),
+                                        prefix_of(tokens, depth)
+                                    ),
+                                })
+                            }
+                        }
+                    };
+                    if index >= items.len() && index > self.max_array_index {
+                        return Err(self.too_large(tokens, index));
+                    }
+                    cur = items.get(index);
+                    Step::Index(index)
+                }
+                // Missing or `null`: a container is created, its kind chosen by the token.
+                None | Some(Value::Null) => {
+                    let step = if token == "-" {
+                        Step::Index(0)
+                    } else {
+                        match parse_index(token) {
+                            Some(Ok(index)) if index > self.max_array_index => {
+                                return Err(self.too_large(tokens, index))
+                            }
+                            Some(Ok(index)) => Step::Index(index),
+                            Some(Err(())) => return Err(self.too_large(tokens, usize::MAX)),
+                            None => Step::Key(token),
+                        }
+                    };
+                    // Everything below a created container is created too. (Never the first token:
+                    // the root is always an object, so `/0` is the key "0" there.)
+                    cur = None;
+                    step
+                }
+                Some(scalar) => {
+                    return Err(DataModelError::InvalidPath {
+                        path: canonical_of(tokens),
+                        reason: format!("cannot write below {}: it holds {}", prefix_of(tokens, depth), kind(scalar)),
+                    })
+                }
+            };
+            steps.push(step);
+        }
+
+        // Pass 2: walk again, creating what is missing, and store the value.
+        let mut written = String::with_capacity(path.len() + 8);
+        let mut slot = &mut self.root;
+        for step in steps {
+            slot = match step {
+                Step::Key(key) => {
+                    push_token(&mut written, key);
+                    object_child(slot, key)
+                }
+                Step::Index(index) => {
+                    push_token(&mut written, &index.to_string());
+                    array_child(slot, index)
+                }
+            };
+        }
+        *slot = value;
+        Ok(Change { path: written })
+    }
+
+    fn delete(&mut self, tokens: &[Cow<'_, str>]) -> Result<Change, DataModelError> {
+        let change = Change { path: canonical_of(tokens) };
+        let Some((last, parents)) = tokens.split_last() else {
+            self.root = Value::Object(Map::new());
+            return Ok(change);
+        };
+        // Nothing is mutated until the final step, so returning early on error is atomic.
+        let mut cur = &mut self.root;
+        for (depth, token) in parents.iter().enumerate() {
+            cur = match cur {
+                Value::Object(map) => match map.get_mut(token.as_ref()) {
+                    Some(next) => next,
+                    None => return Ok(change),
+                },
+                Value::Array(items) => match Self::delete_index(tokens, depth, token)? {
+                    Some(index) => match items.get_mut(index) {
+                        Some(next) => next,
+                        None => return Ok(change),
+                    },
+                    None => return Ok(change),
+                },
+                Value::Null => return Ok(change),
+                scalar => {
+                    return Err(DataModelError::InvalidPath {
+                        path: change.path,
+                        reason: format!("cannot delete below {}: it holds {}", prefix_of(tokens, depth), kind(scalar)),
+                    })
+                }
+            };
+        }
+        match cur {
+            Value::Object(map) => {
+                // `shift_remove` keeps the order of the remaining keys (the map preserves order).
+                map.shift_remove(last.as_ref());
+            }
+            Value::Array(items) => {
+                if let Some(index) = Self::delete_index(tokens, parents.len(), last)? {
+                    if let Some(item) = items.get_mut(index) {
+                        *item = Value::Null;
+                    }
+                }
+            }
+            Value::Null => {}
+            scalar => {
+                return Err(DataModelError::InvalidPath {
+                    path: change.path,
+                    reason: format!(
+                        "cannot delete below {}: it holds {}",
+                        prefix_of(tokens, parents.len()),
+                        kind(scalar)
+                    ),
+                })
+            }
+        }
+        Ok(change)
+    }
+
+    /// Index named by `token` (at position `depth` of `tokens`) in an array that a delete walks
+    /// through: `None` when it cannot exist (`-`, or too large to be an index at all).
+    fn delete_index(tokens: &[Cow<'_, str>], depth: usize, token: &str) -> Result<Option<usize>, DataModelError> {
+        if token == "-" {
+            return Ok(None);
+        }
+        match parse_index(token) {
+            Some(Ok(index)) => Ok(Some(index)),
+            Some(Err(())) => Ok(None),
+            None => Err(DataModelError::InvalidPath {
+                path: canonical_of(tokens),
+                reason: format!("{token:?} is not an array index, and {} is an array", prefix_of(tokens, depth)),
+            }),
+        }
+    }
+
+    fn too_large(&self, tokens: &[Cow<'_, str>], index: usize) -> DataModelError {
+        DataModelError::IndexTooLarge { path: canonical_of(tokens), index, limit: self.max_array_index }
+    }
+}
+
+/// One resolved step of a write: which key or index to descend into.
+enum Step<'t> {
+    Key(&'t str),
+    Index(usize),
+}
+
+/// The child `key` of `slot`, turning `slot` into an empty object first unless it is one.
+/// `set` only calls this where pass 1 found an object, a `null` or nothing.
+fn object_child<'v>(slot: &'v mut Value, key: &str) -> &'v mut Value {
+    if !slot.is_object() {
+        *slot = Value::Object(Map::new());
+    }
+    match slot {
+        Value::Object(map) => map.entry(key).or_insert(Value::Null),
+        other => other,
+    }
+}
+
+/// Element `index` of `slot`, turning `slot` into an empty array first unless it is one and
+/// padding with `null`s up to `index`. `index` was checked against the limit in pass 1.
+fn array_child(slot: &mut Value, index: usize) -> &mut Value {
+    if !slot.is_array() {
+        *slot = Value::Array(Vec::new());
+    }
+    match slot {
+        Value::Array(items) => {
+            if items.len() <= index {
+                items.resize(index + 1, Value::Null);
+            }
+            &mut items[index]
+        }
+        other => other,
+    }
+}
+
+/// Whether `value` nests deeper than `budget` (a scalar is depth 0, a container 1 + its deepest
+/// child). Iterative, so a pathologically deep value cannot overflow the stack, and it stops as
+/// soon as the budget is exceeded.
+fn depth_exceeds(value: &Value, budget: usize) -> bool {
+    let mut stack: Vec<(&Value, usize)> = vec![(value, 1)];
+    while let Some((value, depth)) = stack.pop() {
+        match value {
+            Value::Array(_) | Value::Object(_) if depth > budget => return true,
+            Value::Array(items) => stack.extend(items.iter().map(|child| (child, depth + 1))),
+            Value::Object(map) => stack.extend(map.values().map(|child| (child, depth + 1))),
+            _ => {}
+        }
+    }
+    false
+}
+
+fn canonical_of(tokens: &[Cow<'_, str>]) -> String {
+    prefix_of(tokens, tokens.len())
+}
+
+/// Canonical path of the first `len` tokens.
+fn prefix_of(tokens: &[Cow<'_, str>], len: usize) -> String {
+    let mut out = String::new();
+    for token in tokens.iter().take(len) {
+        push_token(&mut out, token);
+    }
+    out
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn model() -> DataModel {
+        DataModel::new(&Limits::default())
+    }
+
+    fn small(max_array_index: usize, max_value_depth: usize) -> DataModel {
+        DataModel::new(&Limits { max_array_index, max_value_depth, ..Limits::default() })
+    }
+
+    fn with(doc: Value) -> DataModel {
+        let mut m = model();
+        m.set("", Some(doc)).unwrap();
+        m
+    }
+
+    fn changed(path: &str) -> Change {
+        Change { path: path.to_owned() }
+    }
+
+    #[test]
+    fn new_model_is_an_empty_object() {
+        let m = model();
+        assert_eq!(m.root(), &json!({}));
+        assert_eq!(m.get(""), Some(&json!({})));
+        assert_eq!(m.get("/"), Some(&json!({})));
+    }
+
+    #[test]
+    fn get_normalises_agent_paths() {
+        let m = with(json!({"a": {"b": 1}, "x/y": 2, "t~": 3, "~1": 4}));
+        assert_eq!(m.get("/a/b"), Some(&json!(1)));
+        assert_eq!(m.get("/a/b/"), Some(&json!(1)));
+        assert_eq!(m.get("/a/"), Some(&json!({"b": 1})));
+        assert_eq!(m.get("/x~1y"), Some(&json!(2)));
+        assert_eq!(m.get("/t~0"), Some(&json!(3)));
+        assert_eq!(m.get("/~01"), Some(&json!(4)));
+    }
+
+    #[test]
+    fn get_absent_and_bad_paths_are_none() {
+        let m = with(json!({"a": {"b": "s"}, "n": null}));
+        assert_eq!(m.get("/missing"), None);
+        assert_eq!(m.get("/a/c"), None);
+        assert_eq!(m.get("/a/b/c"), None, "through a scalar");
+        assert_eq!(m.get("/n"), None, "null reads as absent");
+        assert_eq!(m.get("/a~2"), None, "bad escape");
+        assert_eq!(m.get("a/b"), None, "relative");
+    }
+
+    #[test]
+    fn get_array_tokens_must_be_canonical_indices() {
+        let m = with(json!({"items": ["a", "b", "c"]}));
+        assert_eq!(m.get("/items/0"), Some(&json!("a")));
+        assert_eq!(m.get("/items/2"), Some(&json!("c")));
+        assert_eq!(m.get("/items/3"), None);
+        for bad in ["/items/01", "/items/+1", "/items/-1", "/items/-", "/items/x", "/items/", "/items/1.0"] {
+            if bad == "/items/" {
+                // One trailing slash is ignored: this is the array itself.
+                assert!(m.get(bad).is_some());
+            } else {
+                assert_eq!(m.get(bad), None, "{bad}");
+            }
+        }
+        assert_eq!(m.get("/items/99999999999999999999999"), None);
+    }
+
+    #[test]
+    fn upsert_object_keys() {
+        let mut m = model();
+        assert_eq!(m.set("/name", Some(json!("Ada"))).unwrap(), changed("/name"));
+        assert_eq!(m.set("/name", Some(json!("Grace"))).unwrap(), changed("/name"));
+        assert_eq!(m.get("/name"), Some(&json!("Grace")));
+        assert_eq!(m.root(), &json!({"name": "Grace"}));
+    }
+
+    #[test]
+    fn change_path_is_canonical() {
+        let mut m = model();
+        assert_eq!(m.set("/a/b/", Some(json!(1))).unwrap(), changed("/a/b"));
+        assert_eq!(m.set("/x~1y", Some(json!(1))).unwrap(), changed("/x~1y"));
+        assert_eq!(m.set("/~01", Some(json!(1))).unwrap(), changed("/~01"));
+        assert_eq!(m.get("/~01"), Some(&json!(1)));
+        assert_eq!(m.root()["~1"], json!(1));
+    }
+
+    #[test]
+    fn root_writes() {
+        let mut m = model();
+        assert_eq!(m.set("/", Some(json!({"a": 1}))).unwrap(), changed(""));
+        assert_eq!(m.root(), &json!({"a": 1}));
+        assert_eq!(m.set("", Some(json!({"b": 2}))).unwrap(), changed(""));
+        assert_eq!(m.root(), &json!({"b": 2}), "a root write replaces the document");
+        for bad in [json!([1]), json!("s"), json!(3), json!(true)] {
+            let err = m.set("", Some(bad)).unwrap_err();
+            assert!(matches!(err, DataModelError::InvalidPath { ref path, .. } if path.is_empty()), "{err}");
+            assert_eq!(m.root(), &json!({"b": 2}));
+        }
+    }
+
+    #[test]
+    fn deleting_the_root_resets_it() {
+        let mut m = with(json!({"a": 1}));
+        assert_eq!(m.set("", None).unwrap(), changed(""));
+        assert_eq!(m.root(), &json!({}));
+        m.set("/a", Some(json!(1))).unwrap();
+        assert_eq!(m.set("/", Some(Value::Null)).unwrap(), changed(""));
+        assert_eq!(m.root(), &json!({}));
+    }
+
+    #[test]
+    fn delete_object_key_removes_it_and_keeps_order() {
+        let mut m = with(json!({"a": 1, "b": 2, "c": 3}));
+        assert_eq!(m.set("/a", None).unwrap(), changed("/a"));
+        let keys: Vec<_> = m.root().as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, ["b", "c"]);
+        m.set("/b", Some(Value::Null)).unwrap();
+        assert_eq!(m.root(), &json!({"c": 3}));
+    }
+
+    #[test]
+    fn delete_array_element_keeps_length() {
+        let mut m = with(json!({"items": [1, 2, 3]}));
+        assert_eq!(m.set("/items/1", None).unwrap(), changed("/items/1"));
+        assert_eq!(m.get("/items"), Some(&json!([1, null, 3])));
+        assert_eq!(m.get("/items/1"), None);
+        assert_eq!(m.get("/items/2"), Some(&json!(3)), "siblings keep their index");
+        m.set("/items/2", Some(Value::Null)).unwrap();
+        assert_eq!(m.get("/items"), Some(&json!([1, null, null])));
+    }
+
+    #[test]
+    fn delete_absent_is_a_no_op() {
+        let doc = json!({"a": {"b": 1}, "items": [1], "n": null});
+        let mut m = with(doc.clone());
+        for path in ["/zz", "/zz/y/x", "/a/c", "/a/c/d", "/items/5", "/items/5/x", "/items/-", "/items/-/x", "/n/x"] {
+            assert!(m.set(path, None).is_ok(), "{path}");
+            assert_eq!(m.root(), &doc, "{path}");
+        }
+        assert!(m.set("/items/99999999999999999999999", None).is_ok());
+        assert_eq!(m.root(), &doc);
+    }
+
+    #[test]
+    fn delete_with_a_bad_path_is_an_error() {
+        let doc = json!({"s": "str", "items": [1]});
+        let mut m = with(doc.clone());
+        for path in ["/s/x", "/s/x/y", "/items/name", "/items/01", "/items/x/y"] {
+            let err = m.set(path, None).unwrap_err();
+            assert!(matches!(err, DataModelError::InvalidPath { .. }), "{path}: {err}");
+            assert_eq!(m.root(), &doc);
+        }
+    }
+
+    #[test]
+    fn vivifies_objects_and_arrays() {
+        let mut m = model();
+        m.set("/a/b/c", Some(json!(1))).unwrap();
+        assert_eq!(m.root(), &json!({"a": {"b": {"c": 1}}}));
+        m.set("/list/0/name", Some(json!("x"))).unwrap();
+        assert_eq!(m.get("/list"), Some(&json!([{"name": "x"}])));
+        assert_eq!(m.set("/queue/-", Some(json!("first"))).unwrap(), changed("/queue/0"));
+        assert_eq!(m.get("/queue"), Some(&json!(["first"])));
+        m.set("/pad/2", Some(json!(true))).unwrap();
+        assert_eq!(m.get("/pad"), Some(&json!([null, null, true])));
+        // A leading-zero token is not an index: the parent becomes an object.
+        m.set("/obj/01", Some(json!(1))).unwrap();
+        assert_eq!(m.get("/obj"), Some(&json!({"01": 1})));
+        // The root is always an object, so a numeric first token is a key.
+        m.set("/0", Some(json!(0))).unwrap();
+        assert_eq!(m.root()["0"], json!(0));
+    }
+
+    #[test]
+    fn writes_into_existing_arrays() {
+        let mut m = with(json!({"items": ["a", "b"]}));
+        m.set("/items/1", Some(json!("B"))).unwrap();
+        assert_eq!(m.set("/items/-", Some(json!("c"))).unwrap(), changed("/items/2"));
+        assert_eq!(m.set("/items/5", Some(json!("f"))).unwrap(), changed("/items/5"));
+        assert_eq!(m.get("/items"), Some(&json!(["a", "B", "c", null, null, "f"])));
+    }
+
+    #[test]
+    fn null_slots_and_values_are_vivified() {
+        let mut m = with(json!({"items": [1, 2], "n": null}));
+        m.set("/items/0", None).unwrap();
+        m.set("/items/0/name", Some(json!("x"))).unwrap();
+        assert_eq!(m.get("/items/0"), Some(&json!({"name": "x"})));
+        m.set("/n/0", Some(json!("y"))).unwrap();
+        assert_eq!(m.get("/n"), Some(&json!(["y"])));
+    }
+
+    #[test]
+    fn huge_index_is_refused() {
+        let mut m = with(json!({"items": [1]}));
+        let before = m.root().clone();
+        for path in ["/items/99999999", "/fresh/99999999", "/fresh/99999999/x", "/items/-/x/99999999"] {
+            let err = m.set(path, Some(json!(1))).unwrap_err();
+            assert!(
+                matches!(err, DataModelError::IndexTooLarge { index: 99_999_999, limit: 100_000, .. }),
+                "{path}: {err}"
+            );
+            assert_eq!(m.root(), &before, "{path}");
+        }
+        let err = m.set("/items/99999999999999999999999", Some(json!(1))).unwrap_err();
+        assert!(matches!(err, DataModelError::IndexTooLarge { index: usize::MAX, .. }), "{err}");
+        let err = m.set("/fresh/99999999999999999999999", Some(json!(1))).unwrap_err();
+        assert!(matches!(err, DataModelError::IndexTooLarge { .. }), "{err}");
+        assert_eq!(m.root(), &before);
+        assert!(m.set("/items/100000", Some(json!(1))).is_ok(), "the limit itself is allowed");
+    }
+
+    #[test]
+    fn append_past_the_limit_is_refused() {
+        let mut m = small(2, 64);
+        m.set("/q/-", Some(json!(0))).unwrap();
+        m.set("/q/-", Some(json!(1))).unwrap();
+        m.set("/q/-", Some(json!(2))).unwrap();
+        let err = m.set("/q/-", Some(json!(3))).unwrap_err();
+        assert_eq!(err, DataModelError::IndexTooLarge { path: "/q/-".into(), index: 3, limit: 2 });
+        assert_eq!(m.get("/q"), Some(&json!([0, 1, 2])));
+    }
+
+    #[test]
+    fn existing_elements_above_the_limit_can_be_updated() {
+        let mut m = small(1, 64);
+        m.set("", Some(json!({"q": [0, 1, 2, 3]}))).unwrap();
+        m.set("/q/3", Some(json!("x"))).unwrap();
+        assert_eq!(m.get("/q/3"), Some(&json!("x")));
+        assert!(matches!(m.set("/q/4", Some(json!(1))), Err(DataModelError::IndexTooLarge { index: 4, .. })));
+    }
+
+    #[test]
+    fn non_numeric_token_on_an_array_is_invalid() {
+        let mut m = with(json!({"items": [1, 2]}));
+        let before = m.root().clone();
+        for path in ["/items/name", "/items/01", "/items/+1", "/items/-1", "/items/", "/items//"] {
+            let result = m.set(path, Some(json!(1)));
+            if path == "/items/" {
+                // The array itself (one trailing slash stripped): replacing it is fine.
+                assert!(result.is_ok());
+                m.set("/items", Some(json!([1, 2]))).unwrap();
+                continue;
+            }
+            let err = result.unwrap_err();
+            assert!(matches!(err, DataModelError::InvalidPath { .. }), "{path}: {err}");
+            assert_eq!(m.root(), &before, "{path}");
+        }
+    }
+
+    #[test]
+    fn writing_through_a_scalar_is_invalid() {
+        let mut m = with(json!({"s": "text", "n": 1, "b": false}));
+        let before = m.root().clone();
+        for path in ["/s/b", "/n/0", "/b/x/y", "/s/-"] {
+            let err = m.set(path, Some(json!(1))).unwrap_err();
+            match &err {
+                DataModelError::InvalidPath { reason, .. } => {
+                    assert!(reason.contains("cannot write below"), "{reason}")
+                }
+                other => panic!("{path}: {other}"),
+            }
+            assert_eq!(m.root(), &before, "{path}");
+        }
+    }
+
+    #[test]
+    fn depth_limit_counts_path_and_value() {
+        let mut m = small(100, 3);
+        assert!(m.set("/a/b/c", Some(json!(1))).is_ok(), "3 tokens + scalar");
+        assert!(m.set("/a/b", Some(json!({"c": 1}))).is_ok(), "2 tokens + 1 level");
+        assert!(m.set("", Some(json!({"a": {"b": {"c": 1}}}))).is_ok(), "3 levels at the root");
+        let before = m.root().clone();
+        let cases = [
+            ("/a/b/c/d", json!(1)),
+            ("/a/b/c", json!({})),
+            ("/a/b", json!([[1]])),
+            ("", json!({"a": {"b": {"c": {}}}})),
+        ];
+        for (path, value) in cases {
+            let err = m.set(path, Some(value)).unwrap_err();
+            assert!(matches!(err, DataModelError::TooDeep { limit: 3, .. }), "{path}: {err}");
+            assert_eq!(m.root(), &before, "{path}");
+        }
+        let err = m.set("/x/y/z/w/v", Some(json!(1))).unwrap_err();
+        assert_eq!(err, DataModelError::TooDeep { path: "/x/y/z/w/v".into(), limit: 3 });
+    }
+
+    #[test]
+    fn very_deep_value_is_refused_without_recursion() {
+        let mut deep = json!(0);
+        for _ in 0..500 {
+            deep = json!([deep]);
+        }
+        let mut m = model();
+        assert!(matches!(m.set("/deep", Some(deep)), Err(DataModelError::TooDeep { .. })));
+        assert_eq!(m.root(), &json!({}));
+    }
+
+    #[test]
+    fn failed_write_after_missing_parents_creates_nothing() {
+        let mut m = with(json!({"a": 1}));
+        assert!(m.set("/new/deeper/99999999", Some(json!(1))).is_err());
+        assert!(m.set("/new/list/0/x~", Some(json!(1))).is_err());
+        assert_eq!(m.root(), &json!({"a": 1}));
+    }
+
+    #[test]
+    fn pointer_errors_surface() {
+        let mut m = model();
+        assert!(matches!(m.set("/a~2", Some(json!(1))), Err(DataModelError::Pointer(_))));
+        assert!(matches!(m.set("relative", Some(json!(1))), Err(DataModelError::Pointer(_))));
+        assert!(matches!(m.set("/a~", None), Err(DataModelError::Pointer(_))));
+        assert_eq!(m.root(), &json!({}));
+    }
+
+    #[test]
+    fn leaf_write_in_a_large_array() {
+        let items: Vec<Value> = (0..10_000).map(|i| json!({"id": i, "done": false})).collect();
+        let mut m = with(json!({ "items": items }));
+        for i in (0..10_000).step_by(97) {
+            let path = format!("/items/{i}/done");
+            assert_eq!(m.set(&path, Some(json!(true))).unwrap(), changed(&path));
+        }
+        assert_eq!(m.get("/items/9991/done"), Some(&json!(true)));
+        assert_eq!(m.get("/items/9990/done"), Some(&json!(false)));
+    }
+
+    #[test]
+    fn default_model_does_not_panic() {
+        let mut m = DataModel::default();
+        assert_eq!(m.get("/a"), None);
+        let _ = m.set("/a", Some(json!(1)));
+        let _ = m.set("/a", None);
+        assert!(m.root().is_object());
+    }
+
+    #[test]
+    fn odd_inputs_do_not_panic() {
+        let mut m = with(json!({"a": [1, {"b": "c"}], "s": "x"}));
+        let paths = ["", "/", "//", "///", "~", "/~", "/-", "/a/-", "/a/-/-", "/a/1/b/c", "/\u{0}", "/a/1/"];
+        for path in paths {
+            let _ = m.get(path);
+            let _ = m.set(path, Some(json!({"k": [1]})));
+            let _ = m.get(path);
+            let _ = m.set(path, None);
+        }
+        assert!(m.root().is_object());
     }
 }
