@@ -2,14 +2,28 @@
 //!
 //! OWNER: helper "catalog". Interface below is fixed; bodies (and private submodules such as the
 //! basic catalog definition, the catalog JSON loader and the envelope schemas) are to be written.
+//!
+//! The basic catalog, the common types and the envelope schemas are written in Rust with a small
+//! schema builder (`dsl`), from the facts of the v0.9 specification. Every catalog, built-in or
+//! loaded from JSON, is normalised into one schema document and compiled once; validation then
+//! dispatches on `component` / the message kind to the compiled schema.
+
+mod basic;
+mod capabilities;
+mod common_types;
+mod dsl;
+mod envelope;
+mod load;
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
 use crate::error::A2uiError;
 use crate::schema::SchemaError;
+
+pub use capabilities::BASIC_CATALOG_ALIASES;
 
 /// Id of the v0.9 basic catalog as the current spec names it.
 pub const BASIC_CATALOG_ID: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
@@ -58,24 +72,46 @@ pub struct Catalog {
     pub description: String,
     pub components: Vec<ComponentDef>,
     pub functions: Vec<FunctionDef>,
+    /// The catalog as one schema document (what `to_json` returns and `catalog.json` resolves to).
+    document: Value,
+    compiled: load::Compiled,
 }
 
 impl Catalog {
     /// The A2UI v0.9 basic catalog (18 components, 14 functions), defined in this crate.
     pub fn basic() -> Arc<Catalog> {
-        todo!()
+        static BASIC: OnceLock<Arc<Catalog>> = OnceLock::new();
+        BASIC
+            .get_or_init(|| {
+                let built = load::normalise(&basic::document()).and_then(load::build);
+                // The basic catalog is our own code; the conformance tests keep it loadable.
+                Arc::new(built.unwrap_or_else(|e| panic!("the built-in basic catalog is broken: {e}")))
+            })
+            .clone()
     }
 
     /// Loads a catalog in the A2UI catalog JSON format (`catalogId`, `components`, `functions`).
     pub fn from_json(value: &Value) -> Result<Catalog, CatalogError> {
-        let _ = value;
-        todo!()
+        load::from_json(value)
     }
 
     /// The catalog in the A2UI catalog JSON format (what an agent reads, and what inline
     /// catalogs in client capabilities carry).
     pub fn to_json(&self) -> Value {
-        todo!()
+        self.document.clone()
+    }
+
+    /// The catalog in the inline form of client capabilities (`catalogId`, `components`,
+    /// `functions` as an array of `{name, description, parameters, returnType}`, `theme` as a map
+    /// of theme parameter schemas). [`Catalog::from_json`] accepts it too.
+    pub fn to_inline_json(&self) -> Value {
+        load::to_inline_json(self)
+    }
+
+    /// Validates one function call object (`{"call", "args", "returnType"}`) against the schema
+    /// of the function it names; paths are relative to the call object.
+    pub fn validate_function_call(&self, call: &Value) -> Vec<SchemaError> {
+        self.compiled.validate_function_call(self, call)
     }
 
     pub fn component(&self, name: &str) -> Option<&ComponentDef> {
@@ -89,66 +125,94 @@ impl Catalog {
     /// Validates one component object against its type's schema (dispatching on `component`);
     /// paths are relative to the component object.
     pub fn validate_component(&self, component: &Value) -> Vec<SchemaError> {
-        let _ = component;
-        todo!()
+        self.compiled.validate_component(self, component)
     }
 
     /// Validates a `createSurface.theme` object.
     pub fn validate_theme(&self, theme: &Value) -> Vec<SchemaError> {
-        let _ = theme;
-        todo!()
+        self.compiled.validate_theme(theme)
     }
 
     /// Validates a whole server-to-client envelope (`{version, createSurface|...}`) against the
     /// v0.9 message schema with this catalog's components and functions; paths are relative to
     /// the envelope.
     pub fn validate_server_message(&self, envelope: &Value) -> Vec<SchemaError> {
-        let _ = envelope;
-        todo!()
+        self.compiled.validate_server_message(envelope)
     }
 }
 
 /// Validates a client-to-server envelope (`action` or `error`) against the v0.9 schema.
 pub fn validate_client_message(envelope: &Value) -> Vec<SchemaError> {
-    let _ = envelope;
-    todo!()
+    load::validate_client_message(envelope)
+}
+
+/// JSON Schema of the object [`CatalogRegistry::client_capabilities`] returns, for agents and
+/// agent developers.
+pub fn client_capabilities_schema() -> Value {
+    envelope::client_capabilities()
 }
 
 /// The catalogs a client supports, by id, with aliases (older ids of the same catalog).
 #[derive(Debug, Clone)]
 pub struct CatalogRegistry {
     by_id: HashMap<String, Arc<Catalog>>,
+    /// Other id -> registered catalog id. Resolved on lookup, so replacing a catalog moves its
+    /// aliases along.
+    aliases: HashMap<String, String>,
 }
 
 impl CatalogRegistry {
     /// A registry holding the basic catalog under its current id and its aliases.
     pub fn with_basic() -> Self {
-        let _ = &HashMap::<String, Arc<Catalog>>::new;
-        todo!()
+        let mut registry = CatalogRegistry { by_id: HashMap::new(), aliases: HashMap::new() };
+        registry.register(Catalog::basic());
+        for alias in BASIC_CATALOG_ALIASES {
+            registry.aliases.insert((*alias).to_string(), BASIC_CATALOG_ID.to_string());
+        }
+        registry
     }
 
     /// Registers (or replaces) a catalog under its id.
     pub fn register(&mut self, catalog: Arc<Catalog>) {
-        let _ = catalog;
-        todo!()
+        // A real catalog under an id wins over an alias of the same id.
+        self.aliases.remove(&catalog.id);
+        self.by_id.insert(catalog.id.clone(), catalog);
     }
 
     /// Adds another id under which an already registered catalog is known.
+    ///
+    /// `target_id` may itself be an alias. An alias cannot take the id of a registered catalog.
     pub fn add_alias(&mut self, alias: &str, target_id: &str) -> Result<(), A2uiError> {
-        let _ = (alias, target_id);
-        todo!()
+        let target = self.resolve(target_id).ok_or_else(|| A2uiError::UnknownCatalog(target_id.to_string()))?;
+        if alias == target {
+            return Ok(());
+        }
+        if self.by_id.contains_key(alias) {
+            return Err(A2uiError::Malformed(format!("{alias:?} is the id of a registered catalog, not an alias")));
+        }
+        self.aliases.insert(alias.to_string(), target.to_string());
+        Ok(())
+    }
+
+    /// The registered catalog id `id` stands for (itself, or the target of an alias).
+    fn resolve(&self, id: &str) -> Option<&str> {
+        if let Some((key, _)) = self.by_id.get_key_value(id) {
+            return Some(key.as_str());
+        }
+        self.aliases.get(id).filter(|target| self.by_id.contains_key(*target)).map(String::as_str)
     }
 
     /// The catalog for `id`, or `A2uiError::UnknownCatalog`.
     pub fn get(&self, id: &str) -> Result<Arc<Catalog>, A2uiError> {
-        let _ = (id, &self.by_id);
-        todo!()
+        self.resolve(id)
+            .and_then(|key| self.by_id.get(key))
+            .cloned()
+            .ok_or_else(|| A2uiError::UnknownCatalog(id.to_string()))
     }
 
     /// `a2uiClientCapabilities` for the agent: `{"v0.9": {"supportedCatalogIds": [...],
     /// "inlineCatalogs": [...]}}`, inline catalogs included when `inline` is true.
     pub fn client_capabilities(&self, inline: bool) -> Value {
-        let _ = inline;
-        todo!()
+        capabilities::client_capabilities(&self.by_id, &self.aliases, inline)
     }
 }

@@ -1,0 +1,48 @@
+//! Other ids of the basic catalog, and the `a2uiClientCapabilities` object.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+
+use super::{Catalog, BASIC_CATALOG_ID};
+
+/// Ids under which agents have asked for the basic catalog. Each maps onto
+/// [`BASIC_CATALOG_ID`].
+pub const BASIC_CATALOG_ALIASES: &[&str] = &[
+    // v0.9 before the catalogs/ directory: `$id` and `catalogId` of
+    // specification/v0_9/json/basic_catalog.json in google/A2UI; still what many agents send.
+    "https://a2ui.org/specification/v0_9/basic_catalog.json",
+    // v0.9 while the basic catalog was called "standard": specification/v0_9/json/standard_catalog.json
+    // in google/A2UI, first under the a2ui.dev host, later under a2ui.org.
+    "https://a2ui.org/specification/v0_9/standard_catalog.json",
+    "https://a2ui.dev/specification/v0_9/standard_catalog.json",
+    // v0.8 standard catalog (specification/v0_8/json/standard_catalog_definition.json in
+    // google/A2UI); the v0.8 adapter maps its components onto basic-catalog ones.
+    "https://a2ui.org/specification/v0_8/standard_catalog_definition.json",
+    // v0.8 minimal catalog (specification/v0_8/json/catalogs/minimal in google/A2UI): a subset of
+    // the v0.8 standard components, mapped the same way.
+    "https://a2ui.org/specification/v0_8/catalogs/minimal/minimal_catalog.json",
+];
+
+/// Builds `{"v0.9": {"supportedCatalogIds": [...], "inlineCatalogs": [...]}}`.
+///
+/// Ids are listed catalog ids first (the basic catalog first, then the others sorted), then the
+/// aliases sorted, so the object is the same from run to run.
+pub(crate) fn client_capabilities(
+    by_id: &HashMap<String, Arc<Catalog>>,
+    aliases: &HashMap<String, String>,
+    inline: bool,
+) -> Value {
+    let mut primary: Vec<&String> = by_id.keys().collect();
+    primary.sort_by_key(|id| (id.as_str() != BASIC_CATALOG_ID, id.as_str()));
+    let mut alias_ids: Vec<&String> = aliases.keys().filter(|a| !by_id.contains_key(*a)).collect();
+    alias_ids.sort();
+    let ids: Vec<&String> = primary.iter().copied().chain(alias_ids).collect();
+    let mut v09 = json!({ "supportedCatalogIds": ids });
+    if inline {
+        let catalogs: Vec<Value> = primary.iter().filter_map(|id| by_id.get(*id)).map(|c| c.to_inline_json()).collect();
+        v09["inlineCatalogs"] = Value::Array(catalogs);
+    }
+    json!({ "v0.9": v09 })
+}

@@ -1,0 +1,741 @@
+//! Turning catalog JSON into a [`Catalog`]: checking its shape, normalising it into one schema
+//! document, compiling its schemas, and writing it back out (full and inline forms).
+
+use std::collections::HashMap;
+
+use serde_json::{json, Map, Value};
+
+use super::dsl::{COMMON_TYPES_ID, DIALECT};
+use super::envelope::{self, SERVER_MESSAGES, SERVER_TO_CLIENT_ID};
+use super::{common_types, Catalog, CatalogError, ComponentDef, FunctionDef, ReturnType};
+use crate::schema::{CompiledSchema, SchemaError, SchemaRegistry};
+
+/// Where the catalog in use is registered for `$ref`s such as `catalog.json#/$defs/anyFunction`.
+const CATALOG_URI: &str = "catalog.json";
+
+const TOP_LEVEL_KEYS: &[&str] =
+    &["$schema", "$id", "$comment", "title", "description", "catalogId", "components", "functions", "theme", "$defs"];
+
+const FUNCTION_DEFINITION_KEYS: &[&str] = &["name", "description", "parameters", "returnType"];
+
+/// Keys of `$defs` the loader writes itself.
+const GENERATED_DEFS: &[&str] = &["anyComponent", "anyFunction"];
+
+/// How deep local `$ref`s are expanded when writing the inline form (guards against cycles).
+const MAX_INLINE_DEPTH: usize = 8;
+
+impl ReturnType {
+    pub const ALL: [ReturnType; 7] = [
+        ReturnType::String,
+        ReturnType::Number,
+        ReturnType::Boolean,
+        ReturnType::Array,
+        ReturnType::Object,
+        ReturnType::Any,
+        ReturnType::Void,
+    ];
+
+    /// The name used in catalogs (`"string"`, `"void"`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReturnType::String => "string",
+            ReturnType::Number => "number",
+            ReturnType::Boolean => "boolean",
+            ReturnType::Array => "array",
+            ReturnType::Object => "object",
+            ReturnType::Any => "any",
+            ReturnType::Void => "void",
+        }
+    }
+
+    /// Parses a catalog return type name.
+    pub fn parse(name: &str) -> Option<ReturnType> {
+        ReturnType::ALL.into_iter().find(|t| t.as_str() == name)
+    }
+}
+
+/// How deeply catalog JSON may nest (what `serde_json` itself accepts when parsing); the
+/// loader's and the schema compiler's walks stay well within the stack below that.
+const MAX_NESTING: usize = 128;
+
+/// A catalog's schemas, compiled once when the catalog is built.
+pub(crate) struct Compiled {
+    components: HashMap<String, CompiledSchema>,
+    functions: HashMap<String, CompiledSchema>,
+    theme: CompiledSchema,
+    /// One per server message kind, in the order of [`SERVER_MESSAGES`].
+    messages: Vec<CompiledSchema>,
+}
+
+impl std::fmt::Debug for Compiled {
+    // The compiled graphs are large and say little; counts are enough to tell catalogs apart.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Compiled")
+            .field("components", &self.components.len())
+            .field("functions", &self.functions.len())
+            .field("messages", &self.messages.len())
+            .finish_non_exhaustive()
+    }
+}
+
+fn invalid(message: impl Into<String>) -> CatalogError {
+    CatalogError::Invalid(message.into())
+}
+
+fn error(path: &str, message: impl Into<String>) -> SchemaError {
+    SchemaError { instance_path: path.to_string(), message: message.into() }
+}
+
+/// Loads catalog JSON (either the full form with `functions` as an object of call schemas, or the
+/// inline form of client capabilities with `functions` as an array of function definitions).
+pub(crate) fn from_json(value: &Value) -> Result<Catalog, CatalogError> {
+    let document = normalise(value)?;
+    build(document)
+}
+
+/// Builds a catalog from an already normalised document (what [`normalise`] returns).
+pub(crate) fn build(document: Value) -> Result<Catalog, CatalogError> {
+    let id = document["catalogId"].as_str().unwrap_or_default().to_string();
+    let description = document.get("description").and_then(Value::as_str).unwrap_or_default().to_string();
+    let empty = Map::new();
+    let component_schemas = document["components"].as_object().unwrap_or(&empty);
+    let function_schemas = document["functions"].as_object().unwrap_or(&empty);
+
+    let components = component_schemas
+        .iter()
+        .map(|(name, schema)| ComponentDef {
+            name: name.clone(),
+            description: describe(schema),
+            schema: schema.clone(),
+        })
+        .collect();
+    let functions =
+        function_schemas.iter().map(|(name, schema)| function_def(name, schema)).collect::<Result<Vec<_>, _>>()?;
+
+    let mut registry = SchemaRegistry::new();
+    registry.add_document(COMMON_TYPES_ID, common_types_document().clone());
+    registry.add_document(SERVER_TO_CLIENT_ID, envelope::server_to_client());
+    registry.add_document(CATALOG_URI, document.clone());
+
+    let compile_all = |names: Vec<&String>, section: &str| -> Result<HashMap<String, CompiledSchema>, CatalogError> {
+        names
+            .into_iter()
+            .map(|name| Ok((name.clone(), registry.compile(&format!("{CATALOG_URI}#/{section}/{name}"))?)))
+            .collect()
+    };
+    let compiled = Compiled {
+        components: compile_all(component_schemas.keys().collect(), "components")?,
+        functions: compile_all(function_schemas.keys().collect(), "functions")?,
+        theme: registry.compile(&format!("{CATALOG_URI}#/$defs/theme"))?,
+        messages: SERVER_MESSAGES
+            .iter()
+            .map(|(_, def)| registry.compile(&format!("{SERVER_TO_CLIENT_ID}#/$defs/{def}")))
+            .collect::<Result<_, _>>()?,
+    };
+    Ok(Catalog { id, description, components, functions, document, compiled })
+}
+
+fn common_types_document() -> &'static Value {
+    static DOC: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    DOC.get_or_init(common_types::document)
+}
+
+/// The `description` of a component schema, or of its last `allOf` part (where some catalogs
+/// put it).
+fn describe(schema: &Value) -> String {
+    if let Some(d) = schema.get("description").and_then(Value::as_str) {
+        return d.to_string();
+    }
+    schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .and_then(|parts| parts.iter().rev().find_map(|p| p.get("description").and_then(Value::as_str)))
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn function_def(name: &str, schema: &Value) -> Result<FunctionDef, CatalogError> {
+    let properties = schema.get("properties");
+    let parameters = properties.and_then(|p| p.get("args")).cloned().unwrap_or_else(|| json!({}));
+    let return_type = match properties.and_then(|p| p.get("returnType")).and_then(|r| r.get("const")) {
+        None => ReturnType::Any,
+        Some(value) => value.as_str().and_then(ReturnType::parse).ok_or_else(|| {
+            invalid(format!("function {name:?}: returnType {value} is not one of {}", return_type_names()))
+        })?,
+    };
+    Ok(FunctionDef {
+        name: name.to_string(),
+        description: schema.get("description").and_then(Value::as_str).unwrap_or_default().to_string(),
+        parameters,
+        return_type,
+    })
+}
+
+fn return_type_names() -> String {
+    ReturnType::ALL.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+/// Checks catalog JSON and rewrites it into the one document shape the validator works on:
+/// `components` and `functions` as objects of schemas, `$defs` holding `theme`,
+/// `anyComponent` and `anyFunction`, common-types references absolute.
+pub(crate) fn normalise(value: &Value) -> Result<Value, CatalogError> {
+    let obj = value.as_object().ok_or_else(|| invalid("a catalog must be a JSON object"))?;
+    check_nesting(value)?;
+    if let Some(key) = obj.keys().find(|k| !TOP_LEVEL_KEYS.contains(&k.as_str())) {
+        return Err(invalid(format!("unknown key {key:?}; a catalog has the keys {}", TOP_LEVEL_KEYS.join(", "))));
+    }
+    let catalog_id = match obj.get("catalogId") {
+        Some(Value::String(id)) if !id.trim().is_empty() => id.clone(),
+        Some(_) => return Err(invalid("`catalogId` must be a non-empty string")),
+        None => return Err(invalid("`catalogId` is missing")),
+    };
+    let text = |key: &str| -> Result<Option<String>, CatalogError> {
+        match obj.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(invalid(format!("`{key}` must be a string"))),
+        }
+    };
+    let title = text("title")?;
+    let description = text("description")?;
+    let doc_id = match text("$id")? {
+        Some(id) => Some(id),
+        None if catalog_id.contains("://") => Some(catalog_id.clone()),
+        None => None,
+    };
+    if let Some(id) = &doc_id {
+        if [COMMON_TYPES_ID, SERVER_TO_CLIENT_ID, envelope::CLIENT_TO_SERVER_ID, CATALOG_URI].contains(&id.as_str()) {
+            return Err(invalid(format!("{id:?} is the id of an A2UI schema, not of a catalog")));
+        }
+    }
+
+    let mut defs = match obj.get("$defs") {
+        None => Map::new(),
+        Some(Value::Object(defs)) => defs.clone(),
+        Some(_) => return Err(invalid("`$defs` must be an object of schemas")),
+    };
+    for generated in GENERATED_DEFS {
+        defs.remove(*generated);
+    }
+
+    let components = components(obj.get("components"))?;
+    let functions = functions(obj.get("functions"))?;
+
+    let theme = match (defs.get("theme"), obj.get("theme")) {
+        (Some(theme), _) if theme.is_object() || theme.is_boolean() => theme.clone(),
+        (Some(_), _) => return Err(invalid("`$defs.theme` must be a schema")),
+        (None, Some(theme)) => theme_schema(theme)?,
+        (None, None) => json!({"type": "object", "additionalProperties": true}),
+    };
+    defs.insert("theme".into(), theme);
+    defs.insert("anyComponent".into(), any_of_section("components", components.keys(), Some("component")));
+    defs.insert("anyFunction".into(), any_of_section("functions", functions.keys(), None));
+
+    let mut document = Map::new();
+    document.insert("$schema".into(), DIALECT.into());
+    if let Some(id) = doc_id {
+        document.insert("$id".into(), id.into());
+    }
+    if let Some(title) = title {
+        document.insert("title".into(), title.into());
+    }
+    if let Some(description) = description {
+        document.insert("description".into(), description.into());
+    }
+    document.insert("catalogId".into(), catalog_id.into());
+    document.insert("components".into(), Value::Object(components));
+    document.insert("functions".into(), Value::Object(functions));
+    document.insert("$defs".into(), Value::Object(defs));
+    let mut document = Value::Object(document);
+    absolutise_common_refs(&mut document);
+    Ok(document)
+}
+
+fn check_nesting(value: &Value) -> Result<(), CatalogError> {
+    let mut stack = vec![(value, 0usize)];
+    while let Some((value, depth)) = stack.pop() {
+        if depth > MAX_NESTING {
+            return Err(invalid(format!("the catalog nests deeper than {MAX_NESTING} levels")));
+        }
+        match value {
+            Value::Object(map) => stack.extend(map.values().map(|child| (child, depth + 1))),
+            Value::Array(items) => stack.extend(items.iter().map(|child| (child, depth + 1))),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Component and function names become JSON Pointer segments and appear in messages; keep them
+/// to plain identifiers.
+fn check_name(kind: &str, name: &str) -> Result<(), CatalogError> {
+    let ok = !name.is_empty()
+        && name.len() <= 128
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(invalid(format!("{kind} name {name:?} must be 1-128 ASCII letters, digits, '_', '-' or '.'")))
+    }
+}
+
+/// The `const` a schema fixes `key` to, at its top level or in one of its `allOf` parts.
+fn fixed_value<'a>(schema: &'a Value, key: &str) -> Option<&'a Value> {
+    let direct = |s: &'a Value| s.get("properties").and_then(|p| p.get(key)).and_then(|p| p.get("const"));
+    direct(schema)
+        .or_else(|| schema.get("allOf").and_then(Value::as_array).and_then(|parts| parts.iter().find_map(direct)))
+}
+
+fn check_fixed(kind: &str, key: &str, name: &str, schema: &Value) -> Result<(), CatalogError> {
+    match fixed_value(schema, key) {
+        Some(Value::String(fixed)) if fixed == name => Ok(()),
+        Some(other) => Err(invalid(format!("{kind} {name:?}: its `{key}` property is fixed to {other}, not to its name"))),
+        None => Err(invalid(format!(
+            "{kind} {name:?}: the schema must fix `{key}` to {name:?} (\"properties\": {{\"{key}\": {{\"const\": {name:?}}}}})"
+        ))),
+    }
+}
+
+fn components(value: Option<&Value>) -> Result<Map<String, Value>, CatalogError> {
+    let map = match value {
+        None => return Ok(Map::new()),
+        Some(Value::Object(map)) => map,
+        Some(_) => return Err(invalid("`components` must be an object mapping component names to schemas")),
+    };
+    for (name, schema) in map {
+        check_name("component", name)?;
+        if !schema.is_object() {
+            return Err(invalid(format!("component {name:?}: the schema must be a JSON object")));
+        }
+        check_fixed("component", "component", name, schema)?;
+    }
+    Ok(map.clone())
+}
+
+fn functions(value: Option<&Value>) -> Result<Map<String, Value>, CatalogError> {
+    match value {
+        None => Ok(Map::new()),
+        Some(Value::Object(map)) => {
+            for (name, schema) in map {
+                check_name("function", name)?;
+                if !schema.is_object() {
+                    return Err(invalid(format!("function {name:?}: the schema must be a JSON object")));
+                }
+                check_fixed("function", "call", name, schema)?;
+            }
+            Ok(map.clone())
+        }
+        Some(Value::Array(definitions)) => {
+            let mut out = Map::new();
+            for (index, definition) in definitions.iter().enumerate() {
+                let (name, schema) = function_from_definition(index, definition)?;
+                if out.contains_key(&name) {
+                    return Err(invalid(format!("functions[{index}]: function {name:?} is defined twice")));
+                }
+                out.insert(name, schema);
+            }
+            Ok(out)
+        }
+        Some(_) => Err(invalid(
+            "`functions` must be an object mapping function names to call schemas, or an array of function definitions",
+        )),
+    }
+}
+
+/// The call schema of a function given as `{name, description?, parameters, returnType}`.
+fn function_from_definition(index: usize, definition: &Value) -> Result<(String, Value), CatalogError> {
+    let at = format!("functions[{index}]");
+    let def = definition.as_object().ok_or_else(|| invalid(format!("{at} must be an object")))?;
+    if let Some(key) = def.keys().find(|k| !FUNCTION_DEFINITION_KEYS.contains(&k.as_str())) {
+        return Err(invalid(format!(
+            "{at}: unknown key {key:?}; a function definition has {}",
+            FUNCTION_DEFINITION_KEYS.join(", ")
+        )));
+    }
+    let name =
+        def.get("name").and_then(Value::as_str).ok_or_else(|| invalid(format!("{at}: `name` must be a string")))?;
+    check_name("function", name)?;
+    let description = match def.get("description") {
+        None => None,
+        Some(Value::String(d)) => Some(d.clone()),
+        Some(_) => return Err(invalid(format!("{at} ({name}): `description` must be a string"))),
+    };
+    let parameters = match def.get("parameters") {
+        Some(p @ Value::Object(_)) => p.clone(),
+        Some(_) => return Err(invalid(format!("{at} ({name}): `parameters` must be a JSON Schema object"))),
+        None => return Err(invalid(format!("{at} ({name}): `parameters` is missing"))),
+    };
+    let return_type = match def.get("returnType") {
+        Some(Value::String(t)) => ReturnType::parse(t)
+            .ok_or_else(|| invalid(format!("{at} ({name}): returnType {t:?} is not one of {}", return_type_names())))?,
+        Some(_) => return Err(invalid(format!("{at} ({name}): `returnType` must be a string"))),
+        None => return Err(invalid(format!("{at} ({name}): `returnType` is missing"))),
+    };
+    // `args` may only be left out when nothing in it is required.
+    let args_required = parameters.get("required").and_then(Value::as_array).is_some_and(|r| !r.is_empty());
+    let mut schema = Map::new();
+    schema.insert("type".into(), "object".into());
+    if let Some(description) = description {
+        schema.insert("description".into(), description.into());
+    }
+    schema.insert(
+        "properties".into(),
+        json!({
+            "call": {"const": name},
+            "args": parameters,
+            "returnType": {"const": return_type.as_str()},
+        }),
+    );
+    schema.insert("required".into(), if args_required { json!(["call", "args"]) } else { json!(["call"]) });
+    schema.insert("unevaluatedProperties".into(), false.into());
+    Ok((name.to_string(), Value::Object(schema)))
+}
+
+/// A top-level `theme`: either a whole schema, or (as in client capabilities) an object mapping
+/// each theme parameter to its schema.
+fn theme_schema(theme: &Value) -> Result<Value, CatalogError> {
+    let map = theme.as_object().ok_or_else(|| invalid("`theme` must be an object"))?;
+    let is_whole_schema = map.get("type").and_then(Value::as_str) == Some("object")
+        || map.get("properties").is_some_and(Value::is_object);
+    if is_whole_schema {
+        return Ok(theme.clone());
+    }
+    if let Some((name, _)) = map.iter().find(|(_, schema)| !(schema.is_object() || schema.is_boolean())) {
+        return Err(invalid(format!("theme parameter {name:?}: the schema must be a JSON object")));
+    }
+    Ok(json!({"type": "object", "properties": theme, "additionalProperties": true}))
+}
+
+/// `anyComponent` / `anyFunction`: one branch per entry of `section`.
+fn any_of_section<'a>(section: &str, names: impl Iterator<Item = &'a String>, discriminator: Option<&str>) -> Value {
+    let branches: Vec<Value> = names.map(|name| json!({"$ref": format!("#/{section}/{name}")})).collect();
+    if branches.is_empty() {
+        return json!({"description": format!("This catalog has no {section}."), "not": {}});
+    }
+    let mut out = json!({ "oneOf": branches });
+    if let Some(property) = discriminator {
+        out["discriminator"] = json!({ "propertyName": property });
+    }
+    out
+}
+
+/// Older catalogs refer to the common types relatively (`common_types.json#/...`) or under the
+/// old a2ui.dev host; both mean the v0.9 common types.
+fn absolutise_common_refs(value: &mut Value) {
+    const OLD_FORMS: [&str; 2] = ["common_types.json#", "https://a2ui.dev/specification/v0_9/common_types.json#"];
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map.iter_mut() {
+                if key == "$ref" {
+                    if let Value::String(target) = child {
+                        if let Some(rest) = OLD_FORMS.iter().find_map(|form| target.strip_prefix(form)) {
+                            *target = format!("{COMMON_TYPES_ID}#{rest}");
+                        }
+                        continue;
+                    }
+                }
+                absolutise_common_refs(child);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(absolutise_common_refs),
+        _ => {}
+    }
+}
+
+impl Compiled {
+    pub(crate) fn validate_component(&self, catalog: &Catalog, component: &Value) -> Vec<SchemaError> {
+        let Some(obj) = component.as_object() else {
+            return vec![error("", "a component must be a JSON object")];
+        };
+        match obj.get("component") {
+            Some(Value::String(name)) => match self.components.get(name) {
+                Some(schema) => schema.validate(component),
+                None => vec![error(
+                    "/component",
+                    format!(
+                        "unknown component type {name:?}; catalog {} has: {}",
+                        catalog.id,
+                        names(catalog.components.iter().map(|c| c.name.as_str()))
+                    ),
+                )],
+            },
+            Some(_) => vec![error(
+                "/component",
+                format!(
+                    "`component` must be a string naming the component type, one of: {}",
+                    names(catalog.components.iter().map(|c| c.name.as_str()))
+                ),
+            )],
+            None => vec![error(
+                "",
+                format!(
+                    "missing `component` (the component type, one of: {})",
+                    names(catalog.components.iter().map(|c| c.name.as_str()))
+                ),
+            )],
+        }
+    }
+
+    pub(crate) fn validate_function_call(&self, catalog: &Catalog, call: &Value) -> Vec<SchemaError> {
+        let Some(obj) = call.as_object() else {
+            return vec![error("", "a function call must be a JSON object")];
+        };
+        let known = || names(catalog.functions.iter().map(|f| f.name.as_str()));
+        match obj.get("call") {
+            Some(Value::String(name)) => match self.functions.get(name) {
+                Some(schema) => schema.validate(call),
+                None => {
+                    vec![error("/call", format!("unknown function {name:?}; catalog {} has: {}", catalog.id, known()))]
+                }
+            },
+            Some(_) => {
+                vec![error("/call", format!("`call` must be a string naming the function, one of: {}", known()))]
+            }
+            None => vec![error("", format!("missing `call` (the function name, one of: {})", known()))],
+        }
+    }
+
+    pub(crate) fn validate_theme(&self, theme: &Value) -> Vec<SchemaError> {
+        self.theme.validate(theme)
+    }
+
+    pub(crate) fn validate_server_message(&self, envelope: &Value) -> Vec<SchemaError> {
+        let Some(obj) = envelope.as_object() else {
+            return vec![error("", "a message must be a JSON object")];
+        };
+        let present: Vec<usize> = SERVER_MESSAGES
+            .iter()
+            .enumerate()
+            .filter(|(_, (key, _))| obj.contains_key(*key))
+            .map(|(index, _)| index)
+            .collect();
+        let kinds = || names(SERVER_MESSAGES.iter().map(|(key, _)| *key));
+        match present.as_slice() {
+            [index] => match self.messages.get(*index) {
+                Some(schema) => schema.validate(envelope),
+                None => vec![error("", "message schema missing")],
+            },
+            [] => vec![error("", format!("a message must carry exactly one of: {}", kinds()))],
+            several => vec![error(
+                "",
+                format!(
+                    "a message must carry exactly one operation, found {}",
+                    names(several.iter().map(|i| SERVER_MESSAGES[*i].0))
+                ),
+            )],
+        }
+    }
+}
+
+fn names<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let list: Vec<&str> = names.collect();
+    if list.is_empty() {
+        "none".to_string()
+    } else {
+        list.join(", ")
+    }
+}
+
+/// Validates a client-to-server event; the schema is compiled on first use.
+pub(crate) fn validate_client_message(envelope: &Value) -> Vec<SchemaError> {
+    static SCHEMA: std::sync::OnceLock<Result<CompiledSchema, String>> = std::sync::OnceLock::new();
+    let schema = SCHEMA.get_or_init(|| {
+        let mut registry = SchemaRegistry::new();
+        registry.add_document(envelope::CLIENT_TO_SERVER_ID, envelope::client_to_server());
+        registry.compile(&format!("{}#", envelope::CLIENT_TO_SERVER_ID)).map_err(|e| e.to_string())
+    });
+    match schema {
+        Ok(schema) => schema.validate(envelope),
+        Err(reason) => vec![error("", format!("the client message schema does not compile: {reason}"))],
+    }
+}
+
+/// The catalog in the inline form of client capabilities: `catalogId`, `components` (local
+/// `$defs` references expanded, since the inline form has no `$defs`), `functions` as an array
+/// of function definitions, and `theme` as a map of theme parameter schemas.
+pub(crate) fn to_inline_json(catalog: &Catalog) -> Value {
+    let document = &catalog.document;
+    let mut out = Map::new();
+    out.insert("catalogId".into(), catalog.id.clone().into());
+    let components: Map<String, Value> =
+        catalog.components.iter().map(|c| (c.name.clone(), inline_local_refs(&c.schema, document, 0))).collect();
+    out.insert("components".into(), Value::Object(components));
+    let functions: Vec<Value> = catalog
+        .functions
+        .iter()
+        .map(|f| {
+            let mut def = Map::new();
+            def.insert("name".into(), f.name.clone().into());
+            if !f.description.is_empty() {
+                def.insert("description".into(), f.description.clone().into());
+            }
+            def.insert("parameters".into(), inline_local_refs(&f.parameters, document, 0));
+            def.insert("returnType".into(), f.return_type.as_str().into());
+            Value::Object(def)
+        })
+        .collect();
+    out.insert("functions".into(), Value::Array(functions));
+    if let Some(Value::Object(params)) = document.pointer("/$defs/theme/properties") {
+        let params: Map<String, Value> =
+            params.iter().map(|(k, v)| (k.clone(), inline_local_refs(v, document, 0))).collect();
+        out.insert("theme".into(), Value::Object(params));
+    }
+    Value::Object(out)
+}
+
+/// Replaces `{"$ref": "#/..."}` with the schema it points to (keeping sibling keywords, with
+/// the target moved into `allOf`).
+fn inline_local_refs(value: &Value, document: &Value, depth: usize) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut out = Map::new();
+            let mut target = None;
+            for (key, child) in map {
+                if key == "$ref" && depth < MAX_INLINE_DEPTH {
+                    if let Some(found) =
+                        child.as_str().and_then(|r| r.strip_prefix('#')).and_then(|pointer| document.pointer(pointer))
+                    {
+                        target = Some(inline_local_refs(found, document, depth + 1));
+                        continue;
+                    }
+                }
+                out.insert(key.clone(), inline_local_refs(child, document, depth));
+            }
+            match target {
+                None => Value::Object(out),
+                Some(target) if out.is_empty() => target,
+                Some(target) => match out.get_mut("allOf") {
+                    Some(Value::Array(parts)) => {
+                        parts.push(target);
+                        Value::Object(out)
+                    }
+                    Some(_) => json!({ "allOf": [target, Value::Object(out)] }),
+                    None => {
+                        out.insert("allOf".into(), json!([target]));
+                        Value::Object(out)
+                    }
+                },
+            }
+        }
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|item| inline_local_refs(item, document, depth)).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn minimal() -> Value {
+        json!({
+            "catalogId": "https://example.com/c.json",
+            "components": {
+                "Badge": {
+                    "type": "object",
+                    "allOf": [
+                        {"$ref": "common_types.json#/$defs/ComponentCommon"},
+                        {"properties": {"component": {"const": "Badge"}, "text": {"$ref": "#/$defs/Label"}}, "required": ["component"]}
+                    ],
+                    "unevaluatedProperties": false
+                }
+            },
+            "functions": [{"name": "shout", "parameters": {"type": "object", "properties": {"value": {"type": "string"}}, "required": ["value"]}, "returnType": "string"}],
+            "theme": {"accent": {"type": "string"}},
+            "$defs": {"Label": {"type": "string"}}
+        })
+    }
+
+    #[test]
+    fn normalise_builds_one_document() {
+        let doc = normalise(&minimal()).unwrap();
+        assert_eq!(doc["$id"], "https://example.com/c.json");
+        assert_eq!(doc["components"]["Badge"]["allOf"][0]["$ref"], format!("{COMMON_TYPES_ID}#/$defs/ComponentCommon"));
+        let shout = &doc["functions"]["shout"];
+        assert_eq!(shout["properties"]["call"]["const"], "shout");
+        assert_eq!(shout["properties"]["returnType"]["const"], "string");
+        assert_eq!(shout["required"], json!(["call", "args"]));
+        assert_eq!(doc["$defs"]["theme"]["properties"]["accent"]["type"], "string");
+        assert_eq!(doc["$defs"]["anyComponent"]["oneOf"][0]["$ref"], "#/components/Badge");
+        assert_eq!(doc["$defs"]["anyFunction"]["oneOf"][0]["$ref"], "#/functions/shout");
+    }
+
+    fn deep(levels: usize) -> Value {
+        (0..levels).fold(json!({"type": "string"}), |inner, _| json!({ "items": inner }))
+    }
+
+    #[test]
+    fn normalise_rejects_bad_shapes() {
+        let cases = [
+            (json!([]), "JSON object"),
+            (json!({"components": {}}), "catalogId"),
+            (json!({"catalogId": ""}), "catalogId"),
+            (json!({"catalogId": "x", "component": {}}), "unknown key"),
+            (json!({"catalogId": "x", "components": []}), "components"),
+            (json!({"catalogId": "x", "components": {"A": {"type": "object"}}}), "must fix `component`"),
+            (
+                json!({"catalogId": "x", "components": {"A": {"properties": {"component": {"const": "B"}}}}}),
+                "not to its name",
+            ),
+            (json!({"catalogId": "x", "components": {"a/b": {}}}), "name"),
+            (json!({"catalogId": "x", "functions": 3}), "functions"),
+            (json!({"catalogId": "x", "functions": [{"name": "f", "parameters": {}}]}), "returnType"),
+            (
+                json!({"catalogId": "x", "functions": [{"name": "f", "parameters": {}, "returnType": "text"}]}),
+                "not one of",
+            ),
+            (json!({"catalogId": "x", "functions": [{"name": "f", "returnType": "void"}]}), "parameters"),
+            (
+                json!({"catalogId": "x", "functions": [{"name": "f", "parameters": {}, "returnType": "void", "x": 1}]}),
+                "unknown key",
+            ),
+            (
+                json!({"catalogId": "x", "functions": [
+                    {"name": "f", "parameters": {}, "returnType": "void"},
+                    {"name": "f", "parameters": {}, "returnType": "void"}
+                ]}),
+                "twice",
+            ),
+            (json!({"catalogId": "x", "$defs": []}), "$defs"),
+            (json!({"catalogId": "x", "theme": "dark"}), "theme"),
+            (json!({"catalogId": COMMON_TYPES_ID}), "A2UI schema"),
+            (json!({"catalogId": "x", "$defs": {"Deep": deep(200)}}), "nests deeper"),
+        ];
+        for (input, expected) in cases {
+            match normalise(&input) {
+                Err(CatalogError::Invalid(message)) => {
+                    assert!(message.contains(expected), "{input}: {message:?} lacks {expected:?}")
+                }
+                other => panic!("{input}: expected an error, got {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn inline_refs_are_expanded_with_siblings_kept() {
+        let doc = json!({"$defs": {"A": {"type": "string"}, "Loop": {"$ref": "#/$defs/Loop"}}});
+        assert_eq!(inline_local_refs(&json!({"$ref": "#/$defs/A"}), &doc, 0), json!({"type": "string"}));
+        assert_eq!(
+            inline_local_refs(&json!({"$ref": "#/$defs/A", "description": "d"}), &doc, 0),
+            json!({"description": "d", "allOf": [{"type": "string"}]})
+        );
+        assert_eq!(
+            inline_local_refs(&json!({"allOf": [{"$ref": "#/$defs/A"}]}), &doc, 0),
+            json!({"allOf": [{"type": "string"}]})
+        );
+        // Cycles stop expanding instead of recursing forever.
+        assert_eq!(inline_local_refs(&json!({"$ref": "#/$defs/Loop"}), &doc, 0), json!({"$ref": "#/$defs/Loop"}));
+        // External references stay.
+        let external = json!({"$ref": format!("{COMMON_TYPES_ID}#/$defs/DynamicString")});
+        assert_eq!(inline_local_refs(&external, &doc, 0), external);
+    }
+
+    #[test]
+    fn return_types_round_trip() {
+        for t in ReturnType::ALL {
+            assert_eq!(ReturnType::parse(t.as_str()), Some(t));
+        }
+        assert_eq!(ReturnType::parse("text"), None);
+    }
+}
