@@ -1,2 +1,37 @@
 //! AG-UI 1.1 client core: event types, SSE decoding, the stream verifier and the conversation
-//! reducer. Rendering and FFI live elsewhere.
+//! reducer. Pure and synchronous: no HTTP, no async runtime. Rendering and FFI live elsewhere.
+//!
+//! Data flow for one response body:
+//!
+//! ```text
+//! bytes ─▶ SseDecoder ─▶ EventPipeline: compat ─▶ enforcement ─▶ ChunkExpander ─▶ StreamVerifier ─▶ ConversationReducer
+//! ```
+
+pub mod chunks;
+pub mod compat;
+pub mod conformance;
+pub mod decode;
+pub mod error;
+pub mod event;
+pub mod input;
+pub mod limits;
+pub mod message;
+pub mod patch;
+pub mod pipeline;
+pub mod reducer;
+pub mod sse;
+pub mod verify;
+pub mod version;
+
+pub use chunks::ChunkExpander;
+pub use compat::{CompatibilityBoundary, PeerEra};
+pub use error::{ProtocolError, Warning, WarningKind};
+pub use event::Event;
+pub use input::{build_run_agent_input, RunRequest};
+pub use limits::Limits;
+pub use message::{Message, RunAgentInput};
+pub use pipeline::{process_sse_body, EventPipeline, PipelineOptions, StreamError, StreamSummary};
+pub use reducer::{Conversation, ConversationReducer, ToolCallOrigin, ToolCallRecord, ToolCallStatus};
+pub use sse::{SseDecoder, SseError, SseEvent, SseLimits};
+pub use verify::StreamVerifier;
+pub use version::PROTOCOL_VERSION;

@@ -1,0 +1,384 @@
+//! Expansion of the `*_CHUNK` shorthand into start/content/end events.
+//!
+//! A chunk stream is assembled per *lane*: the subagent its chunks are attributed to, or the
+//! parent agent. A lane holds at most one open stream, because a continuation chunk identifies
+//! its stream only as "the one already open". What closes a lane:
+//! - the next explicit (non-chunk) event of the same lane, except the pass-through events
+//!   (`RAW`, activities, encrypted values, `SUBAGENT_STARTED`);
+//! - a subagent's own terminal (`SUBAGENT_FINISHED` / `SUBAGENT_ERROR`), for its lane only;
+//! - a run-level event (`RUN_*`, `MESSAGES_SNAPSHOT`), for every lane;
+//! - a chunk for a different stream in the same lane.
+
+use crate::error::ProtocolError;
+use crate::event::*;
+use crate::message::{Metadata, TextMessageRole};
+
+type Owner = Option<String>;
+
+#[derive(Debug, Clone)]
+enum PendingStream {
+    Text { message_id: String, role: TextMessageRole, name: Option<String>, owner: Owner },
+    Tool { tool_call_id: String, tool_call_name: String, parent_message_id: Option<String>, owner: Owner },
+    Reasoning { message_id: String, owner: Owner },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Text,
+    Tool,
+    Reasoning,
+}
+
+impl PendingStream {
+    fn kind(&self) -> Kind {
+        match self {
+            PendingStream::Text { .. } => Kind::Text,
+            PendingStream::Tool { .. } => Kind::Tool,
+            PendingStream::Reasoning { .. } => Kind::Reasoning,
+        }
+    }
+
+    fn id(&self) -> &str {
+        match self {
+            PendingStream::Text { message_id, .. } | PendingStream::Reasoning { message_id, .. } => message_id,
+            PendingStream::Tool { tool_call_id, .. } => tool_call_id,
+        }
+    }
+
+    /// The synthesized end event for this stream.
+    fn close(self) -> Event {
+        let base = EventBase::default();
+        match self {
+            PendingStream::Text { message_id, owner, .. } => {
+                Event::TextMessageEnd(TextMessageEnd { message_id, subagent_run_id: owner, base })
+            }
+            PendingStream::Tool { tool_call_id, owner, .. } => {
+                Event::ToolCallEnd(ToolCallEnd { tool_call_id, subagent_run_id: owner, base })
+            }
+            PendingStream::Reasoning { message_id, owner } => {
+                Event::ReasoningMessageEnd(ReasoningMessageEnd { message_id, subagent_run_id: owner, base })
+            }
+        }
+    }
+}
+
+fn kind_label(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Text => "text message",
+        Kind::Tool => "tool call",
+        Kind::Reasoning => "reasoning message",
+    }
+}
+
+/// Expands chunk events; every other event passes through, possibly preceded by the end events
+/// of the chunk streams it closes.
+#[derive(Debug, Default)]
+pub struct ChunkExpander {
+    // Insertion order matters: run-level events close lanes in the order they opened.
+    lanes: Vec<(Owner, PendingStream)>,
+}
+
+impl ChunkExpander {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Whether any chunk stream is still being assembled.
+    pub fn has_open_streams(&self) -> bool {
+        !self.lanes.is_empty()
+    }
+
+    /// Expand one event into the events it stands for, in order.
+    pub fn expand(&mut self, event: Event) -> Result<Vec<Event>, ProtocolError> {
+        match event {
+            Event::TextMessageChunk(chunk) => self.text_chunk(chunk),
+            Event::ToolCallChunk(chunk) => self.tool_chunk(chunk),
+            Event::ReasoningMessageChunk(chunk) => self.reasoning_chunk(chunk),
+            Event::RunStarted(_) | Event::RunFinished(_) | Event::RunError(_) | Event::MessagesSnapshot(_) => {
+                let mut out: Vec<Event> = self.lanes.drain(..).map(|(_, p)| p.close()).collect();
+                out.push(event);
+                Ok(out)
+            }
+            Event::Raw(_)
+            | Event::ActivitySnapshot(_)
+            | Event::ActivityDelta(_)
+            | Event::ReasoningEncryptedValue(_)
+            | Event::SubagentStarted(_) => Ok(vec![event]),
+            Event::SubagentFinished(SubagentFinished { ref subagent_run_id, .. })
+            | Event::SubagentError(SubagentError { ref subagent_run_id, .. }) => {
+                let owner = Some(subagent_run_id.clone());
+                let mut out = self.close_lane(&owner);
+                out.push(event);
+                Ok(out)
+            }
+            other => {
+                let owner = other.attribution().map(str::to_owned);
+                let mut out = self.close_lane(&owner);
+                out.push(other);
+                Ok(out)
+            }
+        }
+    }
+
+    fn close_lane(&mut self, owner: &Owner) -> Vec<Event> {
+        match self.lanes.iter().position(|(o, _)| o == owner) {
+            Some(i) => vec![self.lanes.remove(i).1.close()],
+            None => Vec::new(),
+        }
+    }
+
+    fn lane(&self, owner: &Owner) -> Option<&PendingStream> {
+        self.lanes.iter().find(|(o, _)| o == owner).map(|(_, p)| p)
+    }
+
+    /// Decide which lane a chunk belongs to; continuation chunks may omit both id and tag.
+    fn resolve_lane(
+        &self,
+        kind: Kind,
+        id: Option<&str>,
+        tag: Option<&str>,
+        chunk_type: &str,
+    ) -> Result<Owner, ProtocolError> {
+        if let Some(id) = id {
+            // A named id continues wherever it is open, whoever sends it.
+            if let Some((holder, _)) = self.lanes.iter().find(|(_, p)| p.kind() == kind && p.id() == id) {
+                if let Some(tag) = tag {
+                    if holder.as_deref() != Some(tag) {
+                        return Err(ProtocolError::sequence(format!(
+                            "Cannot continue {} '{id}': chunk subagentRunId '{tag}' does not match the open stream's subagent {}.",
+                            kind_label(kind),
+                            describe_owner(holder)
+                        )));
+                    }
+                }
+                return Ok(holder.clone());
+            }
+            return Ok(tag.map(str::to_owned));
+        }
+        if let Some(tag) = tag {
+            return Ok(Some(tag.to_owned()));
+        }
+        if self.lane(&None).is_some_and(|p| p.kind() == kind) {
+            return Ok(None);
+        }
+        // The sole open stream of this kind is an id-less chunk's only possible referent.
+        let candidates: Vec<&Owner> = self.lanes.iter().filter(|(_, p)| p.kind() == kind).map(|(o, _)| o).collect();
+        match candidates.len() {
+            0 => Ok(None),
+            1 => Ok(candidates[0].clone()),
+            n => Err(ProtocolError::sequence(format!(
+                "Ambiguous {chunk_type}: it carries neither an id nor a subagentRunId, but {n} lanes have an open {}.",
+                kind_label(kind)
+            ))),
+        }
+    }
+
+    fn open(&mut self, owner: Owner, stream: PendingStream) {
+        self.lanes.push((owner, stream));
+    }
+
+    fn text_chunk(&mut self, chunk: TextMessageChunk) -> Result<Vec<Event>, ProtocolError> {
+        let lane = self.resolve_lane(
+            Kind::Text,
+            chunk.message_id.as_deref(),
+            chunk.subagent_run_id.as_deref(),
+            "TEXT_MESSAGE_CHUNK",
+        )?;
+        let mut out = Vec::new();
+        let continues = match self.lane(&lane) {
+            Some(PendingStream::Text { message_id, role, name, .. })
+                if chunk.message_id.as_ref().is_none_or(|id| id == message_id) =>
+            {
+                require_agreement(
+                    "text message",
+                    message_id,
+                    "role",
+                    chunk.role.map(|r| r.as_str()),
+                    Some(role.as_str()),
+                )?;
+                require_agreement("text message", message_id, "name", chunk.name.as_deref(), name.as_deref())?;
+                Some((message_id.clone(), lane_owner(self.lane(&lane))))
+            }
+            _ => None,
+        };
+        let (message_id, owner) = match continues {
+            Some(found) => found,
+            None => {
+                out.extend(self.close_lane(&lane));
+                let Some(message_id) = chunk.message_id.clone() else {
+                    return Err(ProtocolError::sequence("First TEXT_MESSAGE_CHUNK must have a messageId"));
+                };
+                let role = chunk.role.unwrap_or(TextMessageRole::Assistant);
+                let owner = chunk.subagent_run_id.clone();
+                out.push(Event::TextMessageStart(TextMessageStart {
+                    message_id: message_id.clone(),
+                    role,
+                    name: chunk.name.clone(),
+                    subagent_run_id: owner.clone(),
+                    base: metadata_only(&chunk.base.metadata),
+                }));
+                self.open(
+                    lane,
+                    PendingStream::Text {
+                        message_id: message_id.clone(),
+                        role,
+                        name: chunk.name,
+                        owner: owner.clone(),
+                    },
+                );
+                (message_id, owner)
+            }
+        };
+        let carries_payload = chunk.delta.is_some() || chunk.base.raw_event.is_some();
+        if carries_payload || (out.is_empty() && chunk.base.metadata.is_some()) {
+            out.push(Event::TextMessageContent(TextMessageContent {
+                message_id,
+                delta: chunk.delta.unwrap_or_default(),
+                subagent_run_id: chunk.subagent_run_id.or(owner),
+                base: EventBase { timestamp: None, raw_event: chunk.base.raw_event, metadata: chunk.base.metadata },
+            }));
+        }
+        Ok(out)
+    }
+
+    fn tool_chunk(&mut self, chunk: ToolCallChunk) -> Result<Vec<Event>, ProtocolError> {
+        let lane = self.resolve_lane(
+            Kind::Tool,
+            chunk.tool_call_id.as_deref(),
+            chunk.subagent_run_id.as_deref(),
+            "TOOL_CALL_CHUNK",
+        )?;
+        let mut out = Vec::new();
+        let continues = match self.lane(&lane) {
+            Some(PendingStream::Tool { tool_call_id, tool_call_name, parent_message_id, .. })
+                if chunk.tool_call_id.as_ref().is_none_or(|id| id == tool_call_id) =>
+            {
+                let name = chunk.tool_call_name.as_deref();
+                require_agreement("tool call", tool_call_id, "toolCallName", name, Some(tool_call_name))?;
+                let parent = chunk.parent_message_id.as_deref();
+                require_agreement("tool call", tool_call_id, "parentMessageId", parent, parent_message_id.as_deref())?;
+                Some((tool_call_id.clone(), lane_owner(self.lane(&lane))))
+            }
+            _ => None,
+        };
+        let (tool_call_id, owner) = match continues {
+            Some(found) => found,
+            None => {
+                out.extend(self.close_lane(&lane));
+                let Some(tool_call_id) = chunk.tool_call_id.clone() else {
+                    return Err(ProtocolError::sequence("First TOOL_CALL_CHUNK must have a toolCallId"));
+                };
+                let Some(tool_call_name) = chunk.tool_call_name.clone() else {
+                    return Err(ProtocolError::sequence("First TOOL_CALL_CHUNK must have a toolCallName"));
+                };
+                let owner = chunk.subagent_run_id.clone();
+                out.push(Event::ToolCallStart(ToolCallStart {
+                    tool_call_id: tool_call_id.clone(),
+                    tool_call_name: tool_call_name.clone(),
+                    parent_message_id: chunk.parent_message_id.clone(),
+                    subagent_run_id: owner.clone(),
+                    base: metadata_only(&chunk.base.metadata),
+                }));
+                let stream = PendingStream::Tool {
+                    tool_call_id: tool_call_id.clone(),
+                    tool_call_name,
+                    parent_message_id: chunk.parent_message_id,
+                    owner: owner.clone(),
+                };
+                self.open(lane, stream);
+                (tool_call_id, owner)
+            }
+        };
+        let carries_payload = chunk.delta.is_some() || chunk.base.raw_event.is_some();
+        if carries_payload || (out.is_empty() && chunk.base.metadata.is_some()) {
+            out.push(Event::ToolCallArgs(ToolCallArgs {
+                tool_call_id,
+                delta: chunk.delta.unwrap_or_default(),
+                subagent_run_id: chunk.subagent_run_id.or(owner),
+                base: EventBase { timestamp: None, raw_event: chunk.base.raw_event, metadata: chunk.base.metadata },
+            }));
+        }
+        Ok(out)
+    }
+
+    fn reasoning_chunk(&mut self, chunk: ReasoningMessageChunk) -> Result<Vec<Event>, ProtocolError> {
+        let lane = self.resolve_lane(
+            Kind::Reasoning,
+            chunk.message_id.as_deref(),
+            chunk.subagent_run_id.as_deref(),
+            "REASONING_MESSAGE_CHUNK",
+        )?;
+        let mut out = Vec::new();
+        let continues = match self.lane(&lane) {
+            Some(PendingStream::Reasoning { message_id, owner })
+                if chunk.message_id.as_ref().is_none_or(|id| id == message_id) =>
+            {
+                Some((message_id.clone(), owner.clone()))
+            }
+            _ => None,
+        };
+        let (message_id, owner) = match continues {
+            Some(found) => found,
+            None => {
+                out.extend(self.close_lane(&lane));
+                let Some(message_id) = chunk.message_id.clone() else {
+                    return Err(ProtocolError::sequence("First REASONING_MESSAGE_CHUNK must have a messageId"));
+                };
+                let owner = chunk.subagent_run_id.clone();
+                out.push(Event::ReasoningMessageStart(ReasoningMessageStart {
+                    message_id: message_id.clone(),
+                    role: ReasoningRole::Reasoning,
+                    subagent_run_id: owner.clone(),
+                    base: metadata_only(&chunk.base.metadata),
+                }));
+                self.open(lane, PendingStream::Reasoning { message_id: message_id.clone(), owner: owner.clone() });
+                (message_id, owner)
+            }
+        };
+        let carries_payload = chunk.delta.is_some() || chunk.base.raw_event.is_some();
+        if carries_payload || (out.is_empty() && chunk.base.metadata.is_some()) {
+            out.push(Event::ReasoningMessageContent(ReasoningMessageContent {
+                message_id,
+                delta: chunk.delta.unwrap_or_default(),
+                subagent_run_id: chunk.subagent_run_id.or(owner),
+                base: EventBase { timestamp: None, raw_event: chunk.base.raw_event, metadata: chunk.base.metadata },
+            }));
+        }
+        Ok(out)
+    }
+}
+
+fn lane_owner(stream: Option<&PendingStream>) -> Owner {
+    match stream {
+        Some(PendingStream::Text { owner, .. })
+        | Some(PendingStream::Tool { owner, .. })
+        | Some(PendingStream::Reasoning { owner, .. }) => owner.clone(),
+        None => None,
+    }
+}
+
+fn describe_owner(owner: &Owner) -> String {
+    owner.as_deref().map_or_else(|| "(the parent agent)".to_owned(), |o| format!("'{o}'"))
+}
+
+// The opener is synthesized; it carries the chunk's metadata but claims no raw event.
+fn metadata_only(metadata: &Option<Metadata>) -> EventBase {
+    EventBase { timestamp: None, raw_event: None, metadata: metadata.clone() }
+}
+
+/// A continuation may repeat a field its opener established, with the same value only.
+fn require_agreement(
+    entity: &str,
+    id: &str,
+    field: &str,
+    incoming: Option<&str>,
+    established: Option<&str>,
+) -> Result<(), ProtocolError> {
+    match incoming {
+        Some(value) if Some(value) != established => Err(ProtocolError::sequence(format!(
+            "Cannot continue {entity} '{id}': chunk {field} '{value}' does not match the open stream's {field} {}.",
+            established.map_or_else(|| "(absent)".to_owned(), |v| format!("'{v}'"))
+        ))),
+        _ => Ok(()),
+    }
+}

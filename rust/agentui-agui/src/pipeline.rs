@@ -1,0 +1,173 @@
+//! The incoming event pipeline, in the order the processing model requires:
+//!
+//! ```text
+//! JSON → compatibility boundary → era shims → enforcement → chunk expansion → verification → reducer
+//! ```
+//!
+//! Each stage is its own module; this one wires them and keeps the stream's verdict: after the
+//! first fatal error the pipeline rejects everything that follows.
+
+use serde_json::Value;
+
+use crate::chunks::ChunkExpander;
+use crate::compat::{CompatibilityBoundary, PeerEra};
+use crate::decode::decode_event;
+use crate::error::{ProtocolError, Warning};
+use crate::event::Event;
+use crate::limits::Limits;
+use crate::reducer::{Conversation, ConversationReducer};
+use crate::sse::{SseDecoder, SseError, SseLimits};
+use crate::verify::StreamVerifier;
+use crate::version::negotiate;
+
+/// How the pipeline is configured.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PipelineOptions {
+    /// The newest protocol version the peer is known to speak; selects the era shims. `None`
+    /// treats the peer as current.
+    pub peer_max_protocol_version: Option<String>,
+    pub limits: Limits,
+}
+
+/// Consumes one event stream into a [`Conversation`].
+#[derive(Debug)]
+pub struct EventPipeline {
+    boundary: CompatibilityBoundary,
+    era: PeerEra,
+    expander: ChunkExpander,
+    verifier: StreamVerifier,
+    reducer: ConversationReducer,
+    rejection: Option<ProtocolError>,
+    scratch: Vec<Warning>,
+}
+
+impl EventPipeline {
+    pub fn new(conversation: Conversation, options: &PipelineOptions) -> Self {
+        EventPipeline {
+            boundary: CompatibilityBoundary::new(),
+            era: PeerEra::new(options.peer_max_protocol_version.as_deref()),
+            expander: ChunkExpander::new(),
+            verifier: StreamVerifier::new(options.limits),
+            reducer: ConversationReducer::new(conversation, options.limits),
+            rejection: None,
+            scratch: Vec::new(),
+        }
+    }
+
+    pub fn conversation(&self) -> &Conversation {
+        self.reducer.conversation()
+    }
+
+    pub fn into_conversation(self) -> Conversation {
+        self.reducer.into_conversation()
+    }
+
+    /// The fatal error that ended this stream, if any.
+    pub fn rejection(&self) -> Option<&ProtocolError> {
+        self.rejection.as_ref()
+    }
+
+    /// Whether a run is open (started, not finished or errored).
+    pub fn run_active(&self) -> bool {
+        self.verifier.run_active()
+    }
+
+    /// Process one event given as SSE `data` text.
+    pub fn push_str(&mut self, data: &str) -> Result<Vec<Event>, ProtocolError> {
+        let value = match serde_json::from_str::<Value>(data) {
+            Ok(v) => v,
+            Err(e) => return Err(self.reject(ProtocolError::InvalidJson(e.to_string()))),
+        };
+        self.push_json(value)
+    }
+
+    /// Process one raw event, returning the events delivered to the application.
+    pub fn push_json(&mut self, value: Value) -> Result<Vec<Event>, ProtocolError> {
+        let mut delivered = Vec::new();
+        self.push_json_with(value, |e| delivered.push(e))?;
+        Ok(delivered)
+    }
+
+    /// Process one raw event, handing each delivered event to `sink` as soon as it is applied,
+    /// so events delivered before a failure in the same push are not lost.
+    pub fn push_json_with(&mut self, value: Value, mut sink: impl FnMut(Event)) -> Result<(), ProtocolError> {
+        if let Some(e) = &self.rejection {
+            return Err(ProtocolError::StreamRejected(Box::new(e.clone())));
+        }
+        let result = self.process(value, &mut sink);
+        let warnings = std::mem::take(&mut self.scratch);
+        self.reducer.warn_all(warnings);
+        result.map_err(|e| self.reject(e))
+    }
+
+    fn reject(&mut self, error: ProtocolError) -> ProtocolError {
+        self.rejection = Some(error.clone());
+        error
+    }
+
+    fn process(&mut self, mut value: Value, sink: &mut impl FnMut(Event)) -> Result<(), ProtocolError> {
+        self.boundary.translate(&mut value, &mut self.scratch);
+        if !self.era.downgrade_event(&mut value, &mut self.scratch) {
+            return Ok(());
+        }
+        let Some(event) = decode_event(value, &mut self.scratch)? else { return Ok(()) };
+        for event in self.expander.expand(event)? {
+            self.verifier.check(&event)?;
+            if let Event::RunStarted(e) = &event {
+                if let Some(w) = negotiate(e.protocol_version.as_deref()) {
+                    self.scratch.push(w);
+                }
+                self.reducer.set_producer_protocol_version(e.protocol_version.clone());
+            }
+            self.reducer.apply(&event)?;
+            sink(event);
+        }
+        Ok(())
+    }
+}
+
+/// Why a whole SSE body could not be consumed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StreamError {
+    #[error(transparent)]
+    Sse(#[from] SseError),
+    #[error(transparent)]
+    Protocol(#[from] ProtocolError),
+}
+
+/// The result of consuming a whole body.
+#[derive(Debug, Clone)]
+pub struct StreamSummary {
+    pub conversation: Conversation,
+    /// Events delivered to the application (after expansion, before any failure).
+    pub delivered_events: usize,
+    /// The error that ended consumption early, if any.
+    pub error: Option<StreamError>,
+}
+
+/// Decode, verify and reduce a complete SSE body in one call: the unit the benchmarks measure.
+pub fn process_sse_body(
+    body: &[u8],
+    conversation: Conversation,
+    options: &PipelineOptions,
+    sse_limits: SseLimits,
+) -> StreamSummary {
+    let mut pipeline = EventPipeline::new(conversation, options);
+    let mut decoder = SseDecoder::new(sse_limits);
+    let mut delivered = 0usize;
+    let mut failure: Option<StreamError> = None;
+    let mut on_event = |pipeline: &mut EventPipeline, data: &str, failure: &mut Option<StreamError>| {
+        // An event whose data is blank carries no AG-UI event (a keep-alive); it is not JSON to judge.
+        if failure.is_none() && !data.trim().is_empty() {
+            if let Err(e) = pipeline.push_str(data).map(|events| delivered += events.len()) {
+                *failure = Some(e.into());
+            }
+        }
+    };
+    let framed = decoder.push_with(body, |e| on_event(&mut pipeline, &e.data, &mut failure));
+    let framed = framed.and_then(|()| decoder.finish_with(|e| on_event(&mut pipeline, &e.data, &mut failure)));
+    if let (Err(e), None) = (framed, &failure) {
+        failure = Some(e.into());
+    }
+    StreamSummary { conversation: pipeline.into_conversation(), delivered_events: delivered, error: failure }
+}

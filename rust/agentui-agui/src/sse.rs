@@ -1,0 +1,381 @@
+//! An incremental decoder for `text/event-stream` bodies, following the WHATWG event-stream
+//! interpretation rules over arbitrary byte chunks.
+//!
+//! Rules implemented: a leading UTF-8 BOM is skipped; lines end in LF, CRLF or CR (a CR at the
+//! end of one chunk and an LF at the start of the next are one line end); a line starting with
+//! `:` is a comment; `field:value` strips one leading space from the value; a line without a
+//! colon is a field with an empty value; `data` lines join with `\n`; `event`, `id` (ignored if
+//! it contains NUL) and `retry` (ASCII digits only) fields; an empty line dispatches the event
+//! unless its data is empty; the last event id persists across events.
+//!
+//! Two deliberate choices, documented here because they differ from a browser:
+//! - **Invalid UTF-8 is an error** ([`SseError::InvalidUtf8`]), not replaced with U+FFFD: the
+//!   payload is JSON the client must trust, and silent replacement would change it.
+//! - **[`SseDecoder::finish`] delivers a final event that lacks its terminating blank line**
+//!   (browsers discard it). A producer that closes the connection right after its last
+//!   `data:` line still has that event — typically `RUN_FINISHED` — seen, and the verifier, not
+//!   the framing, judges whether the stream was complete.
+//!
+//! Line and event sizes are bounded ([`SseLimits`]); exceeding either is an error rather than
+//! unbounded buffering.
+
+/// One dispatched server-sent event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SseEvent {
+    /// The `event` field, or `message` when absent.
+    pub event: String,
+    /// The `data` lines joined with `\n`.
+    pub data: String,
+    /// The last event id seen on the stream (persists across events), if any.
+    pub id: Option<String>,
+    /// The reconnection time the server asked for, in milliseconds, if this event carried one.
+    pub retry: Option<u64>,
+}
+
+/// Bounds on what the decoder buffers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SseLimits {
+    /// Bytes in one line, terminator excluded.
+    pub max_line_bytes: usize,
+    /// Bytes of `data` in one event.
+    pub max_event_bytes: usize,
+}
+
+impl Default for SseLimits {
+    fn default() -> Self {
+        SseLimits { max_line_bytes: 8 * 1024 * 1024, max_event_bytes: 16 * 1024 * 1024 }
+    }
+}
+
+/// Why the byte stream could not be decoded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SseError {
+    #[error("invalid UTF-8 in the event stream at byte {offset}")]
+    InvalidUtf8 { offset: u64 },
+    #[error("an event-stream line exceeds {limit} bytes")]
+    LineTooLong { limit: usize },
+    #[error("an event's data exceeds {limit} bytes")]
+    EventTooLarge { limit: usize },
+}
+
+const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
+
+/// Incremental event-stream decoder. Feed byte chunks with [`push`](Self::push), then call
+/// [`finish`](Self::finish) at end of body.
+#[derive(Debug, Default)]
+pub struct SseDecoder {
+    limits: SseLimits,
+    line: Vec<u8>,
+    // Byte offset (in the whole stream) of the first byte of `line`, for error reports.
+    line_start: u64,
+    consumed: u64,
+    // Until three bytes are seen we cannot tell a BOM from content.
+    bom_state: BomState,
+    pending_cr: bool,
+    data: String,
+    has_data: bool,
+    event_type: String,
+    last_event_id: Option<String>,
+    retry: Option<u64>,
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum BomState {
+    #[default]
+    Checking,
+    Done,
+}
+
+impl SseDecoder {
+    pub fn new(limits: SseLimits) -> Self {
+        SseDecoder { limits, ..Default::default() }
+    }
+
+    /// Decode one chunk, returning the events it completes.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<SseEvent>, SseError> {
+        let mut out = Vec::new();
+        self.push_with(chunk, |e| out.push(e))?;
+        Ok(out)
+    }
+
+    /// Decode one chunk, handing each completed event to `sink` (no intermediate vector).
+    pub fn push_with(&mut self, mut chunk: &[u8], mut sink: impl FnMut(SseEvent)) -> Result<(), SseError> {
+        if self.bom_state == BomState::Checking {
+            // Hold back bytes that could still be the start of a BOM.
+            let mut held = std::mem::take(&mut self.line);
+            let need = BOM.len().saturating_sub(held.len()).min(chunk.len());
+            held.extend_from_slice(&chunk[..need]);
+            chunk = &chunk[need..];
+            if held.len() < BOM.len() && BOM.starts_with(&held) {
+                self.line = held;
+                return Ok(());
+            }
+            self.bom_state = BomState::Done;
+            if held.starts_with(&BOM) {
+                self.consumed += BOM.len() as u64;
+                self.line_start = self.consumed;
+                held.drain(..BOM.len());
+            }
+            self.feed(&held, &mut sink)?;
+        }
+        self.feed(chunk, &mut sink)
+    }
+
+    fn feed(&mut self, mut bytes: &[u8], sink: &mut impl FnMut(SseEvent)) -> Result<(), SseError> {
+        while !bytes.is_empty() {
+            if self.pending_cr {
+                self.pending_cr = false;
+                if bytes[0] == b'\n' {
+                    bytes = &bytes[1..];
+                    self.consumed += 1;
+                    self.line_start = self.consumed;
+                    continue;
+                }
+            }
+            match bytes.iter().position(|&b| b == b'\n' || b == b'\r') {
+                Some(end) => {
+                    self.append_line(&bytes[..end])?;
+                    self.pending_cr = bytes[end] == b'\r';
+                    bytes = &bytes[end + 1..];
+                    self.consumed += end as u64 + 1;
+                    self.end_line(sink)?;
+                    self.line_start = self.consumed;
+                }
+                None => {
+                    self.append_line(bytes)?;
+                    self.consumed += bytes.len() as u64;
+                    bytes = &[];
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn append_line(&mut self, bytes: &[u8]) -> Result<(), SseError> {
+        if self.line.len() + bytes.len() > self.limits.max_line_bytes {
+            return Err(SseError::LineTooLong { limit: self.limits.max_line_bytes });
+        }
+        self.line.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    fn end_line(&mut self, sink: &mut impl FnMut(SseEvent)) -> Result<(), SseError> {
+        let line = std::mem::take(&mut self.line);
+        let result = self.process_line(&line, sink);
+        // Keep the allocation for the next line.
+        self.line = line;
+        self.line.clear();
+        result
+    }
+
+    fn process_line(&mut self, line: &[u8], sink: &mut impl FnMut(SseEvent)) -> Result<(), SseError> {
+        if line.is_empty() {
+            self.dispatch(sink);
+            return Ok(());
+        }
+        let text = std::str::from_utf8(line)
+            .map_err(|e| SseError::InvalidUtf8 { offset: self.line_start + e.valid_up_to() as u64 })?;
+        if text.starts_with(':') {
+            return Ok(());
+        }
+        let (field, value) = match text.find(':') {
+            Some(i) => {
+                let v = &text[i + 1..];
+                (&text[..i], v.strip_prefix(' ').unwrap_or(v))
+            }
+            None => (text, ""),
+        };
+        match field {
+            "data" => {
+                let extra = value.len() + usize::from(self.has_data);
+                if self.data.len() + extra > self.limits.max_event_bytes {
+                    return Err(SseError::EventTooLarge { limit: self.limits.max_event_bytes });
+                }
+                if self.has_data {
+                    self.data.push('\n');
+                }
+                self.data.push_str(value);
+                self.has_data = true;
+            }
+            "event" => {
+                self.event_type.clear();
+                self.event_type.push_str(value);
+            }
+            "id" if !value.contains('\0') => self.last_event_id = Some(value.to_owned()),
+            "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
+                self.retry = value.parse().ok();
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn dispatch(&mut self, sink: &mut impl FnMut(SseEvent)) {
+        let retry = self.retry.take();
+        if !self.has_data {
+            self.event_type.clear();
+            return;
+        }
+        let event =
+            if self.event_type.is_empty() { "message".to_owned() } else { std::mem::take(&mut self.event_type) };
+        self.has_data = false;
+        sink(SseEvent { event, data: std::mem::take(&mut self.data), id: self.last_event_id.clone(), retry });
+    }
+
+    /// End of body: a pending line is processed and a final event without its blank line is
+    /// delivered (see the module notes).
+    pub fn finish(&mut self) -> Result<Vec<SseEvent>, SseError> {
+        let mut out = Vec::new();
+        self.finish_with(|e| out.push(e))?;
+        Ok(out)
+    }
+
+    /// [`finish`](Self::finish) with a sink.
+    pub fn finish_with(&mut self, mut sink: impl FnMut(SseEvent)) -> Result<(), SseError> {
+        if self.bom_state == BomState::Checking {
+            self.bom_state = BomState::Done;
+            if self.line.starts_with(&BOM) {
+                self.line.drain(..BOM.len());
+            }
+        }
+        if !self.line.is_empty() {
+            self.end_line(&mut sink)?;
+        }
+        self.pending_cr = false;
+        self.dispatch(&mut sink);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decode_whole(input: &[u8]) -> Result<Vec<SseEvent>, SseError> {
+        let mut d = SseDecoder::new(SseLimits::default());
+        let mut out = d.push(input)?;
+        out.extend(d.finish()?);
+        Ok(out)
+    }
+
+    /// Decode `input` split at every byte position (two chunks), and byte by byte; every split
+    /// must give the same events as the whole.
+    fn decode_all_splits(input: &[u8]) -> Result<Vec<SseEvent>, SseError> {
+        let whole = decode_whole(input);
+        for cut in 0..=input.len() {
+            let mut d = SseDecoder::new(SseLimits::default());
+            let split = (|| {
+                let mut out = d.push(&input[..cut])?;
+                out.extend(d.push(&input[cut..])?);
+                out.extend(d.finish()?);
+                Ok(out)
+            })();
+            assert_eq!(split, whole, "split at byte {cut} of {:?}", String::from_utf8_lossy(input));
+        }
+        let mut d = SseDecoder::new(SseLimits::default());
+        let bytewise = (|| {
+            let mut out = Vec::new();
+            for b in input {
+                out.extend(d.push(std::slice::from_ref(b))?);
+            }
+            out.extend(d.finish()?);
+            Ok(out)
+        })();
+        assert_eq!(bytewise, whole, "byte by byte");
+        whole
+    }
+
+    fn data(events: &[SseEvent]) -> Vec<&str> {
+        events.iter().map(|e| e.data.as_str()).collect()
+    }
+
+    #[test]
+    fn line_endings_lf_crlf_cr() {
+        for input in [&b"data: a\n\ndata: b\n\n"[..], b"data: a\r\n\r\ndata: b\r\n\r\n", b"data: a\r\rdata: b\r\r"] {
+            assert_eq!(data(&decode_all_splits(input).unwrap()), ["a", "b"]);
+        }
+        // Mixed endings, and CR then LF counted once: exactly two events, no stray empty line.
+        assert_eq!(data(&decode_all_splits(b"data: a\r\n\rdata: b\n\r\n").unwrap()), ["a", "b"]);
+    }
+
+    #[test]
+    fn multi_line_data_joins_with_newline() {
+        let events = decode_all_splits(b"data: one\ndata:two\ndata\ndata:  four\n\n").unwrap();
+        assert_eq!(data(&events), ["one\ntwo\n\n four"]);
+    }
+
+    #[test]
+    fn comments_and_unknown_fields_are_ignored() {
+        let events = decode_all_splits(b": keep-alive\nfoo: bar\ndata: x\n:another\n\n").unwrap();
+        assert_eq!(data(&events), ["x"]);
+    }
+
+    #[test]
+    fn event_id_and_retry_fields() {
+        let events =
+            decode_all_splits(b"event: agui\nid: 7\nretry: 1500\ndata: a\n\nretry: x1\ndata: b\n\nid\ndata: c\n\n")
+                .unwrap();
+        assert_eq!(events[0].event, "agui");
+        assert_eq!(events[0].id.as_deref(), Some("7"));
+        assert_eq!(events[0].retry, Some(1500));
+        assert_eq!(events[1].event, "message");
+        assert_eq!(events[1].id.as_deref(), Some("7"), "the last event id persists");
+        assert_eq!(events[1].retry, None, "a non-digit retry is ignored");
+        assert_eq!(events[2].id.as_deref(), Some(""), "a field without a colon has an empty value");
+        let nul = decode_all_splits(b"id: a\0b\ndata: x\n\n").unwrap();
+        assert_eq!(nul[0].id, None, "an id containing NUL is ignored");
+    }
+
+    #[test]
+    fn empty_data_dispatches_nothing_and_resets_the_type() {
+        let events = decode_all_splits(b"event: x\n\ndata: y\n\n").unwrap();
+        assert_eq!(events.len(), 1);
+        assert_eq!(events[0].event, "message");
+        let events = decode_all_splits(b"data\n\n").unwrap();
+        assert_eq!(data(&events), [""], "a data field with no value is an event with empty data");
+    }
+
+    #[test]
+    fn one_space_after_the_colon_is_stripped() {
+        assert_eq!(data(&decode_all_splits(b"data:x\n\ndata: x\n\ndata:  x\n\n").unwrap()), ["x", "x", " x"]);
+    }
+
+    #[test]
+    fn leading_bom_is_skipped_once() {
+        let events = decode_all_splits(b"\xEF\xBB\xBFdata: a\n\n").unwrap();
+        assert_eq!(data(&events), ["a"]);
+        // A BOM-looking sequence later in the stream is content, not skipped.
+        let events = decode_all_splits("data: \u{FEFF}b\n\n".as_bytes()).unwrap();
+        assert_eq!(data(&events), ["\u{FEFF}b"]);
+        // A short body that is only part of a BOM is judged as content (and is not UTF-8).
+        assert_eq!(decode_all_splits(b"\xEF\xBB").unwrap_err(), SseError::InvalidUtf8 { offset: 0 });
+    }
+
+    #[test]
+    fn utf8_split_across_chunks() {
+        let input = "data: 질문 🔎 ☀️\n\n".as_bytes();
+        assert_eq!(data(&decode_all_splits(input).unwrap()), ["질문 🔎 ☀️"]);
+    }
+
+    #[test]
+    fn invalid_utf8_is_a_typed_error() {
+        let err = decode_all_splits(b"data: ok\n\ndata: \xFF\xFE\n\n").unwrap_err();
+        assert_eq!(err, SseError::InvalidUtf8 { offset: 16 });
+        assert!(err.to_string().contains("invalid UTF-8"));
+    }
+
+    #[test]
+    fn final_event_without_blank_line_is_delivered_by_finish() {
+        assert_eq!(data(&decode_all_splits(b"data: a\n\ndata: last").unwrap()), ["a", "last"]);
+        assert_eq!(data(&decode_all_splits(b"data: last\n").unwrap()), ["last"]);
+        assert_eq!(data(&decode_all_splits(b"data: last\r").unwrap()), ["last"]);
+    }
+
+    #[test]
+    fn limits_are_enforced() {
+        let mut d = SseDecoder::new(SseLimits { max_line_bytes: 8, max_event_bytes: 100 });
+        assert_eq!(d.push(b"data: 123").unwrap_err(), SseError::LineTooLong { limit: 8 });
+        let mut d = SseDecoder::new(SseLimits { max_line_bytes: 100, max_event_bytes: 5 });
+        assert_eq!(d.push(b"data: 123\ndata: 45\n").unwrap_err(), SseError::EventTooLarge { limit: 5 });
+    }
+}
