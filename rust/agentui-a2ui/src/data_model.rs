@@ -98,6 +98,57 @@ impl DataModel {
         }
     }
 
+    /// How to take back a write to `path` that has not happened yet, so a caller can roll a
+    /// message back when something after the write fails (the engine's atomicity). Costs a
+    /// clone of the value being replaced, never of its container.
+    pub fn undo_for(&self, path: &str) -> Option<Undo> {
+        let tokens: Vec<String> = iter_absolute(path).ok()?.map(|t| t.into_owned()).collect();
+        let mut cur = &self.root;
+        for (depth, token) in tokens.iter().enumerate() {
+            let container = tokens[..depth].to_vec();
+            cur = match cur {
+                Value::Object(map) => match map.get(token.as_str()) {
+                    Some(child) => child,
+                    None => return Some(Undo { container, step: UndoStep::RemoveKey(token.clone()) }),
+                },
+                Value::Array(items) => match parse_index(token) {
+                    Some(Ok(index)) if index < items.len() => &items[index],
+                    _ => return Some(Undo { container, step: UndoStep::Truncate(items.len()) }),
+                },
+                // A scalar on the way makes the write fail; a `null` gets replaced by a container.
+                other => return Some(Undo { container, step: UndoStep::Replace(other.clone()) }),
+            };
+        }
+        Some(Undo { container: tokens, step: UndoStep::Replace(cur.clone()) })
+    }
+
+    /// Takes back a write described by [`DataModel::undo_for`].
+    pub fn undo(&mut self, undo: Undo) {
+        let mut cur = &mut self.root;
+        for token in &undo.container {
+            let next = match cur {
+                Value::Object(map) => map.get_mut(token.as_str()),
+                Value::Array(items) => match parse_index(token) {
+                    Some(Ok(index)) => items.get_mut(index),
+                    _ => None,
+                },
+                _ => None,
+            };
+            match next {
+                Some(next) => cur = next,
+                None => return,
+            }
+        }
+        match (undo.step, cur) {
+            (UndoStep::Replace(previous), slot) => *slot = previous,
+            (UndoStep::RemoveKey(key), Value::Object(map)) => {
+                map.shift_remove(key.as_str());
+            }
+            (UndoStep::Truncate(len), Value::Array(items)) => items.truncate(len),
+            _ => {}
+        }
+    }
+
     /// Upsert (`Some`) or delete (`None`, or `Some(Value::Null)`) the value at an absolute path.
     /// Creates missing parents; `-` appends to an array; deleting an array element keeps the
     /// length (the slot becomes `null`). A failed write leaves the model untouched.
@@ -299,6 +350,24 @@ impl DataModel {
     fn too_large(&self, tokens: &[Cow<'_, str>], index: usize) -> DataModelError {
         DataModelError::IndexTooLarge { path: canonical_of(tokens), index, limit: self.max_array_index }
     }
+}
+
+/// The inverse of one write: see [`DataModel::undo_for`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Undo {
+    /// Decoded tokens of the container the step applies to.
+    container: Vec<String>,
+    step: UndoStep,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum UndoStep {
+    /// Put this value back at `container` itself.
+    Replace(Value),
+    /// Remove a key the write created.
+    RemoveKey(String),
+    /// Shrink an array the write grew.
+    Truncate(usize),
 }
 
 /// One resolved step of a write: which key or index to descend into.
@@ -728,5 +797,26 @@ mod tests {
             let _ = m.set(path, None);
         }
         assert!(m.root().is_object());
+    }
+
+    #[test]
+    fn undo_takes_back_replacements_appends_and_created_parents() {
+        let mut dm = DataModel::new(&Limits::default());
+        dm.set("/items", Some(json!([{"p": 1}, {"p": 2}]))).unwrap();
+        let before = dm.root().clone();
+        for (path, value) in [
+            ("/items/1/p", json!(5)),
+            ("/items/-", json!({"p": 3})),
+            ("/items/6", json!(1)),
+            ("/new/deep/key", json!(true)),
+            ("/items/0", json!("scalar")),
+            ("", json!({"other": 1})),
+        ] {
+            let undo = dm.undo_for(path).unwrap();
+            dm.set(path, Some(value)).unwrap();
+            assert_ne!(dm.root(), &before, "{path} changed nothing");
+            dm.undo(undo);
+            assert_eq!(dm.root(), &before, "undo of {path}");
+        }
     }
 }

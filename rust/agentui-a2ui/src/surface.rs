@@ -199,16 +199,15 @@ impl Surface {
     /// Writes the data model and recomputes what depends on the written path. All or nothing.
     pub(crate) fn update_data(&mut self, path: Option<&str>, value: Option<Value>) -> Result<SurfaceDiff, A2uiError> {
         let path = path.unwrap_or("");
-        let previous = match crate::pointer::canonical(path) {
-            Ok(canonical) => self.data.get(&canonical).cloned(),
-            Err(e) => return Err(A2uiError::DataModel(e.to_string())),
-        };
+        let undo = self.data.undo_for(path);
         let change = self.data.set(path, value).map_err(|e| A2uiError::DataModel(e.to_string()))?;
         match self.recompute_after_write(&change.path) {
             Ok(diff) => Ok(diff),
             Err(error) => {
-                // Restore the previous value so the surface is as it was before the message.
-                let _ = self.data.set(&change.path, previous);
+                // Take the write back so the surface is exactly as it was before the message.
+                if let Some(undo) = undo {
+                    self.data.undo(undo);
+                }
                 Err(error)
             }
         }
