@@ -36,8 +36,6 @@ pub enum A2uiError {
     UnknownCatalog(String),
     #[error("{what} limit exceeded: {actual} > {limit}")]
     LimitExceeded { what: &'static str, limit: usize, actual: usize },
-    #[error("data model: {0}")]
-    DataModel(String),
     #[error("component {0:?} does not exist")]
     UnknownComponent(String),
     #[error("action refused: {0}")]
@@ -55,7 +53,6 @@ impl A2uiError {
             A2uiError::UnknownSurface(_) => "SURFACE_NOT_FOUND",
             A2uiError::UnknownCatalog(_) => "CATALOG_NOT_FOUND",
             A2uiError::LimitExceeded { .. } => "LIMIT_EXCEEDED",
-            A2uiError::DataModel(_) => "DATA_MODEL_ERROR",
             A2uiError::UnknownComponent(_) => "COMPONENT_NOT_FOUND",
             A2uiError::ActionRefused(_) => "ACTION_REFUSED",
         }

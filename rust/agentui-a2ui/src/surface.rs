@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::catalog::Catalog;
 use crate::component::CompiledComponent;
-use crate::data_model::DataModel;
+use crate::data_model::{DataModel, DataModelError};
 use crate::dependency::DependencyIndex;
 use crate::error::{A2uiError, ValidationIssue};
 use crate::limits::Limits;
@@ -54,7 +54,11 @@ pub struct Surface {
 }
 
 impl Surface {
-    pub(crate) fn create(message: &CreateSurface, catalog: Arc<Catalog>, limits: &Limits) -> Result<Surface, A2uiError> {
+    pub(crate) fn create(
+        message: &CreateSurface,
+        catalog: Arc<Catalog>,
+        limits: &Limits,
+    ) -> Result<Surface, A2uiError> {
         if let Some(theme) = &message.theme {
             let errors = catalog.validate_theme(theme);
             if !errors.is_empty() {
@@ -167,7 +171,9 @@ impl Surface {
             let at = format!("/updateComponents/components/{index}");
             let errors = self.catalog.validate_component(component);
             if !errors.is_empty() {
-                issues.extend(errors.into_iter().map(|e| ValidationIssue::new(format!("{at}{}", e.instance_path), e.message)));
+                issues.extend(
+                    errors.into_iter().map(|e| ValidationIssue::new(format!("{at}{}", e.instance_path), e.message)),
+                );
                 continue;
             }
             match component.as_object() {
@@ -190,7 +196,13 @@ impl Surface {
                 actual: definitions.len(),
             });
         }
-        check_graph(&definitions, &self.root_id, self.limits.max_depth)?;
+        check_graph(&definitions, &self.root_id, self.limits.max_depth).map_err(|(component_id, message)| {
+            // Point at the component of this message that closed the cycle or deepened the tree.
+            let index = components.iter().position(|c| c.get("id").and_then(Value::as_str) == Some(&component_id));
+            let path = index
+                .map_or("/updateComponents/components".to_owned(), |i| format!("/updateComponents/components/{i}"));
+            A2uiError::validation(path, message)
+        })?;
         let tree = build_tree(&definitions, &self.root_id, &self.data, &self.limits)?;
         self.definitions = definitions;
         Ok(self.commit_tree(tree))
@@ -200,7 +212,7 @@ impl Surface {
     pub(crate) fn update_data(&mut self, path: Option<&str>, value: Option<Value>) -> Result<SurfaceDiff, A2uiError> {
         let path = path.unwrap_or("");
         let undo = self.data.undo_for(path);
-        let change = self.data.set(path, value).map_err(|e| A2uiError::DataModel(e.to_string()))?;
+        let change = self.data.set(path, value).map_err(data_model_error)?;
         match self.recompute_after_write(&change.path) {
             Ok(diff) => Ok(diff),
             Err(error) => {
@@ -266,9 +278,23 @@ impl Surface {
             .map(|(_, entry)| entry.node.clone())
             .collect();
         upserted.sort_by(|a, b| a.id.cmp(&b.id));
-        let mut removed: Vec<String> = old.nodes.keys().filter(|id| !self.tree.nodes.contains_key(*id)).cloned().collect();
+        let mut removed: Vec<String> =
+            old.nodes.keys().filter(|id| !self.tree.nodes.contains_key(*id)).cloned().collect();
         removed.sort();
         SurfaceDiff::Patch { upserted, removed }
+    }
+}
+
+/// Size limits are `LIMIT_EXCEEDED`; a path the model cannot take is the agent's validation error.
+fn data_model_error(error: DataModelError) -> A2uiError {
+    match error {
+        DataModelError::IndexTooLarge { index, limit, .. } => {
+            A2uiError::LimitExceeded { what: "data-model array index", limit, actual: index }
+        }
+        DataModelError::TooDeep { limit, .. } => {
+            A2uiError::LimitExceeded { what: "data-model value depth", limit, actual: limit + 1 }
+        }
+        other => A2uiError::validation("/updateDataModel/path", other.to_string()),
     }
 }
 
@@ -278,7 +304,12 @@ fn empty_patch() -> SurfaceDiff {
 
 /// Rejects cycles and trees deeper than `max_depth` among the definitions reachable from the
 /// root (including through templates). Dangling references are allowed: they render as pending.
-fn check_graph(definitions: &HashMap<String, Arc<CompiledComponent>>, root: &str, max_depth: usize) -> Result<(), A2uiError> {
+/// The error names the component at fault.
+fn check_graph(
+    definitions: &HashMap<String, Arc<CompiledComponent>>,
+    root: &str,
+    max_depth: usize,
+) -> Result<(), (String, String)> {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         Active,
@@ -302,9 +333,11 @@ fn check_graph(definitions: &HashMap<String, Arc<CompiledComponent>>, root: &str
             for (i, child) in refs.iter().enumerate().skip(next_child) {
                 match marks.get(child) {
                     Some(Mark::Active) => {
-                        return Err(A2uiError::validation(
-                            "/updateComponents/components",
-                            format!("component {id:?} refers to {child:?}, which contains {id:?}: cycles are not allowed"),
+                        return Err((
+                            id.to_owned(),
+                            format!(
+                                "component {id:?} refers to {child:?}, which contains {id:?}: cycles are not allowed"
+                            ),
                         ));
                     }
                     Some(Mark::Done(_)) => {}
@@ -329,8 +362,8 @@ fn check_graph(definitions: &HashMap<String, Arc<CompiledComponent>>, root: &str
                 .max()
                 .unwrap_or(0);
             if height > max_depth {
-                return Err(A2uiError::validation(
-                    "/updateComponents/components",
+                return Err((
+                    id.to_owned(),
                     format!("component {id:?} nests {height} levels deep; the limit is {max_depth}"),
                 ));
             }

@@ -58,7 +58,10 @@ fn nothing_renders_until_root_then_progressively() {
     assert_eq!(g.surface("s").unwrap().node_count(), 0);
 
     // Root arrives after its child: first render is a reset with both nodes.
-    let out = g.process_value(&components("s", json!([{"id": "root", "component": "Column", "children": ["title", "later"]}])));
+    let out = g.process_value(&components(
+        "s",
+        json!([{"id": "root", "component": "Column", "children": ["title", "later"]}]),
+    ));
     assert_clean(&out);
     match diff(&out) {
         SurfaceDiff::Reset { root, nodes } => {
@@ -92,15 +95,20 @@ fn reusing_an_id_with_another_type_recreates_the_node() {
 fn cycles_and_depth_are_rejected_and_leave_state_untouched() {
     let mut g = group();
     g.process_value(&create("s"));
-    g.process_value(&components("s", json!([{"id": "root", "component": "Card", "child": "a"}, {"id": "a", "component": "Text", "text": "x"}])));
+    g.process_value(&components(
+        "s",
+        json!([{"id": "root", "component": "Card", "child": "a"}, {"id": "a", "component": "Text", "text": "x"}]),
+    ));
     let out = g.process_value(&components("s", json!([{"id": "a", "component": "Card", "child": "root"}])));
     let errs = errors(&out);
     assert_eq!(errs.len(), 1);
     assert_eq!(errs[0]["code"], "VALIDATION_FAILED");
     assert!(errs[0]["message"].as_str().unwrap().contains("cycle"));
+    assert_eq!(errs[0]["path"], "/updateComponents/components/0");
     assert_eq!(g.surface("s").unwrap().node("a").unwrap().component_type, "Text", "rejected message changed state");
 
-    let mut chain: Vec<Value> = (0..100).map(|i| json!({"id": format!("c{i}"), "component": "Card", "child": format!("c{}", i + 1)})).collect();
+    let mut chain: Vec<Value> =
+        (0..100).map(|i| json!({"id": format!("c{i}"), "component": "Card", "child": format!("c{}", i + 1)})).collect();
     chain.push(json!({"id": "root", "component": "Card", "child": "c0"}));
     let out = g.process_value(&components("s", Value::Array(chain)));
     assert!(errors(&out)[0]["message"].as_str().unwrap().contains("levels deep"), "{:?}", errors(&out));
@@ -127,7 +135,9 @@ fn duplicate_create_and_unknown_catalog_are_errors() {
     let mut g = group();
     assert_clean(&g.process_value(&create("s")));
     assert_eq!(errors(&g.process_value(&create("s")))[0]["code"], "SURFACE_EXISTS");
-    let out = g.process_value(&json!({"version": "v0.9", "createSurface": {"surfaceId": "t", "catalogId": "https://example.com/nope.json"}}));
+    let out = g.process_value(
+        &json!({"version": "v0.9", "createSurface": {"surfaceId": "t", "catalogId": "https://example.com/nope.json"}}),
+    );
     assert_eq!(errors(&out)[0]["code"], "CATALOG_NOT_FOUND");
     assert!(g.surface("t").is_none());
 }
@@ -135,7 +145,9 @@ fn duplicate_create_and_unknown_catalog_are_errors() {
 #[test]
 fn messages_before_create_are_buffered_then_applied_or_reported() {
     let mut g = group();
-    assert_clean(&g.process_value(&components("s", json!([{"id": "root", "component": "Text", "text": {"path": "/msg"}}]))));
+    assert_clean(
+        &g.process_value(&components("s", json!([{"id": "root", "component": "Text", "text": {"path": "/msg"}}]))),
+    );
     assert_clean(&g.process_value(&data("s", "/msg", json!("hello"))));
     assert_eq!(g.pending_count(), 2);
     let out = g.process_value(&create("s"));
@@ -230,7 +242,8 @@ fn huge_array_index_is_refused_without_allocating() {
     let mut g = group();
     list_surface(&mut g, 1);
     let out = g.process_value(&data("s", "/items/99999999", json!({"name": "x"})));
-    assert_eq!(errors(&out)[0]["code"], "DATA_MODEL_ERROR");
+    assert_eq!(errors(&out)[0]["code"], "LIMIT_EXCEEDED");
+    assert!(errors(&out)[0]["message"].as_str().unwrap().contains("99999999"));
     assert_eq!(g.surface("s").unwrap().data_model()["items"].as_array().unwrap().len(), 1);
 }
 
@@ -243,6 +256,15 @@ fn template_instance_limit_is_enforced_atomically() {
     assert_eq!(errors(&out)[0]["code"], "LIMIT_EXCEEDED");
     assert_eq!(g.surface("s").unwrap().data_model()["items"].as_array().unwrap().len(), 3, "data write rolled back");
     assert_eq!(g.surface("s").unwrap().node_count(), 10);
+}
+
+#[test]
+fn a_path_through_an_array_is_a_validation_error_naming_the_path_field() {
+    let mut g = group();
+    list_surface(&mut g, 1);
+    let errs = errors(&g.process_value(&data("s", "/items/name", json!("x"))));
+    assert_eq!(errs[0]["code"], "VALIDATION_FAILED");
+    assert_eq!(errs[0]["path"], "/updateDataModel/path");
 }
 
 #[test]
@@ -314,7 +336,10 @@ fn dispatch_action_resolves_context_at_that_moment() {
         json!({"version": "v0.9", "action": {"name": "submit", "surfaceId": "f", "sourceComponentId": "send",
                "timestamp": "2026-11-30T12:00:00Z", "context": {"name": "Ada", "source": "form"}}})
     );
-    assert_eq!(outcome.client_data_model.unwrap(), json!({"version": "v0.9", "surfaces": {"f": {"form": {"name": "Ada"}}}}));
+    assert_eq!(
+        outcome.client_data_model.unwrap(),
+        json!({"version": "v0.9", "surfaces": {"f": {"form": {"name": "Ada"}}}})
+    );
 }
 
 #[test]
@@ -365,7 +390,9 @@ fn v08_messages_drive_the_same_engine() {
         {"id": "greeting", "component": {"Text": {"text": {"path": "/who"}}}}
     ]}}));
     assert_clean(&out);
-    assert_clean(&g.process_value(&json!({"dataModelUpdate": {"surfaceId": "old", "contents": [{"key": "who", "valueString": "world"}]}})));
+    assert_clean(&g.process_value(
+        &json!({"dataModelUpdate": {"surfaceId": "old", "contents": [{"key": "who", "valueString": "world"}]}}),
+    ));
     assert_clean(&g.process_value(&json!({"beginRendering": {"surfaceId": "old", "root": "greeting"}})));
     let s = g.surface("old").unwrap();
     assert_eq!(s.root_id(), "greeting");
