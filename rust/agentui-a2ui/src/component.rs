@@ -22,7 +22,10 @@ pub enum PropTemplate {
 pub enum ChildSource {
     Ids(Vec<String>),
     /// One instance of `component_id` per item of the array (or object) at `path`.
-    Template { component_id: String, path: String },
+    Template {
+        component_id: String,
+        path: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -175,7 +178,9 @@ mod tests {
     fn recognises_child_references_and_templates() {
         let c = compile(json!({"id": "l", "component": "List", "children": {"componentId": "row", "path": "/items"}}));
         assert_eq!(c.referenced_ids(), vec!["row"]);
-        let tabs = compile(json!({"id": "t", "component": "Tabs", "tabs": [{"title": "A", "child": "a"}, {"title": {"path": "/t"}, "child": "b"}]}));
+        let tabs = compile(
+            json!({"id": "t", "component": "Tabs", "tabs": [{"title": "A", "child": "a"}, {"title": {"path": "/t"}, "child": "b"}]}),
+        );
         assert_eq!(tabs.referenced_ids(), vec!["a", "b"]);
         let modal = compile(json!({"id": "m", "component": "Modal", "trigger": "open", "content": "body"}));
         assert_eq!(modal.referenced_ids(), vec!["open", "body"]);

@@ -79,9 +79,11 @@ impl DependencyIndex {
 
 /// `""`, `/a`, `/a/b` for `/a/b`.
 fn ancestors_or_self(path: &str) -> impl Iterator<Item = &str> {
-    std::iter::once("").chain(path.match_indices('/').skip(1).map(move |(i, _)| &path[..i])).chain(
-        if path.is_empty() { None } else { Some(path) },
-    )
+    std::iter::once("").chain(path.match_indices('/').skip(1).map(move |(i, _)| &path[..i])).chain(if path.is_empty() {
+        None
+    } else {
+        Some(path)
+    })
 }
 
 fn parent(path: &str) -> Option<&str> {

@@ -81,7 +81,10 @@ pub struct SurfaceGroup {
 
 impl std::fmt::Debug for SurfaceGroup {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SurfaceGroup").field("surfaces", &self.surfaces.len()).field("pending", &self.pending.len()).finish()
+        f.debug_struct("SurfaceGroup")
+            .field("surfaces", &self.surfaces.len())
+            .field("pending", &self.pending.len())
+            .finish()
     }
 }
 
@@ -254,17 +257,23 @@ impl SurfaceGroup {
                 self.surfaces.push(surface);
             }
             ServerMessage::UpdateComponents(update) => {
-                let index = self.surface_index(&update.surface_id).ok_or_else(|| A2uiError::UnknownSurface(update.surface_id.clone()))?;
+                let index = self
+                    .surface_index(&update.surface_id)
+                    .ok_or_else(|| A2uiError::UnknownSurface(update.surface_id.clone()))?;
                 let diff = self.surfaces[index].update_components(&update.components)?;
                 push_diff(&mut outcome, &update.surface_id, diff);
             }
             ServerMessage::UpdateDataModel(update) => {
-                let index = self.surface_index(&update.surface_id).ok_or_else(|| A2uiError::UnknownSurface(update.surface_id.clone()))?;
+                let index = self
+                    .surface_index(&update.surface_id)
+                    .ok_or_else(|| A2uiError::UnknownSurface(update.surface_id.clone()))?;
                 let diff = self.surfaces[index].update_data(update.path.as_deref(), update.value)?;
                 push_diff(&mut outcome, &update.surface_id, diff);
             }
             ServerMessage::DeleteSurface(delete) => {
-                let index = self.surface_index(&delete.surface_id).ok_or_else(|| A2uiError::UnknownSurface(delete.surface_id.clone()))?;
+                let index = self
+                    .surface_index(&delete.surface_id)
+                    .ok_or_else(|| A2uiError::UnknownSurface(delete.surface_id.clone()))?;
                 self.surfaces.remove(index);
                 outcome.events.push(SurfaceEvent::Deleted { surface_id: delete.surface_id });
             }
@@ -288,11 +297,17 @@ impl SurfaceGroup {
         let surface = self.surface(surface_id).ok_or_else(|| A2uiError::UnknownSurface(surface_id.to_owned()))?;
         let node = surface.node(instance_id).ok_or_else(|| A2uiError::UnknownComponent(instance_id.to_owned()))?;
         if !node.enabled {
-            return Err(A2uiError::ActionRefused(format!("{instance_id} is disabled: {}", node.validation_message.clone().unwrap_or_default())));
+            return Err(A2uiError::ActionRefused(format!(
+                "{instance_id} is disabled: {}",
+                node.validation_message.clone().unwrap_or_default()
+            )));
         }
         let scope = surface.scope_of(instance_id).unwrap_or_default();
-        let def = surface.definition(&node.component_id).ok_or_else(|| A2uiError::UnknownComponent(instance_id.to_owned()))?;
-        let action = def.action.as_ref().ok_or_else(|| A2uiError::ActionRefused(format!("{instance_id} has no action")))?;
+        let def = surface
+            .definition(&node.component_id)
+            .ok_or_else(|| A2uiError::UnknownComponent(instance_id.to_owned()))?;
+        let action =
+            def.action.as_ref().ok_or_else(|| A2uiError::ActionRefused(format!("{instance_id} has no action")))?;
         let mut ev = ScopedEvaluator::new(surface.data(), scope);
         match action {
             CompiledAction::Event { name, context } => {
@@ -346,4 +361,3 @@ fn now_rfc3339() -> String {
         .format(&time::format_description::well_known::Rfc3339)
         .unwrap_or_else(|_| "1970-01-01T00:00:00Z".to_owned())
 }
-

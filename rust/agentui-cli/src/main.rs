@@ -80,7 +80,8 @@ fn run_a2ui(command: A2uiCommand) -> Result<ExitCode, String> {
         }
         A2uiCommand::Validate(args) => {
             let (_, outcome) = apply_file(&args)?;
-            let errors: Vec<Value> = outcome.emitted.iter().map(|m| m.to_wire()).filter(|w| w.get("error").is_some()).collect();
+            let errors: Vec<Value> =
+                outcome.emitted.iter().map(|m| m.to_wire()).filter(|w| w.get("error").is_some()).collect();
             for wire in &errors {
                 let e = &wire["error"];
                 let path = e.get("path").and_then(Value::as_str).map(|p| format!(" at {p:?}")).unwrap_or_default();

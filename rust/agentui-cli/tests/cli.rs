@@ -75,7 +75,8 @@ fn validate_exits_one_with_paths_on_errors_and_zero_when_clean() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("/updateComponents/components/0/variant"), "{text}");
 
-    let ok = agentui(&["a2ui", "validate", &shared("conformance/a2ui/v0_9/catalogs/basic/examples/09_login-form.json")]);
+    let ok =
+        agentui(&["a2ui", "validate", &shared("conformance/a2ui/v0_9/catalogs/basic/examples/09_login-form.json")]);
     assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stdout));
 }
 
