@@ -1,5 +1,6 @@
 //! `agentui`: lets agent developers check that their A2UI stream renders as intended.
 
+mod agui;
 mod input;
 mod tree;
 
@@ -26,6 +27,22 @@ enum Command {
         #[command(subcommand)]
         command: A2uiCommand,
     },
+    /// AG-UI streams: decode, replay, conformance.
+    Agui {
+        #[command(subcommand)]
+        command: AguiCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum AguiCommand {
+    /// Raw SSE body -> one JSON line per event as the client sees it.
+    Decode { file: PathBuf },
+    /// Verify and apply a captured stream (SSE body or JSON array of events); print the final
+    /// messages, state, activities, warnings and errors as JSON. Exit 1 if the client rejected it.
+    Replay { file: PathBuf },
+    /// Run a directory of AG-UI conformance fixtures: `N passed, M failed`.
+    Conformance { dir: PathBuf },
 }
 
 #[derive(clap::Args)]
@@ -51,6 +68,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::A2ui { command } => run_a2ui(command),
+        Command::Agui { command } => match command {
+            AguiCommand::Decode { file } => agui::decode(&file),
+            AguiCommand::Replay { file } => agui::replay(&file),
+            AguiCommand::Conformance { dir } => agui::conformance(&dir),
+        },
     };
     match result {
         Ok(code) => code,

@@ -115,3 +115,59 @@ fn tree_renders_the_demo_surface() {
     assert!(text.contains("Button #submit"), "{text}");
     assert!(text.contains("\"19:30: 1 free\""), "{text}");
 }
+
+#[test]
+fn agui_conformance_prints_the_count_line() {
+    let out = agentui(&["agui", "conformance", &shared("conformance/agui/1.1/streams")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let last = text.lines().last().unwrap();
+    assert!(last.ends_with("passed, 0 failed"), "{last}");
+    let passed: usize = last.split(' ').next().unwrap().parse().unwrap();
+    assert!(passed >= 68, "{last}");
+}
+
+const SMALL_RUN: &str = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n\
+data: {\"type\":\"TEXT_MESSAGE_START\",\"messageId\":\"m\",\"role\":\"assistant\"}\n\n\
+data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"Hi \"}\n\n\
+data: {\"type\":\"TEXT_MESSAGE_CONTENT\",\"messageId\":\"m\",\"delta\":\"there\"}\n\n\
+data: {\"type\":\"TEXT_MESSAGE_END\",\"messageId\":\"m\"}\n\n\
+data: {\"type\":\"STATE_SNAPSHOT\",\"snapshot\":{\"n\":1}}\n\n\
+data: {\"type\":\"STATE_DELTA\",\"delta\":[{\"op\":\"replace\",\"path\":\"/missing/x\",\"value\":2}]}\n\n\
+data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n";
+
+#[test]
+fn agui_replay_prints_final_conversation_and_warnings() {
+    let file = temp_file("run.sse", SMALL_RUN);
+    let out = agentui(&["agui", "replay", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["outcome"], "completed");
+    assert_eq!(report["messages"][0]["content"], "Hi there");
+    assert_eq!(report["state"], serde_json::json!({"n": 1}), "unappliable delta keeps the old state");
+    assert_eq!(report["needsResync"], true);
+    assert!(!report["warnings"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn agui_replay_reports_a_truncated_stream() {
+    let cut = SMALL_RUN.rsplit_once("data: {\"type\":\"RUN_FINISHED\"").unwrap().0;
+    let file = temp_file("cut.sse", cut);
+    let out = agentui(&["agui", "replay", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["outcome"], "failed");
+    assert!(report["error"].as_str().unwrap().contains("middle of a run"));
+}
+
+#[test]
+fn agui_decode_prints_one_json_line_per_event() {
+    let file = temp_file("decode.sse", SMALL_RUN);
+    let out = agentui(&["agui", "decode", file.to_str().unwrap()]);
+    assert!(out.status.success());
+    let lines: Vec<Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 8);
+    assert_eq!(lines[0]["type"], "RUN_STARTED");
+    assert_eq!(lines[3]["delta"], "there");
+}

@@ -1,0 +1,125 @@
+//! `agentui agui …`: AG-UI streams for agent developers: decode a captured SSE body, replay it
+//! through the verifier and reducer, run the conformance corpus.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use agentui_agui::conformance;
+use agentui_agui::decode::decode_event;
+use agentui_agui::reducer::RunStatus;
+use agentui_agui::{Conversation, EventPipeline, PipelineOptions, SseDecoder, SseLimits};
+use serde_json::{json, Value};
+
+/// The data of every SSE event in `body`, or the framing error that stopped decoding.
+fn sse_data(body: &[u8]) -> (Vec<String>, Option<String>) {
+    let mut decoder = SseDecoder::new(SseLimits::default());
+    let mut data = Vec::new();
+    let framed = decoder.push_with(body, |e| data.push(e.data));
+    let framed = framed.and_then(|()| decoder.finish_with(|e| data.push(e.data)));
+    data.retain(|d| !d.trim().is_empty());
+    (data, framed.err().map(|e| e.to_string()))
+}
+
+/// `agentui agui decode FILE`: raw SSE → one JSON line per event (as the client sees it after
+/// enforcement), warnings and errors as their own lines.
+pub fn decode(file: &Path) -> Result<ExitCode, String> {
+    let body = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let (data, framing_error) = sse_data(&body);
+    let mut failed = false;
+    for (index, item) in data.iter().enumerate() {
+        let line = match serde_json::from_str::<Value>(item) {
+            Err(e) => {
+                failed = true;
+                json!({"index": index, "error": format!("not JSON: {e}")})
+            }
+            Ok(value) => {
+                let mut warnings = Vec::new();
+                match decode_event(value, &mut warnings) {
+                    Ok(Some(event)) if warnings.is_empty() => serde_json::to_value(&event).unwrap_or(Value::Null),
+                    Ok(Some(event)) => json!({"event": event, "warnings": warnings}),
+                    Ok(None) => json!({"index": index, "dropped": true, "warnings": warnings}),
+                    Err(e) => {
+                        failed = true;
+                        json!({"index": index, "error": e.to_string()})
+                    }
+                }
+            }
+        };
+        println!("{line}");
+    }
+    if let Some(error) = framing_error {
+        println!("{}", json!({"error": error}));
+        failed = true;
+    }
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// `agentui agui replay FILE`: verify and apply a captured stream (SSE body or JSON array of
+/// events) and print the final conversation, warnings and errors.
+pub fn replay(file: &Path) -> Result<ExitCode, String> {
+    let body = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let (events, mut error) = if body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        match serde_json::from_slice::<Vec<Value>>(&body) {
+            Ok(items) => (items.into_iter().map(|v| v.to_string()).collect(), None),
+            Err(e) => return Err(format!("{}: not a JSON array of events: {e}", file.display())),
+        }
+    } else {
+        sse_data(&body)
+    };
+    let mut pipeline = EventPipeline::new(Conversation::new(Vec::new(), None), &PipelineOptions::default());
+    let mut delivered = 0usize;
+    for data in &events {
+        match pipeline.push_str(data) {
+            Ok(list) => delivered += list.len(),
+            Err(e) => {
+                error.get_or_insert(e.to_string());
+                break;
+            }
+        }
+    }
+    if error.is_none() && pipeline.run_active() {
+        error = Some("stream ended in the middle of a run (no RUN_FINISHED or RUN_ERROR)".into());
+    }
+    let conversation = pipeline.conversation();
+    let report = json!({
+        "outcome": if error.is_some() { "failed" } else { "completed" },
+        "error": error,
+        "deliveredEvents": delivered,
+        "runStatus": run_status(conversation.run_status()),
+        "messages": conversation.messages(),
+        "state": conversation.state(),
+        "needsResync": conversation.needs_resync(),
+        "activities": conversation.activities().collect::<Vec<_>>(),
+        "pendingInterrupts": conversation.pending_interrupts(),
+        "runErrors": conversation.run_errors().iter().map(|e| json!({"message": e.message, "code": e.code})).collect::<Vec<_>>(),
+        "warnings": conversation.warnings(),
+    });
+    println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+    Ok(if report["error"].is_null() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn run_status(status: &RunStatus) -> Value {
+    match status {
+        RunStatus::Idle => json!({"status": "idle"}),
+        RunStatus::Running { thread_id, run_id } => {
+            json!({"status": "running", "threadId": thread_id, "runId": run_id})
+        }
+        RunStatus::Finished { thread_id, run_id, outcome, result } => {
+            json!({"status": "finished", "threadId": thread_id, "runId": run_id, "outcome": outcome, "result": result})
+        }
+        RunStatus::Errored { message, code } => json!({"status": "errored", "message": message, "code": code}),
+    }
+}
+
+/// `agentui agui conformance DIR`: `N passed, M failed`, one line per failure.
+pub fn conformance(dir: &Path) -> Result<ExitCode, String> {
+    let summary = conformance::run_directory(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    for report in &summary.failures {
+        println!("FAIL {}: {}", report.name, report.failures.join("; "));
+    }
+    for exception in &summary.spec_exceptions {
+        println!("passed by spec: {}: {}", exception.name, exception.spec_exception.as_deref().unwrap_or_default());
+    }
+    println!("{} passed, {} failed", summary.passed, summary.failed);
+    Ok(if summary.failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
