@@ -2,12 +2,40 @@
 //! formatting (`formatString`, `formatNumber`, `formatCurrency`, `formatDate`, `pluralize`),
 //! logic (`and`, `or`, `not`) and `openUrl`.
 //!
-//! OWNER: helper "functions". Interface below is fixed; bodies (and private submodules) are to
-//! be written.
+//! Semantics chosen where the spec leaves room (locale is en-US for now):
+//! - Coercion to string follows the spec's "Type Conversion" rules: strings as is, numbers in the
+//!   JavaScript `String(n)` form (`1.0` -> `1`, `1e21` -> `1e+21`), booleans `true`/`false`,
+//!   null -> `""`, arrays and objects -> compact JSON.
+//! - Truthiness follows the A2UI core SDK coercion: booleans as is, numbers are true when non-zero,
+//!   strings are true only when equal to `"true"` ignoring ASCII case, everything else is false.
+//! - `formatString` templates are parsed once when the template is a literal. Unparsable
+//!   `${...}` parts are kept as literal text; a failing nested call fails the whole call.
+//! - Nesting (templates inside templates, calls inside calls) is bounded at 32 levels.
+//! - Checks return `false` for bad user data (a non-numeric string for `numeric`) and an error
+//!   only for a bad call (a non-integer `min`, an invalid regex).
+//! - `and`/`or` short-circuit: later values are not evaluated, so their data paths are not
+//!   recorded as dependencies for that evaluation.
+//!
+//! Details per function live in the private submodules.
+
+use std::borrow::Cow;
+use std::cell::Cell;
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use crate::dynamic::{Call, Dynamic, Evaluator};
+
+mod checks;
+mod date;
+mod logic;
+mod number;
+mod plural;
+mod template;
+mod url;
+
+#[cfg(test)]
+mod tests;
 
 /// Work done once when a call is parsed, reused on every evaluation.
 #[derive(Debug, Clone, Default)]
@@ -31,7 +59,20 @@ impl PartialEq for Prepared {
 /// Opaque to the rest of the crate.
 #[derive(Debug)]
 pub struct PreparedFunction {
-    _private: (),
+    kind: PreparedKind,
+}
+
+/// What `prepare` could do ahead of time, per function.
+#[derive(Debug)]
+enum PreparedKind {
+    /// `formatString` with a literal template.
+    Template(template::Template),
+    /// `regex` with a literal pattern; a compile error is kept so it is reported, not retried.
+    Regex(Result<regex::Regex, String>),
+    /// `formatDate` with a literal pattern.
+    DatePattern(Result<date::Pattern, String>),
+    /// `and`/`or` with a literal array: its items parsed as dynamic values.
+    Values(Vec<Dynamic>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -60,39 +101,225 @@ impl Default for UrlPolicy {
 impl UrlPolicy {
     /// `Ok(url)` when the URL is absolute and its scheme is allowed (case-insensitive).
     pub fn check<'a>(&self, url: &'a str) -> Result<&'a str, String> {
-        let _ = url;
-        todo!()
+        url::check(&self.allowed_schemes, url)
+    }
+}
+
+/// Deepest nesting of evaluations (calls inside calls, templates inside templates).
+const MAX_NESTING: u32 = 32;
+
+thread_local! {
+    static EVAL_DEPTH: Cell<u32> = const { Cell::new(0) };
+    static PREPARE_DEPTH: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Counts one level of nesting on a thread-local counter for as long as it lives.
+struct DepthGuard(&'static std::thread::LocalKey<Cell<u32>>);
+
+impl DepthGuard {
+    fn enter(key: &'static std::thread::LocalKey<Cell<u32>>) -> Option<DepthGuard> {
+        let depth = key.with(|d| {
+            let next = d.get() + 1;
+            d.set(next);
+            next
+        });
+        let guard = DepthGuard(key);
+        (depth <= MAX_NESTING).then_some(guard)
+    }
+}
+
+impl Drop for DepthGuard {
+    fn drop(&mut self) {
+        self.0.with(|d| d.set(d.get() - 1));
     }
 }
 
 /// Parses what can be parsed once (format strings, literal regex patterns).
 pub fn prepare(name: &str, args: &[(String, Dynamic)]) -> Prepared {
-    let _ = (name, args);
-    Prepared::None
+    let Some(_guard) = DepthGuard::enter(&PREPARE_DEPTH) else {
+        // Too deep: evaluation parses lazily (and is bounded by its own depth guard).
+        return Prepared::None;
+    };
+    let literal = |arg: &str| match find_arg(args, arg) {
+        Some(Dynamic::Literal(v)) => Some(v),
+        _ => None,
+    };
+    let kind = match name {
+        "formatString" => match literal("value") {
+            Some(Value::String(s)) => PreparedKind::Template(template::Template::parse(s)),
+            _ => return Prepared::None,
+        },
+        "regex" => match literal("pattern") {
+            Some(Value::String(p)) => PreparedKind::Regex(checks::compile_regex(p)),
+            _ => return Prepared::None,
+        },
+        "formatDate" => match literal("format") {
+            Some(Value::String(p)) => PreparedKind::DatePattern(date::Pattern::parse(p)),
+            _ => return Prepared::None,
+        },
+        "and" | "or" => match literal("values") {
+            Some(Value::Array(items)) => PreparedKind::Values(items.iter().map(Dynamic::parse).collect()),
+            _ => return Prepared::None,
+        },
+        _ => return Prepared::None,
+    };
+    Prepared::Function(Arc::new(PreparedFunction { kind }))
 }
 
 /// True when the function reads the data model by itself (beyond its arguments), e.g.
 /// `formatString` with `${/path}` interpolations.
+///
+/// Also true for `and`/`or` whose literal `values` array holds bindings or calls: the array is a
+/// single literal argument to `Dynamic::is_static`, so only this function can see inside it.
 pub fn reads_data(call: &Call) -> bool {
-    let _ = call;
-    todo!()
+    match call.name.as_str() {
+        "formatString" => {
+            if let Some(PreparedKind::Template(t)) = prepared(call) {
+                return t.reads_data();
+            }
+            match call.arg("value") {
+                Some(Dynamic::Literal(Value::String(s))) => template::Template::parse(s).reads_data(),
+                Some(Dynamic::Literal(_)) | None => false,
+                // A template read from data may contain anything.
+                Some(_) => true,
+            }
+        }
+        "and" | "or" => {
+            if let Some(PreparedKind::Values(items)) = prepared(call) {
+                return items.iter().any(|d| !d.is_static());
+            }
+            match call.arg("values") {
+                Some(Dynamic::Literal(Value::Array(items))) => items.iter().any(|v| !Dynamic::parse(v).is_static()),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
 }
 
 /// Evaluates a call at bind time. Arguments are evaluated through `ev` so that every data read
 /// is recorded as a dependency.
 pub fn evaluate(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, FunctionError> {
-    let _ = (call, ev);
-    todo!()
+    let Some(_guard) = DepthGuard::enter(&EVAL_DEPTH) else {
+        return Err(invalid(&call.name, format!("calls nested deeper than {MAX_NESTING} levels")));
+    };
+    match call.name.as_str() {
+        "required" => checks::required(call, ev),
+        "regex" => checks::regex(call, ev),
+        "length" => checks::length(call, ev),
+        "numeric" => checks::numeric(call, ev),
+        "email" => checks::email(call, ev),
+        "formatString" => template::format_string(call, ev),
+        "formatNumber" => number::format_number(call, ev),
+        "formatCurrency" => number::format_currency(call, ev),
+        "formatDate" => date::format_date(call, ev),
+        "pluralize" => plural::pluralize(call, ev),
+        "and" => logic::and_or(call, ev, true),
+        "or" => logic::and_or(call, ev, false),
+        "not" => logic::not(call, ev),
+        "openUrl" => Err(FunctionError::NotAtBindTime("openUrl".into())),
+        other => Err(FunctionError::Unknown(other.to_owned())),
+    }
 }
 
 /// The coercion of any value to a string the spec defines for display and interpolation.
 pub fn coerce_to_string(value: &Value) -> String {
-    let _ = value;
-    todo!()
+    match value {
+        Value::String(s) => s.clone(),
+        other => {
+            let mut out = String::new();
+            push_coerced(&mut out, other);
+            out
+        }
+    }
 }
 
 /// Truthiness used by checks and logic functions.
 pub fn coerce_to_bool(value: &Value) -> bool {
-    let _ = value;
-    todo!()
+    match value {
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => s.eq_ignore_ascii_case("true"),
+        Value::Null | Value::Array(_) | Value::Object(_) => false,
+    }
+}
+
+/// Appends `coerce_to_string(value)` to `out` without an intermediate allocation for scalars.
+fn push_coerced(out: &mut String, value: &Value) {
+    match value {
+        Value::Null => {}
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => number::push_js_number(out, n),
+        Value::String(s) => out.push_str(s),
+        // Serializing a `Value` cannot fail.
+        Value::Array(_) | Value::Object(_) => out.push_str(&serde_json::to_string(value).unwrap_or_default()),
+    }
+}
+
+// ---- helpers shared by the submodules ----
+
+fn find_arg<'a>(args: &'a [(String, Dynamic)], name: &str) -> Option<&'a Dynamic> {
+    args.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+}
+
+fn prepared(call: &Call) -> Option<&PreparedKind> {
+    match &call.prepared {
+        Prepared::Function(p) => Some(&p.kind),
+        Prepared::None => None,
+    }
+}
+
+fn invalid(function: &str, reason: impl Into<String>) -> FunctionError {
+    FunctionError::InvalidArgs { function: function.to_owned(), reason: reason.into() }
+}
+
+/// Evaluates a dynamic value; literals are borrowed, everything else goes through `ev` so the
+/// read is recorded.
+fn eval_dynamic<'a>(value: &'a Dynamic, ev: &mut dyn Evaluator) -> Cow<'a, Value> {
+    match value {
+        Dynamic::Literal(v) => Cow::Borrowed(v),
+        other => Cow::Owned(ev.eval(other)),
+    }
+}
+
+/// Evaluates an optional argument; `None` when absent.
+fn opt_arg<'a>(call: &'a Call, name: &str, ev: &mut dyn Evaluator) -> Option<Cow<'a, Value>> {
+    call.arg(name).map(|d| eval_dynamic(d, ev))
+}
+
+/// Evaluates a required argument; absent is an error (a missing value in the data is `null`).
+fn req_arg<'a>(call: &'a Call, name: &str, ev: &mut dyn Evaluator) -> Result<Cow<'a, Value>, FunctionError> {
+    opt_arg(call, name, ev).ok_or_else(|| invalid(&call.name, format!("missing argument `{name}`")))
+}
+
+/// A JSON number, or a string holding one (text fields write strings). Non-finite is `None`.
+fn as_number(value: &Value) -> Option<f64> {
+    match value {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => {
+            let t = s.trim();
+            // Rust also parses "inf" and "NaN"; only plain decimal notation is a number here.
+            if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E')) {
+                return None;
+            }
+            t.parse::<f64>().ok().filter(|f| f.is_finite())
+        }
+        _ => None,
+    }
+}
+
+/// Parameter names in declaration order, used to name positional arguments in templates.
+fn positional_params(function: &str) -> &'static [&'static str] {
+    match function {
+        "required" | "email" | "not" | "formatString" => &["value"],
+        "regex" => &["value", "pattern"],
+        "length" | "numeric" => &["value", "min", "max"],
+        "formatNumber" => &["value", "decimals", "grouping"],
+        "formatCurrency" => &["value", "currency", "decimals", "grouping"],
+        "formatDate" => &["value", "format"],
+        "pluralize" => &["value", "zero", "one", "two", "few", "many", "other"],
+        "and" | "or" => &["values"],
+        "openUrl" => &["url"],
+        _ => &[],
+    }
 }
