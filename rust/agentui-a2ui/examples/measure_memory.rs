@@ -1,4 +1,4 @@
-//! Peak heap used to build the 10,000-item benchmark surface (a counting allocator; criterion
+//! Wall time (one cold run) and peak heap used to build the 10,000-item benchmark surface (a counting allocator; criterion
 //! measures time, this measures bytes). Run: `cargo run --release --example measure_memory`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -37,15 +37,18 @@ fn main() {
         drop(value);
         let before = CURRENT.load(Ordering::Relaxed);
         PEAK.store(before, Ordering::Relaxed);
+        let started = std::time::Instant::now();
         let mut group = SurfaceGroup::default();
         for m in &messages {
             group.process_value(m);
         }
+        let elapsed = started.elapsed();
         let nodes = group.surface("bench-list").map(|s| s.node_count()).unwrap_or(0);
         let retained = CURRENT.load(Ordering::Relaxed) - before;
         let peak = PEAK.load(Ordering::Relaxed) - before;
         println!(
-            "{name}: {nodes} nodes, retained {:.1} MB, peak {:.1} MB (input messages excluded)",
+            "{name}: {nodes} nodes in {:.1} ms, retained {:.1} MB, peak {:.1} MB (input messages excluded)",
+            elapsed.as_secs_f64() * 1e3,
             retained as f64 / 1e6,
             peak as f64 / 1e6
         );

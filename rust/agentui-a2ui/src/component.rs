@@ -2,6 +2,8 @@
 //! child references and templates recognised, checks and action parsed. Every template instance
 //! of the component reuses this compiled form.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value};
 
 use crate::dynamic::Dynamic;
@@ -11,7 +13,7 @@ use crate::dynamic::Dynamic;
 pub enum PropTemplate {
     Dynamic(Dynamic),
     /// A reference to another component by id (`child`, Modal `trigger`/`content`, Tabs `child`).
-    ChildRef(String),
+    ChildRef(Arc<str>),
     /// A `children` list.
     Children(ChildSource),
     Object(Vec<(String, PropTemplate)>),
@@ -20,17 +22,17 @@ pub enum PropTemplate {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ChildSource {
-    Ids(Vec<String>),
+    Ids(Vec<Arc<str>>),
     /// One instance of `component_id` per item of the array (or object) at `path`.
     Template {
-        component_id: String,
+        component_id: Arc<str>,
         path: String,
     },
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompiledAction {
-    Event { name: String, context: Vec<(String, Dynamic)> },
+    Event { name: Arc<str>, context: Vec<(String, Dynamic)> },
     FunctionCall(Dynamic),
 }
 
@@ -42,9 +44,9 @@ pub struct CompiledCheck {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompiledComponent {
-    pub id: String,
-    pub component_type: String,
-    pub props: Vec<(String, PropTemplate)>,
+    pub id: Arc<str>,
+    pub component_type: Arc<str>,
+    pub props: Vec<(Arc<str>, PropTemplate)>,
     pub accessibility_label: Option<Dynamic>,
     pub accessibility_description: Option<Dynamic>,
     pub checks: Vec<CompiledCheck>,
@@ -59,28 +61,33 @@ impl CompiledComponent {
     /// Compiles a component object that already passed catalog validation (so shapes are
     /// trusted here; anything unexpected degrades to a literal rather than failing).
     pub fn compile(component: &Map<String, Value>) -> CompiledComponent {
-        let id = component.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
-        let component_type = component.get("component").and_then(Value::as_str).unwrap_or_default().to_owned();
-        let is_modal = component_type == "Modal";
+        let id: Arc<str> = component.get("id").and_then(Value::as_str).unwrap_or_default().into();
+        let component_type: Arc<str> = component.get("component").and_then(Value::as_str).unwrap_or_default().into();
+        let is_modal = component_type.as_ref() == "Modal";
         let props = component
             .iter()
             .filter(|(k, _)| !RESERVED.contains(&k.as_str()))
             .map(|(key, value)| {
                 let template = match (key.as_str(), value) {
                     ("children", Value::Array(ids)) => PropTemplate::Children(ChildSource::Ids(
-                        ids.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+                        ids.iter().filter_map(Value::as_str).map(Arc::from).collect(),
                     )),
                     ("children", Value::Object(t)) => match (t.get("componentId"), t.get("path")) {
                         (Some(Value::String(c)), Some(Value::String(p))) => {
-                            PropTemplate::Children(ChildSource::Template { component_id: c.clone(), path: p.clone() })
+                            PropTemplate::Children(ChildSource::Template {
+                                component_id: c.as_str().into(),
+                                path: p.clone(),
+                            })
                         }
                         _ => compile_value(value),
                     },
-                    ("child", Value::String(id)) => PropTemplate::ChildRef(id.clone()),
-                    ("trigger" | "content", Value::String(id)) if is_modal => PropTemplate::ChildRef(id.clone()),
+                    ("child", Value::String(id)) => PropTemplate::ChildRef(id.as_str().into()),
+                    ("trigger" | "content", Value::String(id)) if is_modal => {
+                        PropTemplate::ChildRef(id.as_str().into())
+                    }
                     _ => compile_value(value),
                 };
-                (key.clone(), template)
+                (Arc::from(key.as_str()), template)
             })
             .collect();
         let accessibility = component.get("accessibility").and_then(Value::as_object);
@@ -117,7 +124,7 @@ impl CompiledComponent {
         fn walk<'a>(template: &'a PropTemplate, out: &mut Vec<&'a str>) {
             match template {
                 PropTemplate::ChildRef(id) => out.push(id),
-                PropTemplate::Children(ChildSource::Ids(ids)) => out.extend(ids.iter().map(String::as_str)),
+                PropTemplate::Children(ChildSource::Ids(ids)) => out.extend(ids.iter().map(|id| id.as_ref())),
                 PropTemplate::Children(ChildSource::Template { component_id, .. }) => out.push(component_id),
                 PropTemplate::Object(fields) => fields.iter().for_each(|(_, t)| walk(t, out)),
                 PropTemplate::Array(items) => items.iter().for_each(|t| walk(t, out)),
@@ -142,7 +149,7 @@ fn compile_value(value: &Value) -> PropTemplate {
         Value::Object(map) => PropTemplate::Object(
             map.iter()
                 .map(|(k, v)| match (k.as_str(), v) {
-                    ("child", Value::String(id)) => (k.clone(), PropTemplate::ChildRef(id.clone())),
+                    ("child", Value::String(id)) => (k.clone(), PropTemplate::ChildRef(id.as_str().into())),
                     _ => (k.clone(), compile_value(v)),
                 })
                 .collect(),
@@ -154,7 +161,7 @@ fn compile_value(value: &Value) -> PropTemplate {
 
 fn compile_action(action: &Value) -> Option<CompiledAction> {
     if let Some(event) = action.get("event") {
-        let name = event.get("name").and_then(Value::as_str)?.to_owned();
+        let name: Arc<str> = event.get("name").and_then(Value::as_str)?.into();
         let context = event
             .get("context")
             .and_then(Value::as_object)
@@ -199,7 +206,7 @@ mod tests {
         }));
         match c.action {
             Some(CompiledAction::Event { name, context }) => {
-                assert_eq!(name, "submit");
+                assert_eq!(name.as_ref(), "submit");
                 assert_eq!(context[0], ("who".to_owned(), Dynamic::Path("/name".into())));
             }
             other => panic!("unexpected {other:?}"),

@@ -1,36 +1,47 @@
 //! Path -> node dependency index, so that a data-model write recomputes only the nodes that read
 //! the written path: cost grows with what changed, not with the surface size.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
-/// Maps canonical data paths to the instance ids that read them.
+/// Maps canonical data paths to the instance ids that read them. Paths are ordered so that
+/// "everything below `/items`" is one range query.
 #[derive(Debug, Default, Clone)]
 pub struct DependencyIndex {
-    by_path: BTreeMap<String, HashSet<String>>,
-    by_node: HashMap<String, Vec<String>>,
+    by_path: BTreeMap<Arc<str>, Vec<Arc<str>>>,
 }
 
 impl DependencyIndex {
-    /// Replaces the paths `node` depends on.
-    pub fn set(&mut self, node: &str, paths: Vec<String>) {
-        self.remove(node);
-        if paths.is_empty() {
-            return;
-        }
-        for path in &paths {
-            self.by_path.entry(path.clone()).or_default().insert(node.to_owned());
-        }
-        self.by_node.insert(node.to_owned(), paths);
+    /// Records that `node` reads `paths`; returns the paths as stored, for a later [`Self::remove`].
+    pub fn add(&mut self, node: &Arc<str>, paths: Vec<String>) -> Vec<Arc<str>> {
+        paths
+            .into_iter()
+            .map(|path| match self.by_path.get_key_value(path.as_str()) {
+                Some((key, _)) => {
+                    let key = key.clone();
+                    if let Some(readers) = self.by_path.get_mut(&key) {
+                        readers.push(node.clone());
+                    }
+                    key
+                }
+                None => {
+                    let key: Arc<str> = path.into();
+                    self.by_path.insert(key.clone(), vec![node.clone()]);
+                    key
+                }
+            })
+            .collect()
     }
 
-    pub fn remove(&mut self, node: &str) {
-        if let Some(paths) = self.by_node.remove(node) {
-            for path in paths {
-                if let Some(nodes) = self.by_path.get_mut(&path) {
-                    nodes.remove(node);
-                    if nodes.is_empty() {
-                        self.by_path.remove(&path);
-                    }
+    /// Forgets that `node` reads `paths`.
+    pub fn remove(&mut self, node: &str, paths: &[Arc<str>]) {
+        for path in paths {
+            if let Some(readers) = self.by_path.get_mut(path) {
+                if let Some(i) = readers.iter().position(|r| r.as_ref() == node) {
+                    readers.swap_remove(i);
+                }
+                if readers.is_empty() {
+                    self.by_path.remove(path);
                 }
             }
         }
@@ -38,8 +49,8 @@ impl DependencyIndex {
 
     /// Nodes whose value may change when `changed` is written: those reading `changed`, one of
     /// its ancestors (the value they read contains it) or one of its descendants (replaced).
-    pub fn affected_by_write(&self, changed: &str) -> HashSet<String> {
-        let mut out = HashSet::new();
+    pub fn affected_by_write(&self, changed: &str) -> Vec<Arc<str>> {
+        let mut out = Vec::new();
         for ancestor in ancestors_or_self(changed) {
             if let Some(nodes) = self.by_path.get(ancestor) {
                 out.extend(nodes.iter().cloned());
@@ -48,13 +59,13 @@ impl DependencyIndex {
         for nodes in self.descendants(changed) {
             out.extend(nodes.iter().cloned());
         }
-        out
+        dedup(out)
     }
 
     /// Nodes whose list of items may change when `changed` is written: the list itself or an
     /// ancestor was replaced, or a direct item was added, removed or replaced.
-    pub fn affected_structurally(&self, changed: &str) -> HashSet<String> {
-        let mut out = HashSet::new();
+    pub fn affected_structurally(&self, changed: &str) -> Vec<Arc<str>> {
+        let mut out = Vec::new();
         if let Some(nodes) = self.by_path.get(changed) {
             out.extend(nodes.iter().cloned());
         }
@@ -66,15 +77,21 @@ impl DependencyIndex {
                 out.extend(nodes.iter().cloned());
             }
         }
-        out
+        dedup(out)
     }
 
-    fn descendants<'a>(&'a self, path: &str) -> impl Iterator<Item = &'a HashSet<String>> + 'a {
+    fn descendants<'a>(&'a self, path: &str) -> impl Iterator<Item = &'a Vec<Arc<str>>> + 'a {
         // Keys strictly below `path` start with `path/`; '0' is the character after '/'.
-        let lower = format!("{path}/");
-        let upper = format!("{path}0");
+        let lower: Arc<str> = format!("{path}/").into();
+        let upper: Arc<str> = format!("{path}0").into();
         self.by_path.range(lower..upper).map(|(_, nodes)| nodes)
     }
+}
+
+fn dedup(mut nodes: Vec<Arc<str>>) -> Vec<Arc<str>> {
+    nodes.sort_unstable();
+    nodes.dedup();
+    nodes
 }
 
 /// `""`, `/a`, `/a/b` for `/a/b`.
@@ -97,15 +114,13 @@ mod tests {
     fn index(entries: &[(&str, &[&str])]) -> DependencyIndex {
         let mut idx = DependencyIndex::default();
         for (node, paths) in entries {
-            idx.set(node, paths.iter().map(|p| p.to_string()).collect());
+            idx.add(&Arc::from(*node), paths.iter().map(|p| p.to_string()).collect());
         }
         idx
     }
 
-    fn sorted(set: HashSet<String>) -> Vec<String> {
-        let mut v: Vec<_> = set.into_iter().collect();
-        v.sort();
-        v
+    fn sorted(nodes: Vec<Arc<str>>) -> Vec<String> {
+        nodes.iter().map(|n| n.to_string()).collect()
     }
 
     #[test]
@@ -138,13 +153,14 @@ mod tests {
     }
 
     #[test]
-    fn replacing_and_removing_a_node_updates_both_directions() {
-        let mut idx = index(&[("n", &["/a"])]);
-        idx.set("n", vec!["/b".into()]);
+    fn removing_a_node_forgets_its_paths() {
+        let mut idx = DependencyIndex::default();
+        let n: Arc<str> = "n".into();
+        let stored = idx.add(&n, vec!["/a".into(), "/b".into()]);
+        idx.remove("n", &stored[..1]);
         assert!(idx.affected_by_write("/a").is_empty());
         assert_eq!(sorted(idx.affected_by_write("/b")), vec!["n"]);
-        idx.remove("n");
-        assert!(idx.affected_by_write("/b").is_empty());
+        idx.remove("n", &stored[1..]);
         assert!(idx.by_path.is_empty());
     }
 }

@@ -313,7 +313,7 @@ impl SurfaceGroup {
             CompiledAction::Event { name, context } => {
                 let context: Map<String, Value> = context.iter().map(|(k, v)| (k.clone(), ev.eval(v))).collect();
                 let message = ClientMessage::Action(ActionMessage {
-                    name: name.clone(),
+                    name: name.to_string(),
                     surface_id: surface_id.to_owned(),
                     source_component_id: instance_id.to_owned(),
                     timestamp: (self.clock)(),

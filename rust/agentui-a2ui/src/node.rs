@@ -1,8 +1,62 @@
 //! What the renderer receives: resolved nodes and diffs. A renderer maps each node to a native
 //! widget; it never resolves bindings, parses JSON or evaluates functions.
 
-use serde::Serialize;
+use std::sync::Arc;
+
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
 use serde_json::Value;
+
+/// Resolved properties in the agent's order. A small vector rather than a map: nodes hold two
+/// or three properties, and 60,000 nodes must fit in a phone's memory budget.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Props(Vec<(Arc<str>, Value)>);
+
+static NULL: Value = Value::Null;
+
+impl Props {
+    pub fn with_capacity(capacity: usize) -> Self {
+        Props(Vec::with_capacity(capacity))
+    }
+
+    pub fn push(&mut self, key: Arc<str>, value: Value) {
+        self.0.push((key, value));
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.0.iter().find(|(k, _)| k.as_ref() == key).map(|(_, v)| v)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.0.iter().map(|(k, v)| (k.as_ref(), v))
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// `props["text"]` reads like a JSON object; a missing key reads as `null`.
+impl std::ops::Index<&str> for Props {
+    type Output = Value;
+    fn index(&self, key: &str) -> &Value {
+        self.get(key).unwrap_or(&NULL)
+    }
+}
+
+impl Serialize for Props {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k.as_ref(), v)?;
+        }
+        map.end()
+    }
+}
 
 /// Accessibility attributes, resolved.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
@@ -25,15 +79,15 @@ pub struct CheckResult {
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum ActionKind {
     /// Sends an `action` message named `name` to the agent.
-    Event { name: String },
+    Event { name: Arc<str> },
     /// Runs a client-side function (e.g. `openUrl`) locally.
-    FunctionCall { name: String },
+    FunctionCall { name: Arc<str> },
 }
 
 /// A two-way binding: the input writes its value back to `path` with `set_value`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Binding {
-    pub property: String,
+    pub property: Arc<str>,
     /// Canonical absolute data-model path.
     pub path: String,
 }
@@ -43,17 +97,17 @@ pub struct Binding {
 #[serde(rename_all = "camelCase")]
 pub struct ResolvedNode {
     /// Instance id: the component id, or `componentId@/data/path` for template instances.
-    pub id: String,
+    pub id: Arc<str>,
     /// The component definition this instance comes from.
-    pub component_id: String,
+    pub component_id: Arc<str>,
     /// Catalog type, e.g. `Text`.
     #[serde(rename = "type")]
-    pub component_type: String,
+    pub component_type: Arc<str>,
     /// Resolved properties in the agent's order; child references are instance ids.
-    pub props: serde_json::Map<String, Value>,
+    pub props: Props,
     /// Child instance ids in order (template instances included). An id with no node in the
     /// surface is pending: its component has not arrived yet.
-    pub children: Vec<String>,
+    pub children: Vec<Arc<str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub accessibility: Option<Accessibility>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -71,14 +125,15 @@ pub struct ResolvedNode {
     pub weight: Option<f64>,
 }
 
-/// A change to a surface's node set, published after every message or input.
+/// A change to a surface's node set, published after every message or input. Nodes are shared
+/// with the surface (`Arc`), so publishing a 60,000-node reset copies pointers, not nodes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum SurfaceDiff {
     /// Replace everything: the first notification, or after the tree was rebuilt.
-    Reset { root: Option<String>, nodes: Vec<ResolvedNode> },
+    Reset { root: Option<String>, nodes: Vec<Arc<ResolvedNode>> },
     /// Nodes added or changed, and ids removed.
-    Patch { upserted: Vec<ResolvedNode>, removed: Vec<String> },
+    Patch { upserted: Vec<Arc<ResolvedNode>>, removed: Vec<Arc<str>> },
 }
 
 impl SurfaceDiff {

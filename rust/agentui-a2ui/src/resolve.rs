@@ -1,30 +1,34 @@
 //! Resolution of one component instance: dynamic values evaluated against the data model in the
 //! instance's scope, child references turned into instance ids, templates expanded, checks run.
 
-use serde_json::{Map, Value};
+use std::sync::Arc;
+
+use serde_json::Value;
 
 use crate::component::{ChildSource, CompiledComponent, PropTemplate};
 use crate::data_model::DataModel;
 use crate::dynamic::{Dynamic, Evaluator};
 use crate::functions;
-use crate::node::{Accessibility, ActionKind, Binding, CheckResult, ResolvedNode};
+use crate::node::{Accessibility, ActionKind, Binding, CheckResult, Props, ResolvedNode};
 use crate::pointer;
 
 /// Instance id of component `component_id` in `scope` (the canonical path of the template item
 /// it belongs to, `""` outside templates). Stable for as long as the item keeps its index.
-pub fn instance_id(component_id: &str, scope: &str) -> String {
+pub fn instance_id(component_id: &Arc<str>, scope: &str) -> Arc<str> {
     if scope.is_empty() {
-        component_id.to_owned()
+        component_id.clone()
     } else {
-        format!("{component_id}@{scope}")
+        format!("{component_id}@{scope}").into()
     }
 }
 
-/// A child to resolve next: its definition id and scope.
+/// A child to resolve next: its definition, scope and the instance id the parent listed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChildKey {
-    pub component_id: String,
-    pub scope: String,
+    pub component_id: Arc<str>,
+    /// Shared by every node of one template item.
+    pub scope: Arc<str>,
+    pub id: Arc<str>,
 }
 
 /// Everything one instance's resolution produced.
@@ -73,18 +77,18 @@ impl Evaluator for ScopedEvaluator<'_> {
     }
 }
 
-/// Resolves one instance of `def` in `scope`.
-pub fn resolve(def: &CompiledComponent, scope: &str, data: &DataModel) -> Resolution {
+/// Resolves one instance of `def` in `scope`; `id` is the instance id its parent listed.
+pub fn resolve(def: &CompiledComponent, id: Arc<str>, scope: &Arc<str>, data: &DataModel) -> Resolution {
     let mut ev = ScopedEvaluator::new(data, scope);
     let mut walk = PropWalk { scope, children: Vec::new(), lists: Vec::new(), bindings: Vec::new() };
-    let mut props = Map::with_capacity(def.props.len());
+    let mut props = Props::with_capacity(def.props.len());
     for (key, template) in &def.props {
         if let PropTemplate::Dynamic(Dynamic::Path(path)) = template {
             if let Some(abs) = ev.absolute(path) {
                 walk.bindings.push(Binding { property: key.clone(), path: abs });
             }
         }
-        props.insert(key.clone(), walk.value(template, &mut ev));
+        props.push(key.clone(), walk.value(template, &mut ev));
     }
     let checks: Vec<CheckResult> = def
         .checks
@@ -106,18 +110,18 @@ pub fn resolve(def: &CompiledComponent, scope: &str, data: &DataModel) -> Resolu
     let action = def.action.as_ref().map(|action| match action {
         crate::component::CompiledAction::Event { name, .. } => ActionKind::Event { name: name.clone() },
         crate::component::CompiledAction::FunctionCall(Dynamic::Call(call)) => {
-            ActionKind::FunctionCall { name: call.name.clone() }
+            ActionKind::FunctionCall { name: call.name.as_str().into() }
         }
-        crate::component::CompiledAction::FunctionCall(_) => ActionKind::FunctionCall { name: String::new() },
+        crate::component::CompiledAction::FunctionCall(_) => ActionKind::FunctionCall { name: "".into() },
     });
     let enabled = action.is_none() || validation_message.is_none();
-    let child_ids = walk.children.iter().map(|c| instance_id(&c.component_id, &c.scope)).collect();
+    let child_ids = walk.children.iter().map(|c| c.id.clone()).collect();
     let mut reads = ev.reads;
     reads.sort_unstable();
     reads.dedup();
     Resolution {
         node: ResolvedNode {
-            id: instance_id(&def.id, scope),
+            id,
             component_id: def.id.clone(),
             component_type: def.component_type.clone(),
             props,
@@ -137,16 +141,18 @@ pub fn resolve(def: &CompiledComponent, scope: &str, data: &DataModel) -> Resolu
 }
 
 struct PropWalk<'s> {
-    scope: &'s str,
+    scope: &'s Arc<str>,
     children: Vec<ChildKey>,
     lists: Vec<String>,
     bindings: Vec<Binding>,
 }
 
 impl PropWalk<'_> {
-    fn child(&mut self, component_id: &str, scope: &str) -> Value {
-        self.children.push(ChildKey { component_id: component_id.to_owned(), scope: scope.to_owned() });
-        Value::String(instance_id(component_id, scope))
+    fn child(&mut self, component_id: &Arc<str>, scope: &Arc<str>) -> Value {
+        let id = instance_id(component_id, scope);
+        let value = Value::String(id.to_string());
+        self.children.push(ChildKey { component_id: component_id.clone(), scope: scope.clone(), id });
+        value
     }
 
     fn value(&mut self, template: &PropTemplate, ev: &mut ScopedEvaluator<'_>) -> Value {
@@ -160,7 +166,7 @@ impl PropWalk<'_> {
                 let Ok(list_path) = pointer::resolve(self.scope, path) else { return Value::Array(Vec::new()) };
                 let items = template_item_scopes(ev.data.get(&list_path), &list_path);
                 self.lists.push(list_path);
-                Value::Array(items.iter().map(|item_scope| self.child(component_id, item_scope)).collect())
+                Value::Array(items.into_iter().map(|item_scope| self.child(component_id, &item_scope)).collect())
             }
             PropTemplate::Object(fields) => {
                 Value::Object(fields.iter().map(|(k, t)| (k.clone(), self.value(t, ev))).collect())
@@ -171,12 +177,17 @@ impl PropWalk<'_> {
 }
 
 /// Scopes of a template's items: one per array element (by index) or object member (by key).
-fn template_item_scopes(list: Option<&Value>, list_path: &str) -> Vec<String> {
+fn template_item_scopes(list: Option<&Value>, list_path: &str) -> Vec<Arc<str>> {
     match list {
-        Some(Value::Array(items)) => (0..items.len()).map(|i| format!("{list_path}/{i}")).collect(),
-        Some(Value::Object(members)) => {
-            members.keys().map(|k| format!("{list_path}{}", pointer::encode(std::slice::from_ref(k)))).collect()
-        }
+        Some(Value::Array(items)) => (0..items.len()).map(|i| Arc::from(format!("{list_path}/{i}"))).collect(),
+        Some(Value::Object(members)) => members
+            .keys()
+            .map(|k| {
+                let mut path = list_path.to_owned();
+                pointer::push_token(&mut path, k);
+                Arc::from(path)
+            })
+            .collect(),
         _ => Vec::new(),
     }
 }

@@ -6,6 +6,8 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use foldhash::fast::RandomState;
+
 use serde_json::{Map, Value};
 
 use crate::catalog::Catalog;
@@ -21,16 +23,17 @@ use crate::wire::v09::CreateSurface;
 /// A resolved instance with what is needed to resolve it again.
 #[derive(Debug, Clone)]
 struct NodeEntry {
-    node: ResolvedNode,
-    scope: String,
-    /// Children to resolve, as resolved last time.
-    children: Vec<ChildKey>,
+    node: Arc<ResolvedNode>,
+    scope: Arc<str>,
+    /// Paths the node read, as stored in the dependency index.
+    reads: Vec<Arc<str>>,
 }
 
-/// The resolved tree of a surface plus its dependency indexes.
+/// The resolved tree of a surface plus its dependency indexes. foldhash: a fast, randomly
+/// seeded hasher (ids come from the agent, so the seed matters; SipHash was 11% of a build).
 #[derive(Debug, Default, Clone)]
 struct Tree {
-    nodes: HashMap<String, NodeEntry>,
+    nodes: HashMap<Arc<str>, NodeEntry, RandomState>,
     reads: DependencyIndex,
     lists: DependencyIndex,
     template_instances: usize,
@@ -123,7 +126,7 @@ impl Surface {
     }
 
     pub fn node(&self, instance_id: &str) -> Option<&ResolvedNode> {
-        self.tree.nodes.get(instance_id).map(|e| &e.node)
+        self.tree.nodes.get(instance_id).map(|e| e.node.as_ref())
     }
 
     pub(crate) fn definition(&self, component_id: &str) -> Option<&CompiledComponent> {
@@ -131,7 +134,7 @@ impl Surface {
     }
 
     pub(crate) fn scope_of(&self, instance_id: &str) -> Option<&str> {
-        self.tree.nodes.get(instance_id).map(|e| e.scope.as_str())
+        self.tree.nodes.get(instance_id).map(|e| e.scope.as_ref())
     }
 
     pub fn node_count(&self) -> usize {
@@ -140,16 +143,20 @@ impl Surface {
 
     /// Nodes in depth-first order from the root (each once).
     pub fn nodes(&self) -> Vec<&ResolvedNode> {
+        self.shared_nodes().into_iter().map(Arc::as_ref).collect()
+    }
+
+    fn shared_nodes(&self) -> Vec<&Arc<ResolvedNode>> {
         let mut out = Vec::with_capacity(self.tree.nodes.len());
-        let mut seen = HashSet::new();
-        let mut stack = vec![self.root_id.clone()];
+        let mut seen = HashSet::with_capacity_and_hasher(self.tree.nodes.len(), RandomState::default());
+        let mut stack: Vec<&str> = vec![&self.root_id];
         while let Some(id) = stack.pop() {
-            if !seen.insert(id.clone()) {
+            if !seen.insert(id) {
                 continue;
             }
-            if let Some(entry) = self.tree.nodes.get(&id) {
+            if let Some(entry) = self.tree.nodes.get(id) {
                 out.push(&entry.node);
-                stack.extend(entry.node.children.iter().rev().cloned());
+                stack.extend(entry.node.children.iter().rev().map(|c| c.as_ref()));
             }
         }
         out
@@ -159,7 +166,7 @@ impl Surface {
     pub fn snapshot(&self) -> SurfaceDiff {
         SurfaceDiff::Reset {
             root: self.has_root().then(|| self.root_id.clone()),
-            nodes: self.nodes().into_iter().cloned().collect(),
+            nodes: self.shared_nodes().into_iter().cloned().collect(),
         }
     }
 
@@ -187,7 +194,7 @@ impl Surface {
         let mut definitions = self.definitions.clone();
         for component in compiled {
             // Reusing an id with another type replaces the definition: the node is recreated.
-            definitions.insert(component.id.clone(), Arc::new(component));
+            definitions.insert(component.id.to_string(), Arc::new(component));
         }
         if definitions.len() > self.limits.max_components_per_surface {
             return Err(A2uiError::LimitExceeded {
@@ -203,7 +210,7 @@ impl Surface {
                 .map_or("/updateComponents/components".to_owned(), |i| format!("/updateComponents/components/{i}"));
             A2uiError::validation(path, message)
         })?;
-        let tree = build_tree(&definitions, &self.root_id, &self.data, &self.limits)?;
+        let tree = build_tree(&definitions, &self.root_id, &self.data, &self.limits, self.tree.nodes.len())?;
         self.definitions = definitions;
         Ok(self.commit_tree(tree))
     }
@@ -229,29 +236,35 @@ impl Surface {
         if !self.has_root() {
             return Ok(empty_patch());
         }
-        let structural = self.tree.lists.affected_structurally(changed);
-        let mut rebuild = false;
-        for owner in &structural {
-            let Some(entry) = self.tree.nodes.get(owner) else { continue };
-            let Some(def) = self.definitions.get(&entry.node.component_id) else { continue };
-            if resolve::resolve(def, &entry.scope, &self.data).children != entry.children {
-                rebuild = true;
-                break;
+        for owner in self.tree.lists.affected_structurally(changed) {
+            let Some(entry) = self.tree.nodes.get(&owner) else { continue };
+            let Some(def) = self.definitions.get(entry.node.component_id.as_ref()) else { continue };
+            let resolution = resolve::resolve(def, owner.clone(), &entry.scope, &self.data);
+            if resolution.node.children != entry.node.children {
+                // Items were added or removed: resolve everything again and diff.
+                let tree =
+                    build_tree(&self.definitions, &self.root_id, &self.data, &self.limits, self.tree.nodes.len())?;
+                return Ok(self.commit_tree(tree));
             }
-        }
-        if rebuild {
-            let tree = build_tree(&self.definitions, &self.root_id, &self.data, &self.limits)?;
-            return Ok(self.commit_tree(tree));
         }
         let mut upserted = Vec::new();
         for id in self.tree.reads.affected_by_write(changed) {
             let Some(entry) = self.tree.nodes.get(&id) else { continue };
-            let Some(def) = self.definitions.get(&entry.node.component_id) else { continue };
-            let resolution = resolve::resolve(def, &entry.scope, &self.data);
-            self.tree.reads.set(&id, resolution.reads);
+            let Some(def) = self.definitions.get(entry.node.component_id.as_ref()) else { continue };
+            let resolution = resolve::resolve(def, id.clone(), &entry.scope, &self.data);
+            let reads_changed = resolution.reads.len() != entry.reads.len()
+                || resolution.reads.iter().zip(&entry.reads).any(|(new, old)| new.as_str() != old.as_ref());
+            if reads_changed {
+                let old_reads = std::mem::take(&mut self.tree.nodes.get_mut(&id).expect("entry exists").reads);
+                self.tree.reads.remove(&id, &old_reads);
+                let stored = self.tree.reads.add(&id, resolution.reads);
+                if let Some(entry) = self.tree.nodes.get_mut(&id) {
+                    entry.reads = stored;
+                }
+            }
             if let Some(entry) = self.tree.nodes.get_mut(&id) {
-                if entry.node != resolution.node {
-                    entry.node = resolution.node;
+                if *entry.node != resolution.node {
+                    entry.node = Arc::new(resolution.node);
                     upserted.push(entry.node.clone());
                 }
             }
@@ -270,17 +283,17 @@ impl Surface {
             self.rendered = true;
             return self.snapshot();
         }
-        let mut upserted: Vec<ResolvedNode> = self
-            .tree
-            .nodes
-            .iter()
-            .filter(|(id, entry)| old.nodes.get(*id).map_or(true, |o| o.node != entry.node))
-            .map(|(_, entry)| entry.node.clone())
+        // Tree order (depth-first from the root): what a renderer wants, and no sort needed.
+        let upserted: Vec<Arc<ResolvedNode>> = self
+            .shared_nodes()
+            .into_iter()
+            .filter(|node| {
+                old.nodes.get(node.id.as_ref()).is_none_or(|o| !Arc::ptr_eq(&o.node, node) && o.node != **node)
+            })
+            .cloned()
             .collect();
-        upserted.sort_by(|a, b| a.id.cmp(&b.id));
-        let mut removed: Vec<String> =
+        let removed: Vec<Arc<str>> =
             old.nodes.keys().filter(|id| !self.tree.nodes.contains_key(*id)).cloned().collect();
-        removed.sort();
         SurfaceDiff::Patch { upserted, removed }
     }
 }
@@ -379,16 +392,16 @@ fn build_tree(
     root: &str,
     data: &DataModel,
     limits: &Limits,
+    expected_nodes: usize,
 ) -> Result<Tree, A2uiError> {
     let mut tree = Tree::default();
-    if !definitions.contains_key(root) {
-        return Ok(tree);
-    }
-    let mut stack = vec![(ChildKey { component_id: root.to_owned(), scope: String::new() }, 1usize)];
+    tree.nodes.reserve(expected_nodes);
+    let Some(root_def) = definitions.get(root) else { return Ok(tree) };
+    let root_key = ChildKey { component_id: root_def.id.clone(), scope: "".into(), id: root_def.id.clone() };
+    let mut stack = vec![(root_key, 1usize)];
     while let Some((key, depth)) = stack.pop() {
-        let Some(def) = definitions.get(&key.component_id) else { continue };
-        let id = resolve::instance_id(&key.component_id, &key.scope);
-        if tree.nodes.contains_key(&id) {
+        let Some(def) = definitions.get(key.component_id.as_ref()) else { continue };
+        if tree.nodes.contains_key(&key.id) {
             continue;
         }
         if depth > limits.max_depth {
@@ -404,13 +417,11 @@ fn build_tree(
                 });
             }
         }
-        let resolution = resolve::resolve(def, &key.scope, data);
-        tree.reads.set(&id, resolution.reads);
-        tree.lists.set(&id, resolution.lists);
-        for child in resolution.children.iter().rev() {
-            stack.push((child.clone(), depth + 1));
-        }
-        tree.nodes.insert(id, NodeEntry { node: resolution.node, scope: key.scope, children: resolution.children });
+        let resolution = resolve::resolve(def, key.id.clone(), &key.scope, data);
+        let reads = tree.reads.add(&key.id, resolution.reads);
+        tree.lists.add(&key.id, resolution.lists);
+        stack.extend(resolution.children.into_iter().rev().map(|child| (child, depth + 1)));
+        tree.nodes.insert(key.id, NodeEntry { node: Arc::new(resolution.node), scope: key.scope, reads });
     }
     Ok(tree)
 }
