@@ -15,7 +15,7 @@ pub fn render(surface: &Surface) -> String {
         match surface.node(&id) {
             Some(node) => {
                 out.push_str(&format!("{indent}{}\n", describe(node)));
-                stack.extend(node.children.iter().rev().map(|c| (c.clone(), depth + 1)));
+                stack.extend(node.children.iter().rev().map(|c| (c.to_string(), depth + 1)));
             }
             None => out.push_str(&format!("{indent}… {id} (pending)\n")),
         }

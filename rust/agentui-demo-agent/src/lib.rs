@@ -1,0 +1,43 @@
+//! A scripted, deterministic AG-UI 1.1 server (no LLM) on loopback, for the `agentui` demo, the
+//! AG-UI client's HTTP tests, and the Kotlin tests.
+//!
+//! ```no_run
+//! # async fn demo() -> std::io::Result<()> {
+//! use agentui_demo_agent::{DemoAgent, DemoAgentOptions};
+//! let agent = DemoAgent::new(DemoAgentOptions::default()).serve("127.0.0.1:0".parse().unwrap()).await?;
+//! println!("POST {}", agent.agent_url());
+//! agent.shutdown().await
+//! # }
+//! ```
+//!
+//! # Endpoints
+//!
+//! - `POST /agent` with a `RunAgentInput` body answers `text/event-stream`, one `data: <json>`
+//!   frame per event. The scenario is chosen by a keyword in the latest user message (see
+//!   [`SCENARIOS`]: delete, fail, slow, compare, location, weather, book, counter, hello; first
+//!   match wins, default chat).
+//! - `POST /agent/<scenario>` runs that scenario whatever the message says.
+//! - On either, a follow-up is answered first: `resume` entries (interrupt answers),
+//!   `forwardedProps.a2uiAction` (the booking form's `book` action), or tool messages at the end
+//!   of `messages` (client tool results, quoted back verbatim and paired by `toolCallId`).
+//! - `POST /fault/<kind>`: broken responses, see [`FAULTS`].
+//! - A body that is not JSON, or not a `RunAgentInput`, gets 400 with
+//!   `{"error": {"code": "malformed_json" | "invalid_input", "message"}}`.
+//!
+//! Every run opens with `RUN_STARTED {threadId, runId}` from the input and closes with
+//! `RUN_FINISHED {threadId, runId, outcome}` (or `RUN_ERROR`). Ids are derived from the run id:
+//! `msg-<runId>-<n>`, `call-<runId>-<n>`, `int-<runId>-1`. Nothing is logged.
+
+mod faults;
+mod input;
+mod options;
+mod scenarios;
+mod script;
+mod server;
+mod shutdown;
+mod sse;
+
+pub use faults::{FAULTS, OVERSIZED_EVENT_BYTES};
+pub use options::DemoAgentOptions;
+pub use scenarios::{ScenarioInfo, SCENARIOS};
+pub use server::{DemoAgent, DemoAgentHandle};
