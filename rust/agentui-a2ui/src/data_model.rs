@@ -50,6 +50,9 @@ pub enum DataModelError {
 pub struct Change {
     /// Canonical absolute path that was written (`""` for the root).
     pub path: String,
+    /// The value the write replaced or removed, moved out (not cloned) so that a caller can put
+    /// it back cheaply; `None` when nothing was there.
+    pub previous: Option<Value>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -99,8 +102,8 @@ impl DataModel {
     }
 
     /// How to take back a write to `path` that has not happened yet, so a caller can roll a
-    /// message back when something after the write fails (the engine's atomicity). Costs a
-    /// clone of the value being replaced, never of its container.
+    /// message back when something after the write fails (the engine's atomicity). Clones
+    /// nothing larger than a scalar: a replaced value comes back through [`Change::previous`].
     pub fn undo_for(&self, path: &str) -> Option<Undo> {
         let tokens: Vec<String> = iter_absolute(path).ok()?.map(|t| t.into_owned()).collect();
         let mut cur = &self.root;
@@ -119,11 +122,12 @@ impl DataModel {
                 other => return Some(Undo { container, step: UndoStep::Replace(other.clone()) }),
             };
         }
-        Some(Undo { container: tokens, step: UndoStep::Replace(cur.clone()) })
+        Some(Undo { container: tokens, step: UndoStep::Restore })
     }
 
-    /// Takes back a write described by [`DataModel::undo_for`].
-    pub fn undo(&mut self, undo: Undo) {
+    /// Takes back a write described by [`DataModel::undo_for`]; `previous` is the write's
+    /// [`Change::previous`].
+    pub fn undo(&mut self, undo: Undo, previous: Option<Value>) {
         let mut cur = &mut self.root;
         for token in &undo.container {
             let next = match cur {
@@ -140,7 +144,8 @@ impl DataModel {
             }
         }
         match (undo.step, cur) {
-            (UndoStep::Replace(previous), slot) => *slot = previous,
+            (UndoStep::Replace(old), slot) => *slot = old,
+            (UndoStep::Restore, slot) => *slot = previous.unwrap_or(Value::Null),
             (UndoStep::RemoveKey(key), Value::Object(map)) => {
                 map.shift_remove(key.as_str());
             }
@@ -188,8 +193,8 @@ impl DataModel {
                     reason: format!("the data model root must be an object, not {}", kind(&value)),
                 });
             }
-            self.root = value;
-            return Ok(Change { path: String::new() });
+            let previous = std::mem::replace(&mut self.root, value);
+            return Ok(Change { path: String::new(), previous: Some(previous) });
         }
 
         // Pass 1 (read only): check every token and decide each step, so that pass 2 cannot fail.
@@ -270,14 +275,14 @@ impl DataModel {
                 }
             };
         }
-        *slot = value;
-        Ok(Change { path: written })
+        let previous = std::mem::replace(slot, value);
+        Ok(Change { path: written, previous: (!previous.is_null()).then_some(previous) })
     }
 
     fn delete(&mut self, tokens: &[Cow<'_, str>]) -> Result<Change, DataModelError> {
-        let change = Change { path: canonical_of(tokens) };
+        let mut change = Change { path: canonical_of(tokens), previous: None };
         let Some((last, parents)) = tokens.split_last() else {
-            self.root = Value::Object(Map::new());
+            change.previous = Some(std::mem::replace(&mut self.root, Value::Object(Map::new())));
             return Ok(change);
         };
         // Nothing is mutated until the final step, so returning early on error is atomic.
@@ -307,12 +312,12 @@ impl DataModel {
         match cur {
             Value::Object(map) => {
                 // `shift_remove` keeps the order of the remaining keys (the map preserves order).
-                map.shift_remove(last.as_ref());
+                change.previous = map.shift_remove(last.as_ref());
             }
             Value::Array(items) => {
                 if let Some(index) = Self::delete_index(tokens, parents.len(), last)? {
                     if let Some(item) = items.get_mut(index) {
-                        *item = Value::Null;
+                        change.previous = Some(std::mem::replace(item, Value::Null)).filter(|v| !v.is_null());
                     }
                 }
             }
@@ -362,8 +367,10 @@ pub struct Undo {
 
 #[derive(Debug, Clone, PartialEq)]
 enum UndoStep {
-    /// Put this value back at `container` itself.
+    /// Put this (scalar or `null`) value back at `container` itself.
     Replace(Value),
+    /// Put the write's [`Change::previous`] back at `container` itself.
+    Restore,
     /// Remove a key the write created.
     RemoveKey(String),
     /// Shrink an array the write grew.
@@ -465,8 +472,17 @@ mod tests {
         m
     }
 
-    fn changed(path: &str) -> Change {
-        Change { path: path.to_owned() }
+    fn changed(path: &str) -> String {
+        path.to_owned()
+    }
+
+    #[test]
+    fn writes_hand_back_what_they_replaced() {
+        let mut m = model();
+        assert_eq!(m.set("/a", Some(json!(1))).unwrap().previous, None);
+        assert_eq!(m.set("/a", Some(json!(2))).unwrap().previous, Some(json!(1)));
+        assert_eq!(m.set("/a", None).unwrap().previous, Some(json!(2)));
+        assert_eq!(m.set("/a", None).unwrap().previous, None);
     }
 
     #[test]
@@ -519,8 +535,8 @@ mod tests {
     #[test]
     fn upsert_object_keys() {
         let mut m = model();
-        assert_eq!(m.set("/name", Some(json!("Ada"))).unwrap(), changed("/name"));
-        assert_eq!(m.set("/name", Some(json!("Grace"))).unwrap(), changed("/name"));
+        assert_eq!(m.set("/name", Some(json!("Ada"))).unwrap().path, changed("/name"));
+        assert_eq!(m.set("/name", Some(json!("Grace"))).unwrap().path, changed("/name"));
         assert_eq!(m.get("/name"), Some(&json!("Grace")));
         assert_eq!(m.root(), &json!({"name": "Grace"}));
     }
@@ -528,9 +544,9 @@ mod tests {
     #[test]
     fn change_path_is_canonical() {
         let mut m = model();
-        assert_eq!(m.set("/a/b/", Some(json!(1))).unwrap(), changed("/a/b"));
-        assert_eq!(m.set("/x~1y", Some(json!(1))).unwrap(), changed("/x~1y"));
-        assert_eq!(m.set("/~01", Some(json!(1))).unwrap(), changed("/~01"));
+        assert_eq!(m.set("/a/b/", Some(json!(1))).unwrap().path, changed("/a/b"));
+        assert_eq!(m.set("/x~1y", Some(json!(1))).unwrap().path, changed("/x~1y"));
+        assert_eq!(m.set("/~01", Some(json!(1))).unwrap().path, changed("/~01"));
         assert_eq!(m.get("/~01"), Some(&json!(1)));
         assert_eq!(m.root()["~1"], json!(1));
     }
@@ -538,9 +554,9 @@ mod tests {
     #[test]
     fn root_writes() {
         let mut m = model();
-        assert_eq!(m.set("/", Some(json!({"a": 1}))).unwrap(), changed(""));
+        assert_eq!(m.set("/", Some(json!({"a": 1}))).unwrap().path, changed(""));
         assert_eq!(m.root(), &json!({"a": 1}));
-        assert_eq!(m.set("", Some(json!({"b": 2}))).unwrap(), changed(""));
+        assert_eq!(m.set("", Some(json!({"b": 2}))).unwrap().path, changed(""));
         assert_eq!(m.root(), &json!({"b": 2}), "a root write replaces the document");
         for bad in [json!([1]), json!("s"), json!(3), json!(true)] {
             let err = m.set("", Some(bad)).unwrap_err();
@@ -552,17 +568,17 @@ mod tests {
     #[test]
     fn deleting_the_root_resets_it() {
         let mut m = with(json!({"a": 1}));
-        assert_eq!(m.set("", None).unwrap(), changed(""));
+        assert_eq!(m.set("", None).unwrap().path, changed(""));
         assert_eq!(m.root(), &json!({}));
         m.set("/a", Some(json!(1))).unwrap();
-        assert_eq!(m.set("/", Some(Value::Null)).unwrap(), changed(""));
+        assert_eq!(m.set("/", Some(Value::Null)).unwrap().path, changed(""));
         assert_eq!(m.root(), &json!({}));
     }
 
     #[test]
     fn delete_object_key_removes_it_and_keeps_order() {
         let mut m = with(json!({"a": 1, "b": 2, "c": 3}));
-        assert_eq!(m.set("/a", None).unwrap(), changed("/a"));
+        assert_eq!(m.set("/a", None).unwrap().path, changed("/a"));
         let keys: Vec<_> = m.root().as_object().unwrap().keys().cloned().collect();
         assert_eq!(keys, ["b", "c"]);
         m.set("/b", Some(Value::Null)).unwrap();
@@ -572,7 +588,7 @@ mod tests {
     #[test]
     fn delete_array_element_keeps_length() {
         let mut m = with(json!({"items": [1, 2, 3]}));
-        assert_eq!(m.set("/items/1", None).unwrap(), changed("/items/1"));
+        assert_eq!(m.set("/items/1", None).unwrap().path, changed("/items/1"));
         assert_eq!(m.get("/items"), Some(&json!([1, null, 3])));
         assert_eq!(m.get("/items/1"), None);
         assert_eq!(m.get("/items/2"), Some(&json!(3)), "siblings keep their index");
@@ -610,7 +626,7 @@ mod tests {
         assert_eq!(m.root(), &json!({"a": {"b": {"c": 1}}}));
         m.set("/list/0/name", Some(json!("x"))).unwrap();
         assert_eq!(m.get("/list"), Some(&json!([{"name": "x"}])));
-        assert_eq!(m.set("/queue/-", Some(json!("first"))).unwrap(), changed("/queue/0"));
+        assert_eq!(m.set("/queue/-", Some(json!("first"))).unwrap().path, changed("/queue/0"));
         assert_eq!(m.get("/queue"), Some(&json!(["first"])));
         m.set("/pad/2", Some(json!(true))).unwrap();
         assert_eq!(m.get("/pad"), Some(&json!([null, null, true])));
@@ -626,8 +642,8 @@ mod tests {
     fn writes_into_existing_arrays() {
         let mut m = with(json!({"items": ["a", "b"]}));
         m.set("/items/1", Some(json!("B"))).unwrap();
-        assert_eq!(m.set("/items/-", Some(json!("c"))).unwrap(), changed("/items/2"));
-        assert_eq!(m.set("/items/5", Some(json!("f"))).unwrap(), changed("/items/5"));
+        assert_eq!(m.set("/items/-", Some(json!("c"))).unwrap().path, changed("/items/2"));
+        assert_eq!(m.set("/items/5", Some(json!("f"))).unwrap().path, changed("/items/5"));
         assert_eq!(m.get("/items"), Some(&json!(["a", "B", "c", null, null, "f"])));
     }
 
@@ -771,7 +787,7 @@ mod tests {
         let mut m = with(json!({ "items": items }));
         for i in (0..10_000).step_by(97) {
             let path = format!("/items/{i}/done");
-            assert_eq!(m.set(&path, Some(json!(true))).unwrap(), changed(&path));
+            assert_eq!(m.set(&path, Some(json!(true))).unwrap().path, changed(&path));
         }
         assert_eq!(m.get("/items/9991/done"), Some(&json!(true)));
         assert_eq!(m.get("/items/9990/done"), Some(&json!(false)));
@@ -813,9 +829,9 @@ mod tests {
             ("", json!({"other": 1})),
         ] {
             let undo = dm.undo_for(path).unwrap();
-            dm.set(path, Some(value)).unwrap();
+            let change = dm.set(path, Some(value)).unwrap();
             assert_ne!(dm.root(), &before, "{path} changed nothing");
-            dm.undo(undo);
+            dm.undo(undo, change.previous);
             assert_eq!(dm.root(), &before, "undo of {path}");
         }
     }

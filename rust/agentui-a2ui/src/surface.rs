@@ -3,7 +3,7 @@
 //! Every mutation is atomic: it is checked (and, for structure, resolved) on the side and only
 //! then committed, so a rejected message leaves the surface exactly as it was.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use foldhash::fast::RandomState;
@@ -34,6 +34,8 @@ struct NodeEntry {
 #[derive(Debug, Default, Clone)]
 struct Tree {
     nodes: HashMap<Arc<str>, NodeEntry, RandomState>,
+    /// Instance ids depth-first from the root, as built (structure only changes on a rebuild).
+    order: Vec<Arc<str>>,
     reads: DependencyIndex,
     lists: DependencyIndex,
     template_instances: usize,
@@ -147,19 +149,7 @@ impl Surface {
     }
 
     fn shared_nodes(&self) -> Vec<&Arc<ResolvedNode>> {
-        let mut out = Vec::with_capacity(self.tree.nodes.len());
-        let mut seen = HashSet::with_capacity_and_hasher(self.tree.nodes.len(), RandomState::default());
-        let mut stack: Vec<&str> = vec![&self.root_id];
-        while let Some(id) = stack.pop() {
-            if !seen.insert(id) {
-                continue;
-            }
-            if let Some(entry) = self.tree.nodes.get(id) {
-                out.push(&entry.node);
-                stack.extend(entry.node.children.iter().rev().map(|c| c.as_ref()));
-            }
-        }
-        out
+        self.tree.order.iter().filter_map(|id| self.tree.nodes.get(id).map(|e| &e.node)).collect()
     }
 
     /// The full current state, as the first notification of a subscription.
@@ -219,13 +209,13 @@ impl Surface {
     pub(crate) fn update_data(&mut self, path: Option<&str>, value: Option<Value>) -> Result<SurfaceDiff, A2uiError> {
         let path = path.unwrap_or("");
         let undo = self.data.undo_for(path);
-        let change = self.data.set(path, value).map_err(data_model_error)?;
+        let mut change = self.data.set(path, value).map_err(data_model_error)?;
         match self.recompute_after_write(&change.path) {
             Ok(diff) => Ok(diff),
             Err(error) => {
                 // Take the write back so the surface is exactly as it was before the message.
                 if let Some(undo) = undo {
-                    self.data.undo(undo);
+                    self.data.undo(undo, change.previous.take());
                 }
                 Err(error)
             }
@@ -396,6 +386,7 @@ fn build_tree(
 ) -> Result<Tree, A2uiError> {
     let mut tree = Tree::default();
     tree.nodes.reserve(expected_nodes);
+    tree.order.reserve(expected_nodes);
     let Some(root_def) = definitions.get(root) else { return Ok(tree) };
     let root_key = ChildKey { component_id: root_def.id.clone(), scope: "".into(), id: root_def.id.clone() };
     let mut stack = vec![(root_key, 1usize)];
@@ -421,6 +412,7 @@ fn build_tree(
         let reads = tree.reads.add(&key.id, resolution.reads);
         tree.lists.add(&key.id, resolution.lists);
         stack.extend(resolution.children.into_iter().rev().map(|child| (child, depth + 1)));
+        tree.order.push(key.id.clone());
         tree.nodes.insert(key.id, NodeEntry { node: Arc::new(resolution.node), scope: key.scope, reads });
     }
     Ok(tree)
