@@ -1,5 +1,7 @@
-//! AG-UI 1.1 client core: event types, SSE decoding, the stream verifier and the conversation
-//! reducer. Pure and synchronous: no HTTP, no async runtime. Rendering and FFI live elsewhere.
+//! AG-UI 1.1 client: event types, SSE decoding, the stream verifier and the conversation reducer
+//! (pure and synchronous), plus the async edges built on them: [`transport`] (HTTP + SSE over
+//! reqwest/rustls) and [`session`] (the conversation runtime: client tools, interrupts,
+//! listeners). Rendering and FFI live elsewhere.
 //!
 //! Data flow for one response body:
 //!
@@ -7,6 +9,7 @@
 //! bytes ─▶ SseDecoder ─▶ EventPipeline: compat ─▶ enforcement ─▶ ChunkExpander ─▶ StreamVerifier ─▶ ConversationReducer
 //! ```
 
+pub mod a2ui_bridge;
 pub mod chunks;
 pub mod compat;
 pub mod conformance;
@@ -19,7 +22,9 @@ pub mod message;
 pub mod patch;
 pub mod pipeline;
 pub mod reducer;
+pub mod session;
 pub mod sse;
+pub mod transport;
 pub mod verify;
 pub mod version;
 

@@ -1,0 +1,22 @@
+//! Why a session call failed.
+
+use super::interrupts::InterruptError;
+use super::tools::ToolRegistryError;
+use crate::transport::TransportError;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    /// The exchange with the agent failed: network, HTTP status, content type, stall,
+    /// truncation, SSE framing or a protocol violation.
+    #[error(transparent)]
+    Transport(#[from] TransportError),
+    /// The agent ended the run with `RUN_ERROR`.
+    #[error("the agent reported an error: {message}")]
+    Agent { message: String, code: Option<String> },
+    #[error("the run was cancelled")]
+    Cancelled,
+    #[error(transparent)]
+    Interrupt(#[from] InterruptError),
+    #[error(transparent)]
+    Tools(#[from] ToolRegistryError),
+}

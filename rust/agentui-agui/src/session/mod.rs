@@ -1,0 +1,308 @@
+//! The conversation runtime: one conversation with one agent, its client tools, interrupts and
+//! observers.
+//!
+//! A [`ConversationSession`] is an actor in the plain sense: every mutation happens inside its
+//! `&mut self` methods, on the task that awaits them, in event order; listeners are called
+//! inline after each mutation, so all of them see the same sequence. Tool handlers run on their
+//! own tasks, but their results are applied by the session loop, never by the handlers.
+//!
+//! One [`run`](ConversationSession::run): append the user message, send `RunAgentInput` (tools
+//! from the registry), stream and apply the events, execute the live client tool calls once
+//! each, append their results as tool messages, and, when the run finished and results were
+//! added, start the follow-up run automatically (bounded by `max_follow_up_runs`).
+//!
+//! **State resync (lesson 7).** A `STATE_DELTA` that cannot apply leaves the state as it was,
+//! emits [`SessionUpdate::StateResyncNeeded`] and sets [`needs_resync`](ConversationSession::needs_resync).
+//! The next run then carries the kept state as `RunAgentInput.state` together with
+//! `forwardedProps.agentuiStateResync = true`, which tells the agent to adopt that state as the
+//! baseline (or answer with a `STATE_SNAPSHOT`); the flag clears once that input is sent, and a
+//! `STATE_SNAPSHOT` clears it at any time.
+
+mod error;
+mod executor;
+mod ids;
+mod interrupts;
+mod listener;
+mod policy;
+mod runner;
+mod tools;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+
+pub use error::SessionError;
+pub use executor::{result_message, result_text, ToolFailure, ToolLedger, ToolOutcome};
+pub use interrupts::{InterruptBook, InterruptError};
+pub use listener::{
+    ListenerId, RunPhase, SessionListener, SessionUpdate, SessionWarning, SessionWarningKind, ToolCallPhase,
+    ToolCallUpdate,
+};
+pub use policy::{AllowRegistered, ToolDecision, ToolPolicy};
+pub use tools::{ClientTool, ToolError, ToolFuture, ToolHandler, ToolInvocation, ToolRegistry, ToolRegistryError};
+
+use crate::message::{Context, Interrupt, Message, MessageContent, Role};
+use crate::pipeline::PipelineOptions;
+use crate::reducer::Conversation;
+use crate::transport::{CancelToken, HttpTransport, TransportOptions};
+use ids::IdGenerator;
+use listener::Listeners;
+
+/// The `forwardedProps` key that asks the agent to resynchronise state (see the module notes).
+pub const STATE_RESYNC_PROP: &str = "agentuiStateResync";
+
+/// How a session behaves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionOptions {
+    /// The thread to continue; a fresh id when `None`.
+    pub thread_id: Option<String>,
+    pub transport: TransportOptions,
+    pub pipeline: PipelineOptions,
+    /// Bound on one tool handler, unless the tool sets its own.
+    pub tool_timeout: Duration,
+    /// Follow-up runs one `run` may start automatically to deliver tool results.
+    pub max_follow_up_runs: usize,
+    pub context: Vec<Context>,
+    pub forwarded_props: Option<Value>,
+}
+
+impl Default for SessionOptions {
+    fn default() -> Self {
+        SessionOptions {
+            thread_id: None,
+            transport: TransportOptions::default(),
+            pipeline: PipelineOptions::default(),
+            tool_timeout: Duration::from_secs(30),
+            max_follow_up_runs: 5,
+            context: Vec::new(),
+            forwarded_props: None,
+        }
+    }
+}
+
+/// What one client tool call came to, for the summary.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolCallReport {
+    pub tool_call_id: String,
+    pub tool_name: String,
+    pub outcome: ToolOutcome,
+}
+
+/// The result of one [`run`](ConversationSession::run) and its follow-ups.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunSummary {
+    pub thread_id: String,
+    /// The run ids the client requested, the first run and then every follow-up.
+    pub run_ids: Vec<String>,
+    /// Where the last run ended: `Finished` or `Interrupted`.
+    pub phase: RunPhase,
+    /// Every call the client answered during these runs, in the order the agent asked.
+    pub tool_calls: Vec<ToolCallReport>,
+    pub pending_interrupts: Vec<Interrupt>,
+    /// Tool results are waiting for a run that the follow-up bound did not allow;
+    /// [`continue_run`](ConversationSession::continue_run) sends them.
+    pub follow_up_limit_reached: bool,
+    pub needs_resync: bool,
+    pub warnings: Vec<SessionWarning>,
+}
+
+/// Cancels the run in flight of the session it came from; usable from any task or thread.
+#[derive(Debug, Clone)]
+pub struct SessionCanceller {
+    current: Arc<Mutex<CancelToken>>,
+}
+
+impl SessionCanceller {
+    /// Stop the run in flight (and its follow-ups), if any. Handlers still running are aborted
+    /// and nothing executes afterwards.
+    pub fn cancel(&self) {
+        self.current.lock().unwrap_or_else(|p| p.into_inner()).cancel();
+    }
+}
+
+/// One conversation with one AG-UI agent.
+pub struct ConversationSession {
+    transport: HttpTransport,
+    options: SessionOptions,
+    thread_id: String,
+    conversation: Conversation,
+    registry: ToolRegistry,
+    policy: Arc<dyn ToolPolicy>,
+    ledger: ToolLedger,
+    interrupts: InterruptBook,
+    listeners: Listeners,
+    current_cancel: Arc<Mutex<CancelToken>>,
+    phase: RunPhase,
+    ids: IdGenerator,
+}
+
+impl std::fmt::Debug for ConversationSession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConversationSession")
+            .field("transport", &self.transport)
+            .field("thread_id", &self.thread_id)
+            .field("messages", &self.conversation.messages().len())
+            .field("tools", &self.registry.names().collect::<Vec<_>>())
+            .field("phase", &self.phase)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ConversationSession {
+    /// A session talking to the agent at `url`, sending `headers` (e.g. authorization) with
+    /// every request.
+    pub fn connect(url: &str, headers: &[(String, String)], options: SessionOptions) -> Result<Self, SessionError> {
+        let transport = HttpTransport::new(url, headers, options.transport)?;
+        Ok(Self::with_transport(transport, options))
+    }
+
+    pub fn with_transport(transport: HttpTransport, options: SessionOptions) -> Self {
+        let mut ids = IdGenerator::new();
+        let thread_id = options.thread_id.clone().unwrap_or_else(|| ids.next("thread"));
+        ConversationSession {
+            transport,
+            options,
+            thread_id,
+            conversation: Conversation::default(),
+            registry: ToolRegistry::new(),
+            policy: Arc::new(AllowRegistered),
+            ledger: ToolLedger::default(),
+            interrupts: InterruptBook::default(),
+            listeners: Listeners::default(),
+            current_cancel: Arc::new(Mutex::new(CancelToken::new())),
+            phase: RunPhase::Idle,
+            ids,
+        }
+    }
+
+    /// Continue from a stored conversation. Its tool calls are history: they are never
+    /// executed, whether answered or not.
+    pub fn restore(&mut self, history: Vec<Message>, state: Option<Value>) {
+        self.conversation = Conversation::new(history, state);
+        self.interrupts = InterruptBook::default();
+        self.listeners.emit(SessionUpdate::MessagesReset(self.conversation.messages().to_vec()));
+    }
+
+    pub fn thread_id(&self) -> &str {
+        &self.thread_id
+    }
+
+    pub fn conversation(&self) -> &Conversation {
+        &self.conversation
+    }
+
+    pub fn messages(&self) -> &[Message] {
+        self.conversation.messages()
+    }
+
+    pub fn state(&self) -> &Value {
+        self.conversation.state()
+    }
+
+    /// Replace the state locally; the next run sends it.
+    pub fn set_state(&mut self, state: Value) {
+        self.conversation.set_state(state);
+        self.listeners.emit(SessionUpdate::StateChanged(self.conversation.state().clone()));
+    }
+
+    /// Whether a state delta failed to apply and the next run will ask for a resync.
+    pub fn needs_resync(&self) -> bool {
+        self.conversation.needs_resync()
+    }
+
+    pub fn phase(&self) -> &RunPhase {
+        &self.phase
+    }
+
+    pub fn tools(&self) -> &ToolRegistry {
+        &self.registry
+    }
+
+    pub fn register_tool(&mut self, tool: ClientTool) -> Result<(), SessionError> {
+        Ok(self.registry.register(tool)?)
+    }
+
+    pub fn unregister_tool(&mut self, name: &str) -> bool {
+        self.registry.unregister(name)
+    }
+
+    /// Decide per call whether a registered tool may run (the default allows all).
+    pub fn set_tool_policy(&mut self, policy: Arc<dyn ToolPolicy>) {
+        self.policy = policy;
+    }
+
+    /// Call ids the client has taken, across all runs of this session.
+    pub fn tool_ledger(&self) -> &ToolLedger {
+        &self.ledger
+    }
+
+    pub fn add_listener(&mut self, listener: Arc<dyn SessionListener>) -> ListenerId {
+        self.listeners.add(listener)
+    }
+
+    pub fn remove_listener(&mut self, id: ListenerId) -> bool {
+        self.listeners.remove(id)
+    }
+
+    /// A handle that cancels this session's run in flight from elsewhere.
+    pub fn canceller(&self) -> SessionCanceller {
+        SessionCanceller { current: self.current_cancel.clone() }
+    }
+
+    pub fn set_context(&mut self, context: Vec<Context>) {
+        self.options.context = context;
+    }
+
+    pub fn set_forwarded_props(&mut self, props: Option<Value>) {
+        self.options.forwarded_props = props;
+    }
+
+    pub fn pending_interrupts(&self) -> &[Interrupt] {
+        self.interrupts.pending()
+    }
+
+    /// Answer an interrupt; the next run carries it in `resume`. An expired interrupt or a
+    /// payload its `responseSchema` rejects is refused.
+    pub fn resolve_interrupt(&mut self, id: &str, payload: Option<Value>) -> Result<(), SessionError> {
+        Ok(self.interrupts.resolve(id, payload)?)
+    }
+
+    pub fn cancel_interrupt(&mut self, id: &str) -> Result<(), SessionError> {
+        Ok(self.interrupts.cancel(id)?)
+    }
+
+    /// Send `text` as a user message and run until the agent is done with it.
+    pub async fn run(&mut self, text: impl Into<String>) -> Result<RunSummary, SessionError> {
+        let mut message = Message::new(self.ids.next("user"), Role::User);
+        message.content = Some(MessageContent::Text(text.into()));
+        self.run_message(message).await
+    }
+
+    /// Like [`run`](Self::run) with a message the caller built (e.g. with content parts).
+    pub async fn run_message(&mut self, message: Message) -> Result<RunSummary, SessionError> {
+        self.conversation.append_local_message(message.clone());
+        self.listeners.emit(SessionUpdate::MessageUpserted(Box::new(message)));
+        self.drive().await
+    }
+
+    /// Run without a new user message: after answering interrupts, or to deliver tool results
+    /// the follow-up bound held back.
+    pub async fn continue_run(&mut self) -> Result<RunSummary, SessionError> {
+        self.drive().await
+    }
+
+    fn set_phase(&mut self, phase: RunPhase) {
+        self.phase = phase.clone();
+        self.listeners.emit(SessionUpdate::RunPhase(phase));
+    }
+
+    fn warn(&self, warnings: &mut Vec<SessionWarning>, kind: SessionWarningKind, message: String) {
+        let w = SessionWarning { kind, message };
+        // Bounded like the conversation's own warnings.
+        if warnings.len() < self.options.pipeline.limits.max_warnings {
+            warnings.push(w.clone());
+        }
+        self.listeners.emit(SessionUpdate::Warning(w));
+    }
+}

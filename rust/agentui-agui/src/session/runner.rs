@@ -1,0 +1,477 @@
+//! The session loop: one run after another until the agent is done, on one task.
+//!
+//! Per run: build the input (tools from the registry, resume answers, resync flag), open the
+//! stream, then select over three sources in priority order: cancellation, completed tool
+//! handlers, and the next events. Tool calls are dispatched at their live `TOOL_CALL_END`;
+//! results are appended as tool messages once the stream is done, paired by `toolCallId` only.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value};
+
+use super::executor::{result_message, result_text, InFlight, ToolFailure, ToolOutcome};
+use super::listener::{RunPhase, SessionUpdate, SessionWarningKind, ToolCallPhase, ToolCallUpdate};
+use super::policy::ToolDecision;
+use super::tools::ToolInvocation;
+use super::{ConversationSession, RunSummary, SessionError, ToolCallReport, STATE_RESYNC_PROP};
+use crate::compat::PeerEra;
+use crate::event::*;
+use crate::input::{build_run_agent_input, RunRequest};
+use crate::message::{Message, RunOutcome};
+use crate::pipeline::EventPipeline;
+use crate::reducer::{Conversation, RunStatus, ToolCallOrigin, ToolCallStatus};
+use crate::transport::{CancelToken, RunStream, TransportError, Truncation};
+
+/// How one run ended.
+enum RunEnd {
+    Finished { run_id: String, outcome: Option<RunOutcome> },
+    AgentError { message: String, code: Option<String> },
+    Failed(TransportError),
+    Cancelled,
+}
+
+/// What the loop tracks while one run streams.
+struct RunContext {
+    /// Call ids the conversation held before the run: history, never executed.
+    known_before: HashSet<String>,
+    /// Call ids that arrived as history during the run (snapshots, the input echo).
+    history_ids: HashSet<String>,
+    /// Live calls in `TOOL_CALL_START` order, with their tool names.
+    started: Vec<(String, String)>,
+    /// Calls the client took in this run.
+    claimed: HashSet<String>,
+    /// Duplicates and replays that were not run.
+    skipped: HashSet<String>,
+    outcomes: HashMap<String, ToolOutcome>,
+    in_flight: InFlight,
+    warnings_seen: usize,
+    resync_reported: bool,
+}
+
+impl RunContext {
+    fn new(conversation: &Conversation) -> Self {
+        RunContext {
+            known_before: conversation.tool_calls().iter().map(|r| r.tool_call_id.clone()).collect(),
+            history_ids: HashSet::new(),
+            started: Vec::new(),
+            claimed: HashSet::new(),
+            skipped: HashSet::new(),
+            outcomes: HashMap::new(),
+            in_flight: InFlight::default(),
+            warnings_seen: conversation.warnings().len(),
+            resync_reported: conversation.needs_resync(),
+        }
+    }
+
+    fn note_history(&mut self, messages: &[Message]) {
+        for call in messages.iter().flat_map(|m| m.tool_calls.iter().flatten()) {
+            // A snapshot that repeats a call streamed live in this run is not a replay of it.
+            if !self.started.iter().any(|(id, _)| *id == call.id) {
+                self.history_ids.insert(call.id.clone());
+            }
+        }
+    }
+}
+
+fn parse_arguments(text: &str) -> Result<Value, ToolFailure> {
+    if text.trim().is_empty() {
+        return Ok(Value::Object(Map::new()));
+    }
+    serde_json::from_str(text).map_err(|e| ToolFailure::InvalidArguments { detail: format!("not JSON: {e}") })
+}
+
+/// `forwardedProps` with the resync flag set; a non-object value the app chose is kept as is
+/// (the state sent alongside is then the only signal).
+fn with_resync_flag(props: Option<Value>) -> Option<Value> {
+    match props {
+        None | Some(Value::Null) => {
+            Some(Value::Object(Map::from_iter([(STATE_RESYNC_PROP.to_owned(), Value::Bool(true))])))
+        }
+        Some(Value::Object(mut map)) => {
+            map.insert(STATE_RESYNC_PROP.to_owned(), Value::Bool(true));
+            Some(Value::Object(map))
+        }
+        other => other,
+    }
+}
+
+impl ConversationSession {
+    pub(super) async fn drive(&mut self) -> Result<RunSummary, SessionError> {
+        let cancel = CancelToken::new();
+        *self.current_cancel.lock().unwrap_or_else(|p| p.into_inner()) = cancel.clone();
+        let mut summary = RunSummary {
+            thread_id: self.thread_id.clone(),
+            run_ids: Vec::new(),
+            phase: RunPhase::Idle,
+            tool_calls: Vec::new(),
+            pending_interrupts: Vec::new(),
+            follow_up_limit_reached: false,
+            needs_resync: false,
+            warnings: Vec::new(),
+        };
+        let mut follow_ups = 0usize;
+        loop {
+            let (end, results_added) = self.run_once(&cancel, &mut summary).await;
+            let (run_id, outcome) = match end {
+                RunEnd::Finished { run_id, outcome } => (run_id, outcome),
+                RunEnd::AgentError { message, code } => {
+                    self.set_phase(RunPhase::AgentError { message: message.clone(), code: code.clone() });
+                    return Err(SessionError::Agent { message, code });
+                }
+                RunEnd::Cancelled => {
+                    self.set_phase(RunPhase::Cancelled);
+                    return Err(SessionError::Cancelled);
+                }
+                RunEnd::Failed(e) => {
+                    self.set_phase(RunPhase::Failed { error: e.to_string() });
+                    return Err(SessionError::Transport(e));
+                }
+            };
+            let phase = match outcome {
+                Some(RunOutcome::Interrupt { .. }) => {
+                    RunPhase::Interrupted { run_id, interrupts: self.interrupts.pending().to_vec() }
+                }
+                Some(RunOutcome::Cancelled) => RunPhase::Finished { run_id, outcome },
+                _ if results_added && follow_ups < self.options.max_follow_up_runs => {
+                    // The agent's next step must start from what really happened (lesson 1).
+                    follow_ups += 1;
+                    continue;
+                }
+                _ => {
+                    if results_added {
+                        summary.follow_up_limit_reached = true;
+                        let message = format!(
+                            "{} follow-up runs reached; tool results wait for continue_run()",
+                            self.options.max_follow_up_runs
+                        );
+                        self.warn(&mut summary.warnings, SessionWarningKind::FollowUpLimit, message);
+                    }
+                    RunPhase::Finished { run_id, outcome }
+                }
+            };
+            self.set_phase(phase.clone());
+            summary.phase = phase;
+            summary.pending_interrupts = self.interrupts.pending().to_vec();
+            summary.needs_resync = self.conversation.needs_resync();
+            return Ok(summary);
+        }
+    }
+
+    /// One request/response. Returns how it ended and whether client results were appended.
+    async fn run_once(&mut self, cancel: &CancelToken, summary: &mut RunSummary) -> (RunEnd, bool) {
+        let run_id = self.ids.next("run");
+        summary.run_ids.push(run_id.clone());
+        let pending_before = self.interrupts.pending().to_vec();
+        let (resume, unanswered) = self.interrupts.take_resume();
+        for id in unanswered {
+            let message = format!("interrupt '{id}' was left unanswered");
+            self.warn(&mut summary.warnings, SessionWarningKind::UnansweredInterrupt, message);
+        }
+        let resync = self.conversation.needs_resync();
+        let forwarded_props = if resync {
+            with_resync_flag(self.options.forwarded_props.clone())
+        } else {
+            self.options.forwarded_props.clone()
+        };
+        let request = RunRequest {
+            thread_id: self.thread_id.clone(),
+            run_id: run_id.clone(),
+            parent_run_id: None,
+            tools: self.registry.declarations(),
+            context: self.options.context.clone(),
+            forwarded_props,
+            resume: resume.clone(),
+        };
+        let era = PeerEra::new(self.options.pipeline.peer_max_protocol_version.as_deref());
+        let (input, downgrades) = build_run_agent_input(&self.conversation, &request, &era);
+        for w in downgrades {
+            self.warn(&mut summary.warnings, SessionWarningKind::InputDowngrade, w.message);
+        }
+        self.set_phase(RunPhase::Starting { run_id });
+        let events = match self.transport.open(&input, cancel).await {
+            Ok(events) => events,
+            Err(e) => {
+                // The request never reached the agent: the answers are still to be sent.
+                self.interrupts.restore(pending_before, resume);
+                let end = if e == TransportError::Cancelled { RunEnd::Cancelled } else { RunEnd::Failed(e) };
+                return (end, false);
+            }
+        };
+        if resync {
+            // The input just sent carries the kept state as the baseline both sides now share.
+            let kept = self.conversation.state().clone();
+            self.conversation.set_state(kept);
+        }
+
+        let mut ctx = RunContext::new(&self.conversation);
+        // A clone, so a caller dropping this future mid-run leaves the conversation intact.
+        let pipeline = EventPipeline::new(self.conversation.clone(), &self.options.pipeline);
+        let mut stream = RunStream::new(events, pipeline);
+        let failure = loop {
+            tokio::select! {
+                biased;
+                _ = cancel.cancelled() => break Some(TransportError::Cancelled),
+                Some((id, outcome)) = ctx.in_flight.next_completed(), if !ctx.in_flight.is_empty() => {
+                    self.tool_completed(&mut ctx, &id, outcome);
+                }
+                step = stream.next() => match step {
+                    Ok(Some(events)) => {
+                        for e in &events {
+                            self.on_event(e, stream.conversation(), &mut ctx, summary);
+                        }
+                    }
+                    Ok(None) => break None,
+                    Err(e) => break Some(e),
+                },
+            }
+        };
+        let mut cancelled = failure == Some(TransportError::Cancelled) || cancel.is_cancelled();
+        // Handlers already running finish (each is time-bounded) unless the run is cancelled.
+        while !cancelled && !ctx.in_flight.is_empty() {
+            tokio::select! {
+                biased;
+                _ = cancel.cancelled() => cancelled = true,
+                Some((id, outcome)) = ctx.in_flight.next_completed() => self.tool_completed(&mut ctx, &id, outcome),
+            }
+        }
+        if cancelled {
+            ctx.in_flight.abort_all();
+        }
+        if stream.ignored_after_close() > 0 {
+            let message = format!("{} events after the run ended were ignored", stream.ignored_after_close());
+            self.warn(&mut summary.warnings, SessionWarningKind::IgnoredAfterRunEnd, message);
+        }
+        self.conversation = stream.into_conversation();
+        let results_added = self.settle_tool_calls(&mut ctx, cancelled, summary);
+        self.interrupts.set_pending(self.conversation.pending_interrupts().to_vec());
+        let end = match (cancelled, failure, self.conversation.run_status()) {
+            (true, _, _) => RunEnd::Cancelled,
+            (false, Some(e), _) => RunEnd::Failed(e),
+            (false, None, RunStatus::Finished { run_id, outcome, .. }) => {
+                RunEnd::Finished { run_id: run_id.clone(), outcome: outcome.clone() }
+            }
+            (false, None, RunStatus::Errored { message, code }) => {
+                RunEnd::AgentError { message: message.clone(), code: code.clone() }
+            }
+            // Unreachable by construction (the stream only closes on those two events).
+            (false, None, _) => RunEnd::Failed(TransportError::Truncated(Truncation::RunOpen)),
+        };
+        (end, results_added)
+    }
+
+    /// Apply the listener side of one delivered event and dispatch tool calls.
+    fn on_event(&mut self, event: &Event, conv: &Conversation, ctx: &mut RunContext, summary: &mut RunSummary) {
+        match event {
+            Event::RunStarted(e) => {
+                if let Some(input) = &e.input {
+                    ctx.note_history(&input.messages);
+                    self.listeners.emit(SessionUpdate::MessagesReset(conv.messages().to_vec()));
+                }
+                self.set_phase(RunPhase::Running { run_id: e.run_id.clone() });
+            }
+            Event::TextMessageStart(TextMessageStart { message_id, .. })
+            | Event::TextMessageContent(TextMessageContent { message_id, .. })
+            | Event::TextMessageEnd(TextMessageEnd { message_id, .. })
+            | Event::ReasoningMessageStart(ReasoningMessageStart { message_id, .. })
+            | Event::ReasoningMessageContent(ReasoningMessageContent { message_id, .. })
+            | Event::ReasoningMessageEnd(ReasoningMessageEnd { message_id, .. })
+            | Event::ActivitySnapshot(ActivitySnapshot { message_id, .. })
+            | Event::ActivityDelta(ActivityDelta { message_id, .. }) => self.emit_message(conv, message_id),
+            Event::ToolCallStart(e) => {
+                ctx.started.push((e.tool_call_id.clone(), e.tool_call_name.clone()));
+                self.emit_call_message(conv, &e.tool_call_id);
+                self.emit_tool(&e.tool_call_id, &e.tool_call_name, ToolCallPhase::Streaming);
+            }
+            Event::ToolCallArgs(e) => self.emit_call_message(conv, &e.tool_call_id),
+            Event::ToolCallEnd(e) => {
+                let name = conv.tool_call(&e.tool_call_id).map(|r| r.tool_name.clone()).unwrap_or_default();
+                self.emit_tool(&e.tool_call_id, &name, ToolCallPhase::Requested);
+                self.dispatch(&e.tool_call_id, conv, ctx, summary);
+            }
+            Event::ToolCallResult(e) => {
+                let id = &e.tool_call_id;
+                match conv.tool_call(id).filter(|r| !r.tool_name.is_empty()) {
+                    Some(record) => {
+                        if ctx.claimed.contains(id) {
+                            let message = format!(
+                                "the server answered '{id}' ({}), a call this client executes; the client's result replaces it",
+                                record.tool_name
+                            );
+                            self.warn(&mut summary.warnings, SessionWarningKind::ServerAnsweredClientTool, message);
+                        } else {
+                            self.emit_tool(id, &record.tool_name, ToolCallPhase::CompletedByServer);
+                        }
+                    }
+                    None => {
+                        let message = format!("TOOL_CALL_RESULT for toolCallId '{id}' matches no tool call");
+                        self.warn(&mut summary.warnings, SessionWarningKind::UnmatchedToolResult, message);
+                    }
+                }
+                self.emit_message(conv, &e.message_id);
+            }
+            Event::StateSnapshot(_) | Event::StateDelta(_) => {
+                self.listeners.emit(SessionUpdate::StateChanged(conv.state().clone()));
+                match (conv.needs_resync(), ctx.resync_reported) {
+                    (true, false) => {
+                        ctx.resync_reported = true;
+                        let reason = "a STATE_DELTA could not be applied; the previous state is kept and the next run resynchronises".to_owned();
+                        self.listeners.emit(SessionUpdate::StateResyncNeeded { reason });
+                    }
+                    (false, true) => ctx.resync_reported = false,
+                    _ => {}
+                }
+            }
+            Event::MessagesSnapshot(e) => {
+                ctx.note_history(&e.messages);
+                self.listeners.emit(SessionUpdate::MessagesReset(conv.messages().to_vec()));
+            }
+            _ => {}
+        }
+        let warnings = conv.warnings();
+        for w in warnings.get(ctx.warnings_seen..).unwrap_or_default() {
+            self.warn(&mut summary.warnings, SessionWarningKind::Protocol(w.kind), w.message.clone());
+        }
+        ctx.warnings_seen = warnings.len();
+    }
+
+    /// A live call's arguments are complete: decide, at most once per id, whether it runs.
+    fn dispatch(&mut self, id: &str, conv: &Conversation, ctx: &mut RunContext, summary: &mut RunSummary) {
+        let Some(record) = conv.tool_call(id) else { return };
+        let name = record.tool_name.clone();
+        let skip = if self.ledger.contains(id) {
+            Some("the client already took this call id")
+        } else if ctx.known_before.contains(id) || ctx.history_ids.contains(id) {
+            Some("the call id belongs to history")
+        } else if !matches!(record.origin, ToolCallOrigin::Live { .. }) {
+            Some("the call is not live")
+        } else {
+            None
+        };
+        if let Some(reason) = skip {
+            ctx.skipped.insert(id.to_owned());
+            let message = format!("tool call '{id}' ({name}) was not run: {reason}");
+            self.warn(&mut summary.warnings, SessionWarningKind::DuplicateToolCall, message);
+            self.emit_tool(id, &name, ToolCallPhase::Skipped { reason: reason.to_owned() });
+            return;
+        }
+        // Unregistered: a server-side tool may still answer it before the run ends.
+        let Some(tool) = self.registry.get(&name).cloned() else { return };
+        self.ledger.claim(id);
+        ctx.claimed.insert(id.to_owned());
+        let arguments = conv
+            .message(&record.message_id)
+            .and_then(|m| m.tool_calls.as_ref())
+            .and_then(|calls| calls.iter().find(|c| c.id == id))
+            .map_or("", |c| c.function.arguments.as_str());
+        let checked = parse_arguments(arguments)
+            .and_then(|v| tool.validate(&v).map(|()| v).map_err(|detail| ToolFailure::InvalidArguments { detail }));
+        let invocation = match checked {
+            Ok(arguments) => ToolInvocation { tool_call_id: id.to_owned(), tool_name: name.clone(), arguments },
+            Err(failure) => return self.tool_completed(ctx, id, Err(failure)),
+        };
+        if let ToolDecision::Deny { reason } = self.policy.decide(&invocation) {
+            return self.tool_completed(ctx, id, Err(ToolFailure::Denied { reason }));
+        }
+        let limit = tool.timeout().unwrap_or(self.options.tool_timeout);
+        ctx.in_flight.spawn(&tool, invocation, limit);
+        self.emit_tool(id, &name, ToolCallPhase::Running);
+    }
+
+    fn tool_completed(&mut self, ctx: &mut RunContext, id: &str, outcome: ToolOutcome) {
+        let name = ctx.started.iter().find(|(i, _)| i == id).map(|(_, n)| n.clone()).unwrap_or_default();
+        let phase = match &outcome {
+            Ok(v) => ToolCallPhase::Succeeded { result: result_text(v) },
+            Err(failure) => ToolCallPhase::Failed { failure: failure.clone() },
+        };
+        self.emit_tool(id, &name, phase);
+        ctx.outcomes.insert(id.to_owned(), outcome);
+    }
+
+    /// After the stream: every live call of the run ends up answered. Client outcomes become
+    /// tool messages; calls nobody answered get an explicit error result. Returns whether the
+    /// client appended any result (a follow-up run is then due).
+    fn settle_tool_calls(&mut self, ctx: &mut RunContext, cancelled: bool, summary: &mut RunSummary) -> bool {
+        let mut added = false;
+        let mut seen = HashSet::new();
+        for (id, name) in std::mem::take(&mut ctx.started) {
+            if !seen.insert(id.clone()) {
+                continue;
+            }
+            if ctx.skipped.contains(&id) {
+                self.repair_pairing(&id);
+                continue;
+            }
+            let status = self.conversation.tool_call(&id).map(|r| r.status.clone());
+            let outcome = match ctx.outcomes.remove(&id) {
+                Some(outcome) => outcome,
+                None => {
+                    let failure = match (&status, ctx.claimed.contains(&id)) {
+                        (_, true) => ToolFailure::Cancelled,
+                        (Some(ToolCallStatus::Completed { .. }) | None, false) => continue,
+                        (_, false) if cancelled => ToolFailure::Cancelled,
+                        (Some(ToolCallStatus::Streaming), false) => ToolFailure::Incomplete,
+                        (Some(ToolCallStatus::Requested), false) => {
+                            let message = format!(
+                                "tool call '{id}' ({name}) was resolved neither by this client's registry nor by a server result"
+                            );
+                            self.warn(&mut summary.warnings, SessionWarningKind::UnresolvedToolCall, message);
+                            ToolFailure::NotRegistered { name: name.clone() }
+                        }
+                    };
+                    self.ledger.claim(&id);
+                    self.emit_tool(&id, &name, ToolCallPhase::Failed { failure: failure.clone() });
+                    Err(failure)
+                }
+            };
+            // A server answer to a client-executed call is replaced in place by the truth.
+            let message_id = match status {
+                Some(ToolCallStatus::Completed { result_message_id }) => result_message_id,
+                _ => self.ids.next("tool-result"),
+            };
+            let message = result_message(message_id, &id, &outcome);
+            self.conversation.append_local_message(message.clone());
+            self.ledger.set_result(&id, message.clone());
+            self.listeners.emit(SessionUpdate::MessageUpserted(Box::new(message)));
+            summary.tool_calls.push(ToolCallReport { tool_call_id: id, tool_name: name, outcome });
+            added = true;
+        }
+        added
+    }
+
+    /// A replayed call re-opened by the stream is paired again with the answer already given,
+    /// without running anything (the answer may be gone from a snapshot: the ledger keeps it).
+    fn repair_pairing(&mut self, id: &str) {
+        if matches!(self.conversation.tool_call(id).map(|r| &r.status), Some(ToolCallStatus::Completed { .. })) {
+            return;
+        }
+        let answer = self
+            .conversation
+            .messages()
+            .iter()
+            .rev()
+            .find(|m| m.role == crate::message::Role::Tool && m.tool_call_id.as_deref() == Some(id))
+            .or_else(|| self.ledger.result(id))
+            .cloned();
+        if let Some(answer) = answer {
+            self.conversation.append_local_message(answer.clone());
+            self.listeners.emit(SessionUpdate::MessageUpserted(Box::new(answer)));
+        }
+    }
+
+    fn emit_message(&self, conv: &Conversation, id: &str) {
+        if let Some(m) = conv.message(id) {
+            self.listeners.emit(SessionUpdate::MessageUpserted(Box::new(m.clone())));
+        }
+    }
+
+    fn emit_call_message(&self, conv: &Conversation, tool_call_id: &str) {
+        if let Some(r) = conv.tool_call(tool_call_id) {
+            self.emit_message(conv, &r.message_id);
+        }
+    }
+
+    fn emit_tool(&self, id: &str, name: &str, phase: ToolCallPhase) {
+        let update = ToolCallUpdate { tool_call_id: id.to_owned(), tool_name: name.to_owned(), phase };
+        self.listeners.emit(SessionUpdate::ToolCall(update));
+    }
+}

@@ -1,0 +1,232 @@
+//! The HTTP transport: `POST` a `RunAgentInput`, read the SSE response as it streams.
+//!
+//! Bounded everywhere: a connect timeout, an idle timeout between chunks (a stall is
+//! [`TransportError::Idle`]), a cap on the error-body excerpt, and the SSE decoder's line and
+//! event limits. Extra headers (credentials) are marked sensitive and never appear in `Debug`
+//! output or error messages.
+
+mod cancel;
+mod error;
+mod stream;
+mod tls;
+
+use std::fmt;
+use std::time::Duration;
+
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
+
+pub use cancel::CancelToken;
+pub use error::{TransportError, Truncation};
+pub use stream::{EventStream, ReceivedEvent, RunStream};
+pub use tls::tls_client_config;
+
+use crate::event::Event;
+use crate::message::RunAgentInput;
+use crate::pipeline::{EventPipeline, PipelineOptions};
+use crate::reducer::Conversation;
+use crate::sse::SseLimits;
+
+/// How the transport connects and reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TransportOptions {
+    /// Bound on TCP + TLS connection setup.
+    pub connect_timeout: Duration,
+    /// Longest silence tolerated while waiting for the response head or the next body chunk.
+    pub idle_timeout: Duration,
+    pub sse_limits: SseLimits,
+    /// Bytes of an error response's body quoted in the error.
+    pub error_excerpt_bytes: usize,
+}
+
+impl Default for TransportOptions {
+    fn default() -> Self {
+        TransportOptions {
+            connect_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            sse_limits: SseLimits::default(),
+            error_excerpt_bytes: 2048,
+        }
+    }
+}
+
+/// Talks AG-UI over HTTP to one agent endpoint.
+#[derive(Clone)]
+pub struct HttpTransport {
+    client: reqwest::Client,
+    url: reqwest::Url,
+    headers: HeaderMap,
+    options: TransportOptions,
+}
+
+impl fmt::Debug for HttpTransport {
+    // Header names only: values may be credentials.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpTransport")
+            .field("url", &self.url.as_str())
+            .field("headers", &self.headers.keys().map(HeaderName::as_str).collect::<Vec<_>>())
+            .field("options", &self.options)
+            .finish()
+    }
+}
+
+impl HttpTransport {
+    /// A transport for `url` (http or https) sending `headers` with every request.
+    pub fn new(url: &str, headers: &[(String, String)], options: TransportOptions) -> Result<Self, TransportError> {
+        let url = reqwest::Url::parse(url).map_err(|e| TransportError::InvalidUrl(e.to_string()))?;
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(TransportError::InvalidUrl(format!("unsupported scheme '{}'", url.scheme())));
+        }
+        let mut map = HeaderMap::new();
+        for (name, value) in headers {
+            let invalid = || TransportError::InvalidHeader { name: name.clone() };
+            let header_name = HeaderName::from_bytes(name.as_bytes()).map_err(|_| invalid())?;
+            let mut header_value = HeaderValue::from_str(value).map_err(|_| invalid())?;
+            header_value.set_sensitive(true);
+            map.append(header_name, header_value);
+        }
+        let client = reqwest::Client::builder()
+            .use_preconfigured_tls(tls_client_config()?)
+            .connect_timeout(options.connect_timeout)
+            .build()
+            .map_err(|e| TransportError::ClientBuild(error::describe(e)))?;
+        Ok(HttpTransport { client, url, headers: map, options })
+    }
+
+    pub fn url(&self) -> &str {
+        self.url.as_str()
+    }
+
+    pub fn options(&self) -> &TransportOptions {
+        &self.options
+    }
+
+    /// Send `input` and return the response's events once the head has been checked: a
+    /// non-2xx status or a content type other than `text/event-stream` is an error quoting the
+    /// start of the body.
+    pub async fn open(&self, input: &RunAgentInput, cancel: &CancelToken) -> Result<EventStream, TransportError> {
+        let body = serde_json::to_vec(input).map_err(|e| TransportError::Encode(e.to_string()))?;
+        let request = self
+            .client
+            .post(self.url.clone())
+            .headers(self.headers.clone())
+            .header(ACCEPT, "text/event-stream")
+            .header(CONTENT_TYPE, "application/json")
+            .body(body)
+            .send();
+        let idle = self.options.idle_timeout;
+        let response = tokio::select! {
+            biased;
+            _ = cancel.cancelled() => return Err(TransportError::Cancelled),
+            r = tokio::time::timeout(idle, request) => match r {
+                Err(_) => return Err(TransportError::Idle(idle)),
+                Ok(Err(e)) if e.is_connect() => return Err(TransportError::Connect(error::describe(e))),
+                Ok(Err(e)) => return Err(TransportError::Request(error::describe(e))),
+                Ok(Ok(response)) => response,
+            },
+        };
+        let status = response.status();
+        if !status.is_success() {
+            let body_excerpt = self.excerpt(response, cancel).await;
+            return Err(TransportError::Status { status: status.as_u16(), body_excerpt });
+        }
+        let content_type = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+            .unwrap_or_default();
+        if !is_event_stream(&content_type) {
+            let body_excerpt = self.excerpt(response, cancel).await;
+            return Err(TransportError::UnexpectedContentType { content_type, body_excerpt });
+        }
+        Ok(EventStream::new(response, self.options.sse_limits, idle, cancel.clone()))
+    }
+
+    /// Run once: send `input`, apply the events to `conversation` as they arrive, calling
+    /// `on_event` after each is applied. Returns the conversation in every case, with the error
+    /// that ended the run early, if any.
+    pub async fn stream_run(
+        &self,
+        input: &RunAgentInput,
+        conversation: Conversation,
+        pipeline_options: &PipelineOptions,
+        cancel: &CancelToken,
+        mut on_event: impl FnMut(&Event, &Conversation),
+    ) -> (Conversation, Result<(), TransportError>) {
+        let events = match self.open(input, cancel).await {
+            Ok(events) => events,
+            Err(e) => return (conversation, Err(e)),
+        };
+        let mut run = RunStream::new(events, EventPipeline::new(conversation, pipeline_options));
+        let result = loop {
+            match run.next().await {
+                Ok(Some(events)) => {
+                    for e in &events {
+                        on_event(e, run.conversation());
+                    }
+                }
+                Ok(None) => break Ok(()),
+                Err(e) => break Err(e),
+            }
+        };
+        (run.into_conversation(), result)
+    }
+
+    /// At most `error_excerpt_bytes` of the body, as text; whatever could be read in time.
+    async fn excerpt(&self, mut response: reqwest::Response, cancel: &CancelToken) -> String {
+        let limit = self.options.error_excerpt_bytes;
+        let mut bytes = Vec::new();
+        while bytes.len() < limit {
+            let chunk = tokio::select! {
+                biased;
+                _ = cancel.cancelled() => break,
+                r = tokio::time::timeout(self.options.idle_timeout, response.chunk()) => r,
+            };
+            match chunk {
+                Ok(Ok(Some(c))) => bytes.extend_from_slice(&c[..c.len().min(limit - bytes.len())]),
+                _ => break,
+            }
+        }
+        let mut text = String::from_utf8_lossy(&bytes).into_owned();
+        if bytes.len() >= limit {
+            text.push('…');
+        }
+        text
+    }
+}
+
+fn is_event_stream(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or_default().trim();
+    essence.eq_ignore_ascii_case("text/event-stream")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_type_essence_is_compared_case_insensitively() {
+        assert!(is_event_stream("text/event-stream"));
+        assert!(is_event_stream("Text/Event-Stream; charset=utf-8"));
+        assert!(!is_event_stream("text/html"));
+        assert!(!is_event_stream(""));
+    }
+
+    #[test]
+    fn header_values_never_reach_debug_or_errors() {
+        let headers = [("Authorization".to_owned(), "Bearer s3cret".to_owned())];
+        let t = HttpTransport::new("http://127.0.0.1:1/agent", &headers, TransportOptions::default()).unwrap();
+        let debug = format!("{t:?}");
+        assert!(debug.contains("authorization") && !debug.contains("s3cret"), "{debug}");
+        let bad = [("X-Token".to_owned(), "line\nbreak s3cret".to_owned())];
+        let err = HttpTransport::new("http://127.0.0.1:1/agent", &bad, TransportOptions::default()).unwrap_err();
+        assert_eq!(err, TransportError::InvalidHeader { name: "X-Token".into() });
+        assert!(!err.to_string().contains("s3cret"));
+    }
+
+    #[test]
+    fn only_http_urls_are_accepted() {
+        let o = TransportOptions::default();
+        assert!(matches!(HttpTransport::new("ftp://x/", &[], o), Err(TransportError::InvalidUrl(_))));
+        assert!(matches!(HttpTransport::new("not a url", &[], o), Err(TransportError::InvalidUrl(_))));
+    }
+}

@@ -1,0 +1,204 @@
+//! Reading a response body as events, chunk by chunk, never buffering it whole.
+//!
+//! [`EventStream`] turns body chunks into SSE events under an idle timeout and a cancellation
+//! token. [`RunStream`] feeds those events through an [`EventPipeline`] and decides when the run
+//! is over: at its `RUN_FINISHED` / `RUN_ERROR` (anything after is never read, so no late event
+//! can act), or with a typed error when the body ends or breaks first.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::cancel::CancelToken;
+use super::error::{describe, Truncation};
+use super::TransportError;
+use crate::error::ProtocolError;
+use crate::event::Event;
+use crate::pipeline::EventPipeline;
+use crate::reducer::Conversation;
+use crate::sse::{SseDecoder, SseEvent, SseLimits};
+
+/// One decoded server-sent event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReceivedEvent {
+    pub event: SseEvent,
+    /// False for a final event the body ended inside (no terminating blank line).
+    pub terminated: bool,
+}
+
+/// The SSE events of one response body.
+#[derive(Debug)]
+pub struct EventStream {
+    response: reqwest::Response,
+    decoder: SseDecoder,
+    // Events of the last chunk not yet handed out; bounded by one chunk's size.
+    queue: VecDeque<ReceivedEvent>,
+    idle_timeout: Duration,
+    last_activity: Instant,
+    cancel: CancelToken,
+    body_ended: bool,
+    failure: Option<TransportError>,
+}
+
+impl EventStream {
+    pub(crate) fn new(
+        response: reqwest::Response,
+        limits: SseLimits,
+        idle_timeout: Duration,
+        cancel: CancelToken,
+    ) -> Self {
+        EventStream {
+            response,
+            decoder: SseDecoder::new(limits),
+            queue: VecDeque::new(),
+            idle_timeout,
+            last_activity: Instant::now(),
+            cancel,
+            body_ended: false,
+            failure: None,
+        }
+    }
+
+    /// The next event, `None` at a clean end of body. Cancel-safe: dropping the future loses
+    /// no event. After an error every call returns the same error.
+    pub async fn next_event(&mut self) -> Result<Option<ReceivedEvent>, TransportError> {
+        loop {
+            if let Some(e) = self.queue.pop_front() {
+                return Ok(Some(e));
+            }
+            if let Some(e) = &self.failure {
+                return Err(e.clone());
+            }
+            if self.body_ended {
+                return Ok(None);
+            }
+            if let Err(e) = self.read_chunk().await {
+                self.failure = Some(e.clone());
+                return Err(e);
+            }
+        }
+    }
+
+    async fn read_chunk(&mut self) -> Result<(), TransportError> {
+        // The deadline is measured from the last chunk, not from this call, so other work done
+        // between calls cannot stretch the idle window.
+        let deadline = self.last_activity + self.idle_timeout;
+        let chunk = tokio::select! {
+            biased;
+            _ = self.cancel.cancelled() => return Err(TransportError::Cancelled),
+            r = tokio::time::timeout_at(deadline, self.response.chunk()) => r,
+        };
+        let queue = &mut self.queue;
+        match chunk {
+            Err(_) => Err(TransportError::Idle(self.idle_timeout)),
+            Ok(Err(e)) => Err(TransportError::ConnectionLost(describe(e))),
+            Ok(Ok(Some(bytes))) => {
+                self.last_activity = Instant::now();
+                self.decoder.push_with(&bytes, |event| queue.push_back(ReceivedEvent { event, terminated: true }))?;
+                Ok(())
+            }
+            Ok(Ok(None)) => {
+                self.body_ended = true;
+                self.decoder.finish_with(|event| queue.push_back(ReceivedEvent { event, terminated: false }))?;
+                Ok(())
+            }
+        }
+    }
+}
+
+/// One run's events, verified and applied to a conversation as they arrive.
+#[derive(Debug)]
+pub struct RunStream {
+    events: EventStream,
+    pipeline: EventPipeline,
+    run_seen: bool,
+    closed: bool,
+    ignored_after_close: usize,
+    failure: Option<TransportError>,
+}
+
+impl RunStream {
+    pub fn new(events: EventStream, pipeline: EventPipeline) -> Self {
+        RunStream { events, pipeline, run_seen: false, closed: false, ignored_after_close: 0, failure: None }
+    }
+
+    pub fn conversation(&self) -> &Conversation {
+        self.pipeline.conversation()
+    }
+
+    pub fn into_conversation(self) -> Conversation {
+        self.pipeline.into_conversation()
+    }
+
+    /// Whether the run was closed by `RUN_FINISHED` or `RUN_ERROR`.
+    pub fn closed(&self) -> bool {
+        self.closed
+    }
+
+    /// Events already received after the run closed; they were dropped unapplied.
+    pub fn ignored_after_close(&self) -> usize {
+        self.ignored_after_close
+    }
+
+    /// The events the next SSE event delivered (possibly none), or `None` once the run closed.
+    /// A body that ends or breaks before the run closes is an error, never a short success.
+    /// Events delivered before a failure are returned first; the failure comes on the next call.
+    pub async fn next(&mut self) -> Result<Option<Vec<Event>>, TransportError> {
+        loop {
+            if let Some(e) = &self.failure {
+                return Err(e.clone());
+            }
+            if self.closed {
+                return Ok(None);
+            }
+            let received = match self.events.next_event().await {
+                Ok(Some(r)) => r,
+                Ok(None) => {
+                    let kind = if self.run_seen { Truncation::RunOpen } else { Truncation::NoEvents };
+                    return Err(self.fail(TransportError::Truncated(kind)));
+                }
+                Err(e) => return Err(self.fail(e)),
+            };
+            // Blank data is a keep-alive, not an event.
+            if received.event.data.trim().is_empty() {
+                continue;
+            }
+            let mut delivered = Vec::new();
+            let result = match serde_json::from_str::<serde_json::Value>(&received.event.data) {
+                Ok(value) => self.pipeline.push_json_with(value, |e| delivered.push(e)),
+                Err(e) => Err(ProtocolError::InvalidJson(e.to_string())),
+            };
+            for e in &delivered {
+                match e {
+                    Event::RunStarted(_) => self.run_seen = true,
+                    Event::RunFinished(_) | Event::RunError(_) => self.closed = true,
+                    _ => {}
+                }
+            }
+            if let Err(e) = result {
+                let error = match e {
+                    ProtocolError::InvalidJson(_) if !received.terminated => {
+                        TransportError::Truncated(Truncation::InsideEvent)
+                    }
+                    other => TransportError::Protocol(other),
+                };
+                self.failure = Some(error.clone());
+                if delivered.is_empty() {
+                    return Err(error);
+                }
+            }
+            if self.closed {
+                // Whatever the last chunk also carried arrives after the end: never applied.
+                self.ignored_after_close += self.events.queue.len();
+                self.events.queue.clear();
+            }
+            return Ok(Some(delivered));
+        }
+    }
+
+    fn fail(&mut self, error: TransportError) -> TransportError {
+        self.failure = Some(error.clone());
+        error
+    }
+}

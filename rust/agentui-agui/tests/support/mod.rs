@@ -1,0 +1,288 @@
+//! A tiny scripted HTTP/1.1 server on 127.0.0.1 for transport and session tests, plus event
+//! builders and a recording listener. Each request takes the next scripted reply; each reply is
+//! a list of steps (write bytes, sleep, drop the connection, hang), so faults and timing are
+//! exact and owned by the test.
+
+#![allow(dead_code)]
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use agentui_agui::session::{SessionListener, SessionUpdate, ToolCallPhase};
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// Every test is bounded by this.
+pub const TEST_BOUND: Duration = Duration::from_secs(20);
+
+/// One request as the server received it.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub method: String,
+    pub path: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Value,
+}
+
+impl Recorded {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+}
+
+#[derive(Debug, Clone)]
+pub enum Step {
+    /// Write these bytes (as one chunk when the reply is chunked).
+    Send(Vec<u8>),
+    Sleep(Duration),
+    /// Drop the connection here, without finishing the body.
+    Drop,
+    /// Stop writing but keep the connection open for a long time.
+    Hang,
+}
+
+#[derive(Debug, Clone)]
+pub struct Reply {
+    head: String,
+    chunked: bool,
+    steps: Vec<Step>,
+}
+
+impl Reply {
+    /// A chunked `text/event-stream` reply made of `steps`, properly terminated unless a step
+    /// drops or hangs.
+    pub fn sse_steps(steps: Vec<Step>) -> Self {
+        Reply {
+            head: "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n".into(),
+            chunked: true,
+            steps,
+        }
+    }
+
+    /// Each event in its own chunk.
+    pub fn sse(events: &[Value]) -> Self {
+        Self::sse_steps(events.iter().map(|e| Step::Send(frame(e))).collect())
+    }
+
+    /// A complete response with a body and a content length.
+    pub fn status(code: u16, content_type: &str, body: &[u8]) -> Self {
+        let head = format!(
+            "HTTP/1.1 {code} Whatever\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        Reply { head, chunked: false, steps: vec![Step::Send(body.to_vec())] }
+    }
+}
+
+/// One SSE frame carrying `event`.
+pub fn frame(event: &Value) -> Vec<u8> {
+    format!("data: {event}\n\n").into_bytes()
+}
+
+pub struct TestServer {
+    addr: std::net::SocketAddr,
+    replies: Arc<Mutex<VecDeque<Reply>>>,
+    requests: Arc<Mutex<Vec<Recorded>>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl TestServer {
+    pub async fn start(replies: Vec<Reply>) -> TestServer {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind loopback");
+        let addr = listener.local_addr().expect("local addr");
+        let replies = Arc::new(Mutex::new(VecDeque::from(replies)));
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let (r, q) = (replies.clone(), requests.clone());
+        let task = tokio::spawn(async move {
+            while let Ok((socket, _)) = listener.accept().await {
+                tokio::spawn(serve(socket, r.clone(), q.clone()));
+            }
+        });
+        TestServer { addr, replies, requests, task }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    pub fn port(&self) -> u16 {
+        self.addr.port()
+    }
+
+    pub fn push(&self, reply: Reply) {
+        self.replies.lock().unwrap().push_back(reply);
+    }
+
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
+async fn serve(mut socket: TcpStream, replies: Arc<Mutex<VecDeque<Reply>>>, requests: Arc<Mutex<Vec<Recorded>>>) {
+    loop {
+        let Some(request) = read_request(&mut socket).await else { return };
+        requests.lock().unwrap().push(request);
+        let reply = replies
+            .lock()
+            .unwrap()
+            .pop_front()
+            .unwrap_or_else(|| Reply::status(500, "text/plain", b"the test server has no more scripted replies"));
+        if socket.write_all(reply.head.as_bytes()).await.is_err() {
+            return;
+        }
+        for step in reply.steps {
+            match step {
+                Step::Send(bytes) => {
+                    let out = if reply.chunked {
+                        let mut c = format!("{:x}\r\n", bytes.len()).into_bytes();
+                        c.extend_from_slice(&bytes);
+                        c.extend_from_slice(b"\r\n");
+                        c
+                    } else {
+                        bytes
+                    };
+                    if socket.write_all(&out).await.is_err() {
+                        return;
+                    }
+                    let _ = socket.flush().await;
+                }
+                Step::Sleep(d) => tokio::time::sleep(d).await,
+                Step::Drop => return,
+                Step::Hang => {
+                    tokio::time::sleep(Duration::from_secs(3600)).await;
+                    return;
+                }
+            }
+        }
+        if reply.chunked && socket.write_all(b"0\r\n\r\n").await.is_err() {
+            return;
+        }
+    }
+}
+
+async fn read_request(socket: &mut TcpStream) -> Option<Recorded> {
+    let mut buf = Vec::new();
+    let mut tmp = [0u8; 4096];
+    let head_end = loop {
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+        let n = socket.read(&mut tmp).await.ok()?;
+        if n == 0 || buf.len() > 1 << 20 {
+            return None;
+        }
+        buf.extend_from_slice(&tmp[..n]);
+    };
+    let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
+    let mut lines = head.split("\r\n");
+    let mut first = lines.next()?.split(' ');
+    let (method, path) = (first.next()?.to_owned(), first.next()?.to_owned());
+    let headers: Vec<(String, String)> =
+        lines.filter_map(|l| l.split_once(':')).map(|(n, v)| (n.trim().to_owned(), v.trim().to_owned())).collect();
+    let length: usize = headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    let mut body = buf[head_end..].to_vec();
+    while body.len() < length {
+        let n = socket.read(&mut tmp).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        body.extend_from_slice(&tmp[..n]);
+    }
+    let body = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    Some(Recorded { method, path, headers, body })
+}
+
+// ---- events ----
+
+pub fn started(run: &str) -> Value {
+    json!({"type": "RUN_STARTED", "threadId": "t", "runId": run})
+}
+
+pub fn finished(run: &str) -> Value {
+    json!({"type": "RUN_FINISHED", "threadId": "t", "runId": run})
+}
+
+pub fn text(id: &str, content: &str) -> Vec<Value> {
+    vec![
+        json!({"type": "TEXT_MESSAGE_START", "messageId": id, "role": "assistant"}),
+        json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": id, "delta": content}),
+        json!({"type": "TEXT_MESSAGE_END", "messageId": id}),
+    ]
+}
+
+pub fn tool_call(id: &str, name: &str, args: &str, parent: &str) -> Vec<Value> {
+    vec![
+        json!({"type": "TOOL_CALL_START", "toolCallId": id, "toolCallName": name, "parentMessageId": parent}),
+        json!({"type": "TOOL_CALL_ARGS", "toolCallId": id, "delta": args}),
+        json!({"type": "TOOL_CALL_END", "toolCallId": id}),
+    ]
+}
+
+/// A whole run: started, `body`, finished.
+pub fn run_of(run: &str, body: Vec<Vec<Value>>) -> Vec<Value> {
+    let mut all = vec![started(run)];
+    all.extend(body.into_iter().flatten());
+    all.push(finished(run));
+    all
+}
+
+// ---- listener ----
+
+#[derive(Default, Clone)]
+pub struct Recorder {
+    pub updates: Arc<Mutex<Vec<SessionUpdate>>>,
+}
+
+impl SessionListener for Recorder {
+    fn on_update(&self, update: &SessionUpdate) {
+        self.updates.lock().unwrap().push(update.clone());
+    }
+}
+
+impl Recorder {
+    pub fn all(&self) -> Vec<SessionUpdate> {
+        self.updates.lock().unwrap().clone()
+    }
+
+    /// The phases one tool call went through, in order.
+    pub fn tool_phases(&self, id: &str) -> Vec<ToolCallPhase> {
+        self.all()
+            .into_iter()
+            .filter_map(|u| match u {
+                SessionUpdate::ToolCall(t) if t.tool_call_id == id => Some(t.phase),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// The tool messages of `body.messages` as (toolCallId, content, error).
+pub fn tool_results(body: &Value) -> Vec<(String, String, Option<String>)> {
+    body["messages"]
+        .as_array()
+        .map(|ms| {
+            ms.iter()
+                .filter(|m| m["role"] == "tool")
+                .map(|m| {
+                    (
+                        m["toolCallId"].as_str().unwrap_or_default().to_owned(),
+                        m["content"].as_str().unwrap_or_default().to_owned(),
+                        m["error"].as_str().map(str::to_owned),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
