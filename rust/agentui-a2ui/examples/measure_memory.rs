@@ -39,8 +39,8 @@ fn main() {
         PEAK.store(before, Ordering::Relaxed);
         let started = std::time::Instant::now();
         let mut group = SurfaceGroup::default();
-        for m in &messages {
-            group.process_value(m);
+        for m in messages {
+            group.process_owned(m);
         }
         let elapsed = started.elapsed();
         let nodes = group.surface("bench-list").map(|s| s.node_count()).unwrap_or(0);

@@ -157,18 +157,24 @@ impl SurfaceGroup {
             return Outcome::error("", &error);
         }
         match serde_json::from_str::<Value>(text) {
-            Ok(value) => self.process_value(&value),
+            Ok(value) => self.process_owned(value),
             Err(e) => Outcome::error("", &A2uiError::Malformed(e.to_string())),
         }
     }
 
     /// Processes one parsed message envelope (v0.9 or v0.8).
     pub fn process_value(&mut self, envelope: &Value) -> Outcome {
-        let surface_hint = surface_id_hint(envelope);
-        let parsed = if v08::is_v08(envelope) {
-            v08::parse(envelope)
+        self.process_owned(envelope.clone())
+    }
+
+    /// [`SurfaceGroup::process_value`] taking the envelope by value, so large payloads are moved
+    /// into the surface instead of copied.
+    pub fn process_owned(&mut self, envelope: Value) -> Outcome {
+        let surface_hint = surface_id_hint(&envelope);
+        let parsed = if v08::is_v08(&envelope) {
+            v08::parse(&envelope)
         } else {
-            ServerMessage::parse_v09(envelope).map(|m| vec![m])
+            ServerMessage::parse_v09_owned(envelope).map(|m| vec![m])
         };
         match parsed {
             Ok(messages) => {

@@ -103,7 +103,9 @@ pub struct ResolvedNode {
     /// Catalog type, e.g. `Text`.
     #[serde(rename = "type")]
     pub component_type: Arc<str>,
-    /// Resolved properties in the agent's order; child references are instance ids.
+    /// Resolved properties in the agent's order. Child references inside them (Tabs `child`,
+    /// Modal `trigger`/`content`) are instance ids; `child` and `children` themselves are not
+    /// repeated here: they are `children`.
     pub props: Props,
     /// Child instance ids in order (template instances included). An id with no node in the
     /// surface is pending: its component has not arrived yet.

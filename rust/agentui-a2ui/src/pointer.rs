@@ -149,6 +149,15 @@ pub fn resolve(base: &str, path: &str) -> Result<String, PointerError> {
     if path.starts_with('/') {
         return canonical(path);
     }
+    // Fast path (every bound property of every template instance comes through here): without
+    // escapes or trailing slashes the canonical result is plain concatenation.
+    if is_plain(path) && !path.starts_with('/') && is_plain(base) && (base.is_empty() || base.starts_with('/')) {
+        let mut out = String::with_capacity(base.len() + 1 + path.len());
+        out.push_str(base);
+        out.push('/');
+        out.push_str(path);
+        return Ok(out);
+    }
     let mut out = canonical(base)?;
     if path.is_empty() {
         return Ok(out);
@@ -173,7 +182,15 @@ pub fn resolve(base: &str, path: &str) -> Result<String, PointerError> {
 
 /// Canonical form of an absolute path (`"/"` -> `""`, trailing slash stripped, escapes normalised).
 pub fn canonical(path: &str) -> Result<String, PointerError> {
+    if path.starts_with('/') && is_plain(path) {
+        return Ok(path.to_owned());
+    }
     Ok(encode(&parse_absolute(path)?))
+}
+
+/// Non-empty, no escapes and no trailing slash: already in canonical form as far as it goes.
+fn is_plain(path: &str) -> bool {
+    !path.is_empty() && !path.ends_with('/') && !path.contains('~')
 }
 
 /// Parses a token as an array index the way A2UI accepts them: a canonical non-negative decimal

@@ -33,12 +33,20 @@ struct NodeEntry {
 /// seeded hasher (ids come from the agent, so the seed matters; SipHash was 11% of a build).
 #[derive(Debug, Default, Clone)]
 struct Tree {
-    nodes: HashMap<Arc<str>, NodeEntry, RandomState>,
-    /// Instance ids depth-first from the root, as built (structure only changes on a rebuild).
-    order: Vec<Arc<str>>,
+    /// Instance id -> position in `entries`.
+    nodes: HashMap<Arc<str>, usize, RandomState>,
+    /// Depth-first from the root, as built (structure only changes on a rebuild), so a reset or
+    /// a diff walks a vector instead of hashing 60,000 ids.
+    entries: Vec<NodeEntry>,
     reads: DependencyIndex,
     lists: DependencyIndex,
     template_instances: usize,
+}
+
+impl Tree {
+    fn entry(&self, instance_id: &str) -> Option<&NodeEntry> {
+        self.nodes.get(instance_id).map(|&slot| &self.entries[slot])
+    }
 }
 
 #[derive(Debug)]
@@ -128,7 +136,7 @@ impl Surface {
     }
 
     pub fn node(&self, instance_id: &str) -> Option<&ResolvedNode> {
-        self.tree.nodes.get(instance_id).map(|e| e.node.as_ref())
+        self.tree.entry(instance_id).map(|e| e.node.as_ref())
     }
 
     pub(crate) fn definition(&self, component_id: &str) -> Option<&CompiledComponent> {
@@ -136,7 +144,7 @@ impl Surface {
     }
 
     pub(crate) fn scope_of(&self, instance_id: &str) -> Option<&str> {
-        self.tree.nodes.get(instance_id).map(|e| e.scope.as_ref())
+        self.tree.entry(instance_id).map(|e| e.scope.as_ref())
     }
 
     pub fn node_count(&self) -> usize {
@@ -149,7 +157,7 @@ impl Surface {
     }
 
     fn shared_nodes(&self) -> Vec<&Arc<ResolvedNode>> {
-        self.tree.order.iter().filter_map(|id| self.tree.nodes.get(id).map(|e| &e.node)).collect()
+        self.tree.entries.iter().map(|e| &e.node).collect()
     }
 
     /// The full current state, as the first notification of a subscription.
@@ -227,7 +235,7 @@ impl Surface {
             return Ok(empty_patch());
         }
         for owner in self.tree.lists.affected_structurally(changed) {
-            let Some(entry) = self.tree.nodes.get(&owner) else { continue };
+            let Some(entry) = self.tree.entry(&owner) else { continue };
             let Some(def) = self.definitions.get(entry.node.component_id.as_ref()) else { continue };
             let resolution = resolve::resolve(def, owner.clone(), &entry.scope, &self.data);
             if resolution.node.children != entry.node.children {
@@ -239,24 +247,21 @@ impl Surface {
         }
         let mut upserted = Vec::new();
         for id in self.tree.reads.affected_by_write(changed) {
-            let Some(entry) = self.tree.nodes.get(&id) else { continue };
+            let Some(&slot) = self.tree.nodes.get(&id) else { continue };
+            let entry = &self.tree.entries[slot];
             let Some(def) = self.definitions.get(entry.node.component_id.as_ref()) else { continue };
             let resolution = resolve::resolve(def, id.clone(), &entry.scope, &self.data);
             let reads_changed = resolution.reads.len() != entry.reads.len()
                 || resolution.reads.iter().zip(&entry.reads).any(|(new, old)| new.as_str() != old.as_ref());
             if reads_changed {
-                let old_reads = std::mem::take(&mut self.tree.nodes.get_mut(&id).expect("entry exists").reads);
+                let old_reads = std::mem::take(&mut self.tree.entries[slot].reads);
                 self.tree.reads.remove(&id, &old_reads);
-                let stored = self.tree.reads.add(&id, resolution.reads);
-                if let Some(entry) = self.tree.nodes.get_mut(&id) {
-                    entry.reads = stored;
-                }
+                self.tree.entries[slot].reads = self.tree.reads.add(&id, resolution.reads);
             }
-            if let Some(entry) = self.tree.nodes.get_mut(&id) {
-                if *entry.node != resolution.node {
-                    entry.node = Arc::new(resolution.node);
-                    upserted.push(entry.node.clone());
-                }
+            let entry = &mut self.tree.entries[slot];
+            if *entry.node != resolution.node {
+                entry.node = Arc::new(resolution.node);
+                upserted.push(entry.node.clone());
             }
         }
         upserted.sort_by(|a, b| a.id.cmp(&b.id));
@@ -277,9 +282,7 @@ impl Surface {
         let upserted: Vec<Arc<ResolvedNode>> = self
             .shared_nodes()
             .into_iter()
-            .filter(|node| {
-                old.nodes.get(node.id.as_ref()).is_none_or(|o| !Arc::ptr_eq(&o.node, node) && o.node != **node)
-            })
+            .filter(|node| old.entry(&node.id).is_none_or(|o| o.node != **node))
             .cloned()
             .collect();
         let removed: Vec<Arc<str>> =
@@ -386,15 +389,18 @@ fn build_tree(
 ) -> Result<Tree, A2uiError> {
     let mut tree = Tree::default();
     tree.nodes.reserve(expected_nodes);
-    tree.order.reserve(expected_nodes);
+    tree.entries.reserve(expected_nodes);
     let Some(root_def) = definitions.get(root) else { return Ok(tree) };
     let root_key = ChildKey { component_id: root_def.id.clone(), scope: "".into(), id: root_def.id.clone() };
     let mut stack = vec![(root_key, 1usize)];
     while let Some((key, depth)) = stack.pop() {
         let Some(def) = definitions.get(key.component_id.as_ref()) else { continue };
-        if tree.nodes.contains_key(&key.id) {
-            continue;
-        }
+        let slot = tree.entries.len();
+        match tree.nodes.entry(key.id.clone()) {
+            // A component listed by two parents in the same scope is one node.
+            std::collections::hash_map::Entry::Occupied(_) => continue,
+            std::collections::hash_map::Entry::Vacant(vacant) => vacant.insert(slot),
+        };
         if depth > limits.max_depth {
             return Err(A2uiError::LimitExceeded { what: "nesting depth", limit: limits.max_depth, actual: depth });
         }
@@ -412,8 +418,7 @@ fn build_tree(
         let reads = tree.reads.add(&key.id, resolution.reads);
         tree.lists.add(&key.id, resolution.lists);
         stack.extend(resolution.children.into_iter().rev().map(|child| (child, depth + 1)));
-        tree.order.push(key.id.clone());
-        tree.nodes.insert(key.id, NodeEntry { node: Arc::new(resolution.node), scope: key.scope, reads });
+        tree.entries.push(NodeEntry { node: Arc::new(resolution.node), scope: key.scope, reads });
     }
     Ok(tree)
 }

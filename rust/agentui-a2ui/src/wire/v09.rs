@@ -74,26 +74,34 @@ impl ServerMessage {
     /// Parses a v0.9 envelope. Zero or several message keys, a missing or unsupported
     /// `version`, or a wrongly typed field is an error naming the offending path.
     pub fn parse_v09(envelope: &Value) -> Result<ServerMessage, A2uiError> {
-        let obj = envelope.as_object().ok_or_else(|| A2uiError::validation("", "message must be a JSON object"))?;
+        Self::parse_v09_owned(envelope.clone())
+    }
+
+    /// [`ServerMessage::parse_v09`] taking the envelope by value: components and data-model
+    /// values are moved, not copied (a 10,000-item data model arrives in one message).
+    pub fn parse_v09_owned(envelope: Value) -> Result<ServerMessage, A2uiError> {
+        let Value::Object(mut obj) = envelope else {
+            return Err(A2uiError::validation("", "message must be a JSON object"));
+        };
         match obj.get("version") {
             Some(Value::String(v)) if SUPPORTED_VERSIONS.contains(&v.as_str()) => {}
             Some(Value::String(v)) => return Err(A2uiError::UnsupportedVersion(v.clone())),
             Some(_) => return Err(A2uiError::validation("/version", "version must be a string")),
             None => return Err(A2uiError::validation("/version", "missing required property \"version\"")),
         }
-        let key = single_message_key(obj, &SERVER_KEYS)?;
-        let body = obj[key]
-            .as_object()
-            .ok_or_else(|| A2uiError::validation(format!("/{key}"), format!("{key} must be an object")))?;
+        let key = single_message_key(&obj, &SERVER_KEYS)?;
+        let Some(Value::Object(mut body)) = obj.remove(key) else {
+            return Err(A2uiError::validation(format!("/{key}"), format!("{key} must be an object")));
+        };
         let at = |field: &str| format!("/{key}/{field}");
-        let surface_id = required_string(body, "surfaceId", &at("surfaceId"))?;
+        let surface_id = required_string(&body, "surfaceId", &at("surfaceId"))?;
         Ok(match key {
             "createSurface" => ServerMessage::CreateSurface(CreateSurface {
                 surface_id,
-                catalog_id: required_string(body, "catalogId", &at("catalogId"))?,
-                theme: match body.get("theme") {
+                catalog_id: required_string(&body, "catalogId", &at("catalogId"))?,
+                theme: match body.remove("theme") {
                     None => None,
-                    Some(t @ Value::Object(_)) => Some(t.clone()),
+                    Some(t @ Value::Object(_)) => Some(t),
                     Some(_) => return Err(A2uiError::validation(at("theme"), "theme must be an object")),
                 },
                 send_data_model: match body.get("sendDataModel") {
@@ -107,8 +115,8 @@ impl ServerMessage {
             }),
             "updateComponents" => ServerMessage::UpdateComponents(UpdateComponents {
                 surface_id,
-                components: match body.get("components") {
-                    Some(Value::Array(items)) => items.clone(),
+                components: match body.remove("components") {
+                    Some(Value::Array(items)) => items,
                     Some(_) => return Err(A2uiError::validation(at("components"), "components must be an array")),
                     None => {
                         return Err(A2uiError::validation(at("components"), "missing required property \"components\""))
@@ -117,12 +125,12 @@ impl ServerMessage {
             }),
             "updateDataModel" => ServerMessage::UpdateDataModel(UpdateDataModel {
                 surface_id,
-                path: match body.get("path") {
+                path: match body.remove("path") {
                     None => None,
-                    Some(Value::String(p)) => Some(p.clone()),
+                    Some(Value::String(p)) => Some(p),
                     Some(_) => return Err(A2uiError::validation(at("path"), "path must be a string")),
                 },
-                value: body.get("value").cloned(),
+                value: body.remove("value"),
             }),
             _ => ServerMessage::DeleteSurface(DeleteSurface { surface_id }),
         })
