@@ -1,6 +1,7 @@
 //! Path -> node dependency index, so that a data-model write recomputes only the nodes that read
 //! the written path: cost grows with what changed, not with the surface size.
 
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -12,21 +13,19 @@ pub struct DependencyIndex {
 }
 
 impl DependencyIndex {
-    /// Records that `node` reads `paths`; returns the paths as stored, for a later [`Self::remove`].
-    pub fn add(&mut self, node: &Arc<str>, paths: Vec<String>) -> Vec<Arc<str>> {
+    /// Records that `node` reads `paths`; returns the paths as stored (one shared allocation per
+    /// distinct path), for a later [`Self::remove`].
+    pub fn add(&mut self, node: &Arc<str>, paths: Vec<Arc<str>>) -> Vec<Arc<str>> {
         paths
             .into_iter()
-            .map(|path| match self.by_path.get_key_value(path.as_str()) {
-                Some((key, _)) => {
-                    let key = key.clone();
-                    if let Some(readers) = self.by_path.get_mut(&key) {
-                        readers.push(node.clone());
-                    }
-                    key
+            .map(|path| match self.by_path.entry(path) {
+                Entry::Occupied(mut readers) => {
+                    readers.get_mut().push(node.clone());
+                    readers.key().clone()
                 }
-                None => {
-                    let key: Arc<str> = path.into();
-                    self.by_path.insert(key.clone(), vec![node.clone()]);
+                Entry::Vacant(slot) => {
+                    let key = slot.key().clone();
+                    slot.insert(vec![node.clone()]);
                     key
                 }
             })
@@ -114,7 +113,7 @@ mod tests {
     fn index(entries: &[(&str, &[&str])]) -> DependencyIndex {
         let mut idx = DependencyIndex::default();
         for (node, paths) in entries {
-            idx.add(&Arc::from(*node), paths.iter().map(|p| p.to_string()).collect());
+            idx.add(&Arc::from(*node), paths.iter().map(|p| Arc::from(*p)).collect());
         }
         idx
     }
@@ -156,7 +155,7 @@ mod tests {
     fn removing_a_node_forgets_its_paths() {
         let mut idx = DependencyIndex::default();
         let n: Arc<str> = "n".into();
-        let stored = idx.add(&n, vec!["/a".into(), "/b".into()]);
+        let stored = idx.add(&n, vec![Arc::from("/a"), Arc::from("/b")]);
         idx.remove("n", &stored[..1]);
         assert!(idx.affected_by_write("/a").is_empty());
         assert_eq!(sorted(idx.affected_by_write("/b")), vec!["n"]);

@@ -89,7 +89,7 @@ pub enum ActionKind {
 pub struct Binding {
     pub property: Arc<str>,
     /// Canonical absolute data-model path.
-    pub path: String,
+    pub path: Arc<str>,
 }
 
 /// One component instance, fully resolved.

@@ -40,7 +40,7 @@ pub struct ChildKey {
 pub struct Resolution {
     pub node: ResolvedNode,
     /// Data paths whose value the node read.
-    pub reads: Vec<String>,
+    pub reads: Vec<Arc<str>>,
     /// Data paths of the lists the node expanded as templates.
     pub lists: Vec<String>,
     pub children: Vec<ChildKey>,
@@ -50,7 +50,7 @@ pub struct Resolution {
 pub struct ScopedEvaluator<'a> {
     pub data: &'a DataModel,
     pub scope: &'a str,
-    pub reads: Vec<String>,
+    pub reads: Vec<Arc<str>>,
 }
 
 impl<'a> ScopedEvaluator<'a> {
@@ -61,14 +61,19 @@ impl<'a> ScopedEvaluator<'a> {
     fn absolute(&self, path: &str) -> Option<String> {
         pointer::resolve(self.scope, path).ok()
     }
+
+    /// Reads a canonical absolute path, recording it.
+    fn read_absolute(&mut self, abs: Arc<str>) -> Value {
+        let value = self.data.get(&abs).cloned().unwrap_or(Value::Null);
+        self.reads.push(abs);
+        value
+    }
 }
 
 impl Evaluator for ScopedEvaluator<'_> {
     fn read_path(&mut self, path: &str) -> Value {
         let Some(abs) = self.absolute(path) else { return Value::Null };
-        let value = self.data.get(&abs).cloned().unwrap_or(Value::Null);
-        self.reads.push(abs);
-        value
+        self.read_absolute(abs.into())
     }
 
     fn eval(&mut self, value: &Dynamic) -> Value {
@@ -85,7 +90,10 @@ impl Evaluator for ScopedEvaluator<'_> {
 pub fn resolve(def: &CompiledComponent, id: Arc<str>, scope: &Arc<str>, data: &DataModel) -> Resolution {
     let mut ev = ScopedEvaluator::new(data, scope);
     let mut walk = PropWalk { scope, children: Vec::new(), lists: Vec::new(), bindings: Vec::new() };
-    let mut props = Props::with_capacity(def.props.len());
+    // Child references are not repeated in the props: a Card or Column needs no props vector.
+    let listed =
+        def.props.iter().filter(|(_, t)| !matches!(t, PropTemplate::Children(_) | PropTemplate::ChildRef(_))).count();
+    let mut props = Props::with_capacity(listed);
     for (key, template) in &def.props {
         // `child` and `children` are exactly `node.children`; repeating 10,000 ids as strings
         // in the props would double the cost of a large list.
@@ -99,9 +107,17 @@ pub fn resolve(def: &CompiledComponent, id: Arc<str>, scope: &Arc<str>, data: &D
                 continue;
             }
             PropTemplate::Dynamic(Dynamic::Path(path)) => {
-                if let Some(abs) = ev.absolute(path) {
-                    walk.bindings.push(Binding { property: key.clone(), path: abs });
-                }
+                // A bound property: the renderer writes user input back to this path.
+                let value = match ev.absolute(path) {
+                    Some(abs) => {
+                        let abs: Arc<str> = abs.into();
+                        walk.bindings.push(Binding { property: key.clone(), path: abs.clone() });
+                        ev.read_absolute(abs)
+                    }
+                    None => Value::Null,
+                };
+                props.push(key.clone(), value);
+                continue;
             }
             _ => {}
         }

@@ -252,7 +252,7 @@ impl Surface {
             let Some(def) = self.definitions.get(entry.node.component_id.as_ref()) else { continue };
             let resolution = resolve::resolve(def, id.clone(), &entry.scope, &self.data);
             let reads_changed = resolution.reads.len() != entry.reads.len()
-                || resolution.reads.iter().zip(&entry.reads).any(|(new, old)| new.as_str() != old.as_ref());
+                || resolution.reads.iter().zip(&entry.reads).any(|(new, old)| new != old);
             if reads_changed {
                 let old_reads = std::mem::take(&mut self.tree.entries[slot].reads);
                 self.tree.reads.remove(&id, &old_reads);
@@ -278,15 +278,25 @@ impl Surface {
             self.rendered = true;
             return self.snapshot();
         }
+        // Walk the old tree once (usually much smaller than the new one after a first data
+        // load) to find what was removed and which new nodes are unchanged.
+        let mut unchanged = vec![false; self.tree.entries.len()];
+        let mut removed = Vec::new();
+        for old_entry in &old.entries {
+            match self.tree.nodes.get(&old_entry.node.id) {
+                Some(&slot) => unchanged[slot] = self.tree.entries[slot].node == old_entry.node,
+                None => removed.push(old_entry.node.id.clone()),
+            }
+        }
         // Tree order (depth-first from the root): what a renderer wants, and no sort needed.
         let upserted: Vec<Arc<ResolvedNode>> = self
-            .shared_nodes()
-            .into_iter()
-            .filter(|node| old.entry(&node.id).is_none_or(|o| o.node != **node))
-            .cloned()
+            .tree
+            .entries
+            .iter()
+            .zip(unchanged)
+            .filter(|(_, unchanged)| !unchanged)
+            .map(|(entry, _)| entry.node.clone())
             .collect();
-        let removed: Vec<Arc<str>> =
-            old.nodes.keys().filter(|id| !self.tree.nodes.contains_key(*id)).cloned().collect();
         SurfaceDiff::Patch { upserted, removed }
     }
 }
@@ -416,7 +426,10 @@ fn build_tree(
         }
         let resolution = resolve::resolve(def, key.id.clone(), &key.scope, data);
         let reads = tree.reads.add(&key.id, resolution.reads);
-        tree.lists.add(&key.id, resolution.lists);
+        tree.lists.add(&key.id, resolution.lists.into_iter().map(Arc::from).collect());
+        // A large template expands here: grow the tables once rather than by doubling.
+        tree.nodes.reserve(resolution.children.len());
+        tree.entries.reserve(resolution.children.len());
         stack.extend(resolution.children.into_iter().rev().map(|child| (child, depth + 1)));
         tree.entries.push(NodeEntry { node: Arc::new(resolution.node), scope: key.scope, reads });
     }

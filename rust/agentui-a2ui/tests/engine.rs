@@ -317,7 +317,7 @@ fn checks_disable_buttons_and_show_input_messages() {
     let s = g.surface("f").unwrap();
     assert!(!s.node("send").unwrap().enabled);
     assert_eq!(s.node("name").unwrap().validation_message.as_deref(), Some("Name is required"));
-    assert_eq!(s.node("name").unwrap().bindings[0].path, "/form/name");
+    assert_eq!(&*s.node("name").unwrap().bindings[0].path, "/form/name");
     let refused = g.dispatch_action("f", "send").unwrap_err();
     assert_eq!(refused.code(), "ACTION_REFUSED");
 
