@@ -18,7 +18,7 @@ impl ValidationIssue {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum A2uiError {
     /// The payload does not match the schema (catalog, envelope or structure rules).
     #[error("validation failed at {}: {}", .0.first().map(|i| i.path.as_str()).unwrap_or(""), .0.first().map(|i| i.message.as_str()).unwrap_or(""))]

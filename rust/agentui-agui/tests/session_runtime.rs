@@ -62,7 +62,15 @@ async fn run_sends_the_conversation_and_listeners_see_one_ordered_stream() {
         assert_eq!(req.body["messages"][0]["role"], "user");
         assert_eq!(req.body["messages"][0]["content"], "hi");
         assert_eq!(req.body["context"][0]["value"], "home");
-        assert_eq!(req.body["forwardedProps"], json!({"locale": "fr"}));
+        assert_eq!(req.body["forwardedProps"]["locale"], "fr");
+        // Every run advertises the A2UI catalogs this client renders.
+        let supported = &req.body["forwardedProps"]["a2uiClientCapabilities"]["v0.9"]["supportedCatalogIds"];
+        assert_eq!(supported[0], agentui_a2ui::catalog::BASIC_CATALOG_ID);
+        assert!(req.body["context"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["value"].to_string().contains("a2uiClientCapabilities")));
         assert!(req.body.get("tools").is_none(), "no registry, no tools");
         assert_eq!(summary.run_ids.len(), 1);
         assert_eq!(req.body["runId"], summary.run_ids[0].as_str());

@@ -19,4 +19,7 @@ pub enum SessionError {
     Interrupt(#[from] InterruptError),
     #[error(transparent)]
     Tools(#[from] ToolRegistryError),
+    /// A surface operation was refused (unknown surface or node, disabled node, URL policy).
+    #[error("A2UI: {0}")]
+    A2ui(agentui_a2ui::A2uiError),
 }

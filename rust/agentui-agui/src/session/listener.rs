@@ -83,6 +83,8 @@ pub enum SessionWarningKind {
     UnansweredInterrupt,
     /// Something was lost adapting the input to an older peer.
     InputDowngrade,
+    /// A2UI material the engine could not take (also reported to the agent on the next run).
+    A2ui,
 }
 
 /// A non-fatal observation.
@@ -107,6 +109,8 @@ pub enum SessionUpdate {
         reason: String,
     },
     Warning(SessionWarning),
+    /// An A2UI surface was created, changed (resolved node diff) or deleted.
+    Surface(agentui_a2ui::SurfaceEvent),
 }
 
 impl fmt::Display for SessionUpdate {
@@ -122,6 +126,20 @@ impl fmt::Display for SessionUpdate {
             SessionUpdate::StateChanged(s) => write!(f, "state: {s}"),
             SessionUpdate::StateResyncNeeded { reason } => write!(f, "state resync needed: {reason}"),
             SessionUpdate::Warning(w) => write!(f, "warning ({:?}): {}", w.kind, w.message),
+            SessionUpdate::Surface(agentui_a2ui::SurfaceEvent::Created { surface_id, catalog_id }) => {
+                write!(f, "surface {surface_id} created ({catalog_id})")
+            }
+            SessionUpdate::Surface(agentui_a2ui::SurfaceEvent::Changed { surface_id, diff }) => match diff {
+                agentui_a2ui::SurfaceDiff::Reset { nodes, .. } => {
+                    write!(f, "surface {surface_id}: reset with {} nodes", nodes.len())
+                }
+                agentui_a2ui::SurfaceDiff::Patch { upserted, removed } => {
+                    write!(f, "surface {surface_id}: {} nodes changed, {} removed", upserted.len(), removed.len())
+                }
+            },
+            SessionUpdate::Surface(agentui_a2ui::SurfaceEvent::Deleted { surface_id }) => {
+                write!(f, "surface {surface_id} deleted")
+            }
         }
     }
 }

@@ -30,7 +30,8 @@ mod tools;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde_json::Value;
+use agentui_a2ui::A2uiError;
+use serde_json::{Map, Value};
 
 pub use error::SessionError;
 pub use executor::{result_message, result_text, ToolFailure, ToolLedger, ToolOutcome};
@@ -42,6 +43,7 @@ pub use listener::{
 pub use policy::{AllowRegistered, ToolDecision, ToolPolicy};
 pub use tools::{ClientTool, ToolError, ToolFuture, ToolHandler, ToolInvocation, ToolRegistry, ToolRegistryError};
 
+use crate::a2ui_bridge::{A2uiBridge, BridgeAction};
 use crate::message::{Context, Interrupt, Message, MessageContent, Role};
 use crate::pipeline::PipelineOptions;
 use crate::reducer::Conversation;
@@ -121,6 +123,17 @@ impl SessionCanceller {
     }
 }
 
+/// What a user action led to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ActionResult {
+    /// The action went to the agent in a new run.
+    Ran(Box<RunSummary>),
+    /// The app should open this URL (scheme policy already applied).
+    OpenUrl(String),
+    /// A local function ran; nothing went to the agent.
+    Handled,
+}
+
 /// One conversation with one AG-UI agent.
 pub struct ConversationSession {
     transport: HttpTransport,
@@ -135,6 +148,10 @@ pub struct ConversationSession {
     current_cancel: Arc<Mutex<CancelToken>>,
     phase: RunPhase,
     ids: IdGenerator,
+    /// The A2UI surfaces this conversation's agent created.
+    a2ui: A2uiBridge,
+    /// `forwardedProps` members the next run carries once (a user action).
+    next_forwarded: Map<String, Value>,
 }
 
 impl std::fmt::Debug for ConversationSession {
@@ -173,6 +190,41 @@ impl ConversationSession {
             current_cancel: Arc::new(Mutex::new(CancelToken::new())),
             phase: RunPhase::Idle,
             ids,
+            a2ui: A2uiBridge::default(),
+            next_forwarded: Map::new(),
+        }
+    }
+
+    /// The A2UI surfaces of this conversation (resolved nodes, data models).
+    pub fn a2ui(&self) -> &A2uiBridge {
+        &self.a2ui
+    }
+
+    /// Register custom catalogs or change limits before the agent creates surfaces.
+    pub fn a2ui_mut(&mut self) -> &mut A2uiBridge {
+        &mut self.a2ui
+    }
+
+    /// Writes user input into a surface's data model (a two-way bound input).
+    pub fn set_value(&mut self, surface_id: &str, path: &str, value: Value) -> Result<(), A2uiError> {
+        let outcome = self.a2ui.set_value(surface_id, path, value)?;
+        for event in outcome.events {
+            self.listeners.emit(SessionUpdate::Surface(event));
+        }
+        Ok(())
+    }
+
+    /// A user gesture on a surface node. An event action starts a run carrying
+    /// `forwardedProps.a2uiAction` (the agent answers it); `openUrl` is returned for the app to
+    /// open (already checked against the URL policy); a disabled node refuses.
+    pub async fn dispatch_action(&mut self, surface_id: &str, instance_id: &str) -> Result<ActionResult, SessionError> {
+        match self.a2ui.user_action(surface_id, instance_id).map_err(SessionError::A2ui)? {
+            BridgeAction::SendToAgent { forwarded_props, .. } => {
+                self.next_forwarded.extend(forwarded_props);
+                Ok(ActionResult::Ran(Box::new(self.drive().await?)))
+            }
+            BridgeAction::OpenUrl(url) => Ok(ActionResult::OpenUrl(url)),
+            BridgeAction::Handled => Ok(ActionResult::Handled),
         }
     }
 

@@ -82,6 +82,22 @@ fn parse_arguments(text: &str) -> Result<Value, ToolFailure> {
 
 /// `forwardedProps` with the resync flag set; a non-object value the app chose is kept as is
 /// (the state sent alongside is then the only signal).
+/// Adds `extra` members to the app's `forwardedProps` (an object, or absent). Props that are not
+/// an object are the app's business and stay as they are.
+fn merge_props(props: Option<Value>, extra: Map<String, Value>) -> Option<Value> {
+    if extra.is_empty() {
+        return props;
+    }
+    match props {
+        None | Some(Value::Null) => Some(Value::Object(extra)),
+        Some(Value::Object(mut map)) => {
+            map.extend(extra);
+            Some(Value::Object(map))
+        }
+        other => other,
+    }
+}
+
 fn with_resync_flag(props: Option<Value>) -> Option<Value> {
     match props {
         None | Some(Value::Null) => {
@@ -173,12 +189,22 @@ impl ConversationSession {
         } else {
             self.options.forwarded_props.clone()
         };
+        // A2UI: the user's action (once), engine errors for the agent, and the catalogs this
+        // client renders, so the agent only asks for what can be shown.
+        let pending_a2ui = self.a2ui.take_pending_for_agent();
+        let mut a2ui_props = std::mem::take(&mut self.next_forwarded);
+        a2ui_props.extend(pending_a2ui.forwarded_props());
+        a2ui_props.extend(self.a2ui.capabilities_forwarded_props());
+        let forwarded_props = merge_props(forwarded_props, a2ui_props);
+        let mut context = self.options.context.clone();
+        context.push(self.a2ui.capabilities_context());
+        context.extend(pending_a2ui.context());
         let request = RunRequest {
             thread_id: self.thread_id.clone(),
             run_id: run_id.clone(),
             parent_run_id: None,
             tools: self.registry.declarations(),
-            context: self.options.context.clone(),
+            context,
             forwarded_props,
             resume: resume.clone(),
         };
@@ -261,6 +287,15 @@ impl ConversationSession {
 
     /// Apply the listener side of one delivered event and dispatch tool calls.
     fn on_event(&mut self, event: &Event, conv: &Conversation, ctx: &mut RunContext, summary: &mut RunSummary) {
+        // A2UI operations ride on activities, tool results and custom events; the bridge feeds
+        // them to the engine and queues its errors for the agent's next run.
+        let a2ui = self.a2ui.on_event(event);
+        for surface_event in a2ui.events {
+            self.listeners.emit(SessionUpdate::Surface(surface_event));
+        }
+        for error in a2ui.errors {
+            self.warn(&mut summary.warnings, SessionWarningKind::A2ui, error.to_string());
+        }
         match event {
             Event::RunStarted(e) => {
                 if let Some(input) = &e.input {

@@ -1,0 +1,183 @@
+//! The session end to end over HTTP against the scripted demo agent on loopback.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use agentui_agui::session::{
+    ActionResult, ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, SessionUpdate,
+    ToolInvocation,
+};
+use agentui_agui::transport::TransportError;
+use agentui_agui::Message;
+use agentui_demo_agent::{DemoAgent, DemoAgentHandle, DemoAgentOptions};
+use serde_json::{json, Value};
+
+const LIMIT: Duration = Duration::from_secs(30);
+
+async fn agent() -> DemoAgentHandle {
+    DemoAgent::new(DemoAgentOptions::for_tests(Duration::from_millis(50)))
+        .serve("127.0.0.1:0".parse().unwrap())
+        .await
+        .expect("demo agent starts")
+}
+
+fn session(url: &str) -> ConversationSession {
+    ConversationSession::connect(url, &[], SessionOptions::default()).expect("session")
+}
+
+fn last_assistant_text(messages: &[Message]) -> String {
+    messages
+        .iter()
+        .rev()
+        .find_map(|m| (m.role.as_str() == "assistant").then(|| m.text().map(str::to_owned)).flatten())
+        .unwrap_or_default()
+}
+
+fn tool(name: &str, handler: impl Fn(Value) -> Result<Value, String> + Send + Sync + 'static) -> ClientTool {
+    let handler = Arc::new(handler);
+    ClientTool::new(name, format!("{name} (test)"), json!({"type": "object"}), move |call: ToolInvocation| {
+        let handler = handler.clone();
+        async move { handler(call.arguments).map_err(agentui_agui::session::ToolError::new) }
+    })
+    .expect("valid tool")
+}
+
+#[tokio::test]
+async fn streamed_chat_text_arrives_as_one_assistant_message() {
+    let demo = agent().await;
+    let mut s = session(&demo.agent_url());
+    let deltas = Arc::new(Mutex::new(0usize));
+    let seen = deltas.clone();
+    s.add_listener(Arc::new(move |u: &SessionUpdate| {
+        if matches!(u, SessionUpdate::MessageUpserted(m) if m.role.as_str() == "assistant") {
+            *seen.lock().unwrap() += 1;
+        }
+    }));
+    let summary = tokio::time::timeout(LIMIT, s.run("hello there")).await.unwrap().unwrap();
+    assert!(matches!(summary.phase, RunPhase::Finished { .. }));
+    let text = last_assistant_text(s.messages());
+    assert!(text.contains("demo agent") && text.contains("café ☕"), "{text}");
+    assert!(*deltas.lock().unwrap() > 2, "the listener saw the text stream in pieces");
+}
+
+#[tokio::test]
+async fn a_client_tool_result_is_quoted_by_the_agent_after_the_follow_up_run() {
+    let demo = agent().await;
+    let mut s = session(&demo.agent_url());
+    let calls = Arc::new(Mutex::new(Vec::new()));
+    let seen = calls.clone();
+    s.register_tool(tool("get_location", move |args| {
+        seen.lock().unwrap().push(args);
+        Ok(json!({"city": "Lisbon", "source": "gps"}))
+    }))
+    .unwrap();
+    let summary = tokio::time::timeout(LIMIT, s.run("what is my location?")).await.unwrap().unwrap();
+    assert_eq!(calls.lock().unwrap().len(), 1, "executed exactly once");
+    assert_eq!(calls.lock().unwrap()[0]["precision"], "city");
+    assert_eq!(summary.run_ids.len(), 2, "the follow-up run started by itself");
+    let text = last_assistant_text(s.messages());
+    assert!(text.starts_with("Your location according to the app:") && text.contains("Lisbon"), "{text}");
+}
+
+#[tokio::test]
+async fn a_failing_client_tool_is_reported_honestly_not_as_done() {
+    let demo = agent().await;
+    let mut s = session(&demo.agent_url());
+    s.register_tool(tool("get_location", |_| Err("location permission denied".into()))).unwrap();
+    tokio::time::timeout(LIMIT, s.run("location please")).await.unwrap().unwrap();
+    let text = last_assistant_text(s.messages());
+    assert!(text.contains("The app reported an error") && text.contains("permission denied"), "{text}");
+}
+
+#[tokio::test]
+async fn parallel_client_calls_are_answered_by_id() {
+    let demo = agent().await;
+    let mut s = session(&demo.agent_url());
+    s.register_tool(tool("lookup_price", |args| {
+        let item = args["item"].as_str().unwrap_or("?").to_owned();
+        Ok(Value::String(format!("price of {item}")))
+    }))
+    .unwrap();
+    tokio::time::timeout(LIMIT, s.run("compare prices")).await.unwrap().unwrap();
+    let text = last_assistant_text(s.messages());
+    assert!(text.contains("A -> price of A") && text.contains("B -> price of B"), "{text}");
+}
+
+#[tokio::test]
+async fn an_a2ui_form_renders_and_its_submitted_values_come_back_from_the_agent() {
+    let demo = agent().await;
+    let mut s = session(&demo.agent_url());
+    tokio::time::timeout(LIMIT, s.run("book a table")).await.unwrap().unwrap();
+    let surface = s.a2ui().group().surface("booking").expect("the agent's surface exists");
+    assert_eq!(&*surface.node("root").unwrap().component_type, "Card");
+    assert!(!surface.node("book").unwrap().enabled, "Book is disabled until the checks pass");
+    let refused = s.dispatch_action("booking", "book").await.unwrap_err();
+    assert!(matches!(refused, SessionError::A2ui(_)), "{refused:?}");
+
+    s.set_value("booking", "/booking/name", json!("Ada")).unwrap();
+    s.set_value("booking", "/booking/date", json!("2026-12-24")).unwrap();
+    s.set_value("booking", "/booking/guests", json!(["4"])).unwrap();
+    let result = tokio::time::timeout(LIMIT, s.dispatch_action("booking", "book")).await.unwrap().unwrap();
+    assert!(matches!(result, ActionResult::Ran(_)));
+    let text = last_assistant_text(s.messages());
+    assert!(text.contains("Ada") && text.contains("2026-12-24") && text.contains('4'), "{text}");
+}
+
+#[tokio::test]
+async fn an_interrupt_is_resolved_and_the_next_run_resumes() {
+    let demo = agent().await;
+    let mut s = session(&demo.agent_url());
+    let summary = tokio::time::timeout(LIMIT, s.run("delete the report")).await.unwrap().unwrap();
+    assert!(matches!(summary.phase, RunPhase::Interrupted { .. }), "{:?}", summary.phase);
+    let id = s.pending_interrupts()[0].id.clone();
+    s.resolve_interrupt(&id, Some(json!({"approved": true}))).unwrap();
+    tokio::time::timeout(LIMIT, s.continue_run()).await.unwrap().unwrap();
+    assert_eq!(last_assistant_text(s.messages()), "Deleted report.pdf.");
+}
+
+#[tokio::test]
+async fn state_snapshot_then_deltas() {
+    let demo = agent().await;
+    let mut s = session(&demo.agent_url());
+    tokio::time::timeout(LIMIT, s.run("counter")).await.unwrap().unwrap();
+    assert!(s.state()["counter"].as_i64().unwrap() > 0, "{}", s.state());
+    assert!(!s.needs_resync());
+}
+
+#[tokio::test]
+async fn an_error_mid_stream_is_the_agents_error() {
+    let demo = agent().await;
+    let mut s = session(&demo.agent_url());
+    let err = tokio::time::timeout(LIMIT, s.run("please fail")).await.unwrap().unwrap_err();
+    assert!(matches!(err, SessionError::Agent { .. }), "{err:?}");
+}
+
+#[tokio::test]
+async fn a_slow_stream_is_cancelled_promptly() {
+    let demo = agent().await;
+    let mut s = session(&demo.agent_url());
+    let canceller = s.canceller();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        canceller.cancel();
+    });
+    let started = std::time::Instant::now();
+    let err = tokio::time::timeout(LIMIT, s.run("slow please")).await.unwrap().unwrap_err();
+    assert_eq!(err, SessionError::Cancelled);
+    assert!(started.elapsed() < Duration::from_secs(2), "cancelled after {:?}", started.elapsed());
+    assert_eq!(*s.phase(), RunPhase::Cancelled);
+}
+
+#[tokio::test]
+async fn a_server_error_surfaces_with_status_and_body() {
+    let demo = agent().await;
+    let mut s = session(&demo.fault_url("http-500"));
+    let err = tokio::time::timeout(LIMIT, s.run("hi")).await.unwrap().unwrap_err();
+    match err {
+        SessionError::Transport(TransportError::Status { status, body_excerpt }) => {
+            assert_eq!(status, 500);
+            assert!(!body_excerpt.is_empty());
+        }
+        other => panic!("{other:?}"),
+    }
+}
