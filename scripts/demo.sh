@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
-# The demo: renders the bundled booking-form surface as a text tree, then shows the resolved
-# nodes the native renderers receive and what a broken agent payload gets back.
+# The demo: the scripted demo agent runs in-process and a conversation shows text streaming, a
+# client tool round trip, an A2UI surface printed as a text tree, and an action round trip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --quiet --release -p agentui-cli
-bin=target/release/agentui
-echo "== agentui a2ui tree examples/a2ui/booking-form.json"
-"$bin" a2ui tree examples/a2ui/booking-form.json
-echo
-echo "== agentui a2ui validate examples/a2ui/broken-agent.jsonl (what the agent is told)"
-"$bin" a2ui validate examples/a2ui/broken-agent.jsonl || true
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "cargo not found: install Rust (rustup) first" >&2
+  exit 1
+fi
+cargo run --quiet --release --locked -p agentui-cli -- demo

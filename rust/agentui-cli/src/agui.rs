@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use agentui_agui::a2ui_bridge::A2uiBridge;
 use agentui_agui::conformance;
 use agentui_agui::decode::decode_event;
 use agentui_agui::reducer::RunStatus;
@@ -68,9 +69,17 @@ pub fn replay(file: &Path) -> Result<ExitCode, String> {
     };
     let mut pipeline = EventPipeline::new(Conversation::new(Vec::new(), None), &PipelineOptions::default());
     let mut delivered = 0usize;
+    // A2UI carried by the stream is rendered too, so a developer sees what the app would show.
+    let mut a2ui = A2uiBridge::default();
+    let mut a2ui_errors = Vec::new();
     for data in &events {
         match pipeline.push_str(data) {
-            Ok(list) => delivered += list.len(),
+            Ok(list) => {
+                delivered += list.len();
+                for event in &list {
+                    a2ui_errors.extend(a2ui.on_event(event).emitted.iter().map(|m| m.to_wire()));
+                }
+            }
             Err(e) => {
                 error.get_or_insert(e.to_string());
                 break;
@@ -93,6 +102,14 @@ pub fn replay(file: &Path) -> Result<ExitCode, String> {
         "pendingInterrupts": conversation.pending_interrupts(),
         "runErrors": conversation.run_errors().iter().map(|e| json!({"message": e.message, "code": e.code})).collect::<Vec<_>>(),
         "warnings": conversation.warnings(),
+        "surfaces": a2ui.group().surfaces().map(|s| json!({
+            "surfaceId": s.id(),
+            "catalogId": s.catalog_id(),
+            "root": s.has_root().then(|| s.root_id()),
+            "nodes": s.nodes(),
+            "dataModel": s.data_model(),
+        })).collect::<Vec<_>>(),
+        "a2uiErrors": a2ui_errors,
     });
     println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     Ok(if report["error"].is_null() { ExitCode::SUCCESS } else { ExitCode::from(1) })

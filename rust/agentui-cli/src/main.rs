@@ -2,6 +2,7 @@
 
 mod agui;
 mod input;
+mod live;
 mod tree;
 
 use std::path::PathBuf;
@@ -32,6 +33,22 @@ enum Command {
         #[command(subcommand)]
         command: AguiCommand,
     },
+    /// Send MESSAGE to the AG-UI agent at URL and print the conversation as it streams.
+    Run {
+        url: String,
+        message: String,
+        /// Extra request header, NAME:VALUE (e.g. authorization); repeatable. Never printed.
+        #[arg(long = "header", value_name = "NAME:VALUE")]
+        headers: Vec<String>,
+    },
+    /// Serve the scripted demo agent on 127.0.0.1 until Ctrl-C.
+    ServeDemo {
+        #[arg(long, default_value_t = 8765)]
+        port: u16,
+    },
+    /// A scripted conversation with the in-process demo agent: streamed text, a client tool
+    /// round trip, an A2UI form and an action round trip.
+    Demo,
 }
 
 #[derive(Subcommand)]
@@ -73,6 +90,9 @@ fn main() -> ExitCode {
             AguiCommand::Replay { file } => agui::replay(&file),
             AguiCommand::Conformance { dir } => agui::conformance(&dir),
         },
+        Command::Run { url, message, headers } => live::run(&url, &message, &headers),
+        Command::ServeDemo { port } => live::serve_demo(port),
+        Command::Demo => live::demo(),
     };
     match result {
         Ok(code) => code,

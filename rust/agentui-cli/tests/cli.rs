@@ -171,3 +171,46 @@ fn agui_decode_prints_one_json_line_per_event() {
     assert_eq!(lines[0]["type"], "RUN_STARTED");
     assert_eq!(lines[3]["delta"], "there");
 }
+
+#[test]
+fn demo_runs_the_scripted_conversation_and_exits_zero() {
+    let out = agentui(&["demo"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("Your location according to the app:"), "client tool round trip: {text}");
+    assert!(text.contains("Button #book"), "surface printed as a tree: {text}");
+    assert!(text.contains("Booked a table for 4 on 2026-12-24 under the name Ada."), "action round trip: {text}");
+}
+
+#[test]
+fn run_prints_the_streamed_conversation_from_a_live_agent() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let handle = rt.block_on(agentui_demo_agent::DemoAgent::start("127.0.0.1:0".parse().unwrap())).unwrap();
+    let out = agentui(&["run", &handle.agent_url(), "hello", "--header", "authorization: Bearer secret-token"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("agent: Hello! I am the demo agent"), "{text}");
+    assert!(!text.contains("secret-token"), "headers are never printed");
+
+    let failed = agentui(&["run", &handle.fault_url("http-500"), "hello"]);
+    assert_eq!(failed.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&failed.stdout).contains("500"));
+    rt.block_on(handle.shutdown()).unwrap();
+}
+
+#[test]
+fn agui_replay_renders_a2ui_carried_by_the_stream() {
+    let ops = r#"{"a2ui_operations":[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"from the stream"},{"id":"bad","component":"Text","text":7}]}}]}"#;
+    let events = format!(
+        r#"[{{"type":"RUN_STARTED","threadId":"t","runId":"r"}},
+            {{"type":"ACTIVITY_SNAPSHOT","messageId":"a1","activityType":"a2ui-surface","content":{ops}}},
+            {{"type":"RUN_FINISHED","threadId":"t","runId":"r"}}]"#
+    );
+    let file = temp_file("a2ui-run.json", &events);
+    let out = agentui(&["agui", "replay", file.to_str().unwrap()]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["outcome"], "completed");
+    // The message with the bad component was rejected whole, and the agent would be told where.
+    assert_eq!(report["surfaces"][0]["surfaceId"], "s");
+    assert_eq!(report["a2uiErrors"][0]["error"]["path"], "/updateComponents/components/1/text");
+}

@@ -1,0 +1,175 @@
+//! Talking to live agents: `agentui run`, `agentui serve-demo` and the scripted `agentui demo`.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use agentui_agui::session::{
+    ActionResult, ClientTool, ConversationSession, SessionOptions, SessionUpdate, ToolCallPhase, ToolInvocation,
+};
+use agentui_demo_agent::{DemoAgent, DemoAgentOptions, SCENARIOS};
+use serde_json::json;
+
+use crate::tree;
+
+/// Prints session updates as they stream: text deltas inline, everything else on its own line.
+#[derive(Default)]
+struct StreamPrinter {
+    printed: Mutex<HashMap<String, usize>>,
+}
+
+impl StreamPrinter {
+    fn on_update(&self, update: &SessionUpdate) {
+        match update {
+            SessionUpdate::MessageUpserted(message) if message.role.as_str() == "assistant" => {
+                let Some(text) = message.text() else { return };
+                let mut printed = self.printed.lock().unwrap_or_else(|p| p.into_inner());
+                let done = printed.entry(message.id.clone()).or_insert(0);
+                if *done == 0 && !text.is_empty() {
+                    print!("\nagent: ");
+                }
+                if let Some(delta) = text.get(*done..) {
+                    print!("{delta}");
+                }
+                *done = text.len();
+            }
+            SessionUpdate::MessageUpserted(_) | SessionUpdate::MessagesReset(_) | SessionUpdate::RunPhase(_) => {}
+            SessionUpdate::ToolCall(call) => match &call.phase {
+                ToolCallPhase::Streaming => {}
+                phase => println!("\n  [tool {} {}: {}]", call.tool_name, call.tool_call_id, phase_label(phase)),
+            },
+            other => println!("\n  [{other}]"),
+        }
+    }
+}
+
+fn phase_label(phase: &ToolCallPhase) -> String {
+    match phase {
+        ToolCallPhase::Succeeded { result } => format!("succeeded -> {result}"),
+        ToolCallPhase::Failed { failure } => format!("failed: {failure:?}"),
+        other => format!("{other:?}").to_lowercase(),
+    }
+}
+
+fn printing_session(
+    url: &str,
+    headers: &[(String, String)],
+) -> Result<(ConversationSession, Arc<StreamPrinter>), String> {
+    let mut session =
+        ConversationSession::connect(url, headers, SessionOptions::default()).map_err(|e| e.to_string())?;
+    let printer = Arc::new(StreamPrinter::default());
+    let listener = printer.clone();
+    session.add_listener(Arc::new(move |u: &SessionUpdate| listener.on_update(u)));
+    Ok((session, printer))
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().map_err(|e| e.to_string())
+}
+
+/// `agentui run URL MESSAGE`: one conversation turn, printed as it streams.
+pub fn run(url: &str, message: &str, headers: &[String]) -> Result<ExitCode, String> {
+    let headers: Vec<(String, String)> = headers
+        .iter()
+        .map(|h| h.split_once(':').map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned())))
+        .collect::<Option<_>>()
+        .ok_or("headers are written NAME:VALUE")?;
+    runtime()?.block_on(async {
+        let (mut session, _printer) = printing_session(url, &headers)?;
+        println!("you: {message}");
+        let result = session.run(message).await;
+        println!();
+        for surface in session.a2ui().group().surfaces() {
+            print!("{}", tree::render(surface));
+        }
+        match result {
+            Ok(summary) => {
+                println!("run finished: {:?} ({} run(s))", summary.phase, summary.run_ids.len());
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(e) => {
+                println!("run failed: {e}");
+                Ok(ExitCode::from(1))
+            }
+        }
+    })
+}
+
+/// `agentui serve-demo`: the scripted demo agent until Ctrl-C.
+pub fn serve_demo(port: u16) -> Result<ExitCode, String> {
+    runtime()?.block_on(async {
+        let addr: SocketAddr = ([127, 0, 0, 1], port).into();
+        let handle = DemoAgent::start(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        println!("demo agent listening on {} (POST {})", handle.url(), handle.agent_url());
+        println!("scenarios (keyword in the message, or POST /agent/<name>):");
+        for scenario in SCENARIOS {
+            println!("  {:<18} {:<10} {}", scenario.name, scenario.keyword.unwrap_or("-"), scenario.summary);
+        }
+        println!("from the Android emulator the host is 10.0.2.2; stop with Ctrl-C");
+        tokio::signal::ctrl_c().await.map_err(|e| e.to_string())?;
+        handle.shutdown().await.map_err(|e| e.to_string())?;
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// `agentui demo`: starts the demo agent in-process and runs a scripted conversation: streamed
+/// text, a client tool round trip, an A2UI form printed as a tree, and an action round trip.
+pub fn demo() -> Result<ExitCode, String> {
+    runtime()?.block_on(async {
+        let options = DemoAgentOptions { event_delay: Duration::from_millis(15), ..DemoAgentOptions::default() };
+        let handle = DemoAgent::new(options).serve(([127, 0, 0, 1], 0).into()).await.map_err(|e| e.to_string())?;
+        let (mut session, _printer) = printing_session(&handle.agent_url(), &[])?;
+        // A client tool as an app would register it: the device's location, here a fixed city.
+        let location = ClientTool::new(
+            "get_location",
+            "The device's current location",
+            json!({"type": "object", "properties": {"precision": {"type": "string", "enum": ["city", "exact"]}}}),
+            |_call: ToolInvocation| async { Ok(json!({"city": "Lisbon", "country": "PT"})) },
+        )
+        .map_err(|e| e.to_string())?;
+        session.register_tool(location).map_err(|e| e.to_string())?;
+
+        step("1. streamed text");
+        turn(&mut session, "hello!").await?;
+        step("2. a client tool: the agent asks, the app answers, the agent quotes the answer");
+        turn(&mut session, "what is my location?").await?;
+        step("3. an A2UI surface");
+        turn(&mut session, "book a table for tonight").await?;
+        let surface_id = session.a2ui().group().surfaces().next().map(|s| s.id().to_owned()).ok_or("no surface")?;
+        print_surface(&session, &surface_id);
+        step("4. the user fills the form and presses Book; the agent answers with the submitted values");
+        for (path, value) in
+            [("/booking/name", json!("Ada")), ("/booking/date", json!("2026-12-24")), ("/booking/guests", json!(["4"]))]
+        {
+            println!("  user sets {path} = {value}");
+            session.set_value(&surface_id, path, value).map_err(|e| e.to_string())?;
+        }
+        print_surface(&session, &surface_id);
+        match session.dispatch_action(&surface_id, "book").await.map_err(|e| e.to_string())? {
+            ActionResult::Ran(_) => println!(),
+            other => return Err(format!("unexpected action result {other:?}")),
+        }
+        handle.shutdown().await.map_err(|e| e.to_string())?;
+        println!("\ndemo finished");
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+fn step(title: &str) {
+    println!("\n=== {title}");
+}
+
+async fn turn(session: &mut ConversationSession, message: &str) -> Result<(), String> {
+    println!("you: {message}");
+    session.run(message).await.map_err(|e| e.to_string())?;
+    println!();
+    Ok(())
+}
+
+fn print_surface(session: &ConversationSession, surface_id: &str) {
+    if let Some(surface) = session.a2ui().group().surface(surface_id) {
+        print!("{}", tree::render(surface));
+    }
+}
