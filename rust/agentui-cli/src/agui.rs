@@ -102,13 +102,7 @@ pub fn replay(file: &Path) -> Result<ExitCode, String> {
         "pendingInterrupts": conversation.pending_interrupts(),
         "runErrors": conversation.run_errors().iter().map(|e| json!({"message": e.message, "code": e.code})).collect::<Vec<_>>(),
         "warnings": conversation.warnings(),
-        "surfaces": a2ui.group().surfaces().map(|s| json!({
-            "surfaceId": s.id(),
-            "catalogId": s.catalog_id(),
-            "root": s.has_root().then(|| s.root_id()),
-            "nodes": s.nodes(),
-            "dataModel": s.data_model(),
-        })).collect::<Vec<_>>(),
+        "surfaces": a2ui.group().surfaces().map(crate::surface_report).collect::<Vec<_>>(),
         "a2uiErrors": a2ui_errors,
     });
     println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);

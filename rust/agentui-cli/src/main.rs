@@ -108,13 +108,7 @@ fn run_a2ui(command: A2uiCommand) -> Result<ExitCode, String> {
         A2uiCommand::Apply(args) => {
             let (group, outcome) = apply_file(&args)?;
             let report = json!({
-                "surfaces": group.surfaces().map(|s| json!({
-                    "surfaceId": s.id(),
-                    "catalogId": s.catalog_id(),
-                    "root": s.has_root().then(|| s.root_id()),
-                    "nodes": s.nodes(),
-                    "dataModel": s.data_model(),
-                })).collect::<Vec<_>>(),
+                "surfaces": group.surfaces().map(surface_report).collect::<Vec<_>>(),
                 "emitted": outcome.emitted.iter().map(|m| m.to_wire()).collect::<Vec<_>>(),
             });
             println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
@@ -148,6 +142,17 @@ fn run_a2ui(command: A2uiCommand) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// A surface as `apply` and `agui replay` print it: resolved nodes in tree order and the data model.
+pub(crate) fn surface_report(surface: &agentui_a2ui::Surface) -> Value {
+    json!({
+        "surfaceId": surface.id(),
+        "catalogId": surface.catalog_id(),
+        "root": surface.has_root().then(|| surface.root_id()),
+        "nodes": surface.nodes(),
+        "dataModel": surface.data_model(),
+    })
 }
 
 fn text(v: &Value) -> String {
