@@ -255,7 +255,7 @@ impl SurfaceGroup {
                     });
                 }
                 let catalog = self.catalogs.get(&create.catalog_id)?;
-                let surface = Surface::create(&create, catalog, &self.limits)?;
+                let surface = Surface::create(&create, catalog, &self.limits, &self.url_policy)?;
                 outcome.events.push(SurfaceEvent::Created {
                     surface_id: create.surface_id.clone(),
                     catalog_id: create.catalog_id.clone(),

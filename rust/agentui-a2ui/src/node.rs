@@ -27,6 +27,10 @@ impl Props {
         self.0.iter().find(|(k, _)| k.as_ref() == key).map(|(_, v)| v)
     }
 
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
+        self.0.iter_mut().find(|(k, _)| k.as_ref() == key).map(|(_, v)| v)
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
         self.0.iter().map(|(k, v)| (k.as_ref(), v))
     }

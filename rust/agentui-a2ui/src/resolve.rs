@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::component::{ChildSource, CompiledComponent, PropTemplate};
 use crate::data_model::DataModel;
 use crate::dynamic::{Dynamic, Evaluator};
-use crate::functions;
+use crate::functions::{self, UrlPolicy};
 use crate::node::{Accessibility, ActionKind, Binding, CheckResult, Props, ResolvedNode};
 use crate::pointer;
 
@@ -25,6 +25,9 @@ pub fn instance_id(component_id: &Arc<str>, scope: &str) -> Arc<str> {
     id.push_str(scope);
     id.into()
 }
+
+/// Components whose `url` the renderer loads.
+const MEDIA_COMPONENTS: [&str; 3] = ["Image", "Video", "AudioPlayer"];
 
 /// A child to resolve next: its definition, scope and the instance id the parent listed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,7 +90,13 @@ impl Evaluator for ScopedEvaluator<'_> {
 }
 
 /// Resolves one instance of `def` in `scope`; `id` is the instance id its parent listed.
-pub fn resolve(def: &CompiledComponent, id: Arc<str>, scope: &Arc<str>, data: &DataModel) -> Resolution {
+pub fn resolve(
+    def: &CompiledComponent,
+    id: Arc<str>,
+    scope: &Arc<str>,
+    data: &DataModel,
+    url_policy: &UrlPolicy,
+) -> Resolution {
     let mut ev = ScopedEvaluator::new(data, scope);
     let mut walk = PropWalk { scope, children: Vec::new(), lists: Vec::new(), bindings: Vec::new() };
     // Child references are not repeated in the props: a Card or Column needs no props vector.
@@ -123,6 +132,14 @@ pub fn resolve(def: &CompiledComponent, id: Arc<str>, scope: &Arc<str>, data: &D
         }
         let value = walk.value(template, &mut ev);
         props.push(key.clone(), value);
+    }
+    // Media URLs come from the agent (or data it wrote): only allowed schemes reach the renderer.
+    if MEDIA_COMPONENTS.contains(&def.component_type.as_ref()) {
+        if let Some(url @ Value::String(_)) = props.get_mut("url") {
+            if url.as_str().is_some_and(|u| url_policy.check(u).is_err()) {
+                *url = Value::Null;
+            }
+        }
     }
     let checks: Vec<CheckResult> = def
         .checks

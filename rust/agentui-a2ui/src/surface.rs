@@ -15,6 +15,7 @@ use crate::component::CompiledComponent;
 use crate::data_model::{DataModel, DataModelError};
 use crate::dependency::DependencyIndex;
 use crate::error::{A2uiError, ValidationIssue};
+use crate::functions::UrlPolicy;
 use crate::limits::Limits;
 use crate::node::{ResolvedNode, SurfaceDiff};
 use crate::resolve::{self, ChildKey};
@@ -62,6 +63,7 @@ pub struct Surface {
     data: DataModel,
     tree: Tree,
     limits: Limits,
+    url_policy: UrlPolicy,
     /// True once the first render (a reset) was published.
     rendered: bool,
 }
@@ -71,6 +73,7 @@ impl Surface {
         message: &CreateSurface,
         catalog: Arc<Catalog>,
         limits: &Limits,
+        url_policy: &UrlPolicy,
     ) -> Result<Surface, A2uiError> {
         if let Some(theme) = &message.theme {
             let errors = catalog.validate_theme(theme);
@@ -94,6 +97,7 @@ impl Surface {
             data: DataModel::new(limits),
             tree: Tree::default(),
             limits: limits.clone(),
+            url_policy: url_policy.clone(),
             rendered: false,
         })
     }
@@ -208,7 +212,8 @@ impl Surface {
                 .map_or("/updateComponents/components".to_owned(), |i| format!("/updateComponents/components/{i}"));
             A2uiError::validation(path, message)
         })?;
-        let tree = build_tree(&definitions, &self.root_id, &self.data, &self.limits, self.tree.nodes.len())?;
+        let tree =
+            build_tree(&definitions, &self.root_id, &self.data, &self.limits, self.tree.nodes.len(), &self.url_policy)?;
         self.definitions = definitions;
         Ok(self.commit_tree(tree))
     }
@@ -237,11 +242,17 @@ impl Surface {
         for owner in self.tree.lists.affected_structurally(changed) {
             let Some(entry) = self.tree.entry(&owner) else { continue };
             let Some(def) = self.definitions.get(entry.node.component_id.as_ref()) else { continue };
-            let resolution = resolve::resolve(def, owner.clone(), &entry.scope, &self.data);
+            let resolution = resolve::resolve(def, owner.clone(), &entry.scope, &self.data, &self.url_policy);
             if resolution.node.children != entry.node.children {
                 // Items were added or removed: resolve everything again and diff.
-                let tree =
-                    build_tree(&self.definitions, &self.root_id, &self.data, &self.limits, self.tree.nodes.len())?;
+                let tree = build_tree(
+                    &self.definitions,
+                    &self.root_id,
+                    &self.data,
+                    &self.limits,
+                    self.tree.nodes.len(),
+                    &self.url_policy,
+                )?;
                 return Ok(self.commit_tree(tree));
             }
         }
@@ -250,7 +261,7 @@ impl Surface {
             let Some(&slot) = self.tree.nodes.get(&id) else { continue };
             let entry = &self.tree.entries[slot];
             let Some(def) = self.definitions.get(entry.node.component_id.as_ref()) else { continue };
-            let resolution = resolve::resolve(def, id.clone(), &entry.scope, &self.data);
+            let resolution = resolve::resolve(def, id.clone(), &entry.scope, &self.data, &self.url_policy);
             let reads_changed = resolution.reads.len() != entry.reads.len()
                 || resolution.reads.iter().zip(&entry.reads).any(|(new, old)| new != old);
             if reads_changed {
@@ -396,6 +407,7 @@ fn build_tree(
     data: &DataModel,
     limits: &Limits,
     expected_nodes: usize,
+    url_policy: &UrlPolicy,
 ) -> Result<Tree, A2uiError> {
     let mut tree = Tree::default();
     tree.nodes.reserve(expected_nodes);
@@ -424,7 +436,7 @@ fn build_tree(
                 });
             }
         }
-        let resolution = resolve::resolve(def, key.id.clone(), &key.scope, data);
+        let resolution = resolve::resolve(def, key.id.clone(), &key.scope, data, url_policy);
         let reads = tree.reads.add(&key.id, resolution.reads);
         tree.lists.add(&key.id, resolution.lists.into_iter().map(Arc::from).collect());
         // A large template expands here: grow the tables once rather than by doubling.

@@ -402,3 +402,26 @@ fn v08_messages_drive_the_same_engine() {
     assert_eq!(s.root_id(), "greeting");
     assert_eq!(s.node("greeting").unwrap().props["text"], "world");
 }
+
+#[test]
+fn media_urls_outside_the_scheme_policy_never_reach_the_renderer() {
+    let mut g = group();
+    g.process_value(&create("m"));
+    g.process_value(&data("m", "/pic", json!("javascript:alert(1)")));
+    assert_clean(&g.process_value(&components(
+        "m",
+        json!([
+            {"id": "root", "component": "Column", "children": ["ok", "bad", "bound"]},
+            {"id": "ok", "component": "Image", "url": "https://example.com/a.png"},
+            {"id": "bad", "component": "Video", "url": "file:///etc/passwd"},
+            {"id": "bound", "component": "Image", "url": {"path": "/pic"}}
+        ]),
+    )));
+    let s = g.surface("m").unwrap();
+    assert_eq!(s.node("ok").unwrap().props["url"], "https://example.com/a.png");
+    assert_eq!(s.node("bad").unwrap().props["url"], Value::Null);
+    assert_eq!(s.node("bound").unwrap().props["url"], Value::Null);
+    // A later write of an allowed URL shows up.
+    g.process_value(&data("m", "/pic", json!("https://example.com/b.png")));
+    assert_eq!(g.surface("m").unwrap().node("bound").unwrap().props["url"], "https://example.com/b.png");
+}
