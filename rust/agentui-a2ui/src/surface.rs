@@ -58,7 +58,7 @@ pub struct Surface {
     root_id: String,
     theme: Option<Value>,
     send_data_model: bool,
-    definitions: HashMap<String, Arc<CompiledComponent>>,
+    definitions: HashMap<String, Arc<CompiledComponent>, RandomState>,
     /// Raw component objects as last accepted, for reports and the CLI.
     data: DataModel,
     tree: Tree,
@@ -93,7 +93,7 @@ impl Surface {
             root_id: message.root_id.clone(),
             theme: message.theme.clone(),
             send_data_model: message.send_data_model,
-            definitions: HashMap::new(),
+            definitions: HashMap::default(),
             data: DataModel::new(limits),
             tree: Tree::default(),
             limits: limits.clone(),
@@ -333,7 +333,7 @@ fn empty_patch() -> SurfaceDiff {
 /// root (including through templates). Dangling references are allowed: they render as pending.
 /// The error names the component at fault.
 fn check_graph(
-    definitions: &HashMap<String, Arc<CompiledComponent>>,
+    definitions: &HashMap<String, Arc<CompiledComponent>, RandomState>,
     root: &str,
     max_depth: usize,
 ) -> Result<(), (String, String)> {
@@ -402,7 +402,7 @@ fn check_graph(
 
 /// Resolves the whole tree from the root.
 fn build_tree(
-    definitions: &HashMap<String, Arc<CompiledComponent>>,
+    definitions: &HashMap<String, Arc<CompiledComponent>, RandomState>,
     root: &str,
     data: &DataModel,
     limits: &Limits,
