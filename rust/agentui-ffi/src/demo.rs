@@ -1,0 +1,106 @@
+//! Host-test helpers, compiled only with the `demo-agent` feature: the scripted demo agent in
+//! process, and a deliberate panic to show panics arrive as exceptions.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use agentui_demo_agent::{DemoAgent, DemoAgentOptions};
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
+pub enum DemoAgentError {
+    #[error("demo agent: {detail}")]
+    Failed { detail: String },
+}
+
+/// A running demo agent with its own small runtime (tests only; not the library's runtime).
+#[derive(uniffi::Object)]
+pub struct DemoAgentHandle {
+    url: String,
+    agent_url: String,
+    running: Mutex<Option<(tokio::runtime::Runtime, agentui_demo_agent::DemoAgentHandle)>>,
+}
+
+impl std::fmt::Debug for DemoAgentHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DemoAgentHandle").field("url", &self.url).finish_non_exhaustive()
+    }
+}
+
+/// Runs `f` on a fresh thread, outside any runtime context the caller may be in.
+fn on_own_thread<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, DemoAgentError> {
+    std::thread::scope(|scope| scope.spawn(f).join())
+        .map_err(|_| DemoAgentError::Failed { detail: "the demo agent thread panicked".to_owned() })
+}
+
+fn start(options: DemoAgentOptions) -> Result<Arc<DemoAgentHandle>, DemoAgentError> {
+    let failed = |e: std::io::Error| DemoAgentError::Failed { detail: e.to_string() };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("agentui-demo-agent")
+        .enable_all()
+        .build()
+        .map_err(failed)?;
+    let addr = SocketAddr::from(([127, 0, 0, 1], 0));
+    let agent = on_own_thread(|| runtime.block_on(DemoAgent::new(options).serve(addr)))?.map_err(failed)?;
+    Ok(Arc::new(DemoAgentHandle {
+        url: agent.url(),
+        agent_url: agent.agent_url(),
+        running: Mutex::new(Some((runtime, agent))),
+    }))
+}
+
+/// Starts the demo agent on 127.0.0.1 (a free port): no delay between events, 100 ms
+/// between the deltas of the `slow` scenario.
+#[uniffi::export]
+pub fn start_demo_agent() -> Result<Arc<DemoAgentHandle>, DemoAgentError> {
+    start(DemoAgentOptions::for_tests(Duration::from_millis(100)))
+}
+
+/// Starts the demo agent with custom timing.
+#[uniffi::export]
+pub fn start_demo_agent_with(event_delay_ms: u64, slow_delay_ms: u64) -> Result<Arc<DemoAgentHandle>, DemoAgentError> {
+    start(DemoAgentOptions {
+        event_delay: Duration::from_millis(event_delay_ms),
+        slow_delay: Duration::from_millis(slow_delay_ms),
+        time_scale: 1.0,
+    })
+}
+
+#[uniffi::export]
+impl DemoAgentHandle {
+    /// `http://127.0.0.1:<port>`.
+    pub fn url(&self) -> String {
+        self.url.clone()
+    }
+
+    /// The endpoint choosing the scenario by keyword.
+    pub fn agent_url(&self) -> String {
+        self.agent_url.clone()
+    }
+
+    /// Stops the server and waits for it. Idempotent.
+    pub fn stop(&self) -> Result<(), DemoAgentError> {
+        let running = self.running.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let Some((runtime, agent)) = running else { return Ok(()) };
+        let stopped = on_own_thread(|| runtime.block_on(agent.shutdown()));
+        runtime.shutdown_background();
+        stopped?.map_err(|e| DemoAgentError::Failed { detail: e.to_string() })
+    }
+}
+
+impl Drop for DemoAgentHandle {
+    fn drop(&mut self) {
+        // Without waiting: a drop may happen on any thread, a runtime's included.
+        if let Some((runtime, agent)) = self.running.get_mut().unwrap_or_else(|p| p.into_inner()).take() {
+            drop(agent);
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// Panics on purpose: the bindings must turn it into an exception, never a crash.
+#[uniffi::export]
+pub fn panic_for_tests(message: String) {
+    panic!("{message}");
+}

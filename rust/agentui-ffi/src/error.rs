@@ -1,0 +1,164 @@
+//! One error enum per API area. Each becomes a Kotlin `XxxException` / Swift `XxxError`.
+//!
+//! No variant has a field called `message`: Kotlin generates `Throwable.message` from the
+//! fields, and a field of that name would clash with it.
+
+use agentui_a2ui::A2uiError;
+use agentui_agui::session::{InterruptError, SessionError, ToolRegistryError};
+use agentui_agui::transport::TransportError;
+
+/// Why a conversation call failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
+pub enum ConversationError {
+    #[error("invalid agent URL: {detail}")]
+    InvalidUrl { detail: String },
+    /// Only the name is reported: a header value may be a credential.
+    #[error("invalid request header '{name}'")]
+    InvalidHeader { name: String },
+    #[error("invalid options: {detail}")]
+    InvalidOptions { detail: String },
+    #[error("invalid JSON: {detail}")]
+    InvalidJson { detail: String },
+    /// Connecting, sending, an idle timeout, a lost connection, TLS.
+    #[error("network: {detail}")]
+    Network { detail: String },
+    #[error("the agent answered HTTP {status}: {detail}")]
+    HttpStatus { status: u16, detail: String },
+    /// Wrong content type, truncated stream, SSE framing or an AG-UI protocol violation.
+    #[error("protocol: {detail}")]
+    Protocol { detail: String },
+    /// The agent ended the run with `RUN_ERROR`.
+    #[error("the agent reported an error: {detail}")]
+    Agent { detail: String, code: Option<String> },
+    #[error("the run was cancelled")]
+    Cancelled,
+    #[error("no pending interrupt has id '{id}'")]
+    UnknownInterrupt { id: String },
+    #[error("interrupt '{id}' expired at {expires_at}")]
+    InterruptExpired { id: String, expires_at: String },
+    #[error("the payload for interrupt '{id}' does not match its response schema: {detail}")]
+    InvalidInterruptPayload { id: String, detail: String },
+    #[error("invalid tool: {detail}")]
+    InvalidTool { detail: String },
+    #[error("a tool named '{name}' is already registered")]
+    DuplicateTool { name: String },
+    /// A surface operation was refused; `code` is the A2UI error code (`ACTION_REFUSED`...).
+    #[error("A2UI {code}: {detail}")]
+    A2ui { code: String, detail: String },
+    /// A run is in flight; synchronous mutators never wait for it.
+    #[error("a run is in progress")]
+    Busy,
+    /// A defect of this library (a panic or a lost task), reported instead of crashing.
+    #[error("internal error: {detail}")]
+    Internal { detail: String },
+}
+
+/// Why a surface operation failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
+pub enum SurfaceError {
+    #[error("surface '{surface_id}' does not exist")]
+    UnknownSurface { surface_id: String },
+    #[error("node '{node_id}' does not exist")]
+    UnknownNode { node_id: String },
+    /// The engine refused the input; `code` is the A2UI error code.
+    #[error("A2UI {code}: {detail}")]
+    Rejected { code: String, detail: String },
+    /// A run is in flight; the data model cannot change under it.
+    #[error("a run is in progress")]
+    Busy,
+}
+
+/// Why the runtime could not start.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
+pub enum RuntimeStartError {
+    #[error("the runtime could not start: {detail}")]
+    Failed { detail: String },
+}
+
+/// What a listener implementation may throw. Thrown errors are logged and dropped.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
+pub enum ListenerError {
+    #[error("listener failed: {detail}")]
+    Failed { detail: String },
+    /// Any other exception the foreign implementation threw.
+    #[error("listener threw unexpectedly: {detail}")]
+    Unexpected { detail: String },
+}
+
+impl From<uniffi::UnexpectedUniFFICallbackError> for ListenerError {
+    fn from(e: uniffi::UnexpectedUniFFICallbackError) -> Self {
+        ListenerError::Unexpected { detail: e.reason }
+    }
+}
+
+impl From<TransportError> for ConversationError {
+    fn from(e: TransportError) -> Self {
+        let detail = e.to_string();
+        match e {
+            TransportError::InvalidUrl(detail) => ConversationError::InvalidUrl { detail },
+            TransportError::InvalidHeader { name } => ConversationError::InvalidHeader { name },
+            TransportError::Status { status, body_excerpt } => {
+                ConversationError::HttpStatus { status, detail: body_excerpt }
+            }
+            TransportError::Cancelled => ConversationError::Cancelled,
+            TransportError::Connect(_)
+            | TransportError::Request(_)
+            | TransportError::Idle(_)
+            | TransportError::ConnectionLost(_)
+            | TransportError::Tls(_) => ConversationError::Network { detail },
+            TransportError::UnexpectedContentType { .. }
+            | TransportError::Truncated(_)
+            | TransportError::Sse(_)
+            | TransportError::Protocol(_) => ConversationError::Protocol { detail },
+            TransportError::ClientBuild(_) | TransportError::Encode(_) => ConversationError::Internal { detail },
+        }
+    }
+}
+
+impl From<InterruptError> for ConversationError {
+    fn from(e: InterruptError) -> Self {
+        match e {
+            InterruptError::Unknown(id) => ConversationError::UnknownInterrupt { id },
+            InterruptError::Expired { id, expires_at } => ConversationError::InterruptExpired { id, expires_at },
+            InterruptError::InvalidPayload { id, detail } => ConversationError::InvalidInterruptPayload { id, detail },
+        }
+    }
+}
+
+impl From<ToolRegistryError> for ConversationError {
+    fn from(e: ToolRegistryError) -> Self {
+        match e {
+            ToolRegistryError::Duplicate(name) => ConversationError::DuplicateTool { name },
+            other => ConversationError::InvalidTool { detail: other.to_string() },
+        }
+    }
+}
+
+impl From<A2uiError> for ConversationError {
+    fn from(e: A2uiError) -> Self {
+        ConversationError::A2ui { code: e.code().to_owned(), detail: e.to_string() }
+    }
+}
+
+impl From<SessionError> for ConversationError {
+    fn from(e: SessionError) -> Self {
+        match e {
+            SessionError::Transport(e) => e.into(),
+            SessionError::Agent { message, code } => ConversationError::Agent { detail: message, code },
+            SessionError::Cancelled => ConversationError::Cancelled,
+            SessionError::Interrupt(e) => e.into(),
+            SessionError::Tools(e) => e.into(),
+            SessionError::A2ui(e) => e.into(),
+        }
+    }
+}
+
+impl From<A2uiError> for SurfaceError {
+    fn from(e: A2uiError) -> Self {
+        match e {
+            A2uiError::UnknownSurface(surface_id) => SurfaceError::UnknownSurface { surface_id },
+            A2uiError::UnknownComponent(node_id) => SurfaceError::UnknownNode { node_id },
+            other => SurfaceError::Rejected { code: other.code().to_owned(), detail: other.to_string() },
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//! The one tokio runtime of the library, and the door to conversations.
+//!
+//! # Android and the JVM
+//!
+//! Listener and tool callbacks into Kotlin are made from this runtime's threads. JNA attaches a
+//! native thread to the JVM on every callback and detaches it afterwards, which is correct but
+//! costs an attach per callback. The cheaper arrangement attaches each runtime thread once, in
+//! the builder's `on_thread_start` hook below, and detaches it in `on_thread_stop`. That needs
+//! the `JavaVM` pointer, which only `JNI_OnLoad` receives, and JNA never calls `JNI_OnLoad`; so
+//! the app would also have to load the library with `System.loadLibrary` and the crate would
+//! need the `jni` crate. Neither can be exercised on a host JVM, so the hook only names the
+//! thread's role in the trace log today, and the per-callback attach by JNA stays in force.
+
+use std::sync::Arc;
+
+use agentui_agui::message::Context;
+use agentui_agui::session::{ConversationSession, SessionOptions};
+use agentui_agui::transport::TransportOptions;
+use std::time::Duration;
+use tokio::runtime::Handle;
+
+use crate::conversation::Conversation;
+use crate::error::{ConversationError, RuntimeStartError};
+
+/// Worker threads of [`Runtime::new`]: one conversation streams on one task, tool handlers
+/// and listener deliveries on others; two workers keep the UI's callbacks flowing while a
+/// stream is parsed, without a phone paying for a thread per core.
+const DEFAULT_WORKER_THREADS: u32 = 2;
+const MAX_WORKER_THREADS: u32 = 64;
+
+/// A request header sent with every request of a conversation (e.g. `Authorization`).
+/// Never logged.
+#[derive(Clone, PartialEq, Eq, uniffi::Record)]
+pub struct Header {
+    pub name: String,
+    pub value: String,
+}
+
+impl std::fmt::Debug for Header {
+    // The value may be a credential.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Header").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+/// Ambient information given to the agent with every run.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct ContextEntry {
+    pub description: String,
+    pub value: String,
+}
+
+/// How a conversation behaves. Every field has a default.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct ConversationOptions {
+    /// The thread to continue; a fresh id when absent.
+    #[uniffi(default = None)]
+    pub thread_id: Option<String>,
+    /// Bound on TCP + TLS connection setup.
+    #[uniffi(default = 10000)]
+    pub connect_timeout_ms: u64,
+    /// Longest silence tolerated from the agent while a run streams.
+    #[uniffi(default = 60000)]
+    pub idle_timeout_ms: u64,
+    /// Bound on one client tool handler.
+    #[uniffi(default = 30000)]
+    pub tool_timeout_ms: u64,
+    /// Follow-up runs one `send_message` may start to deliver tool results.
+    #[uniffi(default = 5)]
+    pub max_follow_up_runs: u32,
+    #[uniffi(default)]
+    pub context: Vec<ContextEntry>,
+    /// `forwardedProps` sent with every run, as JSON text.
+    #[uniffi(default = None)]
+    pub forwarded_props_json: Option<String>,
+}
+
+impl Default for ConversationOptions {
+    fn default() -> Self {
+        ConversationOptions {
+            thread_id: None,
+            connect_timeout_ms: 10_000,
+            idle_timeout_ms: 60_000,
+            tool_timeout_ms: 30_000,
+            max_follow_up_runs: 5,
+            context: Vec::new(),
+            forwarded_props_json: None,
+        }
+    }
+}
+
+impl ConversationOptions {
+    fn to_session_options(&self) -> Result<SessionOptions, ConversationError> {
+        let positive = |name: &str, ms: u64| {
+            if ms == 0 {
+                Err(ConversationError::InvalidOptions { detail: format!("{name} must be greater than 0") })
+            } else {
+                Ok(Duration::from_millis(ms))
+            }
+        };
+        let forwarded_props = match &self.forwarded_props_json {
+            None => None,
+            Some(text) => Some(
+                serde_json::from_str(text)
+                    .map_err(|e| ConversationError::InvalidJson { detail: format!("forwarded_props_json: {e}") })?,
+            ),
+        };
+        Ok(SessionOptions {
+            thread_id: self.thread_id.clone(),
+            transport: TransportOptions {
+                connect_timeout: positive("connect_timeout_ms", self.connect_timeout_ms)?,
+                idle_timeout: positive("idle_timeout_ms", self.idle_timeout_ms)?,
+                ..TransportOptions::default()
+            },
+            tool_timeout: positive("tool_timeout_ms", self.tool_timeout_ms)?,
+            max_follow_up_runs: self.max_follow_up_runs as usize,
+            context: self
+                .context
+                .iter()
+                .map(|c| Context { description: c.description.clone(), value: c.value.clone() })
+                .collect(),
+            forwarded_props,
+            ..SessionOptions::default()
+        })
+    }
+}
+
+/// Owns the tokio runtime. Shared by the `Runtime` object and every conversation made from it,
+/// so the runtime lives until the last of them is gone.
+pub(crate) struct RuntimeCore {
+    runtime: Option<tokio::runtime::Runtime>,
+    handle: Handle,
+}
+
+impl RuntimeCore {
+    pub(crate) fn handle(&self) -> &Handle {
+        &self.handle
+    }
+}
+
+impl Drop for RuntimeCore {
+    fn drop(&mut self) {
+        // The last owner may be a task on this very runtime (a run holding its conversation);
+        // a blocking shutdown there would panic, so do not wait for the workers.
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+fn on_runtime_thread_start() {
+    // See the module notes: this is where a JVM attach would go on Android.
+    tracing::trace!("agentui runtime thread started");
+}
+
+/// One multi-thread tokio runtime. Create one per app and share it.
+#[derive(uniffi::Object)]
+pub struct Runtime {
+    core: Arc<RuntimeCore>,
+}
+
+impl std::fmt::Debug for Runtime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runtime").finish_non_exhaustive()
+    }
+}
+
+impl Runtime {
+    fn build(worker_threads: u32) -> Result<Self, RuntimeStartError> {
+        if !(1..=MAX_WORKER_THREADS).contains(&worker_threads) {
+            return Err(RuntimeStartError::Failed {
+                detail: format!("worker_threads must be between 1 and {MAX_WORKER_THREADS}, not {worker_threads}"),
+            });
+        }
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(worker_threads as usize)
+            .thread_name("agentui-runtime")
+            .on_thread_start(on_runtime_thread_start)
+            .enable_all()
+            .build()
+            .map_err(|e| RuntimeStartError::Failed { detail: e.to_string() })?;
+        let handle = runtime.handle().clone();
+        Ok(Runtime { core: Arc::new(RuntimeCore { runtime: Some(runtime), handle }) })
+    }
+
+    /// The runtime handle, for Rust callers (tests, embedding crates).
+    pub fn handle(&self) -> &Handle {
+        self.core.handle()
+    }
+}
+
+#[uniffi::export]
+impl Runtime {
+    /// A runtime with two worker threads.
+    #[uniffi::constructor]
+    pub fn new() -> Result<Arc<Self>, RuntimeStartError> {
+        Self::build(DEFAULT_WORKER_THREADS).map(Arc::new)
+    }
+
+    #[uniffi::constructor]
+    pub fn with_worker_threads(worker_threads: u32) -> Result<Arc<Self>, RuntimeStartError> {
+        Self::build(worker_threads).map(Arc::new)
+    }
+
+    /// A conversation with the AG-UI agent at `url`. No I/O happens here: the first request is
+    /// made by `send_message`.
+    pub fn connect(
+        &self,
+        url: String,
+        headers: Vec<Header>,
+        options: ConversationOptions,
+    ) -> Result<Arc<Conversation>, ConversationError> {
+        let options = options.to_session_options()?;
+        let headers: Vec<(String, String)> = headers.into_iter().map(|h| (h.name, h.value)).collect();
+        // The HTTP client may register with the reactor while it is built.
+        let _context = self.core.handle().enter();
+        let session = ConversationSession::connect(&url, &headers, options)?;
+        tracing::debug!(headers = headers.len(), "conversation connected");
+        Ok(Conversation::new(self.core.clone(), session))
+    }
+}

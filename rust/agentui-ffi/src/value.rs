@@ -1,0 +1,122 @@
+//! Typed JSON values for the renderer: it pattern-matches, it never parses.
+
+use serde_json::{Map, Number, Value};
+
+/// A resolved value. Recursive: `Array` and `Object` hold further values.
+///
+/// `Array`, not `List`: a variant named `List` would shadow `kotlin.collections.List` inside
+/// the generated Kotlin sealed class. Numbers are `f64`, as in JavaScript.
+#[derive(Debug, Clone, PartialEq, uniffi::Enum)]
+pub enum NodeValue {
+    Null,
+    Bool { value: bool },
+    Number { value: f64 },
+    Text { value: String },
+    Array { items: Vec<NodeValue> },
+    Object { entries: Vec<PropEntry> },
+}
+
+/// One named value: a node property or an object member, in the agent's order.
+#[derive(Debug, Clone, PartialEq, uniffi::Record)]
+pub struct PropEntry {
+    pub name: String,
+    pub value: NodeValue,
+}
+
+impl From<&Value> for NodeValue {
+    fn from(value: &Value) -> Self {
+        match value {
+            Value::Null => NodeValue::Null,
+            Value::Bool(value) => NodeValue::Bool { value: *value },
+            // Every JSON number has an f64 reading (large integers round).
+            Value::Number(n) => NodeValue::Number { value: n.as_f64().unwrap_or(f64::NAN) },
+            Value::String(s) => NodeValue::Text { value: s.clone() },
+            Value::Array(items) => NodeValue::Array { items: items.iter().map(NodeValue::from).collect() },
+            Value::Object(map) => NodeValue::Object { entries: entries(map) },
+        }
+    }
+}
+
+pub(crate) fn entries(map: &Map<String, Value>) -> Vec<PropEntry> {
+    map.iter().map(|(name, value)| PropEntry { name: name.clone(), value: value.into() }).collect()
+}
+
+/// A value that JSON cannot carry (NaN or an infinity), found at `path`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct NotJson {
+    pub path: String,
+}
+
+impl NodeValue {
+    /// The JSON form. Whole numbers within ±2^53 become JSON integers, so a picker's `4` is
+    /// stored as `4`, not `4.0`. Duplicate object names: the last one wins, as in JSON parsers.
+    pub(crate) fn to_json(&self) -> Result<Value, NotJson> {
+        self.to_json_at(&mut String::new())
+    }
+
+    fn to_json_at(&self, path: &mut String) -> Result<Value, NotJson> {
+        Ok(match self {
+            NodeValue::Null => Value::Null,
+            NodeValue::Bool { value } => Value::Bool(*value),
+            NodeValue::Number { value } => Value::Number(number(*value).ok_or_else(|| NotJson { path: path.clone() })?),
+            NodeValue::Text { value } => Value::String(value.clone()),
+            NodeValue::Array { items } => {
+                let mut out = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    let len = path.len();
+                    path.push('/');
+                    path.push_str(&i.to_string());
+                    out.push(item.to_json_at(path)?);
+                    path.truncate(len);
+                }
+                Value::Array(out)
+            }
+            NodeValue::Object { entries } => {
+                let mut out = Map::new();
+                for entry in entries {
+                    let len = path.len();
+                    path.push('/');
+                    // JSON Pointer escaping, so the reported path is exact.
+                    path.push_str(&entry.name.replace('~', "~0").replace('/', "~1"));
+                    out.insert(entry.name.clone(), entry.value.to_json_at(path)?);
+                    path.truncate(len);
+                }
+                Value::Object(out)
+            }
+        })
+    }
+}
+
+const MAX_EXACT_INTEGER: f64 = 9_007_199_254_740_992.0; // 2^53
+
+fn number(value: f64) -> Option<Number> {
+    if value.is_finite() && value.fract() == 0.0 && value.abs() <= MAX_EXACT_INTEGER {
+        // In range and whole, so the cast is exact.
+        return Some(Number::from(value as i64));
+    }
+    Number::from_f64(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn round_trips_json_and_keeps_integers_integral() {
+        let original = json!({"a": [1, 2.5, "x", null, true], "b": {"c": -3}});
+        let value = NodeValue::from(&original);
+        assert_eq!(value.to_json().unwrap(), original);
+    }
+
+    #[test]
+    fn refuses_values_json_cannot_carry() {
+        let value = NodeValue::Object {
+            entries: vec![PropEntry {
+                name: "a/b".into(),
+                value: NodeValue::Array { items: vec![NodeValue::Null, NodeValue::Number { value: f64::NAN }] },
+            }],
+        };
+        assert_eq!(value.to_json().unwrap_err(), NotJson { path: "/a~1b/1".into() });
+    }
+}

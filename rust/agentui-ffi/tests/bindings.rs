@@ -1,0 +1,105 @@
+//! Generates the Kotlin and Swift bindings in library mode, with the repository's
+//! `uniffi.toml`, exactly as the documented commands do, and checks what comes out.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
+}
+
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())
+}
+
+/// Builds `args` and returns the artifact files cargo reports for `target_name`.
+fn build(args: &[&str], target_name: &str) -> Vec<PathBuf> {
+    let output = Command::new(cargo())
+        .current_dir(workspace_root())
+        .args(["build", "--message-format=json-render-diagnostics"])
+        .args(args)
+        .output()
+        .expect("cargo runs");
+    assert!(output.status.success(), "cargo build {args:?} failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    let mut files = Vec::new();
+    for line in String::from_utf8_lossy(&output.stdout).lines() {
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        if message["reason"] == "compiler-artifact" && message["target"]["name"] == target_name {
+            if let Some(exe) = message["executable"].as_str() {
+                files.push(PathBuf::from(exe));
+            }
+            for file in message["filenames"].as_array().into_iter().flatten() {
+                files.extend(file.as_str().map(PathBuf::from));
+            }
+        }
+    }
+    files
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn kotlin_and_swift_bindings_generate_from_the_library() {
+    let library = build(&["-p", "agentui-ffi", "--features", "demo-agent"], "agentui_ffi")
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|e| e == "so" || e == "dylib"))
+        .expect("the cdylib");
+    let bindgen = build(&["-p", "uniffi-bindgen"], "uniffi-bindgen").into_iter().next().expect("the bindgen binary");
+
+    let out = std::env::temp_dir().join(format!("agentui-ffi-bindings-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let status = Command::new(&bindgen)
+        .current_dir(workspace_root())
+        .args(["generate", "--config", "uniffi.toml", "--language", "kotlin", "--language", "swift", "--no-format"])
+        .arg("--out-dir")
+        .arg(&out)
+        .arg(&library)
+        .status()
+        .expect("uniffi-bindgen runs");
+    assert!(status.success());
+
+    let kotlin = read(&out.join("dev/agentui/core/agentui_ffi.kt"));
+    assert!(kotlin.contains("package dev.agentui.core"));
+    for name in [
+        "class Runtime",
+        "class Conversation",
+        "class Surface",
+        "class SubscriptionHandle",
+        "interface ConversationListener",
+        "interface SurfaceListener",
+        "interface ClientToolHandler",
+        "suspend fun `call`(`toolCallId`: kotlin.String, `argumentsJson`: kotlin.String)",
+        "suspend fun `sendMessage`",
+        "sealed class NodeValue",
+        "sealed class SurfaceDiffRecord",
+        "data class ResolvedNodeRecord",
+        "sealed class ConversationException",
+        "sealed class ToolHandlerException",
+        "fun `startDemoAgent`",
+        "AutoCloseable",
+    ] {
+        assert!(kotlin.contains(name), "Kotlin bindings lack {name:?}");
+    }
+    // uniffi.toml: no checksums, no Android-only imports (the host JVM compiles this file).
+    assert!(!kotlin.contains("uniffiCheckApiChecksums"), "omit_checksums = true");
+    assert!(!kotlin.contains("import android."), "android = false");
+    assert!(kotlin.contains("\"agentui_ffi\""), "cdylib_name");
+
+    let swift = read(&out.join("AgentUICore.swift"));
+    for name in [
+        "class Conversation",
+        "protocol ClientToolHandler",
+        "indirect enum NodeValue",
+        "enum SurfaceDiffRecord",
+        "import AgentUICoreFFI",
+    ] {
+        assert!(swift.contains(name), "Swift bindings lack {name:?}");
+    }
+    let header = read(&out.join("AgentUICoreFFI.h"));
+    assert!(header.contains("uniffi_agentui_ffi_fn_method_conversation_send_message"));
+    let modulemap = read(&out.join("AgentUICoreFFI.modulemap"));
+    assert!(modulemap.contains("module AgentUICoreFFI") && modulemap.contains("AgentUICoreFFI.h"));
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -1,0 +1,92 @@
+//! Shared helpers: a demo agent, a runtime, recording listeners and waits with deadlines.
+#![allow(dead_code)]
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use agentui_ffi::{
+    start_demo_agent, ClientToolHandler, Conversation, ConversationListener, ConversationOptions, ConversationUpdate,
+    DemoAgentHandle, ListenerError, Runtime, SurfaceDiffRecord, SurfaceListener, ToolHandlerError,
+};
+
+/// Bound on every wait: generous for a loaded CI machine, short enough to fail fast.
+pub const LIMIT: Duration = Duration::from_secs(20);
+
+pub struct Fixture {
+    pub agent: Arc<DemoAgentHandle>,
+    pub runtime: Arc<Runtime>,
+    pub conversation: Arc<Conversation>,
+}
+
+pub fn fixture() -> Fixture {
+    let agent = start_demo_agent().expect("demo agent starts");
+    let runtime = Runtime::new().expect("runtime starts");
+    let conversation = runtime.connect(agent.agent_url(), Vec::new(), ConversationOptions::default()).expect("connect");
+    Fixture { agent, runtime, conversation }
+}
+
+/// Polls `condition` until it holds or [`LIMIT`] passes.
+pub async fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !condition() {
+        assert!(start.elapsed() < LIMIT, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+pub struct Recorder<T> {
+    pub items: Mutex<Vec<T>>,
+}
+
+impl<T> Default for Recorder<T> {
+    fn default() -> Self {
+        Recorder { items: Mutex::new(Vec::new()) }
+    }
+}
+
+impl<T: Clone> Recorder<T> {
+    pub fn snapshot(&self) -> Vec<T> {
+        self.items.lock().unwrap().clone()
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.lock().unwrap().len()
+    }
+}
+
+impl ConversationListener for Recorder<ConversationUpdate> {
+    fn on_update(&self, update: ConversationUpdate) -> Result<(), ListenerError> {
+        self.items.lock().unwrap().push(update);
+        Ok(())
+    }
+}
+
+impl SurfaceListener for Recorder<SurfaceDiffRecord> {
+    fn on_diff(&self, diff: SurfaceDiffRecord) -> Result<(), ListenerError> {
+        self.items.lock().unwrap().push(diff);
+        Ok(())
+    }
+}
+
+/// A client tool written in Rust against the foreign trait, as Kotlin or Swift would.
+pub struct FixedTool {
+    pub answer: Result<String, ToolHandlerError>,
+    pub calls: Mutex<Vec<(String, String)>>,
+}
+
+impl FixedTool {
+    pub fn new(answer: Result<String, ToolHandlerError>) -> Arc<Self> {
+        Arc::new(FixedTool { answer, calls: Mutex::new(Vec::new()) })
+    }
+}
+
+#[async_trait::async_trait]
+impl ClientToolHandler for FixedTool {
+    async fn call(&self, tool_call_id: String, arguments_json: String) -> Result<String, ToolHandlerError> {
+        self.calls.lock().unwrap().push((tool_call_id, arguments_json));
+        self.answer.clone()
+    }
+}
+
+pub const LOCATION_SCHEMA: &str =
+    r#"{"type": "object", "properties": {"precision": {"type": "string"}}, "required": ["precision"]}"#;

@@ -1,0 +1,304 @@
+//! The exported conversation API against the demo agent, called from Rust as the bindings
+//! would call it.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use agentui_ffi::{
+    ConversationError, ConversationOptions, ConversationUpdate, Header, MessageContent, MessageRole, RunStatus,
+    Runtime, RuntimeStartError, ToolCallStatus, ToolFailureKind, ToolHandlerError,
+};
+use common::*;
+
+fn last_assistant_text(f: &Fixture) -> String {
+    f.conversation
+        .messages()
+        .iter()
+        .rev()
+        .find(|m| m.role == MessageRole::Assistant)
+        .and_then(|m| match &m.content {
+            MessageContent::Text { text } => Some(text.clone()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn send_message_streams_updates_and_returns_a_summary() {
+    let f = fixture();
+    let updates = Arc::new(Recorder::<ConversationUpdate>::default());
+    let _subscription = f.conversation.add_listener(updates.clone());
+
+    let summary =
+        tokio::time::timeout(LIMIT, f.conversation.send_message("hello there".into())).await.unwrap().unwrap();
+
+    assert!(matches!(summary.status, RunStatus::Finished { .. }), "{:?}", summary.status);
+    assert_eq!(summary.thread_id, f.conversation.thread_id());
+    assert_eq!(summary.run_ids.len(), 1);
+    let messages = f.conversation.messages();
+    assert_eq!(messages[0].role, MessageRole::User);
+    assert_eq!(messages[0].content, MessageContent::Text { text: "hello there".into() });
+    assert!(!last_assistant_text(&f).is_empty());
+    assert!(matches!(f.conversation.status(), RunStatus::Finished { .. }));
+
+    // Deliveries are asynchronous; they arrive in order and end with the final status.
+    wait_until("the final status update", || {
+        matches!(
+            updates.snapshot().last(),
+            Some(ConversationUpdate::RunStatusChanged { status: RunStatus::Finished { .. } })
+        )
+    })
+    .await;
+    let seen = updates.snapshot();
+    assert!(matches!(seen[0], ConversationUpdate::MessageUpserted { .. }), "{:?}", seen[0]);
+    assert!(seen
+        .iter()
+        .any(|u| matches!(u, ConversationUpdate::RunStatusChanged { status: RunStatus::Running { .. } })));
+    f.agent.stop().unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_foreign_client_tool_runs_and_its_result_reaches_the_agent() {
+    let f = fixture();
+    let tool = FixedTool::new(Ok("Paris, France".into()));
+    f.conversation
+        .register_tool("get_location".into(), "Where the user is".into(), LOCATION_SCHEMA.into(), tool.clone())
+        .unwrap();
+    let updates = Arc::new(Recorder::<ConversationUpdate>::default());
+    let _subscription = f.conversation.add_listener(updates.clone());
+
+    let summary =
+        tokio::time::timeout(LIMIT, f.conversation.send_message("what is my location?".into())).await.unwrap().unwrap();
+
+    let calls = tool.calls.lock().unwrap().clone();
+    assert_eq!(calls.len(), 1, "exactly once per call id");
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&calls[0].1).unwrap(),
+        serde_json::json!({"precision": "city"})
+    );
+    assert_eq!(summary.tool_calls.len(), 1);
+    assert_eq!(summary.tool_calls[0].tool_call_id, calls[0].0);
+    assert_eq!(summary.tool_calls[0].status, ToolCallStatus::Succeeded { result: "Paris, France".into() });
+    assert_eq!(summary.run_ids.len(), 2, "the follow-up run delivered the result");
+    assert!(last_assistant_text(&f).contains("Paris, France"), "{}", last_assistant_text(&f));
+    // "Requested" and "Succeeded" are distinct states for the UI.
+    wait_until("the tool call updates", || {
+        updates
+            .snapshot()
+            .iter()
+            .any(|u| matches!(u, ConversationUpdate::ToolCall { status: ToolCallStatus::Succeeded { .. }, .. }))
+    })
+    .await;
+    assert!(updates
+        .snapshot()
+        .iter()
+        .any(|u| matches!(u, ConversationUpdate::ToolCall { status: ToolCallStatus::Requested, tool_name, .. } if tool_name == "get_location")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_tool_reports_its_failure_to_the_agent() {
+    let f = fixture();
+    let tool = FixedTool::new(Err(ToolHandlerError::Failed { detail: "location permission denied".into() }));
+    f.conversation.register_tool("get_location".into(), "".into(), LOCATION_SCHEMA.into(), tool).unwrap();
+    let summary =
+        tokio::time::timeout(LIMIT, f.conversation.send_message("location please".into())).await.unwrap().unwrap();
+    match &summary.tool_calls[0].status {
+        ToolCallStatus::Failed { failure: ToolFailureKind::HandlerFailed, detail } => {
+            assert!(detail.contains("location permission denied"), "{detail}")
+        }
+        other => panic!("expected a handler failure, got {other:?}"),
+    }
+    assert!(last_assistant_text(&f).contains("location permission denied"), "{}", last_assistant_text(&f));
+
+    // An unexpected foreign exception reaches the agent as a generic failure.
+    let g = fixture();
+    let tool =
+        FixedTool::new(Err(ToolHandlerError::Unexpected { detail: "NullPointerException at Secret.kt:12".into() }));
+    g.conversation.register_tool("get_location".into(), "".into(), LOCATION_SCHEMA.into(), tool).unwrap();
+    let summary =
+        tokio::time::timeout(LIMIT, g.conversation.send_message("location please".into())).await.unwrap().unwrap();
+    match &summary.tool_calls[0].status {
+        ToolCallStatus::Failed { detail, .. } => {
+            assert!(!detail.contains("Secret.kt"), "{detail}");
+            assert!(detail.contains("unexpectedly"), "{detail}");
+        }
+        other => panic!("expected a failure, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tool_registration_errors_are_typed() {
+    let f = fixture();
+    let tool = FixedTool::new(Ok(String::new()));
+    let bad_json = f.conversation.register_tool("t".into(), "".into(), "{not json".into(), tool.clone());
+    assert!(matches!(bad_json, Err(ConversationError::InvalidJson { .. })), "{bad_json:?}");
+    let bad_schema = f.conversation.register_tool("t".into(), "".into(), "[1]".into(), tool.clone());
+    assert!(matches!(bad_schema, Err(ConversationError::InvalidTool { .. })), "{bad_schema:?}");
+    f.conversation.register_tool("t".into(), "".into(), "{}".into(), tool.clone()).unwrap();
+    let duplicate = f.conversation.register_tool("t".into(), "".into(), "{}".into(), tool);
+    assert_eq!(duplicate, Err(ConversationError::DuplicateTool { name: "t".into() }));
+    assert_eq!(f.conversation.unregister_tool("t".into()), Ok(true));
+    assert_eq!(f.conversation.unregister_tool("t".into()), Ok(false));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancel_stops_the_run_in_flight_without_waiting() {
+    let f = fixture();
+    let conversation = f.conversation.clone();
+    let run = tokio::spawn(async move { conversation.send_message("go slow please".into()).await });
+    wait_until("the run to stream", || matches!(f.conversation.status(), RunStatus::Running { .. })).await;
+
+    // Mutators fail fast while the run holds the session; reads answer at once.
+    let busy = f.conversation.register_tool("t".into(), "".into(), "{}".into(), FixedTool::new(Ok(String::new())));
+    assert_eq!(busy, Err(ConversationError::Busy));
+    assert!(!f.conversation.messages().is_empty());
+
+    let started = std::time::Instant::now();
+    f.conversation.cancel();
+    assert!(started.elapsed() < Duration::from_millis(100), "cancel() must not block");
+    let result = tokio::time::timeout(LIMIT, run).await.unwrap().unwrap();
+    assert_eq!(result.unwrap_err(), ConversationError::Cancelled);
+    assert_eq!(f.conversation.status(), RunStatus::Cancelled);
+
+    // The conversation goes on afterwards.
+    let summary = tokio::time::timeout(LIMIT, f.conversation.send_message("hello".into())).await.unwrap().unwrap();
+    assert!(matches!(summary.status, RunStatus::Finished { .. }));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancel_withdraws_queued_runs_too() {
+    let f = fixture();
+    let first = {
+        let c = f.conversation.clone();
+        tokio::spawn(async move { c.send_message("slow one".into()).await })
+    };
+    wait_until("the first run to stream", || matches!(f.conversation.status(), RunStatus::Running { .. })).await;
+    // Polled once, so it is queued behind the first run before the cancel.
+    let mut second = Box::pin(f.conversation.send_message("hello".into()));
+    assert!(tokio::time::timeout(Duration::from_millis(20), &mut second).await.is_err(), "still queued");
+    f.conversation.cancel();
+    assert_eq!(tokio::time::timeout(LIMIT, first).await.unwrap().unwrap().unwrap_err(), ConversationError::Cancelled);
+    assert_eq!(tokio::time::timeout(LIMIT, second).await.unwrap().unwrap_err(), ConversationError::Cancelled);
+    let users = f.conversation.messages().iter().filter(|m| m.role == MessageRole::User).count();
+    assert_eq!(users, 1, "the withdrawn run never sent its message");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropping_the_call_cancels_its_run() {
+    let f = fixture();
+    // As a cancelled Kotlin coroutine does: the future is dropped before it completes.
+    let abandoned = tokio::time::timeout(Duration::from_millis(300), f.conversation.send_message("slow".into())).await;
+    assert!(abandoned.is_err(), "the slow run outlives the timeout");
+    wait_until("the abandoned run to stop", || f.conversation.status() == RunStatus::Cancelled).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn interrupts_are_answered_and_continued() {
+    let f = fixture();
+    let summary =
+        tokio::time::timeout(LIMIT, f.conversation.send_message("delete the report".into())).await.unwrap().unwrap();
+    assert!(matches!(summary.status, RunStatus::Interrupted { .. }), "{:?}", summary.status);
+    let pending = f.conversation.pending_interrupts();
+    assert_eq!(pending.len(), 1);
+    assert_eq!(summary.pending_interrupts, pending);
+    let id = pending[0].id.clone();
+    assert!(pending[0].response_schema_json.as_deref().unwrap().contains("approved"));
+    assert!(pending[0].metadata.is_some());
+
+    let unknown = f.conversation.resolve_interrupt("nope".into(), None);
+    assert_eq!(unknown, Err(ConversationError::UnknownInterrupt { id: "nope".into() }));
+    let not_json = f.conversation.resolve_interrupt(id.clone(), Some("{".into()));
+    assert!(matches!(not_json, Err(ConversationError::InvalidJson { .. })), "{not_json:?}");
+    let wrong = f.conversation.resolve_interrupt(id.clone(), Some(r#"{"approved": "yes"}"#.into()));
+    assert!(matches!(wrong, Err(ConversationError::InvalidInterruptPayload { .. })), "{wrong:?}");
+
+    f.conversation.resolve_interrupt(id, Some(r#"{"approved": true}"#.into())).unwrap();
+    tokio::time::timeout(LIMIT, f.conversation.continue_run()).await.unwrap().unwrap();
+    assert_eq!(last_assistant_text(&f), "Deleted report.pdf.");
+    assert!(f.conversation.pending_interrupts().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failures_surface_as_typed_errors() {
+    let f = fixture();
+    let agent_error = tokio::time::timeout(LIMIT, f.conversation.send_message("please fail".into())).await.unwrap();
+    assert!(matches!(agent_error, Err(ConversationError::Agent { .. })), "{agent_error:?}");
+    assert!(matches!(f.conversation.status(), RunStatus::AgentError { .. }));
+
+    let runtime = Runtime::new().unwrap();
+    let invalid = runtime.connect("not a url".into(), Vec::new(), ConversationOptions::default());
+    assert!(matches!(invalid, Err(ConversationError::InvalidUrl { .. })), "{invalid:?}");
+    let header = runtime.connect(
+        f.agent.agent_url(),
+        vec![Header { name: "bad header".into(), value: "secret-token".into() }],
+        ConversationOptions::default(),
+    );
+    match header {
+        Err(e @ ConversationError::InvalidHeader { .. }) => assert!(!e.to_string().contains("secret-token")),
+        other => panic!("expected InvalidHeader, got {other:?}"),
+    }
+    let zero = runtime.connect(
+        f.agent.agent_url(),
+        Vec::new(),
+        ConversationOptions { idle_timeout_ms: 0, ..Default::default() },
+    );
+    assert!(matches!(zero, Err(ConversationError::InvalidOptions { .. })), "{zero:?}");
+    let props = runtime.connect(
+        f.agent.agent_url(),
+        Vec::new(),
+        ConversationOptions { forwarded_props_json: Some("{".into()), ..Default::default() },
+    );
+    assert!(matches!(props, Err(ConversationError::InvalidJson { .. })), "{props:?}");
+
+    // Nothing listens on the stopped agent's port any more.
+    let url = f.agent.agent_url();
+    f.agent.stop().unwrap();
+    let offline = runtime.connect(url, Vec::new(), ConversationOptions::default()).unwrap();
+    let network = tokio::time::timeout(LIMIT, offline.send_message("hello".into())).await.unwrap();
+    assert!(matches!(network, Err(ConversationError::Network { .. })), "{network:?}");
+
+    assert!(matches!(Runtime::with_worker_threads(0), Err(RuntimeStartError::Failed { .. })));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn listeners_that_fail_or_panic_do_not_stop_deliveries() {
+    struct Faulty(std::sync::atomic::AtomicUsize);
+    impl agentui_ffi::ConversationListener for Faulty {
+        fn on_update(&self, _update: ConversationUpdate) -> Result<(), agentui_ffi::ListenerError> {
+            match self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst) {
+                0 => panic!("listener bug"),
+                1 => Err(agentui_ffi::ListenerError::Unexpected { detail: "IllegalStateException".into() }),
+                _ => Ok(()),
+            }
+        }
+    }
+    let f = fixture();
+    let faulty = Arc::new(Faulty(Default::default()));
+    let _a = f.conversation.add_listener(faulty.clone());
+    let healthy = Arc::new(Recorder::<ConversationUpdate>::default());
+    let b = f.conversation.add_listener(healthy.clone());
+    tokio::time::timeout(LIMIT, f.conversation.send_message("hello".into())).await.unwrap().unwrap();
+    wait_until("every delivery", || {
+        faulty.0.load(std::sync::atomic::Ordering::SeqCst) == healthy.len() && healthy.len() > 3
+    })
+    .await;
+
+    // A cancelled subscription hears nothing more.
+    b.cancel();
+    assert!(!b.is_active());
+    let before = healthy.len();
+    tokio::time::timeout(LIMIT, f.conversation.send_message("hello again".into())).await.unwrap().unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(healthy.len(), before);
+}
+
+#[test]
+fn runtime_threads_are_named_and_counted() {
+    let runtime = Runtime::with_worker_threads(1).unwrap();
+    let name = runtime
+        .handle()
+        .block_on(async { tokio::spawn(async { std::thread::current().name().map(str::to_owned) }).await.unwrap() });
+    assert_eq!(name.as_deref(), Some("agentui-runtime"));
+}
