@@ -1,0 +1,215 @@
+// The Swift layer over the generated `AgentUICore` bindings, the same shape as the Kotlin
+// `dev.agentui.AgentConversation`: observable messages, run status, tool calls and surfaces,
+// updated on the main actor; client tools as async closures; explicit close().
+//
+// NOT COMPILED HERE: this machine has no Swift compiler. Written against the Swift that
+// uniffi-bindgen 0.32.2 generates from rust/agentui-ffi (see rust/agentui-ffi/API.md).
+
+import Foundation
+import Combine
+import AgentUICore
+
+/// One chat message as a UI shows it.
+public struct ChatMessage: Identifiable, Equatable {
+    public let id: String
+    public let role: MessageRole
+    public let text: String
+    public let toolCalls: [ToolCallRecord]
+    public let error: String?
+}
+
+/// A surface's resolved nodes, kept in the order the core published them.
+public struct SurfaceState: Equatable {
+    public let id: String
+    public let catalogId: String
+    public let root: String?
+    public let nodes: [String: ResolvedNodeRecord]
+    public let order: [String]
+
+    public func node(_ id: String) -> ResolvedNodeRecord? { nodes[id] }
+}
+
+/// A client tool: receives the validated arguments (JSON text), returns the result text the
+/// agent reads. Throw `ClientToolFailure` for a failure the agent should read.
+public typealias ClientTool = @Sendable (_ argumentsJson: String) async throws -> String
+
+public struct ClientToolFailure: Error {
+    public let detail: String
+    public init(_ detail: String) { self.detail = detail }
+}
+
+/// Owns one native runtime (one tokio runtime). Close it when the app no longer talks to agents.
+public final class AgentRuntime {
+    let native: Runtime
+
+    public init(workerThreads: UInt32 = 2) throws {
+        native = try Runtime.withWorkerThreads(workerThreads: workerThreads)
+    }
+
+    @MainActor
+    public func connect(
+        url: String,
+        headers: [String: String] = [:],
+        options: ConversationOptions = ConversationOptions()
+    ) throws -> AgentConversation {
+        let conversation = try native.connect(
+            url: url,
+            headers: headers.map { Header(name: $0.key, value: $0.value) },
+            options: options
+        )
+        return AgentConversation(native: conversation)
+    }
+}
+
+/// A conversation with one agent. Listener callbacks arrive on Rust worker threads; they are
+/// applied to the published properties on the main actor, in order.
+@MainActor
+public final class AgentConversation: ObservableObject {
+    public let native: Conversation
+    public let threadId: String
+
+    @Published public private(set) var messages: [ChatMessage] = []
+    @Published public private(set) var status: RunStatus = .idle
+    @Published public private(set) var toolCalls: [String: ToolCallStatus] = [:]
+    @Published public private(set) var surfaces: [String: SurfaceState] = [:]
+    @Published public private(set) var stateJson: String = "{}"
+
+    private var subscription: SubscriptionHandle?
+    private var closed = false
+
+    init(native: Conversation) {
+        self.native = native
+        self.threadId = native.threadId()
+        self.messages = native.messages().map(Self.chatMessage)
+        self.subscription = native.addListener(listener: Forwarder { [weak self] update in
+            Task { @MainActor in self?.apply(update) }
+        })
+    }
+
+    public func send(_ text: String) async throws -> RunSummary {
+        try await native.sendMessage(text: text)
+    }
+
+    public func continueRun() async throws -> RunSummary {
+        try await native.continueRun()
+    }
+
+    public func dispatchAction(surfaceId: String, nodeId: String) async throws -> ActionResultRecord {
+        try await native.dispatchAction(surfaceId: surfaceId, nodeId: nodeId)
+    }
+
+    public func setValue(surfaceId: String, path: String, value: NodeValue) throws {
+        try native.setValue(surfaceId: surfaceId, path: path, value: value)
+    }
+
+    public func cancel() { native.cancel() }
+
+    public func resolveInterrupt(id: String, payloadJson: String?) throws {
+        try native.resolveInterrupt(id: id, payloadJson: payloadJson)
+    }
+
+    public func cancelInterrupt(id: String) throws { try native.cancelInterrupt(id: id) }
+
+    /// The registry that executes tools is the one the agent sees in `RunAgentInput.tools`.
+    public func registerTool(name: String, description: String, parametersJsonSchema: String, tool: @escaping ClientTool) throws {
+        try native.registerTool(
+            name: name,
+            description: description,
+            parametersJsonSchema: parametersJsonSchema,
+            handler: ToolAdapter(tool: tool)
+        )
+    }
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        native.cancel()
+        subscription?.cancel()
+        subscription = nil
+    }
+
+    private func apply(_ update: ConversationUpdate) {
+        guard !closed else { return }
+        switch update {
+        case .runStatusChanged(let status):
+            self.status = status
+        case .messageUpserted(let message):
+            let chat = Self.chatMessage(message)
+            if let index = messages.firstIndex(where: { $0.id == chat.id }) {
+                messages[index] = chat
+            } else {
+                messages.append(chat)
+            }
+        case .messagesReset(let all):
+            messages = all.map(Self.chatMessage)
+        case .toolCall(let toolCallId, _, let status):
+            toolCalls[toolCallId] = status
+        case .stateChanged(let json):
+            stateJson = json
+        case .stateResyncNeeded, .warning:
+            break
+        case .surfaceCreated(let surfaceId, let catalogId):
+            surfaces[surfaceId] = SurfaceState(id: surfaceId, catalogId: catalogId, root: nil, nodes: [:], order: [])
+        case .surfaceDiff(let surfaceId, let diff):
+            let current = surfaces[surfaceId] ?? SurfaceState(id: surfaceId, catalogId: "", root: nil, nodes: [:], order: [])
+            surfaces[surfaceId] = Self.applying(diff, to: current)
+        case .surfaceDeleted(let surfaceId):
+            surfaces[surfaceId] = nil
+        }
+    }
+
+    /// A reset replaces everything; a patch replaces the upserted nodes and drops the removed.
+    static func applying(_ diff: SurfaceDiffRecord, to state: SurfaceState) -> SurfaceState {
+        switch diff {
+        case .reset(let root, let nodes):
+            var byId: [String: ResolvedNodeRecord] = [:]
+            for node in nodes { byId[node.id] = node }
+            return SurfaceState(id: state.id, catalogId: state.catalogId, root: root, nodes: byId, order: nodes.map(\.id))
+        case .patch(let upserted, let removed):
+            var byId = state.nodes
+            var order = state.order
+            for node in upserted {
+                if byId[node.id] == nil { order.append(node.id) }
+                byId[node.id] = node
+            }
+            let gone = Set(removed)
+            for id in removed { byId[id] = nil }
+            order.removeAll { gone.contains($0) }
+            return SurfaceState(id: state.id, catalogId: state.catalogId, root: state.root, nodes: byId, order: order)
+        }
+    }
+
+    static func chatMessage(_ m: MessageRecord) -> ChatMessage {
+        let text: String
+        switch m.content {
+        case .text(let t): text = t
+        case .parts(let parts):
+            text = parts.compactMap { part -> String? in
+                if case .text(let t) = part { return t }
+                return nil
+            }.joined()
+        default: text = ""
+        }
+        return ChatMessage(id: m.id, role: m.role, text: text, toolCalls: m.toolCalls, error: m.error)
+    }
+}
+
+/// Receives updates on a Rust worker thread and hands them on; never blocks that thread.
+private final class Forwarder: ConversationListener {
+    private let forward: @Sendable (ConversationUpdate) -> Void
+    init(_ forward: @escaping @Sendable (ConversationUpdate) -> Void) { self.forward = forward }
+    func onUpdate(update: ConversationUpdate) throws { forward(update) }
+}
+
+/// A Swift closure as the core's client tool handler.
+private final class ToolAdapter: ClientToolHandler {
+    private let tool: ClientTool
+    init(tool: @escaping ClientTool) { self.tool = tool }
+    func call(toolCallId: String, argumentsJson: String) async throws -> String {
+        do {
+            return try await tool(argumentsJson)
+        } catch let failure as ClientToolFailure {
+            throw ToolHandlerError.Failed(detail: failure.detail)
+        }
+    }
+}
