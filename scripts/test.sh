@@ -19,3 +19,15 @@ if rustup component list --installed 2>/dev/null | grep -q rustfmt; then
 fi
 
 cargo test --workspace --locked
+
+# Kotlin layer on the host JVM: builds the cdylib, generates the bindings, compiles the layer
+# and runs its JUnit tests against the in-process demo agent.
+if ! command -v mvn >/dev/null 2>&1 || ! command -v javac >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq maven openjdk-17-jdk-headless >/dev/null
+  else
+    echo "Maven and a JDK 17 are needed for the host-JVM tests" >&2
+    exit 1
+  fi
+fi
+mvn -B --no-transfer-progress -f android/host-jvm/pom.xml test -Dcargo.target.dir="${CARGO_TARGET_DIR:-$PWD/target}"

@@ -1,0 +1,377 @@
+package dev.agentui
+
+import dev.agentui.core.ActionResultRecord
+import dev.agentui.core.ConversationException
+import dev.agentui.core.ConversationOptions
+import dev.agentui.core.MessageRole
+import dev.agentui.core.NodeValue
+import dev.agentui.core.RunStatus
+import dev.agentui.core.ToolCallStatus
+import dev.agentui.core.SurfaceDiffRecord
+import kotlinx.coroutines.CompletableDeferred
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.async
+import kotlinx.coroutines.delay
+import kotlinx.coroutines.flow.first
+import kotlinx.coroutines.flow.transformWhile
+import dev.agentui.core.ConversationUpdate
+import kotlinx.coroutines.flow.toList
+import kotlinx.coroutines.launch
+import kotlinx.coroutines.runBlocking
+import kotlinx.coroutines.withTimeout
+import org.junit.jupiter.api.AfterEach
+import org.junit.jupiter.api.BeforeEach
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.Timeout
+import java.util.Collections
+import java.util.concurrent.TimeUnit
+import kotlin.test.assertEquals
+import kotlin.test.assertFalse
+import kotlin.test.assertIs
+import kotlin.test.assertNotNull
+import kotlin.test.assertNull
+import kotlin.test.assertTrue
+
+/** The Kotlin layer against the in-process demo agent, through the real bindings and JNA. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class AgentConversationTest {
+    private lateinit var main: MainThread
+
+    @BeforeEach
+    fun setUp() {
+        main = MainThread()
+    }
+
+    @AfterEach
+    fun tearDown() {
+        main.close()
+    }
+
+    private fun connect(url: String = Fixtures.agent.agentUrl(), options: ConversationOptions = ConversationOptions()) =
+        Fixtures.runtime.connect(url, options = options, dispatcher = main.dispatcher)
+
+    @Test
+    fun `streamed text updates the messages flow several times`(): Unit = runBlocking {
+        connect(Fixtures.pacedAgent.agentUrl()).use { conversation ->
+            val seen = Collections.synchronizedList(mutableListOf<String>())
+            // Unconfined: the collector runs on whichever thread set the value, so it sees
+            // every publication instead of only the latest one.
+            val collector = launch(Dispatchers.Unconfined) {
+                conversation.messages.collect { messages -> seen += messages.lastAssistantText() }
+            }
+            val summary = conversation.send("hello")
+            assertIs<RunStatus.Finished>(summary.status)
+            val final = conversation.messages.awaitValue { it.lastAssistantText().endsWith("emoji 🎉.") }
+            collector.cancel()
+
+            val assistantValues = seen.filter { it.isNotEmpty() }.distinct()
+            assertTrue(assistantValues.size >= 3, "expected the text to grow in steps, saw $assistantValues")
+            assertTrue(assistantValues.zipWithNext().all { (a, b) -> b.startsWith(a) }, "text only grows: $assistantValues")
+            assertTrue(final.lastAssistantText().startsWith("Hello! I am the demo agent"))
+            assertTrue(final.lastAssistantText().contains("日本語"), "non-ASCII survives the bindings")
+            assertEquals(listOf(MessageRole.USER, MessageRole.ASSISTANT), final.map { it.role })
+            assertIs<RunStatus.Finished>(conversation.status.awaitValue { it is RunStatus.Finished })
+        }
+    }
+
+    @Test
+    fun `a Kotlin client tool's result is quoted back by the agent`(): Unit = runBlocking {
+        connect().use { conversation ->
+            val arguments = CompletableDeferred<String>()
+            conversation.registerTool(
+                "get_location",
+                "The user's current city",
+                """{"type":"object","properties":{"precision":{"type":"string"}}}""",
+            ) { argumentsJson ->
+                arguments.complete(argumentsJson)
+                delay(20) // a real suspend point inside the tool
+                "Lisbon, Portugal"
+            }
+            val summary = conversation.send("where am I? use my location")
+
+            assertTrue(arguments.await().contains("\"precision\""), "arguments reach Kotlin: ${arguments.await()}")
+            assertEquals(1, summary.toolCalls.size)
+            val report = summary.toolCalls.single()
+            assertEquals("get_location", report.toolName)
+            assertEquals(ToolCallStatus.Succeeded("Lisbon, Portugal"), report.status)
+
+            val messages = conversation.messages.awaitValue { it.assistantTexts().contains("Your location according to the app: Lisbon, Portugal") }
+            assertTrue(
+                messages.assistantTexts().contains("Your location according to the app: Lisbon, Portugal"),
+                messages.assistantTexts(),
+            )
+            val call = conversation.toolCalls.awaitValue { calls -> calls.values.any { it.status is ToolCallStatus.Succeeded } }
+            assertEquals("get_location", call.values.single().toolName)
+            // The result went back as a tool message (lesson 1: the run continued from it).
+            assertTrue(messages.any { it.role == MessageRole.TOOL && it.toolCallId == report.toolCallId })
+        }
+    }
+
+    @Test
+    fun `a failing Kotlin tool reports its failure to the agent`(): Unit = runBlocking {
+        connect().use { conversation ->
+            conversation.registerTool("get_location", "The user's current city", """{"type":"object"}""") {
+                throw ClientToolFailure("location permission denied")
+            }
+            val summary = conversation.send("my location please")
+            val status = summary.toolCalls.single().status
+            assertIs<ToolCallStatus.Failed>(status)
+            val messages = conversation.messages.awaitValue { it.assistantTexts().contains("location permission denied") }
+            assertTrue(messages.assistantTexts().contains("location permission denied"), messages.assistantTexts())
+        }
+    }
+
+    @Test
+    fun `parallel client tools are paired by call id`(): Unit = runBlocking {
+        connect().use { conversation ->
+            conversation.registerTool(
+                "lookup_price",
+                "Price of an item",
+                """{"type":"object","properties":{"item":{"type":"string"}},"required":["item"]}""",
+            ) { argumentsJson ->
+                val item = Regex("\"item\"\\s*:\\s*\"(\\w+)\"").find(argumentsJson)!!.groupValues[1]
+                // A answers last, so completion order differs from call order.
+                if (item == "A") delay(150)
+                "price of $item is ${if (item == "A") "3.50" else "4.20"} EUR"
+            }
+            val summary = conversation.send("compare prices")
+            assertEquals(2, summary.toolCalls.size)
+            val messages = conversation.messages.awaitValue { it.assistantTexts().contains("B -> price of B") }
+            assertTrue(
+                messages.assistantTexts().contains(
+                    "A -> price of A is 3.50 EUR; B -> price of B is 4.20 EUR",
+                ),
+                messages.assistantTexts(),
+            )
+        }
+    }
+
+    @Test
+    fun `the booking surface arrives as resolved nodes and the book action is answered`(): Unit = runBlocking {
+        connect().use { conversation ->
+            conversation.send("book a table")
+            val surface = conversation.surfaces.awaitValue { it["booking"]?.root != null }.getValue("booking")
+
+            assertEquals("Card", surface.root!!.componentType)
+            assertEquals("TextField", surface.node("name")!!.componentType)
+            assertEquals("DateTimeInput", surface.node("date")!!.componentType)
+            assertEquals("ChoicePicker", surface.node("guests")!!.componentType)
+            val book = surface.node("book")!!
+            assertEquals("Button", book.componentType)
+            assertFalse(book.enabled, "Book is disabled until a name and a date are set")
+            assertEquals(
+                listOf("title", "name", "date", "guests", "book"),
+                surface.children(surface.node("form")!!).map { it.id },
+            )
+            assertEquals("Book a table", surface.node("title")!!.prop("text")?.textOrNull)
+
+            // A renderer subscribing itself gets a full Reset first.
+            conversation.surface("booking")!!.use { native ->
+                val first = withTimeout(WAIT_MS) { native.diffs().first() }
+                assertIs<SurfaceDiffRecord.Reset>(first)
+                assertEquals("root", first.root)
+            }
+
+            conversation.setValue("booking", "/booking/name", "Ada")
+            conversation.setValue("booking", "/booking/date", NodeValue.Text("2026-12-24"))
+            conversation.setValue("booking", "/booking/guests", listOf("4"))
+
+            val filled = conversation.surfaces.awaitValue { it["booking"]?.node("book")?.enabled == true }.getValue("booking")
+            assertEquals("Ada", filled.node("name")!!.prop("value")?.textOrNull)
+            assertTrue(filled.version > surface.version)
+
+            val result = conversation.dispatchAction("booking", "book")
+            assertIs<ActionResultRecord.Ran>(result)
+            val messages = conversation.messages.awaitValue { it.assistantTexts().contains("under the name Ada.") }
+            assertTrue(
+                messages.assistantTexts().contains("Booked a table for 4 on 2026-12-24 under the name Ada."),
+                messages.assistantTexts(),
+            )
+            // The agent removes the form once the table is booked.
+            conversation.surfaces.awaitValue { "booking" !in it }
+        }
+    }
+
+    @Test
+    fun `a disabled button refuses the action`(): Unit = runBlocking {
+        connect().use { conversation ->
+            conversation.send("book a table")
+            conversation.surfaces.awaitValue { it["booking"]?.node("book") != null }
+            val error = runCatching { conversation.dispatchAction("booking", "book") }.exceptionOrNull()
+            assertIs<ConversationException.A2ui>(error, "got $error")
+        }
+    }
+
+    @Test
+    fun `an interrupt is resolved from Kotlin and the run continues`(): Unit = runBlocking {
+        connect().use { conversation ->
+            val summary = conversation.send("delete the report")
+            assertIs<RunStatus.Interrupted>(summary.status)
+            val status = conversation.status.awaitValue { it is RunStatus.Interrupted }
+            assertIs<RunStatus.Interrupted>(status)
+            val interrupt = conversation.pendingInterrupts().single()
+            assertEquals("confirm_delete", interrupt.reason)
+            assertEquals(interrupt.id, summary.pendingInterrupts.single().id)
+
+            conversation.resolveInterrupt(interrupt.id, """{"approved": true}""")
+            val next = conversation.continueRun()
+            assertIs<RunStatus.Finished>(next.status)
+            val messages = conversation.messages.awaitValue { it.assistantTexts().contains("Deleted report.pdf.") }
+            assertTrue(messages.lastAssistantText().contains("Deleted report.pdf."), messages.assistantTexts())
+            assertTrue(conversation.pendingInterrupts().isEmpty())
+        }
+    }
+
+    @Test
+    fun `cancel stops a slow run`(): Unit = runBlocking {
+        connect().use { conversation ->
+            val run = async { runCatching { conversation.send("slow please") } }
+            conversation.messages.awaitValue { it.lastAssistantText().contains("Slow token 1.") }
+            delay(300)
+            val started = System.nanoTime()
+            conversation.cancel()
+            val outcome = withTimeout(5_000) { run.await() }
+            val stopMs = (System.nanoTime() - started) / 1_000_000
+            val error = outcome.exceptionOrNull()
+            assertIs<ConversationException.Cancelled>(error, "got $outcome")
+            assertIs<RunStatus.Cancelled>(conversation.status.awaitValue { it is RunStatus.Cancelled })
+            assertTrue(stopMs < 2_000, "cancel took $stopMs ms")
+            val text = conversation.messages.value.lastAssistantText()
+            assertFalse(text.contains("Slow token 50."), "the stream stopped early: $text")
+        }
+    }
+
+    @Test
+    fun `cancelling the calling coroutine cancels the run`(): Unit = runBlocking {
+        connect().use { conversation ->
+            val job = launch { conversation.send("slow please") }
+            conversation.messages.awaitValue { it.lastAssistantText().contains("Slow token 2.") }
+            job.cancel()
+            assertIs<RunStatus.Cancelled>(conversation.status.awaitValue { it is RunStatus.Cancelled })
+        }
+    }
+
+    @Test
+    fun `an HTTP 500 from the agent is a Kotlin exception`(): Unit = runBlocking {
+        connect("${Fixtures.agent.url()}/fault/http-500").use { conversation ->
+            val error = runCatching { conversation.send("hello") }.exceptionOrNull()
+            assertIs<ConversationException.HttpStatus>(error, "got $error")
+            assertEquals(500.toUShort(), error.status)
+            assertIs<RunStatus.Failed>(conversation.status.awaitValue { it is RunStatus.Failed })
+        }
+    }
+
+    @Test
+    fun `an agent error is a Kotlin exception`(): Unit = runBlocking {
+        connect().use { conversation ->
+            val error = runCatching { conversation.send("please fail") }.exceptionOrNull()
+            assertIs<ConversationException.Agent>(error, "got $error")
+            assertIs<RunStatus.AgentError>(conversation.status.awaitValue { it is RunStatus.AgentError })
+        }
+    }
+
+    @Test
+    fun `native callbacks on Rust threads reach the collector on the injected dispatcher`(): Unit = runBlocking {
+        val testThread = Thread.currentThread().name.substringBefore(" @")
+        connect(Fixtures.pacedAgent.agentUrl()).use { conversation ->
+            val nativeThreads = Collections.synchronizedSet(mutableSetOf<String>())
+            val raw = conversation.native.updates()
+            val rawCollector = launch(Dispatchers.Unconfined) { raw.collect { } }
+            // A listener of our own on the generated object records where Rust calls from.
+            val handle = conversation.native.addListener(object : dev.agentui.core.ConversationListener {
+                override fun onUpdate(update: dev.agentui.core.ConversationUpdate) {
+                    nativeThreads += Thread.currentThread().name
+                }
+            })
+            val collectorThreads = Collections.synchronizedSet(mutableSetOf<String>())
+            val collector = launch(Dispatchers.Unconfined) {
+                conversation.messages.collect { collectorThreads += Thread.currentThread().name }
+            }
+            val statusThreads = Collections.synchronizedSet(mutableSetOf<String>())
+            val statusCollector = launch(Dispatchers.Unconfined) {
+                conversation.status.collect { statusThreads += Thread.currentThread().name }
+            }
+            conversation.send("hello")
+            conversation.messages.awaitValue { it.lastAssistantText().endsWith("🎉.") }
+            conversation.status.awaitValue { it is RunStatus.Finished }
+            collector.cancel(); statusCollector.cancel(); rawCollector.cancel()
+            handle.close()
+
+            assertTrue(nativeThreads.isNotEmpty())
+            assertFalse(main.name in nativeThreads, "Rust calls on its own threads: $nativeThreads")
+            // Tokio workers stay attached to the JVM under one name (NativeThreads), instead of
+            // a fresh java.lang.Thread per callback.
+            assertEquals(setOf(NativeThreads.THREAD_NAME), nativeThreads.toSet())
+            // The first value is replayed on the test thread at subscription; every later one
+            // was published on the injected main thread. (Coroutine debug mode, on under -ea,
+            // appends " @coroutine#n" to thread names.)
+            fun Set<String>.threads() = map { it.substringBefore(" @") }.toSet() - testThread
+            assertEquals(setOf(main.name), collectorThreads.threads(), "messages published on: $collectorThreads")
+            assertEquals(setOf(main.name), statusThreads.threads(), "status published on: $statusThreads")
+        }
+    }
+
+    @Test
+    fun `a test dispatcher holds every update until it runs`(): Unit = runBlocking {
+        val scheduler = kotlinx.coroutines.test.TestCoroutineScheduler()
+        val testMain = kotlinx.coroutines.test.StandardTestDispatcher(scheduler, "test-main")
+        Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = testMain).use { conversation ->
+            conversation.send("hello")
+            // The run is over on the Rust side, but nothing was applied: the "main thread"
+            // has not run yet.
+            assertEquals(emptyList(), conversation.messages.value)
+            assertEquals(RunStatus.Idle, conversation.status.value)
+            // Deliveries may still be on their way from Rust: run the dispatcher until the
+            // final state shows, the way a main looper would keep running.
+            val deadline = System.nanoTime() + WAIT_MS * 1_000_000
+            while (!conversation.messages.value.lastAssistantText().endsWith("🎉.") ||
+                conversation.status.value !is RunStatus.Finished
+            ) {
+                assertTrue(System.nanoTime() < deadline, "updates never applied")
+                Thread.sleep(5)
+                scheduler.advanceUntilIdle()
+            }
+        }
+    }
+
+    @Test
+    fun `close stops updates and frees the native conversation`(): Unit = runBlocking {
+        val conversation = connect()
+        conversation.send("hello")
+        conversation.messages.awaitValue { it.isNotEmpty() }
+        conversation.close()
+        conversation.close() // idempotent
+        val error = runCatching { conversation.native.threadId() }.exceptionOrNull()
+        assertIs<IllegalStateException>(error, "the native object is destroyed: $error")
+        // The flows keep their last values.
+        assertTrue(conversation.messages.value.isNotEmpty())
+    }
+
+    @Test
+    fun `updates flow of the generated object delivers in order`(): Unit = runBlocking {
+        connect().use { conversation ->
+            val updates = async {
+                conversation.native.updates()
+                    .transformWhile { emit(it); !(it is ConversationUpdate.RunStatusChanged && it.status is RunStatus.Finished) }
+                    .toList()
+            }
+            delay(50) // let the collector subscribe
+            conversation.send("hello")
+            val received = withTimeout(WAIT_MS) { updates.await() }
+            val statuses = received.filterIsInstance<ConversationUpdate.RunStatusChanged>().map { it.status::class.simpleName }
+            assertEquals(listOf("Starting", "Running", "Finished"), statuses)
+            val texts = received.filterIsInstance<ConversationUpdate.MessageUpserted>()
+                .filter { it.message.role == MessageRole.ASSISTANT }
+                .map { ChatMessage.from(it.message).text.orEmpty() }
+            assertTrue(texts.size >= 2 && texts.zipWithNext().all { (a, b) -> b.startsWith(a) }, "in order: $texts")
+        }
+    }
+
+    @Test
+    fun `node values convert both ways`() {
+        val value = nodeValueOf(mapOf("a" to listOf(1, "x", true, null), "b" to 2.5))
+        assertEquals(mapOf("a" to listOf(1.0, "x", true, null), "b" to 2.5), value.toKotlin())
+        assertNull(NodeValue.Null.toKotlin())
+        assertNotNull(nodeValueOf(arrayOf("4")) as? NodeValue.Array)
+    }
+}

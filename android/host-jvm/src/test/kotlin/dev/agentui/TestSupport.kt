@@ -1,0 +1,53 @@
+package dev.agentui
+
+import dev.agentui.core.DemoAgentHandle
+import dev.agentui.core.startDemoAgent
+import dev.agentui.core.startDemoAgentWith
+import kotlinx.coroutines.ExecutorCoroutineDispatcher
+import kotlinx.coroutines.asCoroutineDispatcher
+import kotlinx.coroutines.flow.StateFlow
+import kotlinx.coroutines.flow.first
+import kotlinx.coroutines.withTimeout
+import java.util.concurrent.Executors
+
+/** Process-wide native fixtures: one runtime and the in-process demo agents (loopback only). */
+object Fixtures {
+    init {
+        // First, before anything loads the bindings (see NativeThreads).
+        NativeThreads.install()
+    }
+
+    /** No delay between events: fast tests. "slow" streams 50 deltas 100 ms apart. */
+    val agent: DemoAgentHandle by lazy { startDemoAgent() }
+
+    /** 15 ms between events, so a UI-like collector sees the text grow delta by delta. */
+    val pacedAgent: DemoAgentHandle by lazy { startDemoAgentWith(15uL, 100uL) }
+
+    val runtime: AgentRuntime by lazy { AgentRuntime() }
+}
+
+/** The test's "main thread": one named thread, as Dispatchers.Main is on Android. */
+class MainThread : AutoCloseable {
+    val name = "test-main-${counter++}"
+    private val executor = Executors.newSingleThreadExecutor { r -> Thread(r, name).apply { isDaemon = true } }
+    val dispatcher: ExecutorCoroutineDispatcher = executor.asCoroutineDispatcher()
+
+    override fun close() = dispatcher.close()
+
+    private companion object {
+        @Volatile var counter = 0
+    }
+}
+
+const val WAIT_MS = 15_000L
+
+suspend fun <T> StateFlow<T>.awaitValue(timeoutMs: Long = WAIT_MS, predicate: (T) -> Boolean): T =
+    withTimeout(timeoutMs) { first(predicate) }
+
+/** The text of the last assistant message, or "" if none. */
+fun List<ChatMessage>.lastAssistantText(): String =
+    lastOrNull { it.role == dev.agentui.core.MessageRole.ASSISTANT && !it.text.isNullOrEmpty() }?.text ?: ""
+
+/** Every assistant text joined, for assertions that do not care which message said it. */
+fun List<ChatMessage>.assistantTexts(): String =
+    filter { it.role == dev.agentui.core.MessageRole.ASSISTANT }.mapNotNull { it.text }.joinToString("\n")
