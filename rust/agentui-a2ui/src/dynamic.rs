@@ -68,13 +68,4 @@ impl Dynamic {
             _ => Dynamic::Literal(value.clone()),
         }
     }
-
-    /// True when resolving this value never reads the data model.
-    pub fn is_static(&self) -> bool {
-        match self {
-            Dynamic::Literal(_) => true,
-            Dynamic::Path(_) => false,
-            Dynamic::Call(call) => !functions::reads_data(call) && call.args.iter().all(|(_, v)| v.is_static()),
-        }
-    }
 }

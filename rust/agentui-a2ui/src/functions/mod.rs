@@ -166,37 +166,6 @@ pub fn prepare(name: &str, args: &[(String, Dynamic)]) -> Prepared {
     Prepared::Function(Arc::new(PreparedFunction { kind }))
 }
 
-/// True when the function reads the data model by itself (beyond its arguments), e.g.
-/// `formatString` with `${/path}` interpolations.
-///
-/// Also true for `and`/`or` whose literal `values` array holds bindings or calls: the array is a
-/// single literal argument to `Dynamic::is_static`, so only this function can see inside it.
-pub fn reads_data(call: &Call) -> bool {
-    match call.name.as_str() {
-        "formatString" => {
-            if let Some(PreparedKind::Template(t)) = prepared(call) {
-                return t.reads_data();
-            }
-            match call.arg("value") {
-                Some(Dynamic::Literal(Value::String(s))) => template::Template::parse(s).reads_data(),
-                Some(Dynamic::Literal(_)) | None => false,
-                // A template read from data may contain anything.
-                Some(_) => true,
-            }
-        }
-        "and" | "or" => {
-            if let Some(PreparedKind::Values(items)) = prepared(call) {
-                return items.iter().any(|d| !d.is_static());
-            }
-            match call.arg("values") {
-                Some(Dynamic::Literal(Value::Array(items))) => items.iter().any(|v| !Dynamic::parse(v).is_static()),
-                _ => false,
-            }
-        }
-        _ => false,
-    }
-}
-
 /// Evaluates a call at bind time. Arguments are evaluated through `ev` so that every data read
 /// is recorded as a dependency.
 pub fn evaluate(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, FunctionError> {

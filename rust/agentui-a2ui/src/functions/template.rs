@@ -134,11 +134,6 @@ impl Template {
         Template { parts, text_len }
     }
 
-    /// True when rendering reads the data model (a path) or may (a call).
-    pub(super) fn reads_data(&self) -> bool {
-        self.parts.iter().any(|p| !matches!(p, Part::Text(_)))
-    }
-
     fn render(&self, ev: &mut dyn Evaluator) -> Result<String, FunctionError> {
         let dynamic_parts = self.parts.len().saturating_sub(1);
         let mut out = String::with_capacity(self.text_len + 8 * dynamic_parts);

@@ -291,7 +291,6 @@ mod format_string {
         let data = json!({"tpl": "Hello ${/name}", "name": "Bo"});
         let call = parse_call(json!({"call": "formatString", "args": {"value": {"path": "/tpl"}}}));
         assert_eq!(call.prepared, Prepared::None);
-        assert!(reads_data(&call));
         let mut ev = TestEv::new(data);
         assert_eq!(evaluate(&call, &mut ev).unwrap(), json!("Hello Bo"));
         assert_eq!(ev.reads, vec!["/tpl", "/name"]);
@@ -319,34 +318,6 @@ mod format_string {
         assert_eq!(ok(json!({"call": "formatString", "args": {"value": {"path": "/x"}}}), json!({})), json!(""));
         assert!(is_invalid(run(json!({"call": "formatString", "args": {"value": 5}}), json!({}))));
         assert!(is_invalid(run(json!({"call": "formatString", "args": {}}), json!({}))));
-    }
-
-    #[test]
-    fn reads_data_detection() {
-        let rd = |v: Value| reads_data(&parse_call(json!({"call": "formatString", "args": {"value": v}})));
-        assert!(!rd(json!("plain")));
-        assert!(!rd(json!(r"escaped \${/a}")));
-        assert!(!rd(json!("literal ${'x'} ${1}")));
-        assert!(!rd(json!("broken ${/a")));
-        assert!(rd(json!("${/a}")));
-        assert!(rd(json!("${rel}")));
-        assert!(rd(json!("${formatNumber(value: 1)}")));
-        assert!(rd(json!({"path": "/t"})));
-        assert!(!reads_data(&parse_call(json!({"call": "formatNumber", "args": {"value": 1}}))));
-        let call = Call {
-            name: "formatString".into(),
-            args: vec![("value".into(), Dynamic::Literal(json!("${/a}")))],
-            return_type: None,
-            prepared: Prepared::None,
-        };
-        assert!(reads_data(&call));
-    }
-
-    #[test]
-    fn is_static_uses_template_reads() {
-        let s = |v: Value| Dynamic::parse(&json!({"call": "formatString", "args": {"value": v}})).is_static();
-        assert!(s(json!("static")));
-        assert!(!s(json!("${/a}")));
     }
 
     #[test]
@@ -394,7 +365,6 @@ mod format_string {
         #[test]
         fn never_panics(s in r#"[\$\{\}\\'"(),: a-z/0-9é_.-]{0,40}"#) {
             let call = parse_call(json!({"call": "formatString", "args": {"value": s}}));
-            let _ = reads_data(&call);
             let _ = evaluate(&call, &mut TestEv::new(json!({"a": 1})));
         }
 
@@ -980,20 +950,6 @@ mod logic {
         let mut ev = TestEv::new(json!({"x": true}));
         assert_eq!(evaluate(&call, &mut ev).unwrap(), json!(true));
         assert_eq!(ev.reads, vec!["/x"]);
-        assert!(reads_data(&call));
-    }
-
-    #[test]
-    fn bindings_inside_values_make_the_call_dynamic() {
-        let dynamic = Dynamic::parse(&json!({"call": "and", "args": {"values": [true, {"path": "/x"}]}}));
-        let Dynamic::Call(c) = &dynamic else { panic!() };
-        assert!(reads_data(c));
-        assert!(!dynamic.is_static());
-        let nested = Dynamic::parse(&json!({"call": "or", "args": {"values": [false,
-            {"call": "required", "args": {"value": {"path": "/x"}}}]}}));
-        assert!(!nested.is_static());
-        let literal = Dynamic::parse(&json!({"call": "and", "args": {"values": [true, false]}}));
-        assert!(literal.is_static());
     }
 }
 
