@@ -14,7 +14,7 @@
 //!
 //! - `POST /agent` with a `RunAgentInput` body answers `text/event-stream`, one `data: <json>`
 //!   frame per event. The scenario is chosen by a keyword in the latest user message (see
-//!   [`SCENARIOS`]: delete, fail, slow, compare, location, weather, book, counter, hello; first
+//!   [`SCENARIOS`]: delete, fail, slow, compare, location, open, weather, book, counter, hello; first
 //!   match wins, default chat).
 //! - `POST /agent/<scenario>` runs that scenario whatever the message says.
 //! - On either, a follow-up is answered first: `resume` entries (interrupt answers),

@@ -199,3 +199,40 @@ async fn incomplete_or_unknown_actions_book_nothing() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn navigation_asks_for_the_named_screen_and_reports_only_what_the_app_confirmed() {
+    bounded(async {
+        let agent = start().await;
+        let first =
+            run(&agent, "/agent", &input("r1", json!([user("Open my profile please")]), &["navigate_to"])).await;
+        let start = &of_type(&first, "TOOL_CALL_START")[0];
+        assert_eq!(start["toolCallName"], "navigate_to");
+        let args: String = of_type(&first, "TOOL_CALL_ARGS").iter().map(|e| e["delta"].as_str().unwrap()).collect();
+        assert_eq!(serde_json::from_str::<Value>(&args).unwrap(), json!({"screen": "profile"}));
+        let call_id = start["toolCallId"].clone();
+        let answer = |content: &str, error: Option<&str>| {
+            let mut result = tool_message(&call_id, content);
+            if let Some(error) = error {
+                result["error"] = json!(error);
+            }
+            json!([user("Open my profile please"), assistant_with_calls(&first), result])
+        };
+
+        let navigated = answer(r#"{"navigated":true,"screen":"profile"}"#, None);
+        let done = run(&agent, "/agent", &input("r2", navigated, &["navigate_to"])).await;
+        assert_eq!(last_text(&done), "Done: the app now shows profile.");
+        let unconfirmed =
+            run(&agent, "/agent", &input("r3", answer(r#"{"navigated":false}"#, None), &["navigate_to"])).await;
+        let text = last_text(&unconfirmed);
+        assert!(text.starts_with("The app did not confirm the navigation"), "{text}");
+        let refused = answer("", Some("unknown screen 'profile'"));
+        let failed = run(&agent, "/agent", &input("r4", refused, &["navigate_to"])).await;
+        assert_eq!(last_text(&failed), "The app could not navigate: unknown screen 'profile'");
+
+        let undeclared = run(&agent, "/agent", &input("r5", json!([user("open settings")]), &["other"])).await;
+        assert!(of_type(&undeclared, "TOOL_CALL_START").is_empty());
+        assert!(last_text(&undeclared).contains("no navigate_to tool"));
+    })
+    .await;
+}

@@ -10,6 +10,7 @@ mod chat;
 mod client_tool;
 mod error;
 mod interrupt;
+mod navigation;
 mod parallel_tools;
 mod server_tool;
 mod slow;
@@ -37,6 +38,7 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
     info("slow", Some("slow"), "50 text deltas, slow_delay apart (for cancellation)"),
     info("parallel-tools", Some("compare"), "two interleaved lookup_price client calls; the follow-up pairs by id"),
     info("client-tool", Some("location"), "calls the client's get_location tool; the follow-up quotes the result"),
+    info("navigation", Some("open"), "calls the client's navigate_to tool with the screen named after \"open\""),
     info("server-tool", Some("weather"), "runs get_weather on the server: call, result, then text"),
     info("a2ui", Some("book"), "an A2UI v0.9 booking form in ACTIVITY_SNAPSHOT; the book action is answered"),
     info("state", Some("counter"), "STATE_SNAPSHOT then RFC 6902 STATE_DELTA increments"),
@@ -76,6 +78,7 @@ pub(crate) fn steps_for(scenario: Option<&str>, input: &RunInput) -> Vec<Step> {
         "slow" => slow::run(input),
         "parallel-tools" => parallel_tools::run(input),
         "client-tool" => client_tool::run(input),
+        "navigation" => navigation::run(input),
         "unregistered-tool" => client_tool::run_unregistered(input),
         "server-tool" => server_tool::run(input),
         "a2ui" => a2ui::run_activity(input),

@@ -1,6 +1,6 @@
 //! The run that continues from tool results the client sent back.
 
-use super::{client_tool, parallel_tools, script};
+use super::{client_tool, navigation, parallel_tools, script};
 use crate::input::{InputToolCall, RunInput};
 use crate::script::Step;
 
@@ -31,6 +31,7 @@ pub(super) fn answer(input: &RunInput) -> Vec<Step> {
             Some(call) if call.function.name == client_tool::LOCATION_TOOL => {
                 sentences.push(client_tool::answer_location(result))
             }
+            Some(call) if call.function.name == navigation::NAVIGATE_TOOL => sentences.push(navigation::answer(result)),
             Some(call) => sentences.push(client_tool::answer_other(&call.function.name, result)),
         }
     }
