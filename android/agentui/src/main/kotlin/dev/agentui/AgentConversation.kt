@@ -15,7 +15,9 @@ import dev.agentui.core.SubscriptionHandle
 import dev.agentui.core.ToolCallStatus
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.CoroutineScope
+import kotlinx.coroutines.Deferred
 import kotlinx.coroutines.SupervisorJob
+import kotlinx.coroutines.async
 import kotlinx.coroutines.cancel
 import kotlinx.coroutines.channels.Channel
 import kotlinx.coroutines.flow.MutableStateFlow
@@ -104,6 +106,16 @@ class AgentConversation private constructor(
     /** The user acted on node [nodeId] of surface [surfaceId] (a Button's action...). */
     suspend fun dispatchAction(surfaceId: String, nodeId: String): ActionResultRecord =
         native.dispatchAction(surfaceId, nodeId)
+
+    /**
+     * [send] in this conversation's own scope: the run goes on when the caller's scope ends (a
+     * screen rotating, a list item scrolling away). [cancel] or [close] stop it.
+     */
+    fun sendAsync(text: String): Deferred<RunSummary> = scope.async { send(text) }
+
+    /** [dispatchAction] in this conversation's own scope, like [sendAsync]. */
+    fun dispatchActionAsync(surfaceId: String, nodeId: String): Deferred<ActionResultRecord> =
+        scope.async { dispatchAction(surfaceId, nodeId) }
 
     /** Writes the data model of [surfaceId] at JSON Pointer [path]; bound nodes update through [surfaces]. */
     fun setValue(surfaceId: String, path: String, value: NodeValue) = native.setValue(surfaceId, path, value)
