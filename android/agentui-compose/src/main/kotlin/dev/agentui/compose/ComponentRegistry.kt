@@ -1,0 +1,69 @@
+package dev.agentui.compose
+
+import androidx.compose.runtime.Composable
+import androidx.compose.runtime.Immutable
+import androidx.compose.ui.Modifier
+
+/**
+ * Draws one resolved node. [modifier] carries the node's accessibility semantics and, inside a
+ * Row or Column, its weight: apply it to the outermost widget.
+ */
+typealias ComponentRenderer = @Composable (scope: NodeScope, modifier: Modifier) -> Unit
+
+/**
+ * Component renderers by catalog type name. [basic] maps the 18 components of the A2UI basic
+ * catalog to Material 3; [with] replaces one of them or adds a type of a custom catalog.
+ * Immutable: every [with] returns a new registry, so one can be shared between surfaces.
+ */
+@Immutable
+class ComponentRegistry private constructor(private val renderers: Map<String, ComponentRenderer>) {
+    /** The renderer for [type], or null when none is registered. */
+    operator fun get(type: String): ComponentRenderer? = renderers[type]
+
+    /** The component type names this registry renders. */
+    val types: Set<String> get() = renderers.keys
+
+    /** A registry that renders [type] with [renderer] (replacing a registered one). */
+    fun with(type: String, renderer: ComponentRenderer): ComponentRegistry =
+        ComponentRegistry(renderers + (type to renderer))
+
+    /** A registry without [type]: its nodes render as unsupported. */
+    fun without(type: String): ComponentRegistry = ComponentRegistry(renderers - type)
+
+    /** Wraps every renderer, e.g. to add a modifier or to observe compositions. */
+    fun wrapAll(wrap: (type: String, renderer: ComponentRenderer) -> ComponentRenderer): ComponentRegistry =
+        ComponentRegistry(renderers.mapValues { (type, renderer) -> wrap(type, renderer) })
+
+    companion object {
+        /** No components: every node renders as unsupported. */
+        val Empty = ComponentRegistry(emptyMap())
+
+        private val basicRegistry: ComponentRegistry by lazy {
+            ComponentRegistry(
+                mapOf(
+                    "Text" to BasicComponents.Text,
+                    "Image" to BasicComponents.Image,
+                    "Icon" to BasicComponents.Icon,
+                    "Video" to BasicComponents.Video,
+                    "AudioPlayer" to BasicComponents.AudioPlayer,
+                    "Row" to BasicComponents.Row,
+                    "Column" to BasicComponents.Column,
+                    "List" to BasicComponents.List,
+                    "Card" to BasicComponents.Card,
+                    "Tabs" to BasicComponents.Tabs,
+                    "Divider" to BasicComponents.Divider,
+                    "Modal" to BasicComponents.Modal,
+                    "Button" to BasicComponents.Button,
+                    "TextField" to BasicComponents.TextField,
+                    "CheckBox" to BasicComponents.CheckBox,
+                    "ChoicePicker" to BasicComponents.ChoicePicker,
+                    "Slider" to BasicComponents.Slider,
+                    "DateTimeInput" to BasicComponents.DateTimeInput,
+                ),
+            )
+        }
+
+        /** The A2UI basic catalog in Material 3. */
+        fun basic(): ComponentRegistry = basicRegistry
+    }
+}

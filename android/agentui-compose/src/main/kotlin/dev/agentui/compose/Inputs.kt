@@ -1,0 +1,175 @@
+package dev.agentui.compose
+
+import androidx.compose.foundation.layout.Arrangement
+import androidx.compose.foundation.layout.Column
+import androidx.compose.foundation.layout.FlowRow
+import androidx.compose.foundation.layout.ExperimentalLayoutApi
+import androidx.compose.foundation.layout.Row
+import androidx.compose.foundation.layout.fillMaxWidth
+import androidx.compose.foundation.layout.padding
+import androidx.compose.foundation.selection.selectable
+import androidx.compose.foundation.selection.toggleable
+import androidx.compose.foundation.text.KeyboardOptions
+import androidx.compose.material3.Button
+import androidx.compose.material3.Checkbox
+import androidx.compose.material3.FilterChip
+import androidx.compose.material3.MaterialTheme
+import androidx.compose.material3.OutlinedButton
+import androidx.compose.material3.OutlinedTextField
+import androidx.compose.material3.RadioButton
+import androidx.compose.material3.Slider
+import androidx.compose.material3.Text
+import androidx.compose.material3.TextButton
+import androidx.compose.runtime.Composable
+import androidx.compose.runtime.getValue
+import androidx.compose.runtime.mutableStateOf
+import androidx.compose.runtime.remember
+import androidx.compose.runtime.setValue
+import androidx.compose.ui.Alignment
+import androidx.compose.ui.Modifier
+import androidx.compose.ui.semantics.Role
+import androidx.compose.ui.text.input.KeyboardType
+import androidx.compose.ui.text.input.PasswordVisualTransformation
+import androidx.compose.ui.text.input.VisualTransformation
+import androidx.compose.ui.unit.dp
+import dev.agentui.core.NodeValue
+
+@Composable
+internal fun ButtonComponent(scope: NodeScope, modifier: Modifier) {
+    val openModal = LocalModalOpener.current
+    val onClick = {
+        openModal?.invoke()
+        scope.activate()
+    }
+    val content: @Composable () -> Unit = { scope.childId()?.let { scope.Child(it) } }
+    when (scope.text("variant")) {
+        "primary" -> Button(onClick, modifier, enabled = scope.enabled) { content() }
+        "borderless" -> TextButton(onClick, modifier, enabled = scope.enabled) { content() }
+        else -> OutlinedButton(onClick, modifier, enabled = scope.enabled) { content() }
+    }
+}
+
+/** The validation message under an input, as an error. */
+@Composable
+private fun SupportingError(message: String?): (@Composable () -> Unit)? =
+    message?.let { { Text(it, color = MaterialTheme.colorScheme.error) } }
+
+@Composable
+internal fun TextFieldComponent(scope: NodeScope, modifier: Modifier) {
+    val variant = scope.text("variant")
+    val bound = rememberBoundValue(scope, scope.text("value").orEmpty())
+    val message = scope.validationMessage
+    OutlinedTextField(
+        value = bound.value,
+        onValueChange = { edited ->
+            bound.edit(edited) { text ->
+                // The number variant writes a number once the text parses as one.
+                val number = if (variant == "number") text.toDoubleOrNull() else null
+                scope.write(number ?: text)
+            }
+        },
+        modifier = modifier.fillMaxWidth(),
+        label = scope.text("label")?.let { { Text(it) } },
+        isError = message != null,
+        supportingText = SupportingError(message),
+        singleLine = variant != "longText",
+        minLines = if (variant == "longText") 3 else 1,
+        visualTransformation = if (variant == "obscured") PasswordVisualTransformation() else VisualTransformation.None,
+        keyboardOptions = when (variant) {
+            "number" -> KeyboardOptions(keyboardType = KeyboardType.Decimal)
+            "obscured" -> KeyboardOptions(keyboardType = KeyboardType.Password)
+            else -> KeyboardOptions.Default
+        },
+    )
+}
+
+@Composable
+internal fun CheckBoxComponent(scope: NodeScope, modifier: Modifier) {
+    val bound = rememberBoundValue(scope, scope.bool("value") ?: false)
+    Row(
+        modifier.toggleable(value = bound.value, role = Role.Checkbox, onValueChange = { checked ->
+            bound.edit(checked) { scope.write(it) }
+        }),
+        verticalAlignment = Alignment.CenterVertically,
+    ) {
+        // The row handles the toggle, so the whole line is one touch target.
+        Checkbox(checked = bound.value, onCheckedChange = null)
+        scope.text("label")?.let { Text(it, Modifier.padding(start = 8.dp)) }
+    }
+}
+
+private data class ChoiceOption(val label: String, val value: String)
+
+@OptIn(ExperimentalLayoutApi::class)
+@Composable
+internal fun ChoicePickerComponent(scope: NodeScope, modifier: Modifier) {
+    val options = scope.list("options").mapNotNull { option ->
+        val entries = (option as? NodeValue.Object)?.entries ?: return@mapNotNull null
+        val value = entries.firstOrNull { it.name == "value" }?.value?.displayText() ?: return@mapNotNull null
+        val label = entries.firstOrNull { it.name == "label" }?.value?.displayText() ?: value
+        ChoiceOption(label, value)
+    }
+    val selectedNow = scope.list("value").mapNotNull { it.displayText() }
+    val bound = rememberBoundValue(scope, selectedNow)
+    val single = scope.text("variant") != "multipleSelection"
+    var filter by remember(scope.node.id) { mutableStateOf("") }
+    val shown = if (filter.isBlank()) options else options.filter { it.label.contains(filter.trim(), ignoreCase = true) }
+    val choose = { option: ChoiceOption ->
+        val next = when {
+            single -> listOf(option.value)
+            option.value in bound.value -> bound.value - option.value
+            else -> bound.value + option.value
+        }
+        bound.edit(next) { scope.write(it) }
+    }
+    Column(modifier, verticalArrangement = Arrangement.spacedBy(4.dp)) {
+        scope.text("label")?.let { Text(it, style = MaterialTheme.typography.titleSmall) }
+        if (scope.bool("filterable") == true) {
+            OutlinedTextField(filter, { filter = it }, Modifier.fillMaxWidth(), label = { Text("Filter") }, singleLine = true)
+        }
+        if (scope.text("displayStyle") == "chips") {
+            FlowRow(horizontalArrangement = Arrangement.spacedBy(8.dp)) {
+                for (option in shown) {
+                    FilterChip(
+                        selected = option.value in bound.value,
+                        onClick = { choose(option) },
+                        label = { Text(option.label) },
+                    )
+                }
+            }
+        } else {
+            for (option in shown) {
+                val selected = option.value in bound.value
+                Row(
+                    Modifier.fillMaxWidth().selectable(
+                        selected = selected,
+                        role = if (single) Role.RadioButton else Role.Checkbox,
+                        onClick = { choose(option) },
+                    ),
+                    verticalAlignment = Alignment.CenterVertically,
+                ) {
+                    if (single) RadioButton(selected, onClick = null) else Checkbox(selected, onCheckedChange = null)
+                    Text(option.label, Modifier.padding(start = 8.dp))
+                }
+            }
+        }
+        SupportingError(scope.validationMessage)?.invoke()
+    }
+}
+
+@Composable
+internal fun SliderComponent(scope: NodeScope, modifier: Modifier) {
+    val min = scope.number("min") ?: 0.0
+    val max = (scope.number("max") ?: 100.0).coerceAtLeast(min)
+    val bound = rememberBoundValue(scope, (scope.number("value") ?: min).coerceIn(min, max))
+    Column(modifier) {
+        val label = scope.text("label")
+        Text(listOfNotNull(label, formatNumber(bound.value)).joinToString(": "), style = MaterialTheme.typography.bodyMedium)
+        Slider(
+            value = bound.value.toFloat(),
+            onValueChange = { moved -> bound.edit(moved.toDouble()) { scope.write(it) } },
+            valueRange = min.toFloat()..max.toFloat(),
+            enabled = max > min,
+        )
+    }
+}

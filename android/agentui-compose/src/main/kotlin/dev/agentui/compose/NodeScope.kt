@@ -1,0 +1,102 @@
+package dev.agentui.compose
+
+import androidx.compose.runtime.Composable
+import androidx.compose.ui.Modifier
+import dev.agentui.core.ActionKindRecord
+import dev.agentui.core.NodeValue
+import dev.agentui.core.ResolvedNodeRecord
+import dev.agentui.nodeValueOf
+import dev.agentui.prop
+
+/**
+ * One node as a component renderer sees it: the resolved record, typed prop readers, its
+ * children, and the two ways back to the core ([write] and [activate]).
+ */
+class NodeScope internal constructor(
+    val node: ResolvedNodeRecord,
+    private val surface: SurfaceContext,
+) {
+    val surfaceId: String get() = surface.surfaceId
+
+    /** False when a check failed on an actionable component: render it disabled. */
+    val enabled: Boolean get() = node.enabled
+
+    /** The first failing check's message, for inputs to show. */
+    val validationMessage: String? get() = node.validationMessage
+
+    fun prop(name: String): NodeValue? = node.prop(name)
+
+    /** A prop as text: text as is, numbers without a trailing `.0`, booleans as true/false. */
+    fun text(name: String): String? = prop(name)?.displayText()
+
+    fun number(name: String): Double? = when (val value = prop(name)) {
+        is NodeValue.Number -> value.value
+        is NodeValue.Text -> value.value.toDoubleOrNull()
+        else -> null
+    }
+
+    fun bool(name: String): Boolean? = when (val value = prop(name)) {
+        is NodeValue.Bool -> value.value
+        is NodeValue.Text -> value.value.toBooleanStrictOrNull()
+        else -> null
+    }
+
+    fun list(name: String): List<NodeValue> = (prop(name) as? NodeValue.Array)?.items.orEmpty()
+
+    /** Renders the child with instance id [id]; nothing while it is pending. */
+    @Composable
+    fun Child(id: String, modifier: Modifier = Modifier) = RenderNode(id, modifier)
+
+    /** Instance ids of the children, in order (pending ones included: they render nothing). */
+    val children: List<String> get() = node.children
+
+    /**
+     * The instance id a single-child reference [name] points at. The core does not repeat
+     * `child` in the props (it is the first of [children]); Modal's `trigger`/`content` are props.
+     */
+    fun childId(name: String = "child"): String? = if (name == "child") children.firstOrNull() else text(name)
+
+    /** The data model path [property] is bound to, or null for a literal value. */
+    fun bindingPath(property: String = "value"): String? = node.bindings.firstOrNull { it.property == property }?.path
+
+    /**
+     * Writes [value] (see [nodeValueOf]) through the binding of [property]. Returns false when
+     * the property is not bound (a literal: the input keeps the value locally) or the core
+     * refused the write (reported through the surface's error handler).
+     */
+    fun write(value: Any?, property: String = "value"): Boolean {
+        val path = bindingPath(property) ?: return false
+        return surface.write(path, nodeValueOf(value))
+    }
+
+    /** Whether activating this node does something: it has an action, or it opens a Modal. */
+    val isActionable: Boolean get() = node.action != null
+
+    /**
+     * The user activated this node (a tap): sends its action to the core, which runs it (an
+     * event goes to the agent; `openUrl` comes back as a URL the app opens now, on this gesture).
+     */
+    fun activate() {
+        if (node.action != null) surface.dispatch(node.id)
+    }
+
+    /** The name of this node's action, for labels and logs. */
+    val actionName: String?
+        get() = when (val action = node.action) {
+            is ActionKindRecord.Event -> action.name
+            is ActionKindRecord.FunctionCall -> action.name
+            null -> null
+        }
+}
+
+/** Text for display: numbers that are whole print without `.0`. */
+internal fun NodeValue.displayText(): String? = when (this) {
+    is NodeValue.Text -> value
+    is NodeValue.Number -> formatNumber(value)
+    is NodeValue.Bool -> value.toString()
+    is NodeValue.Null -> null
+    is NodeValue.Array, is NodeValue.Object -> null
+}
+
+internal fun formatNumber(value: Double): String =
+    if (value % 1.0 == 0.0 && kotlin.math.abs(value) < 1e15) value.toLong().toString() else value.toString()

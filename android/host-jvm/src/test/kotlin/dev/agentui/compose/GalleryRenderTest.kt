@@ -1,0 +1,226 @@
+package dev.agentui.compose
+
+import androidx.compose.foundation.layout.Column
+import androidx.compose.foundation.layout.width
+import androidx.compose.material3.MaterialTheme
+import androidx.compose.material3.Text
+import androidx.compose.ui.Modifier
+import androidx.compose.ui.semantics.SemanticsActions
+import androidx.compose.ui.test.ExperimentalTestApi
+import androidx.compose.ui.test.assertIsNotEnabled
+import androidx.compose.ui.test.captureToImage
+import androidx.compose.ui.test.onNodeWithContentDescription
+import androidx.compose.ui.test.onNodeWithTag
+import androidx.compose.ui.test.onNodeWithText
+import androidx.compose.ui.test.performClick
+import androidx.compose.ui.test.performSemanticsAction
+import androidx.compose.ui.test.performTextInput
+import androidx.compose.ui.test.runDesktopComposeUiTest
+import androidx.compose.ui.unit.dp
+import dev.agentui.SurfaceState
+import dev.agentui.core.ActionKindRecord
+import dev.agentui.core.ActionResultRecord
+import dev.agentui.core.BindingRecord
+import dev.agentui.core.NodeValue
+import dev.agentui.core.PropEntry
+import dev.agentui.core.ResolvedNodeRecord
+import dev.agentui.core.SurfaceException
+import dev.agentui.nodeValueOf
+import kotlinx.coroutines.CompletableDeferred
+import kotlinx.coroutines.Deferred
+import org.junit.jupiter.api.Test
+import kotlin.test.assertEquals
+import kotlin.test.assertTrue
+
+/**
+ * Every basic-catalog component, a custom one and an unknown one, from resolved records shaped
+ * as the core sends them (child in `children`, Modal/Tabs references as props), with a
+ * recording [SurfaceActions] in place of a conversation.
+ */
+@OptIn(ExperimentalTestApi::class)
+class GalleryRenderTest {
+    private class RecordingActions : SurfaceActions {
+        val writes = mutableListOf<Pair<String, NodeValue>>()
+        val dispatched = mutableListOf<String>()
+        var refuseWrites = false
+
+        override fun setValue(path: String, value: NodeValue) {
+            if (refuseWrites) throw SurfaceException.Busy()
+            writes += path to value
+        }
+
+        override fun dispatchAction(nodeId: String): Deferred<ActionResultRecord> {
+            dispatched += nodeId
+            return CompletableDeferred(
+                if (nodeId == "help") ActionResultRecord.OpenUrl("https://example.com/help") else ActionResultRecord.Handled,
+            )
+        }
+    }
+
+    private fun node(
+        id: String,
+        type: String,
+        vararg props: Pair<String, Any?>,
+        children: List<String> = emptyList(),
+        bound: String? = null,
+        action: ActionKindRecord? = null,
+        enabled: Boolean = true,
+        validation: String? = null,
+        label: String? = null,
+    ) = ResolvedNodeRecord(
+        id = id,
+        componentId = id.substringBefore('@'),
+        componentType = type,
+        props = props.map { (name, value) -> PropEntry(name, nodeValueOf(value)) },
+        children = children,
+        accessibilityLabel = label,
+        accessibilityDescription = null,
+        checks = emptyList(),
+        validationMessage = validation,
+        enabled = enabled,
+        action = action,
+        bindings = listOfNotNull(bound?.let { BindingRecord("value", it) }),
+        weight = null,
+    )
+
+    private val gallery = listOf(
+        node(
+            "root", "Column",
+            children = listOf(
+                "title", "cat", "gear", "clip", "video", "audio", "row", "list", "card", "tabs", "divider",
+                "modal", "help", "disabled", "email", "agree", "size", "volume", "when", "rating", "spark", "later",
+            ),
+        ),
+        node("title", "Text", "text" to "Gallery", "variant" to "h1"),
+        node("cat", "Image", "url" to null, "description" to "ignored", "variant" to "avatar", label = "A cat"),
+        node("gear", "Icon", "name" to "settings"),
+        node("clip", "Icon", "name" to "attachFile"),
+        node("video", "Video", "url" to "https://example.com/clip.mp4"),
+        node("audio", "AudioPlayer", "url" to "https://example.com/talk.mp3", "description" to "Podcast"),
+        node("row", "Row", "justify" to "spaceBetween", children = listOf("left", "right")),
+        node("left", "Text", "text" to "Left"),
+        node("right", "Text", "text" to "Right"),
+        node("list", "List", children = listOf("item@/items/0", "item@/items/1")),
+        node("item@/items/0", "Text", "text" to "First item"),
+        node("item@/items/1", "Text", "text" to "Second item"),
+        node("card", "Card", children = listOf("card-text")),
+        node("card-text", "Text", "text" to "Inside a card"),
+        node(
+            "tabs", "Tabs",
+            "tabs" to listOf(mapOf("title" to "One", "child" to "tab-one"), mapOf("title" to "Two", "child" to "tab-two")),
+            children = listOf("tab-one", "tab-two"),
+        ),
+        node("tab-one", "Text", "text" to "First tab body"),
+        node("tab-two", "Text", "text" to "Second tab body"),
+        node("divider", "Divider"),
+        node("modal", "Modal", "trigger" to "open", "content" to "dialog-body", children = listOf("open", "dialog-body")),
+        node("open", "Button", children = listOf("open-label"), action = ActionKindRecord.Event("opened")),
+        node("open-label", "Text", "text" to "Open dialog"),
+        node("dialog-body", "Text", "text" to "Dialog body"),
+        node("help", "Button", "variant" to "borderless", children = listOf("help-label"), action = ActionKindRecord.FunctionCall("openUrl")),
+        node("help-label", "Text", "text" to "Help"),
+        node("disabled", "Button", "variant" to "primary", children = listOf("disabled-label"), action = ActionKindRecord.Event("submit"), enabled = false),
+        node("disabled-label", "Text", "text" to "Submit"),
+        node("email", "TextField", "label" to "Email", "value" to "", bound = "/form/email", validation = "Enter an email"),
+        node("agree", "CheckBox", "label" to "I agree", "value" to false, bound = "/form/agree"),
+        node(
+            "size", "ChoicePicker", "label" to "Size", "variant" to "multipleSelection", "displayStyle" to "chips",
+            "options" to listOf(mapOf("label" to "Small", "value" to "s"), mapOf("label" to "Medium", "value" to "m")),
+            "value" to listOf("s"), bound = "/form/size",
+        ),
+        node("volume", "Slider", "label" to "Volume", "min" to 0, "max" to 10, "value" to 3, bound = "/form/volume"),
+        node("when", "DateTimeInput", "label" to "When", "value" to "", "enableDate" to true, "enableTime" to true, bound = "/form/when"),
+        node("rating", "Rating", "stars" to 4),
+        node("spark", "Sparkline", children = listOf("spark-caption")),
+        node("spark-caption", "Text", "text" to "Sparkline caption"),
+        // "later" is listed by root but has not arrived: pending, renders nothing.
+    )
+
+    private fun state(nodes: List<ResolvedNodeRecord>, version: Long = 1) =
+        SurfaceState("gallery", "basic", "root", nodes.associateBy { it.id }, version)
+
+    private val withRating = ComponentRegistry.basic().with("Rating") { scope, modifier ->
+        val stars = scope.number("stars")?.toInt() ?: 0
+        Text("★".repeat(stars) + "☆".repeat(5 - stars), modifier)
+    }
+
+    @Test
+    fun `every basic component renders, reads its props and writes back through its binding`() =
+        runDesktopComposeUiTest(width = 900, height = 2600) {
+            val actions = RecordingActions()
+            val opened = mutableListOf<String>()
+            val nodes = SurfaceNodes().apply { update(state(gallery)) }
+            setContent {
+                MaterialTheme {
+                    Column(Modifier.width(860.dp)) {
+                        A2uiSurface("gallery", nodes, actions, components = withRating, onOpenUrl = { opened += it })
+                    }
+                }
+            }
+
+            onNodeWithText("Gallery").assertExists()
+            onNodeWithContentDescription("A cat").assertExists()
+            onNodeWithContentDescription("settings").assertExists()
+            onNodeWithText("attachFile").assertExists()
+            onNodeWithText("Left").assertExists()
+            onNodeWithText("Second item").assertExists()
+            onNodeWithText("Inside a card").assertExists()
+            onNodeWithText("First tab body").assertExists()
+            onNodeWithText("Second tab body").assertDoesNotExist()
+            onNodeWithText("Enter an email").assertExists()
+            onNodeWithText("Volume: 3").assertExists()
+            onNodeWithText("★★★★☆").assertExists()
+            onNodeWithText("Unsupported component: Sparkline").assertExists()
+            onNodeWithText("Sparkline caption").assertExists()
+            onNodeWithTag(a2uiNodeTag("disabled")).assertIsNotEnabled()
+            val shot = Screenshots.save(onNodeWithTag("a2ui-surface:gallery").captureToImage(), "gallery")
+            assertTrue(shot.distinctColours() > 50, "a rendered gallery, not a blank image")
+
+            onNodeWithTag(a2uiNodeTag("email")).performTextInput("ada@example.com")
+            onNodeWithText("I agree").performClick()
+            onNodeWithText("Medium").performClick()
+            onNodeWithTag(a2uiNodeTag("volume"), useUnmergedTree = true).assertExists()
+            onNode(hasSetProgress()).performSemanticsAction(SemanticsActions.SetProgress) { it(7f) }
+            onNodeWithTag(a2uiNodeTag("when")).performTextInput("tomorrow")
+            waitForIdle()
+            onNodeWithText("Use YYYY-MM-DDTHH:MM").assertExists()
+            assertEquals(
+                listOf(
+                    "/form/email" to NodeValue.Text("ada@example.com"),
+                    "/form/agree" to NodeValue.Bool(true),
+                    "/form/size" to NodeValue.Array(listOf(NodeValue.Text("s"), NodeValue.Text("m"))),
+                    "/form/volume" to NodeValue.Number(7.0),
+                ),
+                actions.writes,
+                "each input wrote its catalog type to its bound path; the invalid date was not written",
+            )
+
+            onNodeWithText("Two").performClick()
+            onNodeWithText("Second tab body").assertExists()
+            onNodeWithText("First tab body").assertDoesNotExist()
+
+            onNodeWithText("Open dialog").performClick()
+            onNodeWithText("Dialog body").assertExists()
+            onNodeWithText("Close").performClick()
+            onNodeWithText("Dialog body").assertDoesNotExist()
+
+            onNodeWithText("Help").performClick()
+            onNodeWithText("Submit").performClick()
+            onNodeWithContentDescription("Play Video").performClick()
+            waitForIdle()
+            assertEquals(listOf("open", "help"), actions.dispatched, "the disabled button dispatched nothing")
+            assertEquals(listOf("https://example.com/help", "https://example.com/clip.mp4"), opened)
+
+            // Progressive rendering: the pending child appears when its node arrives.
+            onNodeWithText("Arrived late").assertDoesNotExist()
+            runOnIdle { nodes.update(state(gallery + node("later", "Text", "text" to "Arrived late"), version = 2)) }
+            onNodeWithText("Arrived late").assertExists()
+
+            // A refused write is shown, not swallowed.
+            actions.refuseWrites = true
+            onNodeWithText("I agree").performClick()
+            onNodeWithText("A run is in progress", substring = true).assertExists()
+        }
+
+    private fun hasSetProgress() = androidx.compose.ui.test.SemanticsMatcher.keyIsDefined(SemanticsActions.SetProgress)
+}
