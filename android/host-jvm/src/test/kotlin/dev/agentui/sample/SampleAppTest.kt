@@ -1,0 +1,107 @@
+package dev.agentui.sample
+
+import androidx.compose.material3.MaterialTheme
+import androidx.compose.runtime.rememberCoroutineScope
+import androidx.compose.ui.test.ExperimentalTestApi
+import androidx.compose.ui.test.onNodeWithTag
+import androidx.compose.ui.test.onNodeWithText
+import androidx.compose.ui.test.performClick
+import androidx.compose.ui.test.performTextInput
+import androidx.compose.ui.test.runComposeUiTest
+import dev.agentui.Fixtures
+import dev.agentui.MainThread
+import dev.agentui.WAIT_MS
+import dev.agentui.assistantTexts
+import dev.agentui.compose.a2uiNodeTag
+import dev.agentui.core.ToolCallStatus
+import dev.agentui.sample.ui.NavigationTool
+import dev.agentui.sample.ui.Navigator
+import dev.agentui.sample.ui.SampleApp
+import dev.agentui.sample.ui.Screen
+import kotlinx.coroutines.runBlocking
+import org.junit.jupiter.api.AfterEach
+import org.junit.jupiter.api.BeforeEach
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.Timeout
+import java.util.concurrent.TimeUnit
+import kotlin.coroutines.ContinuationInterceptor
+import kotlin.test.assertEquals
+import kotlin.test.assertFailsWith
+import kotlin.test.assertTrue
+
+/** The sample app's screens (the same sources the Android app compiles) against the demo agent. */
+@OptIn(ExperimentalTestApi::class)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SampleAppTest {
+    private lateinit var main: MainThread
+
+    @BeforeEach
+    fun setUp() {
+        main = MainThread()
+    }
+
+    @AfterEach
+    fun tearDown() = main.close()
+
+    @Test
+    fun `the agent's navigate_to call really changes the screen and the agent hears it succeeded`() = runComposeUiTest {
+        val conversation = Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = main.dispatcher)
+        conversation.use {
+            val navigator = Navigator()
+            setContent {
+                val ui = rememberCoroutineScope().coroutineContext[ContinuationInterceptor]!!
+                androidx.compose.runtime.LaunchedEffect(Unit) { NavigationTool.install(conversation, navigator, ui) }
+                MaterialTheme { SampleApp(conversation, navigator) }
+            }
+            waitForIdle()
+            onNodeWithTag("composer").performTextInput("open settings")
+            onNodeWithTag("send").performClick()
+
+            waitUntil(timeoutMillis = WAIT_MS) {
+                conversation.messages.value.assistantTexts().contains("Done: the app now shows settings.")
+            }
+            onNodeWithTag("screen:settings").assertExists()
+            assertEquals(Screen.Settings, navigator.current)
+            val status = conversation.toolCalls.value.values.single().status
+            assertEquals(ToolCallStatus.Succeeded("""{"navigated": true, "screen": "settings"}"""), status)
+
+            onNodeWithText("← Back to chat").performClick()
+            onNodeWithTag("chat").assertExists()
+            onNodeWithText("Done: the app now shows settings.").assertExists()
+        }
+    }
+
+    @Test
+    fun `a surface shows inline in the chat and its action reaches the agent`() = runComposeUiTest {
+        val conversation = Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = main.dispatcher)
+        conversation.use {
+            setContent { MaterialTheme { SampleApp(conversation, Navigator()) } }
+            onNodeWithTag("composer").performTextInput("book a table")
+            onNodeWithTag("send").performClick()
+            waitUntil(timeoutMillis = WAIT_MS) { conversation.surfaces.value["booking"]?.root != null }
+            waitForIdle()
+            onNodeWithText("Book a table").assertExists()
+            onNodeWithTag(a2uiNodeTag("name")).performTextInput("Grace")
+            onNodeWithTag(a2uiNodeTag("date")).performTextInput("2027-01-02")
+            waitUntil(timeoutMillis = WAIT_MS) { conversation.surfaces.value["booking"]?.node("book")?.enabled == true }
+            onNodeWithText("Book").performClick()
+            waitUntil(timeoutMillis = WAIT_MS) {
+                conversation.messages.value.assistantTexts().contains("Booked a table for 2 on 2027-01-02 under the name Grace.")
+            }
+        }
+    }
+
+    @Test
+    fun `navigate_to refuses an unknown screen and a screen that never appears`(): Unit = runBlocking {
+        val navigator = Navigator()
+        val unknown = assertFailsWith<dev.agentui.ClientToolFailure> {
+            NavigationTool.run("""{"screen": "billing"}""", navigator, kotlinx.coroutines.Dispatchers.Unconfined)
+        }
+        assertTrue(unknown.message!!.startsWith("unknown screen 'billing'"), unknown.message)
+        // Nothing composes here, so the destination never reports that it is shown.
+        val hidden = assertFailsWith<dev.agentui.ClientToolFailure> {
+            NavigationTool.run("""{"screen": "profile"}""", navigator, kotlinx.coroutines.Dispatchers.Unconfined)
+        }
+        assertEquals("the profile screen did not appear", hidden.message)
+    }
+}

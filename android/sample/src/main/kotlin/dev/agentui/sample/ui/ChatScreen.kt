@@ -1,0 +1,142 @@
+package dev.agentui.sample.ui
+
+import androidx.compose.foundation.background
+import androidx.compose.foundation.layout.Arrangement
+import androidx.compose.foundation.layout.Box
+import androidx.compose.foundation.layout.Column
+import androidx.compose.foundation.layout.PaddingValues
+import androidx.compose.foundation.layout.Row
+import androidx.compose.foundation.layout.fillMaxSize
+import androidx.compose.foundation.layout.fillMaxWidth
+import androidx.compose.foundation.layout.imePadding
+import androidx.compose.foundation.layout.padding
+import androidx.compose.foundation.layout.safeDrawingPadding
+import androidx.compose.foundation.layout.widthIn
+import androidx.compose.foundation.lazy.LazyColumn
+import androidx.compose.foundation.lazy.items
+import androidx.compose.foundation.lazy.rememberLazyListState
+import androidx.compose.foundation.shape.RoundedCornerShape
+import androidx.compose.material3.Button
+import androidx.compose.material3.LinearProgressIndicator
+import androidx.compose.material3.MaterialTheme
+import androidx.compose.material3.OutlinedTextField
+import androidx.compose.material3.Text
+import androidx.compose.material3.TextButton
+import androidx.compose.runtime.Composable
+import androidx.compose.runtime.LaunchedEffect
+import androidx.compose.runtime.collectAsState
+import androidx.compose.runtime.getValue
+import androidx.compose.runtime.mutableStateMapOf
+import androidx.compose.runtime.mutableStateOf
+import androidx.compose.runtime.remember
+import androidx.compose.runtime.setValue
+import androidx.compose.ui.Alignment
+import androidx.compose.ui.Modifier
+import androidx.compose.ui.platform.testTag
+import androidx.compose.ui.unit.dp
+import dev.agentui.AgentConversation
+import dev.agentui.ChatMessage
+import dev.agentui.compose.A2uiSurface
+import dev.agentui.core.MessageRole
+import dev.agentui.core.RunStatus
+
+/** One row of the chat: a message, or a surface placed after the message it arrived with. */
+private sealed interface ChatItem {
+    val key: String
+
+    data class Message(val message: ChatMessage) : ChatItem {
+        override val key get() = "m:" + message.id
+    }
+
+    data class Surface(val surfaceId: String) : ChatItem {
+        override val key get() = "s:$surfaceId"
+    }
+}
+
+@Composable
+fun ChatScreen(conversation: AgentConversation) {
+    val messages by conversation.messages.collectAsState()
+    val surfaces by conversation.surfaces.collectAsState()
+    val status by conversation.status.collectAsState()
+    // A surface is shown after the messages that existed when it first appeared.
+    val anchors = remember(conversation) { mutableStateMapOf<String, Int>() }
+    LaunchedEffect(surfaces.keys) {
+        for (id in surfaces.keys) if (id !in anchors) anchors[id] = messages.size
+    }
+    val items = remember(messages, surfaces.keys, anchors.toMap()) { chatItems(messages, surfaces.keys, anchors) }
+    val listState = rememberLazyListState()
+    LaunchedEffect(items.size) { if (items.isNotEmpty()) listState.animateScrollToItem(items.lastIndex) }
+    var draft by remember { mutableStateOf("") }
+    val running = status is RunStatus.Starting || status is RunStatus.Running
+
+    Column(Modifier.fillMaxSize().safeDrawingPadding().imePadding()) {
+        if (running) LinearProgressIndicator(Modifier.fillMaxWidth()) else Box(Modifier.padding(top = 4.dp))
+        LazyColumn(
+            Modifier.weight(1f).fillMaxWidth().testTag("chat"),
+            state = listState,
+            contentPadding = PaddingValues(12.dp),
+            verticalArrangement = Arrangement.spacedBy(8.dp),
+        ) {
+            items(items, key = { it.key }) { item ->
+                when (item) {
+                    is ChatItem.Message -> MessageBubble(item.message)
+                    is ChatItem.Surface -> A2uiSurface(conversation, item.surfaceId, Modifier.fillMaxWidth())
+                }
+            }
+        }
+        Row(Modifier.fillMaxWidth().padding(8.dp), verticalAlignment = Alignment.CenterVertically) {
+            OutlinedTextField(
+                draft,
+                { draft = it },
+                Modifier.weight(1f).testTag("composer"),
+                placeholder = { Text("Try: hello, book a table, open settings") },
+            )
+            if (running) {
+                TextButton(onClick = conversation::cancel, Modifier.padding(start = 8.dp)) { Text("Stop") }
+            } else {
+                Button(
+                    onClick = {
+                        val text = draft.trim()
+                        draft = ""
+                        // In the conversation's scope: the run survives this screen going away.
+                        conversation.sendAsync(text)
+                    },
+                    modifier = Modifier.padding(start = 8.dp).testTag("send"),
+                    enabled = draft.isNotBlank(),
+                ) { Text("Send") }
+            }
+        }
+    }
+}
+
+private fun chatItems(messages: List<ChatMessage>, surfaceIds: Set<String>, anchors: Map<String, Int>): List<ChatItem> {
+    val visible = messages.filter { it.role == MessageRole.USER || it.role == MessageRole.ASSISTANT && !it.text.isNullOrEmpty() || it.error != null }
+    val bySlot = surfaceIds.groupBy { id -> (anchors[id] ?: messages.size).coerceAtMost(messages.size) }
+    val out = ArrayList<ChatItem>()
+    var shown = 0
+    for ((index, message) in messages.withIndex()) {
+        bySlot[index]?.forEach { out += ChatItem.Surface(it) }
+        if (shown < visible.size && visible[shown] === message) {
+            out += ChatItem.Message(message)
+            shown++
+        }
+    }
+    bySlot[messages.size]?.forEach { out += ChatItem.Surface(it) }
+    return out
+}
+
+@Composable
+private fun MessageBubble(message: ChatMessage) {
+    val mine = message.role == MessageRole.USER
+    Box(Modifier.fillMaxWidth(), contentAlignment = if (mine) Alignment.CenterEnd else Alignment.CenterStart) {
+        val colors = MaterialTheme.colorScheme
+        Text(
+            message.error?.let { "⚠ $it" } ?: message.text.orEmpty(),
+            modifier = Modifier
+                .widthIn(max = 320.dp)
+                .background(if (mine) colors.primaryContainer else colors.surfaceVariant, RoundedCornerShape(12.dp))
+                .padding(horizontal = 12.dp, vertical = 8.dp),
+            color = if (message.error != null) colors.error else colors.onSurface,
+        )
+    }
+}
