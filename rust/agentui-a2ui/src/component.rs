@@ -54,6 +54,23 @@ pub struct CompiledComponent {
     pub weight: Option<f64>,
 }
 
+/// Message of the check a TextField's `validationRegexp` becomes.
+pub const VALIDATION_REGEXP_MESSAGE: &str = "Invalid format";
+
+/// A TextField's `validationRegexp` as one more check: `regex(value, pattern)`, evaluated here
+/// with the linear-time `regex` crate, so renderers never run an agent's pattern on a
+/// backtracking engine. The pattern must match the whole value.
+fn validation_regexp_check(component_type: &str, component: &Map<String, Value>) -> Option<CompiledCheck> {
+    if component_type != "TextField" {
+        return None;
+    }
+    let pattern = component.get("validationRegexp")?.as_str()?;
+    let value = component.get("value").cloned().unwrap_or(Value::Null);
+    let anchored = format!("^(?:{pattern})$");
+    let condition = serde_json::json!({"call": "regex", "args": {"value": value, "pattern": anchored}});
+    Some(CompiledCheck { condition: Dynamic::parse(&condition), message: VALIDATION_REGEXP_MESSAGE.to_owned() })
+}
+
 /// Keys handled outside `props`.
 const RESERVED: [&str; 6] = ["id", "component", "accessibility", "checks", "action", "weight"];
 
@@ -91,7 +108,7 @@ impl CompiledComponent {
             })
             .collect();
         let accessibility = component.get("accessibility").and_then(Value::as_object);
-        let checks = component
+        let mut checks: Vec<CompiledCheck> = component
             .get("checks")
             .and_then(Value::as_array)
             .map(|rules| {
@@ -107,6 +124,7 @@ impl CompiledComponent {
                     .collect()
             })
             .unwrap_or_default();
+        checks.extend(validation_regexp_check(&component_type, component));
         CompiledComponent {
             id,
             component_type,

@@ -425,3 +425,32 @@ fn media_urls_outside_the_scheme_policy_never_reach_the_renderer() {
     g.process_value(&data("m", "/pic", json!("https://example.com/b.png")));
     assert_eq!(g.surface("m").unwrap().node("bound").unwrap().props["url"], "https://example.com/b.png");
 }
+
+#[test]
+fn validation_regexp_is_a_whole_value_check_run_in_linear_time() {
+    let mut g = group();
+    assert_clean(&g.process_value(&create("z")));
+    assert_clean(&g.process_value(&components(
+        "z",
+        json!([
+            {"id": "root", "component": "Column", "children": ["zip", "word"]},
+            {"id": "zip", "component": "TextField", "label": "ZIP", "value": {"path": "/zip"}, "validationRegexp": "[0-9]{5}"},
+            // Exponential on a backtracking engine; linear here.
+            {"id": "word", "component": "TextField", "label": "Word", "value": {"path": "/word"}, "validationRegexp": "(a+)+"}
+        ]),
+    )));
+    let message = |g: &SurfaceGroup, id: &str| g.surface("z").unwrap().node(id).unwrap().validation_message.clone();
+    assert_eq!(message(&g, "zip").as_deref(), Some(agentui_a2ui::component::VALIDATION_REGEXP_MESSAGE));
+
+    g.set_value("z", "/zip", json!("75001")).unwrap();
+    assert_eq!(message(&g, "zip"), None);
+    // Anchored: a match inside a longer value is not enough.
+    g.set_value("z", "/zip", json!("750012")).unwrap();
+    assert!(message(&g, "zip").is_some());
+
+    let hostile = format!("{}b", "a".repeat(5_000));
+    g.set_value("z", "/word", json!(hostile)).unwrap();
+    assert!(message(&g, "word").is_some());
+    g.set_value("z", "/word", json!("aaaa")).unwrap();
+    assert_eq!(message(&g, "word"), None);
+}
