@@ -4,7 +4,10 @@
 //! mutex: runs (`send_message`, `continue_run`, `dispatch_action`) queue for it in call order
 //! and each runs on the runtime as one task. Synchronous mutators take the lock only if it is
 //! free and otherwise fail with `Busy`: they are called from UI threads and must never wait
-//! for a run. Reads go to the published view (see `view.rs`), which is current at all times.
+//! for a run. The exception is user input (`set_value`): refusing it would lose what the user
+//! typed, so during a run it is queued and applied, in order, as soon as the session is free
+//! (before the next run starts). Reads go to the published view (see `view.rs`), which is
+//! current at all times.
 //!
 //! Cancellation: `cancel()` bumps an epoch and cancels the session's run in flight through
 //! its `SessionCanceller`, which lives outside the lock. A run checks the epoch once it holds
@@ -12,6 +15,7 @@
 //! lands between the check and the run's start is not lost). Dropping the future of an async
 //! call (a cancelled coroutine or Swift task) cancels that run the same way.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use agentui_agui::session::{
@@ -53,7 +57,18 @@ pub(crate) struct ConversationInner {
     cancel_epoch: watch::Sender<u64>,
     pub(crate) published: Arc<Published>,
     thread_id: String,
+    /// User input that arrived while a run held the session, applied in order once it is free.
+    queued_input: std::sync::Mutex<VecDeque<QueuedInput>>,
 }
+
+struct QueuedInput {
+    surface_id: String,
+    path: String,
+    value: serde_json::Value,
+}
+
+/// Most inputs held while a run is in flight; beyond it `set_value` answers `Busy`.
+const MAX_QUEUED_INPUT: usize = 1024;
 
 impl ConversationInner {
     /// Queues `request` behind the runs before it and waits for its outcome.
@@ -86,6 +101,9 @@ impl ConversationInner {
         if withdrawn {
             return Err(SessionError::Cancelled);
         }
+        // What the user typed while the previous run went on is in the model before this one
+        // starts (an action sends the values the user sees).
+        self.apply_queued_input(&mut session);
         let result = {
             let run = async {
                 match request {
@@ -115,8 +133,33 @@ impl ConversationInner {
                 }
             }
         };
+        self.apply_queued_input(&mut session);
         self.published.refresh(&session);
+        drop(session);
+        // Input queued between the last apply and the release would otherwise wait for the next run.
+        self.drain_queued_input();
         result
+    }
+
+    /// Applies every queued input, in order, on a session this caller holds.
+    fn apply_queued_input(&self, session: &mut ConversationSession) {
+        let queued = std::mem::take(&mut *self.queued_input.lock().unwrap_or_else(|p| p.into_inner()));
+        for input in queued {
+            session.apply_queued_input(&input.surface_id, &input.path, input.value);
+        }
+    }
+
+    /// Applies queued input if no run holds the session. Whoever queues input or releases the
+    /// session calls this afterwards, so input never waits behind a lock nobody holds.
+    fn drain_queued_input(&self) {
+        loop {
+            if self.queued_input.lock().unwrap_or_else(|p| p.into_inner()).is_empty() {
+                return;
+            }
+            let Ok(mut session) = self.session.try_lock() else { return };
+            self.apply_queued_input(&mut session);
+            self.published.refresh(&session);
+        }
     }
 
     /// Runs `f` on the session if no run holds it.
@@ -144,9 +187,28 @@ impl ConversationInner {
                 if e.path.is_empty() { "/" } else { &e.path }
             ),
         })?;
-        self.try_with_session(|session| session.set_value(surface_id, path, value))
-            .ok_or(SurfaceError::Busy)?
-            .map_err(SurfaceError::from)
+        if let Ok(mut session) = self.session.try_lock() {
+            // Earlier queued input first: writes apply in the order the user made them.
+            self.apply_queued_input(&mut session);
+            return session.set_value(surface_id, path, value).map_err(SurfaceError::from);
+        }
+        // A run holds the session: the input must not be lost nor wait for the run (this is a
+        // UI thread), so it is queued and applied as soon as the session is free.
+        if self.published.view().surface(surface_id).is_none() {
+            return Err(SurfaceError::UnknownSurface { surface_id: surface_id.to_owned() });
+        }
+        {
+            let mut queued = self.queued_input.lock().unwrap_or_else(|p| p.into_inner());
+            // Keystrokes on one field replace each other; anything else keeps its order.
+            let full = queued.len() >= MAX_QUEUED_INPUT;
+            match queued.back_mut() {
+                Some(last) if last.surface_id == surface_id && last.path == path => last.value = value,
+                _ if full => return Err(SurfaceError::Busy),
+                _ => queued.push_back(QueuedInput { surface_id: surface_id.to_owned(), path: path.to_owned(), value }),
+            }
+        }
+        self.drain_queued_input();
+        Ok(())
     }
 }
 
@@ -174,6 +236,7 @@ impl Conversation {
             cancel_epoch: watch::Sender::new(0),
             published,
             runtime,
+            queued_input: std::sync::Mutex::new(VecDeque::new()),
         };
         Arc::new(Conversation { inner: Arc::new(inner) })
     }

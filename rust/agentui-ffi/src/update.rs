@@ -105,6 +105,8 @@ pub enum WarningKind {
     UnansweredInterrupt,
     InputDowngrade,
     A2ui,
+    /// Input written during a run (queued) was refused when the run ended.
+    InputNotApplied,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
@@ -272,6 +274,7 @@ impl From<SessionWarningKind> for WarningKind {
             SessionWarningKind::UnansweredInterrupt => WarningKind::UnansweredInterrupt,
             SessionWarningKind::InputDowngrade => WarningKind::InputDowngrade,
             SessionWarningKind::A2ui => WarningKind::A2ui,
+            SessionWarningKind::InputNotApplied => WarningKind::InputNotApplied,
         }
     }
 }

@@ -5,8 +5,8 @@ mod common;
 use std::sync::Arc;
 
 use agentui_ffi::{
-    ActionKindRecord, ActionResultRecord, ConversationError, NodeValue, ResolvedNodeRecord, SurfaceDiffRecord,
-    SurfaceError,
+    ActionKindRecord, ActionResultRecord, ConversationError, ConversationUpdate, NodeValue, ResolvedNodeRecord,
+    SurfaceDiffRecord, SurfaceError, WarningKind,
 };
 use common::*;
 
@@ -115,16 +115,47 @@ async fn surface_input_errors_are_typed() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn set_value_fails_fast_while_a_run_holds_the_session() {
+async fn input_during_a_run_is_queued_applied_in_order_and_never_lost() {
     let f = fixture();
     tokio::time::timeout(LIMIT, f.conversation.send_message("book a table".into())).await.unwrap().unwrap();
+    let updates = Arc::new(Recorder::<ConversationUpdate>::default());
+    let _subscription = f.conversation.add_listener(updates.clone());
     let conversation = f.conversation.clone();
     let run = tokio::spawn(async move { conversation.send_message("slow".into()).await });
     wait_until("the slow run", || matches!(f.conversation.status(), agentui_ffi::RunStatus::Running { .. })).await;
     let surface = f.conversation.surface("booking".into()).unwrap();
-    assert_eq!(surface.set_value("/booking/name".into(), text("Ada")), Err(SurfaceError::Busy));
-    assert!(!surface.nodes().is_empty(), "reads still answer");
+
+    // The UI thread is answered at once; nothing is applied under the running agent.
+    surface.set_value("/booking/name".into(), text("Ad")).unwrap();
+    surface.set_value("/booking/name".into(), text("Ada")).unwrap();
+    surface.set_value("/booking/date".into(), text("2026-12-24")).unwrap();
+    surface.set_value("/booking/guests/x/y".into(), NodeValue::Null).unwrap();
+    assert_eq!(
+        f.conversation.set_value("nope".into(), "/x".into(), NodeValue::Null),
+        Err(SurfaceError::UnknownSurface { surface_id: "nope".into() }),
+        "an unknown surface is refused at once, run or not"
+    );
+    let name_now = || node(&surface.nodes(), "name").props.iter().find(|p| p.name == "value").map(|p| p.value.clone());
+    assert_eq!(name_now(), Some(text("")), "not applied while the run holds the session");
+
     f.conversation.cancel();
     let _ = tokio::time::timeout(LIMIT, run).await.unwrap().unwrap();
-    surface.set_value("/booking/name".into(), text("Ada")).unwrap();
+    wait_until("the queued input", || name_now() == Some(text("Ada"))).await;
+    assert!(node(&surface.nodes(), "book").enabled, "name and date both arrived");
+    wait_until("the refusal report", || {
+        updates.snapshot().iter().any(|u| {
+            matches!(u, ConversationUpdate::Warning { kind: WarningKind::InputNotApplied, message }
+                if message.contains("/booking/guests/x/y"))
+        })
+    })
+    .await;
+
+    // Queued input is in the model before the next run: the action sends what the user typed.
+    let booked = tokio::time::timeout(LIMIT, f.conversation.dispatch_action("booking".into(), "book".into()))
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(matches!(booked, ActionResultRecord::Ran { .. }), "{booked:?}");
+    let said: String = f.conversation.messages().iter().map(|m| format!("{:?}", m.content)).collect();
+    assert!(said.contains("Booked a table for 2 on 2026-12-24 under the name Ada."), "{said}");
 }

@@ -85,6 +85,8 @@ pub enum SessionWarningKind {
     InputDowngrade,
     /// A2UI material the engine could not take (also reported to the agent on the next run).
     A2ui,
+    /// User input queued while a run held the session was refused when applied.
+    InputNotApplied,
 }
 
 /// A non-fatal observation.

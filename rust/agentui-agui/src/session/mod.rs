@@ -214,6 +214,18 @@ impl ConversationSession {
         Ok(())
     }
 
+    /// [`Self::set_value`] for input that was queued while a run held the session: the caller
+    /// could not be answered then, so a refusal is reported to listeners as an
+    /// `InputNotApplied` warning instead of being returned.
+    pub fn apply_queued_input(&mut self, surface_id: &str, path: &str, value: Value) {
+        if let Err(error) = self.set_value(surface_id, path, value) {
+            self.listeners.emit(SessionUpdate::Warning(SessionWarning {
+                kind: SessionWarningKind::InputNotApplied,
+                message: format!("input for {path} on surface '{surface_id}' was not applied: {error}"),
+            }));
+        }
+    }
+
     /// A user gesture on a surface node. An event action starts a run carrying
     /// `forwardedProps.a2uiAction` (the agent answers it); `openUrl` is returned for the app to
     /// open (already checked against the URL policy); a disabled node refuses.

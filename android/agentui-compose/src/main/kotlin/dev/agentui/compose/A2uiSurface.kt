@@ -101,6 +101,6 @@ private fun SurfaceRoot(nodes: SurfaceNodes) {
 
 /** A short text for a refused write or a failed action, for the default error line. */
 fun describeError(error: Throwable): String = when (error) {
-    is SurfaceException.Busy -> "A run is in progress; try again when it ends."
+    is SurfaceException.Busy -> "A run is in progress and too much input is waiting; try again when it ends."
     else -> error.message?.takeIf { it.isNotBlank() } ?: error.javaClass.simpleName
 }
