@@ -75,15 +75,34 @@ public final class AgentConversation: ObservableObject {
     @Published public private(set) var stateJson: String = "{}"
 
     private var subscription: SubscriptionHandle?
+    private let updates: AsyncStream<ConversationUpdate>.Continuation
+    private var pump: Task<Void, Never>?
+    private let surfaceEventSubject = PassthroughSubject<SurfaceEvent, Never>()
     private var closed = false
+
+    /// Every surface change, sent on the main actor right after it was applied to `surfaces`.
+    /// A renderer that keeps one observable object per node follows these instead of comparing
+    /// whole `surfaces` snapshots (see `AgentUISwiftUI.SurfaceModel`).
+    public var surfaceEvents: AnyPublisher<SurfaceEvent, Never> { surfaceEventSubject.eraseToAnyPublisher() }
 
     init(native: Conversation) {
         self.native = native
         self.threadId = native.threadId()
-        self.messages = native.messages().map(Self.chatMessage)
-        self.subscription = native.addListener(listener: Forwarder { [weak self] update in
-            Task { @MainActor in self?.apply(update) }
-        })
+        // One FIFO queue and one consumer on the main actor, as the Kotlin layer's channel:
+        // a Task per callback would not guarantee that updates are applied in order.
+        var continuation: AsyncStream<ConversationUpdate>.Continuation!
+        let stream = AsyncStream<ConversationUpdate>(bufferingPolicy: .unbounded) { continuation = $0 }
+        self.updates = continuation
+        // Subscribe before reading the current state: what happens in between is queued and
+        // applied on top (upserts by id and full resets, so nothing is lost or doubled).
+        self.subscription = native.addListener(listener: Forwarder(continuation))
+        seed()
+        self.pump = Task { @MainActor [weak self] in
+            for await update in stream {
+                guard let self else { return }
+                self.apply(update)
+            }
+        }
     }
 
     public func send(_ text: String) async throws -> RunSummary {
@@ -98,8 +117,17 @@ public final class AgentConversation: ObservableObject {
         try await native.dispatchAction(surfaceId: surfaceId, nodeId: nodeId)
     }
 
+    /// Writes the data model of `surfaceId` at JSON Pointer `path`; the bound nodes come back
+    /// re-resolved through `surfaces` / `surfaceEvents`. Throws `SurfaceError` (`Busy` while a
+    /// run is in flight, `Rejected` when the engine refuses the value).
     public func setValue(surfaceId: String, path: String, value: NodeValue) throws {
         try native.setValue(surfaceId: surfaceId, path: path, value: value)
+    }
+
+    /// `setValue` with a plain Swift value (`Bool`, numbers, `String`, arrays, `[String: ...]`,
+    /// optionals; see `NodeValueConvertible`).
+    public func setValue<Value: NodeValueConvertible>(surfaceId: String, path: String, value: Value) throws {
+        try setValue(surfaceId: surfaceId, path: path, value: value.nodeValue)
     }
 
     public func cancel() { native.cancel() }
@@ -120,12 +148,37 @@ public final class AgentConversation: ObservableObject {
         )
     }
 
+    public func unregisterTool(name: String) throws -> Bool {
+        try native.unregisterTool(name: name)
+    }
+
+    public func pendingInterrupts() -> [InterruptRecord] { native.pendingInterrupts() }
+
+    /// The native live surface, for a renderer that subscribes to it itself.
+    public func surface(_ surfaceId: String) -> Surface? { native.surface(surfaceId: surfaceId) }
+
     public func close() {
         guard !closed else { return }
         closed = true
         native.cancel()
         subscription?.cancel()
         subscription = nil
+        updates.finish()
+        pump?.cancel()
+        pump = nil
+    }
+
+    private func seed() {
+        messages = native.messages().map(Self.chatMessage)
+        status = native.status()
+        stateJson = native.stateJson()
+        var seeded: [String: SurfaceState] = [:]
+        for id in native.surfaceIds() {
+            guard let surface = native.surface(surfaceId: id) else { continue }
+            let empty = SurfaceState(id: id, catalogId: surface.catalogId(), root: nil, nodes: [:], order: [])
+            seeded[id] = Self.applying(surface.snapshot(), to: empty)
+        }
+        surfaces = seeded
     }
 
     private func apply(_ update: ConversationUpdate) {
@@ -150,11 +203,20 @@ public final class AgentConversation: ObservableObject {
             break
         case .surfaceCreated(let surfaceId, let catalogId):
             surfaces[surfaceId] = SurfaceState(id: surfaceId, catalogId: catalogId, root: nil, nodes: [:], order: [])
+            surfaceEventSubject.send(.created(surfaceId: surfaceId, catalogId: catalogId))
         case .surfaceDiff(let surfaceId, let diff):
-            let current = surfaces[surfaceId] ?? SurfaceState(id: surfaceId, catalogId: "", root: nil, nodes: [:], order: [])
+            // A diff for a surface created before this object existed and not seeded: take the
+            // catalog from the native side once.
+            let current = surfaces[surfaceId] ?? SurfaceState(
+                id: surfaceId,
+                catalogId: native.surface(surfaceId: surfaceId)?.catalogId() ?? "",
+                root: nil, nodes: [:], order: []
+            )
             surfaces[surfaceId] = Self.applying(diff, to: current)
+            surfaceEventSubject.send(.diff(surfaceId: surfaceId, diff: diff))
         case .surfaceDeleted(let surfaceId):
             surfaces[surfaceId] = nil
+            surfaceEventSubject.send(.deleted(surfaceId: surfaceId))
         }
     }
 
@@ -194,11 +256,14 @@ public final class AgentConversation: ObservableObject {
     }
 }
 
-/// Receives updates on a Rust worker thread and hands them on; never blocks that thread.
-private final class Forwarder: ConversationListener {
-    private let forward: @Sendable (ConversationUpdate) -> Void
-    init(_ forward: @escaping @Sendable (ConversationUpdate) -> Void) { self.forward = forward }
-    func onUpdate(update: ConversationUpdate) throws { forward(update) }
+/// Receives updates on a Rust worker thread and only enqueues them; never blocks that thread.
+private final class Forwarder: ConversationListener, @unchecked Sendable {
+    // AsyncStream.Continuation is safe to use from any thread.
+    private let queue: AsyncStream<ConversationUpdate>.Continuation
+    init(_ queue: AsyncStream<ConversationUpdate>.Continuation) { self.queue = queue }
+    func onUpdate(update: ConversationUpdate) throws { queue.yield(update) }
+    // The core drops the listener when the subscription ends: end the consumer loop too.
+    deinit { queue.finish() }
 }
 
 /// A Swift closure as the core's client tool handler.
@@ -210,6 +275,12 @@ private final class ToolAdapter: ClientToolHandler {
             return try await tool(argumentsJson)
         } catch let failure as ClientToolFailure {
             throw ToolHandlerError.Failed(detail: failure.detail)
+        } catch let error as ToolHandlerError {
+            throw error
+        } catch {
+            // Fails the call; the agent reads only a generic text (the details may hold app
+            // internals), as in the Kotlin layer.
+            throw ToolHandlerError.Unexpected(detail: String(describing: error))
         }
     }
 }

@@ -1,0 +1,67 @@
+// swift-tools-version: 5.9
+//
+// agentui for Apple platforms: the Rust core as a binary XCFramework, its generated Swift
+// bindings, the Swift layer and the SwiftUI renderer.
+//
+// Run `scripts/build-xcframework.sh` (macOS, Xcode, rustup) first: it builds
+// AgentUICoreFFI.xcframework and writes Sources/AgentUICore/AgentUICore.swift. Neither is
+// committed (see .gitignore), so the package does not resolve before the script has run.
+//
+// A binary release would publish the zipped XCFramework and switch the binary target to it:
+//
+//     .binaryTarget(
+//         name: "AgentUICoreFFI",
+//         url: "https://<release host>/AgentUICoreFFI-<version>.xcframework.zip",
+//         checksum: "<output of `swift package compute-checksum AgentUICoreFFI-<version>.xcframework.zip`>"
+//     ),
+//
+// and ship the generated AgentUICore.swift of the same build in Sources/AgentUICore (the
+// bindings and the library must come from one build: they check each other's contract
+// version at load time).
+
+import PackageDescription
+
+let package = Package(
+    name: "AgentUI",
+    platforms: [
+        .iOS(.v15),
+        .macOS(.v12),
+    ],
+    products: [
+        .library(name: "AgentUI", targets: ["AgentUI"]),
+        .library(name: "AgentUISwiftUI", targets: ["AgentUISwiftUI"]),
+    ],
+    targets: [
+        // The Rust static library (libagentui_ffi.a per platform) with its C header and
+        // module map (module AgentUICoreFFI).
+        .binaryTarget(
+            name: "AgentUICoreFFI",
+            path: "AgentUICoreFFI.xcframework"
+        ),
+        // The Swift that uniffi-bindgen generates from that library.
+        .target(
+            name: "AgentUICore",
+            dependencies: ["AgentUICoreFFI"],
+            path: "Sources/AgentUICore",
+            exclude: ["README.md"],
+            linkerSettings: [
+                // The Rust TLS stack links Apple's Security framework (rustls-platform-verifier
+                // via security-framework); a static library does not carry that link itself.
+                .linkedFramework("Security"),
+                .linkedFramework("CoreFoundation"),
+            ]
+        ),
+        // The Swift layer: AgentRuntime, AgentConversation (ObservableObject), client tools.
+        .target(
+            name: "AgentUI",
+            dependencies: ["AgentUICore"],
+            path: "Sources/AgentUI"
+        ),
+        // The SwiftUI renderer of A2UI surfaces (docs/rendering.md).
+        .target(
+            name: "AgentUISwiftUI",
+            dependencies: ["AgentUI"],
+            path: "Sources/AgentUISwiftUI"
+        ),
+    ]
+)

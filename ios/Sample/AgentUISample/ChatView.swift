@@ -1,0 +1,180 @@
+// The chat: messages, tool-call states and A2UI surfaces inline (each where it appeared),
+// an input field and send / stop.
+//
+// NOT COMPILED HERE: this machine has no Swift compiler.
+
+import SwiftUI
+import AgentUI
+import AgentUICore
+import AgentUISwiftUI
+
+@MainActor
+struct ChatView: View {
+    @ObservedObject var conversation: AgentConversation
+    @State private var draft = ""
+    @State private var sendError: String?
+    /// Where each surface sits: the number of messages there were when it first appeared.
+    @State private var surfaceAnchors: [String: Int] = [:]
+
+    var body: some View {
+        VStack(spacing: 0) {
+            ScrollViewReader { proxy in
+                ScrollView {
+                    LazyVStack(alignment: .leading, spacing: 12) {
+                        ForEach(timeline) { item in
+                            row(item).id(item.id)
+                        }
+                    }
+                    .padding()
+                }
+                .onChange(of: timeline.last?.id) { last in
+                    if let last { withAnimation { proxy.scrollTo(last, anchor: .bottom) } }
+                }
+            }
+            Divider()
+            if let sendError {
+                Text(sendError)
+                    .font(.caption)
+                    .foregroundColor(.red)
+                    .padding(.horizontal)
+                    .padding(.top, 4)
+            }
+            inputBar
+        }
+        .onReceive(conversation.$surfaces) { surfaces in
+            for id in surfaces.keys where surfaceAnchors[id] == nil {
+                surfaceAnchors[id] = conversation.messages.count
+            }
+        }
+    }
+
+    // MARK: Timeline
+
+    private enum ChatItem: Identifiable {
+        case message(ChatMessage)
+        case surface(String)
+
+        var id: String {
+            switch self {
+            case .message(let message): return "message:\(message.id)"
+            case .surface(let surfaceId): return "surface:\(surfaceId)"
+            }
+        }
+    }
+
+    /// Messages a person reads, with each live surface after the message it came with.
+    /// Activity messages are not shown: their surfaces are.
+    private var timeline: [ChatItem] {
+        let live = conversation.surfaces.keys
+            .map { (id: $0, anchor: surfaceAnchors[$0] ?? conversation.messages.count) }
+            .sorted { ($0.anchor, $0.id) < ($1.anchor, $1.id) }
+        var items: [ChatItem] = []
+        var next = 0
+        for (index, message) in conversation.messages.enumerated() {
+            while next < live.count, live[next].anchor <= index {
+                items.append(.surface(live[next].id))
+                next += 1
+            }
+            if message.role == .user || message.role == .assistant {
+                items.append(.message(message))
+            }
+        }
+        items += live[next...].map { ChatItem.surface($0.id) }
+        return items
+    }
+
+    @ViewBuilder
+    private func row(_ item: ChatItem) -> some View {
+        switch item {
+        case .message(let message):
+            MessageRow(message: message, toolCalls: conversation.toolCalls)
+        case .surface(let surfaceId):
+            A2UISurfaceView(conversation: conversation, surfaceId: surfaceId)
+                .frame(maxWidth: .infinity, alignment: .leading)
+        }
+    }
+
+    // MARK: Input
+
+    private var isRunning: Bool {
+        switch conversation.status {
+        case .starting, .running: return true
+        default: return false
+        }
+    }
+
+    private var inputBar: some View {
+        HStack(spacing: 8) {
+            TextField("Message (try \"book a table\" or \"open settings\")", text: $draft)
+                .textFieldStyle(.roundedBorder)
+                .onSubmit(send)
+                .submitLabel(.send)
+            if isRunning {
+                Button { conversation.cancel() } label: { Image(systemName: "stop.circle.fill") }
+                    .accessibilityLabel(Text("Stop"))
+            }
+            Button(action: send) { Image(systemName: "paperplane.fill") }
+                .disabled(draft.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+                .accessibilityLabel(Text("Send"))
+        }
+        .padding()
+    }
+
+    private func send() {
+        let text = draft.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { return }
+        draft = ""
+        sendError = nil
+        // Not tied to this view: the run goes on while the user looks at another screen.
+        Task {
+            do {
+                _ = try await conversation.send(text)
+            } catch {
+                sendError = error.localizedDescription
+            }
+        }
+    }
+}
+
+/// One message bubble, with the state of the tool calls it made ("requested" is not "done").
+@MainActor
+private struct MessageRow: View {
+    let message: ChatMessage
+    let toolCalls: [String: ToolCallStatus]
+
+    var body: some View {
+        let mine = message.role == .user
+        VStack(alignment: mine ? .trailing : .leading, spacing: 4) {
+            if !message.text.isEmpty {
+                Text(message.text)
+                    .padding(10)
+                    .background(
+                        RoundedRectangle(cornerRadius: 12)
+                            .fill(mine ? Color.accentColor.opacity(0.2) : Color.secondary.opacity(0.12))
+                    )
+            }
+            ForEach(message.toolCalls, id: \.id) { call in
+                Label("\(call.name): \(describe(toolCalls[call.id]))", systemImage: "wrench.and.screwdriver")
+                    .font(.caption)
+                    .foregroundColor(.secondary)
+            }
+            if let error = message.error {
+                Text(error).font(.caption).foregroundColor(.red)
+            }
+        }
+        .frame(maxWidth: .infinity, alignment: mine ? .trailing : .leading)
+    }
+
+    private func describe(_ status: ToolCallStatus?) -> String {
+        switch status {
+        case .streaming?: return "arguments streaming"
+        case .requested?: return "requested"
+        case .running?: return "running"
+        case .succeeded?: return "done"
+        case .failed(let kind, let detail)?: return "failed (\(kind)): \(detail)"
+        case .completedByServer?: return "done by the agent"
+        case .skipped(let reason)?: return "skipped: \(reason)"
+        case nil: return "requested"
+        }
+    }
+}

@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Builds the Rust core for Apple platforms and lays out the Swift package in ios/:
+#   ios/AgentUICoreFFI.xcframework          libagentui_ffi.a per platform + header + module map
+#   ios/Sources/AgentUICore/AgentUICore.swift the generated Swift bindings
+#
+# Needs macOS with Xcode (xcodebuild, lipo), rustup and cargo. Neither output is committed.
+#
+# Usage: ios/scripts/build-xcframework.sh [--release | --debug] [--sim-only] [--macos]
+#   --release   optimised build (default)
+#   --debug     unoptimised build, faster to compile
+#   --sim-only  only the simulator slice of this Mac's architecture: the quickest loop while
+#               working on the core (the package then runs on the simulator only)
+#   --macos     also a macOS slice (arm64 + x86_64), for `swift build` / previews on the Mac
+set -euo pipefail
+
+usage() {
+  sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+}
+
+profile=release
+sim_only=false
+with_macos=false
+for arg in "$@"; do
+  case "$arg" in
+    --release) profile=release ;;
+    --debug) profile=debug ;;
+    --sim-only) sim_only=true ;;
+    --macos) with_macos=true ;;
+    -h | --help)
+      usage
+      exit 0
+      ;;
+    *)
+      echo "unknown option: $arg" >&2
+      usage >&2
+      exit 2
+      ;;
+  esac
+done
+
+fail() {
+  echo "build-xcframework: $*" >&2
+  exit 1
+}
+
+ios_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$ios_dir/.." && pwd)"
+
+# --- Checks: fail early with the fix, before any long build ---------------------------------
+
+[ "$(uname -s)" = "Darwin" ] || fail "this builds iOS libraries and must run on macOS with Xcode (found $(uname -s))."
+command -v xcodebuild >/dev/null 2>&1 || fail "xcodebuild not found: install Xcode from the App Store."
+xcodebuild -version >/dev/null 2>&1 ||
+  fail "xcodebuild does not run (only the Command Line Tools are selected?): sudo xcode-select -s /Applications/Xcode.app"
+command -v lipo >/dev/null 2>&1 || fail "lipo not found: install Xcode and its command line tools."
+command -v cargo >/dev/null 2>&1 || fail "cargo not found: install Rust with rustup (https://rustup.rs)."
+command -v rustup >/dev/null 2>&1 || fail "rustup not found: the Apple targets are installed with rustup (https://rustup.rs)."
+
+case "$(uname -m)" in
+  arm64) host_sim_target=aarch64-apple-ios-sim ;;
+  x86_64) host_sim_target=x86_64-apple-ios ;;
+  *) fail "unexpected Mac architecture $(uname -m)" ;;
+esac
+
+if [ "$sim_only" = true ]; then
+  targets=("$host_sim_target")
+else
+  targets=(aarch64-apple-ios aarch64-apple-ios-sim x86_64-apple-ios)
+fi
+if [ "$with_macos" = true ]; then
+  targets+=(aarch64-apple-darwin x86_64-apple-darwin)
+fi
+
+installed="$(rustup target list --installed)"
+# A plain string, not an array: macOS's bash 3.2 treats an empty array as unset under set -u.
+missing=""
+for target in "${targets[@]}"; do
+  grep -qx "$target" <<<"$installed" || missing="$missing $target"
+done
+if [ -n "$missing" ]; then
+  fail "missing Rust targets; install them with:
+  rustup target add$missing"
+fi
+
+# --- Build ------------------------------------------------------------------------------------
+
+# The deployment targets of Package.swift, so the linker does not warn about newer objects.
+export IPHONEOS_DEPLOYMENT_TARGET=15.0
+export MACOSX_DEPLOYMENT_TARGET=12.0
+
+target_dir="${CARGO_TARGET_DIR:-$root/target}"
+# One cargo run for all targets: the host-side build scripts compile once.
+build_args=(build --locked -p agentui-ffi --lib)
+[ "$profile" = release ] && build_args+=(--release)
+for target in "${targets[@]}"; do
+  build_args+=(--target "$target")
+done
+
+cd "$root"
+echo "==> cargo ${build_args[*]}"
+cargo "${build_args[@]}"
+
+lib() {
+  echo "$target_dir/$1/$profile/libagentui_ffi.a"
+}
+
+work="$ios_dir/build"
+rm -rf "$work"
+mkdir -p "$work"
+
+# One library per platform: the two simulator architectures share a slice.
+libraries=()
+if [ "$sim_only" = true ]; then
+  libraries+=("$(lib "$host_sim_target")")
+else
+  libraries+=("$(lib aarch64-apple-ios)")
+  mkdir -p "$work/ios-simulator"
+  echo "==> lipo: arm64 + x86_64 simulator"
+  lipo -create "$(lib aarch64-apple-ios-sim)" "$(lib x86_64-apple-ios)" -output "$work/ios-simulator/libagentui_ffi.a"
+  libraries+=("$work/ios-simulator/libagentui_ffi.a")
+fi
+if [ "$with_macos" = true ]; then
+  mkdir -p "$work/macos"
+  echo "==> lipo: arm64 + x86_64 macOS"
+  lipo -create "$(lib aarch64-apple-darwin)" "$(lib x86_64-apple-darwin)" -output "$work/macos/libagentui_ffi.a"
+  libraries+=("$work/macos/libagentui_ffi.a")
+fi
+
+# --- Bindings ---------------------------------------------------------------------------------
+
+# Library mode reads the interface from the built library itself; any one slice will do.
+echo "==> uniffi-bindgen generate --language swift"
+cargo run --locked -q -p uniffi-bindgen -- generate \
+  --library "${libraries[0]}" \
+  --language swift \
+  --config "$root/uniffi.toml" \
+  --out-dir "$work/generated" \
+  --no-format
+
+for file in AgentUICore.swift AgentUICoreFFI.h AgentUICoreFFI.modulemap; do
+  [ -f "$work/generated/$file" ] || fail "uniffi-bindgen did not write $file (check uniffi.toml)"
+done
+
+# Headers in a folder named after the module: SwiftPM copies every XCFramework's headers into
+# one include directory, where two packages' root module.modulemap files would collide.
+headers="$work/headers"
+mkdir -p "$headers/AgentUICoreFFI"
+cp "$work/generated/AgentUICoreFFI.h" "$headers/AgentUICoreFFI/"
+cp "$work/generated/AgentUICoreFFI.modulemap" "$headers/AgentUICoreFFI/module.modulemap"
+
+# --- XCFramework ------------------------------------------------------------------------------
+
+xcframework="$ios_dir/AgentUICoreFFI.xcframework"
+rm -rf "$xcframework"
+args=()
+for library in "${libraries[@]}"; do
+  args+=(-library "$library" -headers "$headers")
+done
+echo "==> xcodebuild -create-xcframework"
+xcodebuild -create-xcframework "${args[@]}" -output "$xcframework"
+
+mkdir -p "$ios_dir/Sources/AgentUICore"
+cp "$work/generated/AgentUICore.swift" "$ios_dir/Sources/AgentUICore/AgentUICore.swift"
+
+echo
+echo "Done ($profile$([ "$sim_only" = true ] && echo ", simulator only")):"
+echo "  $xcframework"
+echo "  $ios_dir/Sources/AgentUICore/AgentUICore.swift"
+echo "Open ios/Package.swift in Xcode, or add ios/ as a local package to an app."
