@@ -46,7 +46,7 @@ internal object IsoDates {
     fun isTime(text: String): Boolean {
         if (text.length != 5 && text.length != 8) return false
         val parts = text.split(':')
-        if (parts.any { it.length != 2 || !it.all(Char::isDigit) }) return false
+        if (parts.any { it.length != 2 || !it.all(::isAsciiDigit) }) return false
         val (hour, minute) = parts[0].toInt() to parts[1].toInt()
         val second = parts.getOrNull(2)?.toInt() ?: 0
         return hour < 24 && minute < 60 && second < 60
@@ -57,10 +57,11 @@ internal object IsoDates {
         if (text.length < 10) return null
         val date = text.take(10)
         if (date[4] != '-' || date[7] != '-') return null
+        // Char.isDigit and toInt accept any Unicode digit; ISO 8601 is ASCII.
+        if (!date.filterIndexed { i, _ -> i != 4 && i != 7 }.all(::isAsciiDigit)) return null
         val year = date.take(4).toIntOrNull() ?: return null
         val month = date.substring(5, 7).toIntOrNull() ?: return null
         val day = date.substring(8, 10).toIntOrNull() ?: return null
-        if (!date.filterIndexed { i, _ -> i != 4 && i != 7 }.all(Char::isDigit)) return null
         val calendar = GregorianCalendar(UTC).apply {
             isLenient = false
             clear()
@@ -78,3 +79,5 @@ internal object IsoDates {
         return "%04d-%02d-%02d".format(year, month, day)
     }
 }
+
+private fun isAsciiDigit(c: Char): Boolean = c in '0'..'9'
