@@ -10,8 +10,8 @@ import AgentUI
 @MainActor
 final class AgentSession: ObservableObject {
     /// The iOS simulator shares the Mac's loopback: the demo agent started on the Mac with
-    /// `cargo run -p agentui-cli -- serve-demo --port 8080` is reachable here.
-    static let defaultAgentURL = "http://localhost:8080/agent"
+    /// `cargo run -p agentui-cli -- serve-demo` is reachable here.
+    static let defaultAgentURL = "http://localhost:8765/agent"
     static let agentURLKey = "agentURL"
 
     @Published private(set) var conversation: AgentConversation?

@@ -23,7 +23,7 @@ struct SettingsView: View {
             } header: {
                 Text("Agent")
             } footer: {
-                Text("Start the demo agent on the Mac with `cargo run -p agentui-cli -- serve-demo --port 8080`. The simulator reaches the Mac as localhost; a device does not.")
+                Text("Start the demo agent on the Mac with `cargo run -p agentui-cli -- serve-demo`. The simulator reaches the Mac as localhost; a device does not.")
             }
             if let error = session.connectError {
                 Section { Text(error).foregroundColor(.red) }
