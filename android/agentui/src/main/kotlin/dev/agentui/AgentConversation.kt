@@ -20,7 +20,11 @@ import kotlinx.coroutines.SupervisorJob
 import kotlinx.coroutines.async
 import kotlinx.coroutines.cancel
 import kotlinx.coroutines.channels.Channel
+import kotlinx.coroutines.channels.BufferOverflow
+import kotlinx.coroutines.flow.MutableSharedFlow
 import kotlinx.coroutines.flow.MutableStateFlow
+import kotlinx.coroutines.flow.SharedFlow
+import kotlinx.coroutines.flow.asSharedFlow
 import kotlinx.coroutines.flow.StateFlow
 import kotlinx.coroutines.flow.asStateFlow
 import kotlinx.coroutines.launch
@@ -56,6 +60,10 @@ class AgentConversation private constructor(
     private val _surfaces = MutableStateFlow<Map<String, SurfaceState>>(emptyMap())
     private val _toolCalls = MutableStateFlow<Map<String, ToolCallState>>(emptyMap())
     private val _stateJson = MutableStateFlow("{}")
+    private val _warnings = MutableSharedFlow<ConversationUpdate.Warning>(
+        extraBufferCapacity = 64,
+        onBufferOverflow = BufferOverflow.DROP_OLDEST,
+    )
 
     /** The messages in conversation order; streamed text updates its message in place. */
     val messages: StateFlow<List<ChatMessage>> = _messages.asStateFlow()
@@ -66,6 +74,13 @@ class AgentConversation private constructor(
     val toolCalls: StateFlow<Map<String, ToolCallState>> = _toolCalls.asStateFlow()
     /** The shared agent state as JSON text (`{}` when none). */
     val stateJson: StateFlow<String> = _stateJson.asStateFlow()
+
+    /**
+     * Non-fatal observations as they happen (a dropped event, input queued during a run that the
+     * engine then refused: `WarningKind.INPUT_NOT_APPLIED`...). Not replayed; the latest 64 are
+     * buffered for a slow collector.
+     */
+    val warnings: SharedFlow<ConversationUpdate.Warning> = _warnings.asSharedFlow()
 
     val threadId: String = native.threadId()
 
@@ -206,7 +221,8 @@ class AgentConversation private constructor(
                 surfaceBuilders.remove(update.surfaceId)
                 surfacesDirty = true
             }
-            is ConversationUpdate.StateResyncNeeded, is ConversationUpdate.Warning -> Unit
+            is ConversationUpdate.Warning -> _warnings.tryEmit(update)
+            is ConversationUpdate.StateResyncNeeded -> Unit
         }
     }
 

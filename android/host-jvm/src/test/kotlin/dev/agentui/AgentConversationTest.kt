@@ -7,6 +7,7 @@ import dev.agentui.core.MessageRole
 import dev.agentui.core.NodeValue
 import dev.agentui.core.RunStatus
 import dev.agentui.core.ToolCallStatus
+import dev.agentui.core.WarningKind
 import dev.agentui.core.SurfaceDiffRecord
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.Dispatchers
@@ -238,6 +239,24 @@ class AgentConversationTest {
             assertTrue(stopMs < 2_000, "cancel took $stopMs ms")
             val text = conversation.messages.value.lastAssistantText()
             assertFalse(text.contains("Slow token 50."), "the stream stopped early: $text")
+        }
+    }
+
+    @Test
+    fun `input typed during a run is applied after it, and a refused one is reported`(): Unit = runBlocking {
+        connect().use { conversation ->
+            conversation.send("book a table")
+            val warnings = async { withTimeout(WAIT_MS) { conversation.warnings.first { it.kind == WarningKind.INPUT_NOT_APPLIED } } }
+            val run = async { runCatching { conversation.send("slow please") } }
+            conversation.messages.awaitValue { it.lastAssistantText().contains("Slow token 1.") }
+            // Answered at once from the "UI thread" although a run holds the session.
+            conversation.setValue("booking", "/booking/name", "Ada")
+            conversation.setValue("booking", "/booking/guests/x/y", "bad")
+            assertEquals("", conversation.surfaces.value["booking"]?.node("name")?.prop("value")?.textOrNull)
+            conversation.cancel()
+            run.await()
+            conversation.surfaces.awaitValue { it["booking"]?.node("name")?.prop("value")?.textOrNull == "Ada" }
+            assertTrue(warnings.await().message.contains("/booking/guests/x/y"))
         }
     }
 

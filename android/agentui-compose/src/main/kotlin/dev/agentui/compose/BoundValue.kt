@@ -36,11 +36,15 @@ internal class BoundValue<T>(initial: T) {
         }
     }
 
-    /** Shows [edited] and writes it; [write] returns false when nothing was written. */
-    fun edit(edited: T, write: (T) -> Boolean) {
+    /**
+     * Shows [edited] and writes it; [write] returns false when nothing was written. [echo] is
+     * how the core will show the written value back when that differs from the text typed (the
+     * number 1.0 typed as "1." comes back as "1"), so the echo does not replace the typing.
+     */
+    fun edit(edited: T, echo: T = edited, write: (T) -> Boolean) {
         value = edited
         if (write(edited)) {
-            written.addLast(edited)
+            written.addLast(echo)
             if (written.size > MAX_UNECHOED) written.removeFirst()
         }
     }

@@ -62,11 +62,10 @@ internal fun TextFieldComponent(scope: NodeScope, modifier: Modifier) {
     OutlinedTextField(
         value = bound.value,
         onValueChange = { edited ->
-            bound.edit(edited) { text ->
-                // The number variant writes a number once the text parses as one.
-                val number = if (variant == "number") text.toDoubleOrNull() else null
-                scope.write(number ?: text)
-            }
+            // The number variant writes a number once the text parses as one; the core shows
+            // it back in its own form ("1." comes back as "1").
+            val number = if (variant == "number") edited.toDoubleOrNull()?.takeIf { it.isFinite() } else null
+            bound.edit(edited, echo = number?.let(::formatNumber) ?: edited) { scope.write(number ?: it) }
         },
         modifier = modifier.fillMaxWidth(),
         label = scope.text("label")?.let { { Text(it) } },

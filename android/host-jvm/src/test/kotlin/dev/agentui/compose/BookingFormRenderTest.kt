@@ -72,7 +72,13 @@ class BookingFormRenderTest {
             onNodeWithTag(a2uiNodeTag("name")).performTextInput("Ada")
             onNodeWithTag(a2uiNodeTag("date")).performTextInput("2026-12-24")
             onNodeWithText("4 guests").performClick()
-            waitUntil(timeoutMillis = WAIT_MS) { conversation.surfaces.value["booking"]?.node("book")?.enabled == true }
+            // The first run may still hold the session: the writes are then queued by the core
+            // and arrive together once it ends.
+            waitUntil(timeoutMillis = WAIT_MS) {
+                val guests = conversation.surfaces.value["booking"]?.node("guests")?.prop("value")
+                conversation.surfaces.value["booking"]?.node("book")?.enabled == true &&
+                    guests == NodeValue.Array(listOf(NodeValue.Text("4")))
+            }
             val nodes = conversation.surfaces.value.getValue("booking")
             assertEquals("Ada", nodes.node("name")?.prop("value")?.textOrNull, "typed text reached the data model")
             assertEquals("2026-12-24", nodes.node("date")?.prop("value")?.textOrNull)

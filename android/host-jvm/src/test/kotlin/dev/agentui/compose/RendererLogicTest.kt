@@ -23,6 +23,19 @@ class RendererLogicTest {
     }
 
     @Test
+    fun `a number typed with a trailing point is not replaced by its normalised echo`() {
+        val bound = BoundValue("")
+        bound.edit("1", echo = formatNumber(1.0)) { true }
+        bound.edit("1.", echo = formatNumber(1.0)) { true }
+        bound.resolved("1") // echo of the first write
+        bound.resolved("1") // unchanged: the second echo is equal, nothing happens
+        assertEquals("1.", bound.value, "the user can go on typing decimals")
+        bound.edit("1.5", echo = formatNumber(1.5)) { true }
+        bound.resolved("1.5")
+        assertEquals("1.5", bound.value)
+    }
+
+    @Test
     fun `a value set elsewhere replaces what is shown`() {
         val bound = BoundValue("")
         bound.edit("Ada") { true }
