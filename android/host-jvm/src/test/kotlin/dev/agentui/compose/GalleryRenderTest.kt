@@ -4,6 +4,9 @@ import androidx.compose.foundation.layout.Column
 import androidx.compose.foundation.layout.width
 import androidx.compose.material3.MaterialTheme
 import androidx.compose.material3.Text
+import androidx.compose.runtime.Composable
+import androidx.compose.runtime.CompositionLocalProvider
+import androidx.compose.ui.layout.ContentScale
 import androidx.compose.ui.Modifier
 import androidx.compose.ui.semantics.SemanticsActions
 import androidx.compose.ui.test.ExperimentalTestApi
@@ -87,12 +90,13 @@ class GalleryRenderTest {
         node(
             "root", "Column",
             children = listOf(
-                "title", "cat", "gear", "clip", "video", "audio", "row", "list", "card", "tabs", "divider",
+                "title", "cat", "photo", "gear", "clip", "video", "audio", "row", "list", "card", "tabs", "divider",
                 "modal", "help", "disabled", "email", "agree", "size", "volume", "when", "rating", "spark", "later",
             ),
         ),
         node("title", "Text", "text" to "Gallery", "variant" to "h1"),
         node("cat", "Image", "url" to null, "description" to "ignored", "variant" to "avatar", label = "A cat"),
+        node("photo", "Image", "url" to "https://example.com/photo.jpg", "description" to "A photo", "fit" to "cover"),
         node("gear", "Icon", "name" to "settings"),
         node("clip", "Icon", "name" to "attachFile"),
         node("video", "Video", "url" to "https://example.com/clip.mp4"),
@@ -117,7 +121,10 @@ class GalleryRenderTest {
         node("open", "Button", children = listOf("open-label"), action = ActionKindRecord.Event("opened")),
         node("open-label", "Text", "text" to "Open dialog"),
         node("dialog-body", "Text", "text" to "Dialog body"),
-        node("help", "Button", "variant" to "borderless", children = listOf("help-label"), action = ActionKindRecord.FunctionCall("openUrl")),
+        node(
+            "help", "Button", "variant" to "borderless", children = listOf("help-label"),
+            action = ActionKindRecord.FunctionCall("openUrl"), label = "Opens the help page",
+        ),
         node("help-label", "Text", "text" to "Help"),
         node("disabled", "Button", "variant" to "primary", children = listOf("disabled-label"), action = ActionKindRecord.Event("submit"), enabled = false),
         node("disabled-label", "Text", "text" to "Submit"),
@@ -150,16 +157,33 @@ class GalleryRenderTest {
             val actions = RecordingActions()
             val opened = mutableListOf<String>()
             val nodes = SurfaceNodes().apply { update(state(gallery)) }
+            val loaded = mutableListOf<Pair<String?, ContentScale>>()
+            val recordingLoader = object : A2uiImageLoader {
+                @Composable
+                override fun Image(url: String?, contentDescription: String?, contentScale: ContentScale, modifier: Modifier) {
+                    if (url != null) {
+                        loaded += url to contentScale
+                        Text("loaded $contentDescription", modifier)
+                    } else {
+                        PlaceholderImageLoader.Image(url, contentDescription, contentScale, modifier)
+                    }
+                }
+            }
             setContent {
                 MaterialTheme {
-                    Column(Modifier.width(860.dp)) {
-                        A2uiSurface("gallery", nodes, actions, components = withRating, onOpenUrl = { opened += it })
+                    CompositionLocalProvider(LocalA2uiImageLoader provides recordingLoader) {
+                        Column(Modifier.width(860.dp)) {
+                            A2uiSurface("gallery", nodes, actions, components = withRating, onOpenUrl = { opened += it })
+                        }
                     }
                 }
             }
 
             onNodeWithText("Gallery").assertExists()
             onNodeWithContentDescription("A cat").assertExists()
+            onNodeWithText("loaded A photo").assertExists()
+            assertEquals("https://example.com/photo.jpg" to ContentScale.Crop, loaded.first(), "the app's loader got the URL and the fit")
+            onNodeWithContentDescription("Opens the help page").assertExists()
             onNodeWithContentDescription("settings").assertExists()
             onNodeWithText("attachFile").assertExists()
             onNodeWithText("Left").assertExists()
