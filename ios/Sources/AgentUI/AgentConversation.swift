@@ -118,8 +118,10 @@ public final class AgentConversation: ObservableObject {
     }
 
     /// Writes the data model of `surfaceId` at JSON Pointer `path`; the bound nodes come back
-    /// re-resolved through `surfaces` / `surfaceEvents`. Throws `SurfaceError` (`Busy` while a
-    /// run is in flight, `Rejected` when the engine refuses the value).
+    /// re-resolved through `surfaces` / `surfaceEvents`. During a run the core queues the write
+    /// and applies it when the run ends (a refusal then arrives as an `inputNotApplied`
+    /// warning). Throws `SurfaceError` (`unknownSurface`, `rejected` when the engine refuses the
+    /// value, `busy` only past 1,024 queued writes).
     public func setValue(surfaceId: String, path: String, value: NodeValue) throws {
         try native.setValue(surfaceId: surfaceId, path: path, value: value)
     }

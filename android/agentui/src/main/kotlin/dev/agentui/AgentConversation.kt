@@ -132,7 +132,12 @@ class AgentConversation private constructor(
     fun dispatchActionAsync(surfaceId: String, nodeId: String): Deferred<ActionResultRecord> =
         scope.async { dispatchAction(surfaceId, nodeId) }
 
-    /** Writes the data model of [surfaceId] at JSON Pointer [path]; bound nodes update through [surfaces]. */
+    /**
+     * Writes the data model of [surfaceId] at JSON Pointer [path]; bound nodes update through
+     * [surfaces]. Never waits: during a run the core queues the write and applies it when the
+     * run ends (a refusal then arrives on [warnings] as `INPUT_NOT_APPLIED`). Throws
+     * `SurfaceException` (`UnknownSurface`, `Rejected`, `Busy` only past 1,024 queued writes).
+     */
     fun setValue(surfaceId: String, path: String, value: NodeValue) = native.setValue(surfaceId, path, value)
 
     /** [setValue] with a plain Kotlin value (see [nodeValueOf]). */

@@ -62,6 +62,11 @@ class SampleAppTest {
             }
             onNodeWithTag("screen:settings").assertExists()
             assertEquals(Screen.Settings, navigator.current)
+            // Asked again for the screen already shown: confirmed at once, not timed out.
+            val again = runBlocking {
+                NavigationTool.run("""{"screen": "settings"}""", navigator, kotlinx.coroutines.Dispatchers.Unconfined)
+            }
+            assertEquals("""{"navigated": true, "screen": "settings"}""", again)
             val status = conversation.toolCalls.value.values.single().status
             assertEquals(ToolCallStatus.Succeeded("""{"navigated": true, "screen": "settings"}"""), status)
 

@@ -30,8 +30,13 @@ class Navigator(start: Screen = Screen.Chat) {
 
     private var arrival: Pair<Screen, CompletableDeferred<Unit>>? = null
 
+    /** The screen the UI last reported as composed. */
+    private var shownScreen: Screen? = null
+
     /** Shows [screen]; true once it is on screen, false if it did not appear in [timeoutMs]. */
     suspend fun navigate(screen: Screen, timeoutMs: Long = 2_000): Boolean {
+        // Already there: nothing will recompose to confirm it again.
+        if (current == screen && shownScreen == screen) return true
         val shown = CompletableDeferred<Unit>()
         arrival = screen to shown
         current = screen
@@ -44,6 +49,7 @@ class Navigator(start: Screen = Screen.Chat) {
 
     /** Called by a screen when it has been composed. */
     fun arrived(screen: Screen) {
+        shownScreen = screen
         val (expected, shown) = arrival ?: return
         if (expected == screen) {
             shown.complete(Unit)
