@@ -99,6 +99,8 @@ impl ConversationInner {
         let withdrawn = *epochs.borrow_and_update() != epoch
             || matches!(caller_gone.try_recv(), Err(oneshot::error::TryRecvError::Closed));
         if withdrawn {
+            drop(session);
+            self.drain_queued_input();
             return Err(SessionError::Cancelled);
         }
         // What the user typed while the previous run went on is in the model before this one
