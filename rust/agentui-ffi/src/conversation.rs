@@ -159,8 +159,8 @@ impl ConversationInner {
                 return;
             }
             let Ok(mut session) = self.session.try_lock() else { return };
+            // The view follows through the session's surface events, as for a direct write.
             self.apply_queued_input(&mut session);
-            self.published.refresh(&session);
         }
     }
 

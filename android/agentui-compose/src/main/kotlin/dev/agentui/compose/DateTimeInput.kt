@@ -8,7 +8,6 @@ import androidx.compose.material3.DatePickerDialog
 import androidx.compose.material3.ExperimentalMaterial3Api
 import androidx.compose.material3.Icon
 import androidx.compose.material3.IconButton
-import androidx.compose.material3.MaterialTheme
 import androidx.compose.material3.OutlinedTextField
 import androidx.compose.material3.SelectableDates
 import androidx.compose.material3.Text
@@ -52,7 +51,7 @@ internal fun DateTimeInputComponent(scope: NodeScope, modifier: Modifier) {
         placeholder = { Text(format.pattern) },
         singleLine = true,
         isError = message != null,
-        supportingText = message?.let { { Text(it, color = MaterialTheme.colorScheme.error) } },
+        supportingText = supportingError(message),
         trailingIcon = if (format.hasDate) {
             { IconButton(onClick = { picking = true }) { Icon(Icons.Filled.DateRange, contentDescription = "Pick a date") } }
         } else {

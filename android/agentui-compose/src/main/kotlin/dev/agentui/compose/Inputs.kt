@@ -49,9 +49,8 @@ internal fun ButtonComponent(scope: NodeScope, modifier: Modifier) {
     }
 }
 
-/** The validation message under an input, as an error. */
-@Composable
-private fun SupportingError(message: String?): (@Composable () -> Unit)? =
+/** The validation message under an input, as an error; null when there is none. */
+internal fun supportingError(message: String?): (@Composable () -> Unit)? =
     message?.let { { Text(it, color = MaterialTheme.colorScheme.error) } }
 
 @Composable
@@ -70,7 +69,7 @@ internal fun TextFieldComponent(scope: NodeScope, modifier: Modifier) {
         modifier = modifier.fillMaxWidth(),
         label = scope.text("label")?.let { { Text(it) } },
         isError = message != null,
-        supportingText = SupportingError(message),
+        supportingText = supportingError(message),
         singleLine = variant != "longText",
         minLines = if (variant == "longText") 3 else 1,
         visualTransformation = if (variant == "obscured") PasswordVisualTransformation() else VisualTransformation.None,
@@ -152,7 +151,7 @@ internal fun ChoicePickerComponent(scope: NodeScope, modifier: Modifier) {
                 }
             }
         }
-        SupportingError(scope.validationMessage)?.invoke()
+        supportingError(scope.validationMessage)?.invoke()
     }
 }
 

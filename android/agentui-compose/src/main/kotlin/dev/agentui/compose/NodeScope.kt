@@ -69,7 +69,7 @@ class NodeScope internal constructor(
         return surface.write(path, nodeValueOf(value))
     }
 
-    /** Whether activating this node does something: it has an action, or it opens a Modal. */
+    /** Whether this node has an action for [activate] to send. */
     val isActionable: Boolean get() = node.action != null
 
     /**

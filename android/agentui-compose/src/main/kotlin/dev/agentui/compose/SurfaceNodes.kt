@@ -32,8 +32,6 @@ class SurfaceNodes {
     /** The node with instance id [id] as observable state; null while it is pending. */
     fun state(id: String): State<ResolvedNodeRecord?> = slot(id)
 
-    fun node(id: String): ResolvedNodeRecord? = states[id]?.value
-
     /** Applies the surface's latest published state; null means it is gone. */
     fun update(surface: SurfaceState?) {
         present = surface != null
