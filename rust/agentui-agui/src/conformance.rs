@@ -84,6 +84,8 @@ struct Observed {
     state: Value,
     request: Value,
     run_errors: Vec<String>,
+    /// The stream ended with a run still open (and nothing else went wrong).
+    truncated: bool,
 }
 
 /// Run every `*.json` fixture in `dir`, in file-name order.
@@ -142,17 +144,25 @@ pub fn run_fixture(fixture: &Value) -> FixtureReport {
         Some(e) => (e.expect)(),
         None => effective_expectation(fixture),
     };
+    let mut spec_exception = exception.map(|e| e.reason.to_owned());
     let failures = match observe(fixture, &name) {
+        Ok(observed) if observed.truncated && expect.get("outcome").and_then(Value::as_str) == Some("completed") => {
+            // The fixture pins a client that reports a truncated run as completed; the spec's
+            // truncation rule says it has no outcome and must not be reported as a success.
+            spec_exception = Some(TRUNCATION_EXCEPTION.to_owned());
+            let mut by_spec = expect.clone();
+            by_spec["outcome"] = json!("failed");
+            check(&by_spec, &observed)
+        }
         Ok(observed) => check(&expect, &observed),
         Err(e) => vec![format!("fixture could not be set up: {e}")],
     };
-    FixtureReport {
-        name,
-        passed: failures.is_empty(),
-        failures,
-        spec_exception: exception.map(|e| e.reason.to_owned()),
-    }
+    FixtureReport { name, passed: failures.is_empty(), failures, spec_exception }
 }
+
+/// Why a fixture expecting a completed run is judged as failed when its stream ends mid-run.
+const TRUNCATION_EXCEPTION: &str = "the stream ends with a run still open; by the spec's truncation rule a truncated \
+     run has no outcome and must not be reported as having succeeded, so this client fails it";
 
 /// `expect` with the TypeScript lane's overrides applied key by key.
 fn effective_expectation(fixture: &Value) -> Value {
@@ -198,6 +208,11 @@ fn observe(fixture: &Value, name: &str) -> Result<Observed, String> {
             break;
         }
     }
+    // A stream that ends inside a run was cut off: a failed run, as over the transport.
+    let truncated = error.is_none() && pipeline.run_active();
+    if truncated {
+        error = Some("the stream ended with a run still open (truncated): the run has no outcome".to_owned());
+    }
     let conversation = pipeline.into_conversation();
     let mut warnings: Vec<String> = setup_warnings.iter().map(|w| w.message.clone()).collect();
     warnings.extend(conversation.warnings().iter().map(|w| w.message.clone()));
@@ -209,6 +224,7 @@ fn observe(fixture: &Value, name: &str) -> Result<Observed, String> {
         state: conversation.state().clone(),
         request: input.to_json(),
         run_errors: conversation.run_errors().iter().map(|e| e.message.clone()).collect(),
+        truncated,
     })
 }
 

@@ -54,6 +54,14 @@ impl EventPipeline {
         }
     }
 
+    /// A pipeline for the answer to an input sent on thread `thread_id`: a run on any other
+    /// thread is a protocol error.
+    pub fn for_input_thread(conversation: Conversation, options: &PipelineOptions, thread_id: &str) -> Self {
+        let mut pipeline = Self::new(conversation, options);
+        pipeline.verifier = StreamVerifier::for_input_thread(options.limits, thread_id);
+        pipeline
+    }
+
     pub fn conversation(&self) -> &Conversation {
         self.reducer.conversation()
     }

@@ -60,6 +60,16 @@ impl ToolCallRecord {
     }
 }
 
+/// Why a message stays on this device and is never sent back to the agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LocalOnly {
+    /// A tool result whose `toolCallId` matches no call: strict model APIs reject an orphan.
+    OrphanToolResult,
+    /// A message still streaming when the run was cancelled: it is not complete, and sending it
+    /// would present it as if it were.
+    Cancelled,
+}
+
 /// Where the current (or last) run stands.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum RunStatus {
@@ -122,6 +132,7 @@ pub struct Conversation {
     producer_protocol_version: Option<String>,
     warnings: Vec<Warning>,
     suppressed_warnings: usize,
+    local_only: HashMap<String, LocalOnly>,
 }
 
 impl Default for Conversation {
@@ -142,6 +153,7 @@ impl Default for Conversation {
             producer_protocol_version: None,
             warnings: Vec::new(),
             suppressed_warnings: 0,
+            local_only: HashMap::new(),
         }
     }
 }
@@ -171,6 +183,19 @@ impl Conversation {
             Some(&i) => self.messages[i] = message,
             None => self.push_message(message),
         }
+    }
+
+    /// Keep message `id` on this device: it stays in the conversation for the app to show, but
+    /// the next run's input leaves it out.
+    pub fn keep_local(&mut self, id: &str, reason: LocalOnly) {
+        if self.positions.contains_key(id) {
+            self.local_only.insert(id.to_owned(), reason);
+        }
+    }
+
+    /// Why message `id` is kept on this device, if it is.
+    pub fn local_only(&self, id: &str) -> Option<LocalOnly> {
+        self.local_only.get(id).copied()
     }
 
     /// Replace the state locally (an application edit that the next run's input carries).
@@ -674,8 +699,12 @@ impl ConversationReducer {
         self.conversation.messages = kept;
         self.conversation.reindex_all();
         for m in incoming {
+            // The agent holds what its own snapshot carries.
+            self.conversation.local_only.remove(&m.id);
             self.conversation.note_history(m);
         }
+        let positions = &self.conversation.positions;
+        self.conversation.local_only.retain(|id, _| positions.contains_key(id));
         Ok(())
     }
 

@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 use crate::error::ProtocolError;
 use crate::event::*;
 use crate::limits::Limits;
-use crate::message::{Message, Role};
+use crate::message::{Message, Role, RunOutcome};
 
 type Owner = Option<String>;
 
@@ -37,6 +37,12 @@ pub struct StreamVerifier {
     active_subagents: Vec<String>,
     closed_subagents: HashSet<String>,
     limits: Limits,
+    /// The run id of the open (or last) `RUN_STARTED`: its terminal event must close that run.
+    run_id: Option<String>,
+    /// The thread of the stream's first `RUN_STARTED`; every run of one stream is on it.
+    thread_id: Option<String>,
+    /// The `threadId` of the input this stream answers, when the verifier knows it.
+    input_thread_id: Option<String>,
 }
 
 fn describe(owner: &Owner) -> String {
@@ -81,9 +87,76 @@ impl StreamVerifier {
         self.run_started && !self.run_closed()
     }
 
+    /// A verifier for the answer to an input on thread `thread_id`: every run in the stream must
+    /// be on that thread.
+    pub fn for_input_thread(limits: Limits, thread_id: &str) -> Self {
+        StreamVerifier { limits, input_thread_id: Some(thread_id.to_owned()), ..Default::default() }
+    }
+
     fn reset_run(&mut self) {
         let limits = self.limits;
-        *self = StreamVerifier { limits, first_event_seen: true, run_started: true, ..Default::default() };
+        let thread_id = self.thread_id.take();
+        let input_thread_id = self.input_thread_id.take();
+        *self = StreamVerifier {
+            limits,
+            first_event_seen: true,
+            run_started: true,
+            thread_id,
+            input_thread_id,
+            ..Default::default()
+        };
+    }
+
+    /// Run identity (`/basic/run-input`): one stream stays on one thread, the input's when it
+    /// is known, and a run's terminal event names the run it closes.
+    fn check_run_identity(&mut self, event: &Event) -> Result<(), ProtocolError> {
+        match event {
+            Event::RunStarted(e) => {
+                if let Some(expected) = &self.input_thread_id {
+                    if *expected != e.thread_id {
+                        return Err(ProtocolError::sequence(format!(
+                            "'RUN_STARTED' is on thread '{}' but the input was sent on thread '{expected}'",
+                            e.thread_id
+                        )));
+                    }
+                }
+                if let Some(first) = &self.thread_id {
+                    if *first != e.thread_id {
+                        return Err(ProtocolError::sequence(format!(
+                            "a second 'RUN_STARTED' switches the stream from thread '{first}' to thread '{}'",
+                            e.thread_id
+                        )));
+                    }
+                }
+                self.thread_id = Some(e.thread_id.clone());
+                self.run_id = Some(e.run_id.clone());
+            }
+            Event::RunFinished(e) => {
+                if let Some(run_id) = self.run_id.as_ref().filter(|r| **r != e.run_id) {
+                    return Err(ProtocolError::sequence(format!(
+                        "'RUN_FINISHED' closes run '{}' but the open run is '{run_id}'",
+                        e.run_id
+                    )));
+                }
+                if let Some(thread_id) = self.thread_id.as_ref().filter(|t| **t != e.thread_id) {
+                    return Err(ProtocolError::sequence(format!(
+                        "'RUN_FINISHED' is on thread '{}' but its run is on thread '{thread_id}'",
+                        e.thread_id
+                    )));
+                }
+                if let Some(RunOutcome::Interrupt { interrupts }) = &e.outcome {
+                    let mut ids = HashSet::new();
+                    if let Some(dup) = interrupts.iter().find(|i| !ids.insert(i.id.as_str())) {
+                        return Err(ProtocolError::sequence(format!(
+                            "'RUN_FINISHED' lists interrupt '{}' twice; interrupt ids are unique within an outcome",
+                            dup.id
+                        )));
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
     }
 
     fn tracked(&self) -> usize {
@@ -155,6 +228,7 @@ impl StreamVerifier {
                 self.reset_run();
             }
         }
+        self.check_run_identity(event)?;
         let tag = event.attribution();
         self.guard_size()?;
         match event {

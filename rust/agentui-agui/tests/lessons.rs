@@ -18,7 +18,9 @@ use support::*;
 use tokio::time::timeout;
 
 fn session(server: &TestServer) -> (ConversationSession, Recorder) {
-    let mut s = ConversationSession::connect(&server.url("/agent"), &[], SessionOptions::default()).unwrap();
+    // The scripted replies are on thread "t", as a server answering this input would be.
+    let options = SessionOptions { thread_id: Some("t".into()), ..SessionOptions::default() };
+    let mut s = ConversationSession::connect(&server.url("/agent"), &[], options).unwrap();
     let recorder = Recorder::default();
     s.add_listener(Arc::new(recorder.clone()));
     (s, recorder)
@@ -89,7 +91,7 @@ async fn lesson1_tool_result_goes_back_and_run_continues() {
 }
 
 #[tokio::test]
-async fn lesson2_registry_declares_what_it_executes_and_unregistered_calls_error() {
+async fn lesson2_registry_declares_what_it_executes_and_undeclared_calls_belong_to_the_server() {
     timeout(TEST_BOUND, async {
         let server_tool_result =
             json!({"type": "TOOL_CALL_RESULT", "messageId": "srv-1", "toolCallId": "c2", "content": "3 hits"});
@@ -111,7 +113,7 @@ async fn lesson2_registry_declares_what_it_executes_and_unregistered_calls_error
         s.register_tool(tool("teleport", &count, |_| Ok(json!("ok")))).unwrap();
         assert!(s.unregister_tool("teleport"), "the app withdraws a tool");
 
-        s.run("hi").await.unwrap();
+        let summary = s.run("hi").await.unwrap();
 
         let first = &server.requests()[0].body;
         let declared: Vec<&str> =
@@ -119,17 +121,19 @@ async fn lesson2_registry_declares_what_it_executes_and_unregistered_calls_error
         assert_eq!(declared, ["navigate"], "exactly what the registry executes");
         assert_eq!(first["tools"][0]["parameters"]["type"], "object");
         assert_eq!(count.load(Ordering::SeqCst), 0, "a withdrawn tool never runs");
+        // 'teleport' was not declared in this run: the call is the server's. Nothing is
+        // fabricated for it and no follow-up run starts because of it.
+        assert_eq!(server.requests().len(), 1, "no follow-up run for a call the client does not own");
+        assert!(summary.tool_calls.is_empty());
+        assert_eq!(rec.tool_phases("c1").last(), Some(&ToolCallPhase::OwnedByServer));
+        assert_eq!(rec.tool_phases("c2").last(), Some(&ToolCallPhase::CompletedByServer));
+        assert!(!has_warning(&rec, SessionWarningKind::UnresolvedToolCall));
+
+        s.run("again").await.unwrap();
         let results = tool_results(&server.requests()[1].body);
-        let teleport = results.iter().find(|(id, ..)| id == "c1").unwrap();
-        assert_eq!(teleport.2.as_deref(), Some("tool 'teleport' is not registered on this client"));
+        assert!(results.iter().all(|(id, ..)| id != "c1"), "no answer to the server's call: {results:?}");
         let search = results.iter().find(|(id, ..)| id == "c2").unwrap();
         assert_eq!((search.1.as_str(), search.2.as_deref()), ("3 hits", None), "a server tool's result stands");
-        assert!(has_warning(&rec, SessionWarningKind::UnresolvedToolCall), "reported, not ignored");
-        assert_eq!(rec.tool_phases("c2").last(), Some(&ToolCallPhase::CompletedByServer));
-        assert_eq!(
-            rec.tool_phases("c1").last(),
-            Some(&ToolCallPhase::Failed { failure: ToolFailure::NotRegistered { name: "teleport".into() } })
-        );
     })
     .await
     .unwrap();

@@ -26,7 +26,8 @@ fn session_with(server: &TestServer, options: SessionOptions) -> (ConversationSe
 }
 
 fn session(server: &TestServer) -> (ConversationSession, Recorder) {
-    session_with(server, SessionOptions::default())
+    // The scripted replies are on thread "t", as a server answering this input would be.
+    session_with(server, SessionOptions { thread_id: Some("t".into()), ..SessionOptions::default() })
 }
 
 fn open_params() -> Value {
@@ -48,7 +49,7 @@ async fn run_sends_the_conversation_and_listeners_see_one_ordered_stream() {
     timeout(TEST_BOUND, async {
         let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![text("a1", "Hello!")]))]).await;
         let options = SessionOptions {
-            thread_id: Some("thread-7".into()),
+            thread_id: Some("t".into()),
             context: vec![Context { description: "screen".into(), value: "home".into() }],
             forwarded_props: Some(json!({"locale": "fr"})),
             ..SessionOptions::default()
@@ -58,7 +59,7 @@ async fn run_sends_the_conversation_and_listeners_see_one_ordered_stream() {
 
         let req = &server.requests()[0];
         assert_eq!(req.header("authorization"), Some("Bearer t0ken"));
-        assert_eq!(req.body["threadId"], "thread-7");
+        assert_eq!(req.body["threadId"], "t");
         assert_eq!(req.body["messages"][0]["role"], "user");
         assert_eq!(req.body["messages"][0]["content"], "hi");
         assert_eq!(req.body["context"][0]["value"], "home");
@@ -71,7 +72,9 @@ async fn run_sends_the_conversation_and_listeners_see_one_ordered_stream() {
             .unwrap()
             .iter()
             .any(|c| c["value"].to_string().contains("a2uiClientCapabilities")));
-        assert!(req.body.get("tools").is_none(), "no registry, no tools");
+        // Every field of the 1.0 schema is sent, empty where empty: 1.0 Python servers answer
+        // 422 for a missing `tools`, and ag_ui_adk's AGUIToolset takes its len().
+        assert_eq!(req.body["tools"], json!([]), "no registry: an empty tools list, not an absent one");
         assert_eq!(summary.run_ids.len(), 1);
         assert_eq!(req.body["runId"], summary.run_ids[0].as_str());
         assert!(matches!(summary.phase, RunPhase::Finished { .. }));
@@ -181,7 +184,10 @@ async fn follow_ups_are_bounded_and_the_bound_is_reported() {
             .collect();
         replies.push(Reply::sse(&run_of("r4", vec![text("a4", "enough")])));
         let server = TestServer::start(replies).await;
-        let (mut s, rec) = session_with(&server, SessionOptions { max_follow_up_runs: 2, ..SessionOptions::default() });
+        let (mut s, rec) = session_with(
+            &server,
+            SessionOptions { max_follow_up_runs: 2, thread_id: Some("t".into()), ..SessionOptions::default() },
+        );
         let count = Arc::new(AtomicUsize::new(0));
         let counter = count.clone();
         s.register_tool(
@@ -223,6 +229,7 @@ async fn transport_faults_surface_as_typed_session_errors() {
         .await;
         let options = SessionOptions {
             transport: TransportOptions { idle_timeout: Duration::from_millis(500), ..TransportOptions::default() },
+            thread_id: Some("t".into()),
             ..SessionOptions::default()
         };
         let (mut s, rec) = session_with(&server, options);

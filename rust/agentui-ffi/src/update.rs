@@ -4,6 +4,7 @@
 use agentui_a2ui::SurfaceEvent;
 use agentui_agui::error::WarningKind as ProtocolWarningKind;
 use agentui_agui::message::RunOutcome as CoreOutcome;
+use agentui_agui::reducer::LocalOnly;
 use agentui_agui::session::{
     ActionResult, RunPhase, RunSummary as CoreSummary, SessionUpdate, SessionWarning, SessionWarningKind,
     ToolCallPhase, ToolFailure,
@@ -86,6 +87,22 @@ pub enum ToolCallStatus {
     Skipped {
         reason: String,
     },
+    /// A call to a tool this client did not declare: the server's (server-side, long-running
+    /// or confirmation-gated). Shown, never answered by the client.
+    OwnedByServer,
+    /// Named by a pending interrupt: answered only through that interrupt.
+    AwaitingInterrupt {
+        interrupt_id: String,
+    },
+}
+
+/// Why a message stays on the device and is not sent back to the agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+pub enum LocalOnlyReason {
+    /// A tool result that matched no tool call.
+    OrphanToolResult,
+    /// Cut short by a cancel: incomplete, not to be shown as complete.
+    Cancelled,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
@@ -107,6 +124,10 @@ pub enum WarningKind {
     A2ui,
     /// Input written during a run (queued) was refused when the run ended.
     InputNotApplied,
+    /// A message stays on this device (an orphan result, a message cut short by a cancel).
+    KeptLocal,
+    /// A client tool's result was not sent because an interrupt names its call.
+    AnsweredByInterrupt,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
@@ -188,6 +209,27 @@ pub enum ConversationUpdate {
     SurfaceDeleted {
         surface_id: String,
     },
+    /// A `CUSTOM` event (e.g. LangGraph's `on_interrupt`, ADK's `PredictState`); `value_json` is
+    /// its value as JSON text.
+    Custom {
+        name: String,
+        value_json: String,
+    },
+    /// A `RAW` event passed through from the provider; `event_json` is the event as JSON text.
+    Raw {
+        event_json: String,
+        source: Option<String>,
+    },
+    /// A step started (`started`) or finished.
+    Step {
+        name: String,
+        started: bool,
+    },
+    /// The message stays on this device and is not sent to the agent again.
+    MessageKeptLocal {
+        message_id: String,
+        reason: LocalOnlyReason,
+    },
 }
 
 impl From<&CoreOutcome> for RunOutcome {
@@ -250,6 +292,10 @@ impl From<&ToolCallPhase> for ToolCallStatus {
             ToolCallPhase::Failed { failure } => failed(failure),
             ToolCallPhase::CompletedByServer => ToolCallStatus::CompletedByServer,
             ToolCallPhase::Skipped { reason } => ToolCallStatus::Skipped { reason: reason.clone() },
+            ToolCallPhase::OwnedByServer => ToolCallStatus::OwnedByServer,
+            ToolCallPhase::AwaitingInterrupt { interrupt_id } => {
+                ToolCallStatus::AwaitingInterrupt { interrupt_id: interrupt_id.clone() }
+            }
         }
     }
 }
@@ -275,6 +321,8 @@ impl From<SessionWarningKind> for WarningKind {
             SessionWarningKind::InputDowngrade => WarningKind::InputDowngrade,
             SessionWarningKind::A2ui => WarningKind::A2ui,
             SessionWarningKind::InputNotApplied => WarningKind::InputNotApplied,
+            SessionWarningKind::KeptLocal => WarningKind::KeptLocal,
+            SessionWarningKind::AnsweredByInterrupt => WarningKind::AnsweredByInterrupt,
         }
     }
 }
@@ -350,6 +398,20 @@ impl From<&SessionUpdate> for ConversationUpdate {
             SessionUpdate::Surface(SurfaceEvent::Deleted { surface_id }) => {
                 ConversationUpdate::SurfaceDeleted { surface_id: surface_id.clone() }
             }
+            SessionUpdate::Custom { name, value } => {
+                ConversationUpdate::Custom { name: name.clone(), value_json: value.to_string() }
+            }
+            SessionUpdate::Raw { event, source } => {
+                ConversationUpdate::Raw { event_json: event.to_string(), source: source.clone() }
+            }
+            SessionUpdate::Step { name, started } => ConversationUpdate::Step { name: name.clone(), started: *started },
+            SessionUpdate::MessageKeptLocal { message_id, reason } => ConversationUpdate::MessageKeptLocal {
+                message_id: message_id.clone(),
+                reason: match reason {
+                    LocalOnly::OrphanToolResult => LocalOnlyReason::OrphanToolResult,
+                    LocalOnly::Cancelled => LocalOnlyReason::Cancelled,
+                },
+            },
         }
     }
 }

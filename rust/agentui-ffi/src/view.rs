@@ -127,7 +127,13 @@ impl View {
                 self.surfaces.retain(|s| s.id != *surface_id);
                 self.send_surface(surface_id, &empty_reset());
             }
-            SessionUpdate::ToolCall(_) | SessionUpdate::StateResyncNeeded { .. } | SessionUpdate::Warning(_) => {}
+            SessionUpdate::ToolCall(_)
+            | SessionUpdate::StateResyncNeeded { .. }
+            | SessionUpdate::Warning(_)
+            | SessionUpdate::Custom { .. }
+            | SessionUpdate::Raw { .. }
+            | SessionUpdate::Step { .. }
+            | SessionUpdate::MessageKeptLocal { .. } => {}
         }
         // A closed queue belongs to a cancelled subscription.
         self.listeners.retain(|(_, tx)| tx.send(update.clone()).is_ok());

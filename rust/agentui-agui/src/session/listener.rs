@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::executor::ToolFailure;
 use crate::error::WarningKind;
 use crate::message::{Interrupt, Message, RunOutcome};
+use crate::reducer::LocalOnly;
 
 /// Where the session's current (or last) run stands.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -52,6 +53,13 @@ pub enum ToolCallPhase {
     CompletedByServer,
     /// Not run: a duplicate or replay of a call the client already took (`reason` says which).
     Skipped { reason: String },
+    /// A call to a tool this client did not declare in the run's input: it belongs to the
+    /// server (a server-side, long-running or confirmation-gated tool). The client shows it and
+    /// never answers it; the server may answer it in a later run.
+    OwnedByServer,
+    /// The call is named by a pending interrupt: it is answered only through the interrupt's
+    /// resume, never with a tool message.
+    AwaitingInterrupt { interrupt_id: String },
 }
 
 /// A change of one tool call's phase.
@@ -87,6 +95,11 @@ pub enum SessionWarningKind {
     A2ui,
     /// User input queued while a run held the session was refused when applied.
     InputNotApplied,
+    /// A message stays on this device and is not sent back to the agent (an orphan tool result,
+    /// a message cut short by a cancel).
+    KeptLocal,
+    /// A client tool's result was not sent because an interrupt names its call.
+    AnsweredByInterrupt,
 }
 
 /// A non-fatal observation.
@@ -113,6 +126,28 @@ pub enum SessionUpdate {
     Warning(SessionWarning),
     /// An A2UI surface was created, changed (resolved node diff) or deleted.
     Surface(agentui_a2ui::SurfaceEvent),
+    /// A `CUSTOM` event: the agent's own extension (LangGraph's `on_interrupt`, ADK's
+    /// `PredictState`, app-specific events). Delivered as it came; interrupts it stands for are
+    /// also reported through the run phase.
+    Custom {
+        name: String,
+        value: Value,
+    },
+    /// A `RAW` event: a provider-native event passed through verbatim.
+    Raw {
+        event: Value,
+        source: Option<String>,
+    },
+    /// A `STEP_STARTED` (`started`) or `STEP_FINISHED` event.
+    Step {
+        name: String,
+        started: bool,
+    },
+    /// Message `message_id` stays on this device and is not sent to the agent again.
+    MessageKeptLocal {
+        message_id: String,
+        reason: LocalOnly,
+    },
 }
 
 impl fmt::Display for SessionUpdate {
@@ -141,6 +176,16 @@ impl fmt::Display for SessionUpdate {
             },
             SessionUpdate::Surface(agentui_a2ui::SurfaceEvent::Deleted { surface_id }) => {
                 write!(f, "surface {surface_id} deleted")
+            }
+            SessionUpdate::Custom { name, value } => write!(f, "custom {name}: {value}"),
+            SessionUpdate::Raw { event, source } => {
+                write!(f, "raw ({}): {event}", source.as_deref().unwrap_or("unknown source"))
+            }
+            SessionUpdate::Step { name, started } => {
+                write!(f, "step {name} {}", if *started { "started" } else { "finished" })
+            }
+            SessionUpdate::MessageKeptLocal { message_id, reason } => {
+                write!(f, "message {message_id} kept local: {reason:?}")
             }
         }
     }

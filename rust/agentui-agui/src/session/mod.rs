@@ -35,7 +35,7 @@ use serde_json::{Map, Value};
 
 pub use error::SessionError;
 pub use executor::{result_message, result_text, ToolFailure, ToolLedger, ToolOutcome};
-pub use interrupts::{InterruptBook, InterruptError};
+pub use interrupts::{legacy_interrupt, InterruptBook, InterruptError, ResumeAnswers, LEGACY_INTERRUPT_EVENT};
 pub use listener::{
     ListenerId, RunPhase, SessionListener, SessionUpdate, SessionWarning, SessionWarningKind, ToolCallPhase,
     ToolCallUpdate,

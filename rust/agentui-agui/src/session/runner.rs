@@ -10,6 +10,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use super::executor::{result_message, result_text, InFlight, ToolFailure, ToolOutcome};
+use super::interrupts::{legacy_interrupt, LEGACY_INTERRUPT_EVENT};
 use super::listener::{RunPhase, SessionUpdate, SessionWarningKind, ToolCallPhase, ToolCallUpdate};
 use super::policy::ToolDecision;
 use super::tools::ToolInvocation;
@@ -17,9 +18,9 @@ use super::{ConversationSession, RunSummary, SessionError, ToolCallReport, STATE
 use crate::compat::PeerEra;
 use crate::event::*;
 use crate::input::{build_run_agent_input, RunRequest};
-use crate::message::{Message, RunOutcome};
+use crate::message::{Interrupt, Message, RunOutcome};
 use crate::pipeline::EventPipeline;
-use crate::reducer::{Conversation, RunStatus, ToolCallOrigin, ToolCallStatus};
+use crate::reducer::{Conversation, LocalOnly, RunStatus, ToolCallOrigin, ToolCallStatus};
 use crate::transport::{CancelToken, RunStream, TransportError, Truncation};
 
 /// How one run ended.
@@ -32,6 +33,14 @@ enum RunEnd {
 
 /// What the loop tracks while one run streams.
 struct RunContext {
+    /// Tool names this run's input declared: the only calls the client answers.
+    declared: HashSet<String>,
+    /// Text and reasoning messages opened and not yet closed (cut short if the run is cancelled).
+    open_messages: HashSet<String>,
+    /// Tool results that matched no call: kept local.
+    orphan_results: Vec<String>,
+    /// Interrupts announced on the legacy `on_interrupt` channel.
+    legacy_interrupts: Vec<Interrupt>,
     /// Call ids the conversation held before the run: history, never executed.
     known_before: HashSet<String>,
     /// Call ids that arrived as history during the run (snapshots, the input echo).
@@ -49,8 +58,12 @@ struct RunContext {
 }
 
 impl RunContext {
-    fn new(conversation: &Conversation) -> Self {
+    fn new(conversation: &Conversation, declared: HashSet<String>) -> Self {
         RunContext {
+            declared,
+            open_messages: HashSet::new(),
+            orphan_results: Vec::new(),
+            legacy_interrupts: Vec::new(),
             known_before: conversation.tool_calls().iter().map(|r| r.tool_call_id.clone()).collect(),
             history_ids: HashSet::new(),
             started: Vec::new(),
@@ -144,7 +157,7 @@ impl ConversationSession {
                 }
             };
             let phase = match outcome {
-                Some(RunOutcome::Interrupt { .. }) => {
+                _ if !self.interrupts.pending().is_empty() => {
                     RunPhase::Interrupted { run_id, interrupts: self.interrupts.pending().to_vec() }
                 }
                 Some(RunOutcome::Cancelled) => RunPhase::Finished { run_id, outcome },
@@ -177,9 +190,9 @@ impl ConversationSession {
     async fn run_once(&mut self, cancel: &CancelToken, summary: &mut RunSummary) -> (RunEnd, bool) {
         let run_id = self.ids.next("run");
         summary.run_ids.push(run_id.clone());
-        let pending_before = self.interrupts.pending().to_vec();
-        let (resume, unanswered) = self.interrupts.take_resume();
-        for id in unanswered {
+        let book_before = self.interrupts.clone();
+        let answers = self.interrupts.take_resume();
+        for id in &answers.unanswered {
             let message = format!("interrupt '{id}' was left unanswered");
             self.warn(&mut summary.warnings, SessionWarningKind::UnansweredInterrupt, message);
         }
@@ -193,6 +206,10 @@ impl ConversationSession {
         // client renders, so the agent only asks for what can be shown.
         let pending_a2ui = self.a2ui.take_pending_for_agent();
         let mut a2ui_props = std::mem::take(&mut self.next_forwarded);
+        if let Some(resume) = answers.command_resume.clone() {
+            // ag-ui-langgraph's legacy channel: `forwardedProps.command.resume`.
+            a2ui_props.insert("command".to_owned(), serde_json::json!({ "resume": resume }));
+        }
         a2ui_props.extend(pending_a2ui.forwarded_props());
         a2ui_props.extend(self.a2ui.capabilities_forwarded_props());
         let forwarded_props = merge_props(forwarded_props, a2ui_props);
@@ -206,8 +223,9 @@ impl ConversationSession {
             tools: self.registry.declarations(),
             context,
             forwarded_props,
-            resume: resume.clone(),
+            resume: answers.entries.clone(),
         };
+        let declared: HashSet<String> = request.tools.iter().map(|t| t.name.clone()).collect();
         let era = PeerEra::new(self.options.pipeline.peer_max_protocol_version.as_deref());
         let (input, downgrades) = build_run_agent_input(&self.conversation, &request, &era);
         for w in downgrades {
@@ -218,7 +236,7 @@ impl ConversationSession {
             Ok(events) => events,
             Err(e) => {
                 // The request never reached the agent: the answers are still to be sent.
-                self.interrupts.restore(pending_before, resume);
+                self.interrupts.restore(book_before);
                 let end = if e == TransportError::Cancelled { RunEnd::Cancelled } else { RunEnd::Failed(e) };
                 return (end, false);
             }
@@ -229,9 +247,10 @@ impl ConversationSession {
             self.conversation.set_state(kept);
         }
 
-        let mut ctx = RunContext::new(&self.conversation);
+        let mut ctx = RunContext::new(&self.conversation, declared);
         // A clone, so a caller dropping this future mid-run leaves the conversation intact.
-        let pipeline = EventPipeline::new(self.conversation.clone(), &self.options.pipeline);
+        let pipeline =
+            EventPipeline::for_input_thread(self.conversation.clone(), &self.options.pipeline, &self.thread_id);
         let mut stream = RunStream::new(events, pipeline);
         let failure = loop {
             tokio::select! {
@@ -268,8 +287,11 @@ impl ConversationSession {
             self.warn(&mut summary.warnings, SessionWarningKind::IgnoredAfterRunEnd, message);
         }
         self.conversation = stream.into_conversation();
+        self.keep_local(&mut ctx, cancelled, summary);
+        let finished = matches!(self.conversation.run_status(), RunStatus::Finished { .. });
+        let legacy = if finished && !cancelled { std::mem::take(&mut ctx.legacy_interrupts) } else { Vec::new() };
+        self.interrupts.set_pending(self.conversation.pending_interrupts().to_vec(), legacy);
         let results_added = self.settle_tool_calls(&mut ctx, cancelled, summary);
-        self.interrupts.set_pending(self.conversation.pending_interrupts().to_vec());
         let end = match (cancelled, failure, self.conversation.run_status()) {
             (true, _, _) => RunEnd::Cancelled,
             (false, Some(e), _) => RunEnd::Failed(e),
@@ -311,7 +333,18 @@ impl ConversationSession {
             | Event::ReasoningMessageContent(ReasoningMessageContent { message_id, .. })
             | Event::ReasoningMessageEnd(ReasoningMessageEnd { message_id, .. })
             | Event::ActivitySnapshot(ActivitySnapshot { message_id, .. })
-            | Event::ActivityDelta(ActivityDelta { message_id, .. }) => self.emit_message(conv, message_id),
+            | Event::ActivityDelta(ActivityDelta { message_id, .. }) => {
+                match event {
+                    Event::TextMessageStart(_) | Event::ReasoningMessageStart(_) => {
+                        ctx.open_messages.insert(message_id.clone());
+                    }
+                    Event::TextMessageEnd(_) | Event::ReasoningMessageEnd(_) => {
+                        ctx.open_messages.remove(message_id);
+                    }
+                    _ => {}
+                }
+                self.emit_message(conv, message_id)
+            }
             Event::ToolCallStart(e) => {
                 ctx.started.push((e.tool_call_id.clone(), e.tool_call_name.clone()));
                 self.emit_call_message(conv, &e.tool_call_id);
@@ -338,8 +371,11 @@ impl ConversationSession {
                         }
                     }
                     None => {
-                        let message = format!("TOOL_CALL_RESULT for toolCallId '{id}' matches no tool call");
+                        let message = format!(
+                            "TOOL_CALL_RESULT for toolCallId '{id}' matches no tool call; it is kept on this device and not sent back"
+                        );
                         self.warn(&mut summary.warnings, SessionWarningKind::UnmatchedToolResult, message);
+                        ctx.orphan_results.push(e.message_id.clone());
                     }
                 }
                 self.emit_message(conv, &e.message_id);
@@ -360,6 +396,24 @@ impl ConversationSession {
                 ctx.note_history(&e.messages);
                 self.listeners.emit(SessionUpdate::MessagesReset(conv.messages().to_vec()));
             }
+            Event::Custom(e) => {
+                if e.name == LEGACY_INTERRUPT_EVENT {
+                    let ordinal = ctx.legacy_interrupts.len() + 1;
+                    let mut interrupt = legacy_interrupt(&e.value, e.base.raw_event.as_ref(), ordinal);
+                    interrupt.subagent_run_id = e.subagent_run_id.clone();
+                    ctx.legacy_interrupts.push(interrupt);
+                }
+                self.listeners.emit(SessionUpdate::Custom { name: e.name.clone(), value: e.value.clone() });
+            }
+            Event::Raw(e) => {
+                self.listeners.emit(SessionUpdate::Raw { event: e.event.clone(), source: e.source.clone() })
+            }
+            Event::StepStarted(e) => {
+                self.listeners.emit(SessionUpdate::Step { name: e.step_name.clone(), started: true })
+            }
+            Event::StepFinished(e) => {
+                self.listeners.emit(SessionUpdate::Step { name: e.step_name.clone(), started: false })
+            }
             _ => {}
         }
         let warnings = conv.warnings();
@@ -373,6 +427,12 @@ impl ConversationSession {
     fn dispatch(&mut self, id: &str, conv: &Conversation, ctx: &mut RunContext, summary: &mut RunSummary) {
         let Some(record) = conv.tool_call(id) else { return };
         let name = record.tool_name.clone();
+        // A tool this run did not declare belongs to the server (a server may well re-stream
+        // its own call when it resumes it); a declared one whose handler is gone gets its
+        // explicit error when the run is settled.
+        if !ctx.declared.contains(&name) {
+            return;
+        }
         let skip = if self.ledger.contains(id) {
             Some("the client already took this call id")
         } else if ctx.known_before.contains(id) || ctx.history_ids.contains(id) {
@@ -389,7 +449,6 @@ impl ConversationSession {
             self.emit_tool(id, &name, ToolCallPhase::Skipped { reason: reason.to_owned() });
             return;
         }
-        // Unregistered: a server-side tool may still answer it before the run ends.
         let Some(tool) = self.registry.get(&name).cloned() else { return };
         self.ledger.claim(id);
         ctx.claimed.insert(id.to_owned());
@@ -422,12 +481,54 @@ impl ConversationSession {
         ctx.outcomes.insert(id.to_owned(), outcome);
     }
 
-    /// After the stream: every live call of the run ends up answered. Client outcomes become
-    /// tool messages; calls nobody answered get an explicit error result. Returns whether the
-    /// client appended any result (a follow-up run is then due).
+    /// After the stream: marks what stays on this device. Orphan tool results never go back;
+    /// after a cancel, messages still streaming (and the results of calls they carry) are kept
+    /// local and marked as cut short, never presented as complete.
+    fn keep_local(&mut self, ctx: &mut RunContext, cancelled: bool, summary: &mut RunSummary) {
+        let mut marks: Vec<(String, LocalOnly)> =
+            ctx.orphan_results.drain(..).map(|id| (id, LocalOnly::OrphanToolResult)).collect();
+        if cancelled {
+            let mut open: Vec<String> = ctx.open_messages.drain().collect();
+            open.extend(
+                ctx.started
+                    .iter()
+                    .filter_map(|(id, _)| self.conversation.tool_call(id))
+                    .filter(|r| r.status == ToolCallStatus::Streaming)
+                    .map(|r| r.message_id.clone()),
+            );
+            open.sort_unstable();
+            open.dedup();
+            marks.extend(open.into_iter().map(|id| (id, LocalOnly::Cancelled)));
+        }
+        for (id, reason) in marks {
+            if self.conversation.message(&id).is_none() || self.conversation.local_only(&id).is_some() {
+                continue;
+            }
+            self.conversation.keep_local(&id, reason);
+            if reason == LocalOnly::Cancelled {
+                let message =
+                    format!("message '{id}' was cut short by the cancel; it is kept on this device and not sent back");
+                self.warn(&mut summary.warnings, SessionWarningKind::KeptLocal, message);
+            }
+            self.listeners.emit(SessionUpdate::MessageKeptLocal { message_id: id, reason });
+        }
+    }
+
+    /// After the stream: the client answers exactly the live calls to tools it declared in this
+    /// run's input (lesson 2). Client outcomes become tool messages; a declared call without an
+    /// outcome gets an explicit error result. Any other call belongs to the server: recorded and
+    /// shown, never answered, and it never starts a run. A call an interrupt names is answered
+    /// only through that interrupt's resume. Returns whether the client appended any result (a
+    /// follow-up run is then due).
     fn settle_tool_calls(&mut self, ctx: &mut RunContext, cancelled: bool, summary: &mut RunSummary) -> bool {
         let mut added = false;
         let mut seen = HashSet::new();
+        let named: HashMap<String, String> = self
+            .interrupts
+            .pending()
+            .iter()
+            .filter_map(|i| i.tool_call_id.clone().map(|call| (call, i.id.clone())))
+            .collect();
         for (id, name) in std::mem::take(&mut ctx.started) {
             if !seen.insert(id.clone()) {
                 continue;
@@ -436,7 +537,30 @@ impl ConversationSession {
                 self.repair_pairing(&id);
                 continue;
             }
-            let status = self.conversation.tool_call(&id).map(|r| r.status.clone());
+            let record = self.conversation.tool_call(&id);
+            let status = record.map(|r| r.status.clone());
+            let carrier_kept_local = record.is_some_and(|r| self.conversation.local_only(&r.message_id).is_some());
+            if let Some(interrupt_id) = named.get(&id) {
+                if ctx.outcomes.remove(&id).is_some() || ctx.claimed.contains(&id) {
+                    let message = format!(
+                        "tool call '{id}' ({name}) is named by interrupt '{interrupt_id}': it is answered through the interrupt's resume, so the handler's result is not sent"
+                    );
+                    self.warn(&mut summary.warnings, SessionWarningKind::AnsweredByInterrupt, message);
+                }
+                self.emit_tool(&id, &name, ToolCallPhase::AwaitingInterrupt { interrupt_id: interrupt_id.clone() });
+                continue;
+            }
+            if !ctx.declared.contains(&name) {
+                if status == Some(ToolCallStatus::Requested) || status == Some(ToolCallStatus::Streaming) {
+                    self.emit_tool(&id, &name, ToolCallPhase::OwnedByServer);
+                }
+                continue;
+            }
+            if carrier_kept_local {
+                // The call's own message is not sent, so an answer would be an orphan.
+                ctx.outcomes.remove(&id);
+                continue;
+            }
             let outcome = match ctx.outcomes.remove(&id) {
                 Some(outcome) => outcome,
                 None => {
@@ -446,8 +570,9 @@ impl ConversationSession {
                         (_, false) if cancelled => ToolFailure::Cancelled,
                         (Some(ToolCallStatus::Streaming), false) => ToolFailure::Incomplete,
                         (Some(ToolCallStatus::Requested), false) => {
+                            // Declared but not executable any more (lesson 2): an explicit error.
                             let message = format!(
-                                "tool call '{id}' ({name}) was resolved neither by this client's registry nor by a server result"
+                                "tool call '{id}' ({name}) was declared by this client but its handler is gone"
                             );
                             self.warn(&mut summary.warnings, SessionWarningKind::UnresolvedToolCall, message);
                             ToolFailure::NotRegistered { name: name.clone() }

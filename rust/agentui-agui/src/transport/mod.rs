@@ -156,7 +156,8 @@ impl HttpTransport {
             Ok(events) => events,
             Err(e) => return (conversation, Err(e)),
         };
-        let mut run = RunStream::new(events, EventPipeline::new(conversation, pipeline_options));
+        let pipeline = EventPipeline::for_input_thread(conversation, pipeline_options, &input.thread_id);
+        let mut run = RunStream::new(events, pipeline);
         let result = loop {
             match run.next().await {
                 Ok(Some(events)) => {
