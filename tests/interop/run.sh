@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Start the Python AG-UI interop servers (ag-ui-adk and ag-ui-langgraph with
+# scripted fake models) on 127.0.0.1 and run a command against them.
+#
+#   tests/interop/run.sh              # builds agentui, then cargo test -p agentui-interop --locked -- --include-ignored
+#   tests/interop/run.sh bash         # poke at the servers by hand
+#   tests/interop/run.sh CMD ARGS...  # anything else
+#
+# The command sees AGENTUI_INTEROP_ADK_URL, AGENTUI_INTEROP_LANGGRAPH_URL and
+# AGENTUI_INTEROP_VALIDATE (the ag-ui-validate command of the venv).
+# The venv lives in ${CARGO_TARGET_DIR:-<repo>/target}/interop-venv and is
+# rebuilt only when requirements.lock (or the Python version) changes.
+# Server logs: ${CARGO_TARGET_DIR:-<repo>/target}/interop-logs/.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+target="${CARGO_TARGET_DIR:-$repo/target}"
+[[ "$target" = /* ]] || target="$PWD/$target"
+venv="$target/interop-venv"
+logs="$target/interop-logs"
+lock="$here/requirements.lock"
+python="${INTEROP_PYTHON:-python3}"
+health_timeout="${INTEROP_HEALTH_TIMEOUT:-60}"
+
+log() { echo "interop: $*" >&2; }
+
+# --- venv -------------------------------------------------------------------
+lock_hash="$({ cat "$lock"; "$python" --version; } | sha256sum | cut -d' ' -f1)"
+stamp="$venv/.lock-sha256"
+if [[ ! -x "$venv/bin/python" || "$(cat "$stamp" 2>/dev/null || true)" != "$lock_hash" ]]; then
+    log "building $venv from requirements.lock"
+    started=$SECONDS
+    rm -rf "$venv"
+    "$python" -m venv "$venv"
+    # The lock is the complete resolved set, so no resolver run is needed;
+    # `pip check` then proves nothing is missing from it.
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -r "$lock"
+    "$venv/bin/python" -m pip check --disable-pip-version-check >&2
+    echo "$lock_hash" >"$stamp"
+    log "venv built in $((SECONDS - started)) s"
+fi
+
+# --- servers ----------------------------------------------------------------
+mkdir -p "$logs"
+# Keep bytecode out of the source tree. The venv's packages were compiled by
+# pip at install time and are read from there; only our two small modules
+# compile on each start. (A PYTHONPYCACHEPREFIX would hide pip's bytecode.)
+export PYTHONDONTWRITEBYTECODE=1
+unset PYTHONPYCACHEPREFIX
+export PYTHONUNBUFFERED=1
+
+# Two distinct free ports (held open together so they cannot coincide).
+read -r adk_port langgraph_port < <("$venv/bin/python" - <<'EOF'
+import socket
+socks = [socket.socket() for _ in range(2)]
+for s in socks:
+    s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in socks))
+for s in socks:
+    s.close()
+EOF
+)
+
+pids=()
+# shellcheck disable=SC2317  # only invoked through the EXIT trap
+cleanup() {
+    local pid
+    for pid in "${pids[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    for pid in "${pids[@]}"; do
+        # uvicorn shuts down gracefully within ~2 s; don't hang on a stuck one.
+        for _ in $(seq 50); do
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -9 "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+start_server() { # name script port
+    "$venv/bin/python" "$here/$2" --port "$3" >"$logs/$1.out" 2>"$logs/$1.err" &
+    pids+=("$!")
+}
+
+wait_healthy() { # name port pid
+    local name=$1 port=$2 pid=$3 deadline=$((SECONDS + health_timeout))
+    while ! "$venv/bin/python" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=1)' \
+        "http://127.0.0.1:$port/_health" 2>/dev/null; do
+        if ! kill -0 "$pid" 2>/dev/null; then
+            log "$name server exited before becoming healthy; last stderr lines ($logs/$name.err):"
+            tail -n 40 "$logs/$name.err" >&2 || true
+            return 1
+        fi
+        if ((SECONDS >= deadline)); then
+            log "$name server not healthy on port $port after ${health_timeout}s; last stderr lines ($logs/$name.err):"
+            tail -n 40 "$logs/$name.err" >&2 || true
+            return 1
+        fi
+        sleep 0.2
+    done
+}
+
+started=$SECONDS
+start_server adk adk_server.py "$adk_port"
+start_server langgraph langgraph_server.py "$langgraph_port"
+wait_healthy adk "$adk_port" "${pids[0]}"
+wait_healthy langgraph "$langgraph_port" "${pids[1]}"
+
+export AGENTUI_INTEROP_ADK_URL="http://127.0.0.1:$adk_port"
+export AGENTUI_INTEROP_LANGGRAPH_URL="http://127.0.0.1:$langgraph_port"
+export AGENTUI_INTEROP_VALIDATE="$venv/bin/ag-ui-validate"
+log "servers healthy in $((SECONDS - started)) s"
+log "AGENTUI_INTEROP_ADK_URL=$AGENTUI_INTEROP_ADK_URL"
+log "AGENTUI_INTEROP_LANGGRAPH_URL=$AGENTUI_INTEROP_LANGGRAPH_URL"
+
+# --- command ----------------------------------------------------------------
+if (($# == 0)); then
+    # The CLI scenarios run the agentui binary itself, so it is built first.
+    cargo build -p agentui-cli --locked
+    set -- cargo test -p agentui-interop --locked -- --include-ignored
+fi
+rc=0
+"$@" || rc=$?
+exit "$rc"
