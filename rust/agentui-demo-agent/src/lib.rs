@@ -14,10 +14,11 @@
 //!
 //! - `POST /agent` with a `RunAgentInput` body answers `text/event-stream`, one `data: <json>`
 //!   frame per event. The scenario is chosen by a keyword in the latest user message (see
-//!   [`SCENARIOS`]: delete, fail, slow, compare, location, open, weather, book, counter, hello; first
-//!   match wins, default chat).
+//!   [`SCENARIOS`]: delete, fail, slow, compare, location, open, weather, book, counter, steps,
+//!   legacy, hello; first match wins, default chat).
 //! - `POST /agent/<scenario>` runs that scenario whatever the message says.
 //! - On either, a follow-up is answered first: `resume` entries (interrupt answers),
+//!   `forwardedProps.command.resume` (a LangGraph-style legacy interrupt answer),
 //!   `forwardedProps.a2uiAction` (the booking form's `book` action), or tool messages at the end
 //!   of `messages` (client tool results, quoted back verbatim and paired by `toolCallId`).
 //! - `POST /fault/<kind>`: broken responses, see [`FAULTS`].
@@ -25,7 +26,8 @@
 //!   `{"error": {"code": "malformed_json" | "invalid_input", "message"}}`.
 //!
 //! Every run opens with `RUN_STARTED {threadId, runId}` from the input and closes with
-//! `RUN_FINISHED {threadId, runId, outcome}` (or `RUN_ERROR`). Ids are derived from the run id:
+//! `RUN_FINISHED {threadId, runId, outcome}` (or `RUN_ERROR`; `approve-legacy` and its answer
+//! leave `outcome` out, as ag-ui-langgraph does). Ids are derived from the run id:
 //! `msg-<runId>-<n>`, `call-<runId>-<n>`, `int-<runId>-1`. Nothing is logged.
 
 mod faults;

@@ -152,6 +152,14 @@ impl Script {
         self.steps
     }
 
+    /// Closes the run with no `outcome` member, as servers on the AG-UI 1.0 schema (and
+    /// ag-ui-langgraph on its legacy interrupt channel) do.
+    pub fn finish_without_outcome(mut self) -> Vec<Step> {
+        let event = json!({"type": "RUN_FINISHED", "threadId": self.thread_id, "runId": self.run_id});
+        self.event(event);
+        self.steps
+    }
+
     /// Closes the run successfully, telling the client which calls await its results.
     pub fn finish_pending(mut self, call_ids: &[String]) -> Vec<Step> {
         let event = self.run_finished(json!({"type": "success", "pendingToolCallIds": call_ids}));

@@ -148,6 +148,25 @@ async fn interrupt_resolved_deletes_and_cancelled_keeps() {
 }
 
 #[tokio::test]
+async fn a_legacy_command_resume_is_quoted_back() {
+    bounded(async {
+        let agent = start().await;
+        let mut body = input("r2", json!([user("legacy approval please")]), &[]);
+        body["forwardedProps"] = json!({"command": {"resume": {"approved": true}}, "other": 1});
+        let events = run(&agent, "/agent", &body).await;
+        assert_eq!(last_text(&events), r#"Approved: {"approved":true}"#);
+        assert!(of_type(&events, "CUSTOM").is_empty(), "answered, not asked again: {events:#?}");
+        assert_eq!(events.last().unwrap()["type"], "RUN_FINISHED");
+
+        // Without command.resume the same message asks again.
+        body["forwardedProps"] = json!({"command": {}});
+        let asked = run(&agent, "/agent", &body).await;
+        assert_eq!(of_type(&asked, "CUSTOM")[0]["name"], "on_interrupt");
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn resuming_an_expired_interrupt_deletes_nothing() {
     bounded(async {
         let agent = start().await;

@@ -59,7 +59,12 @@ async fn every_run_opens_and_closes_with_the_input_ids_and_is_deterministic() {
             }
             assert_eq!(last["type"], "RUN_FINISHED", "{}", scenario.name);
             assert_eq!((last["threadId"].as_str(), last["runId"].as_str()), (Some("thread-1"), Some("run-7")));
-            assert!(last["outcome"]["type"].is_string());
+            if scenario.name == "approve-legacy" {
+                // ag-ui-langgraph's legacy interrupt channel finishes with no outcome.
+                assert!(last.get("outcome").is_none(), "{last}");
+            } else {
+                assert!(last["outcome"]["type"].is_string(), "{}", scenario.name);
+            }
             for e in &events {
                 for key in ["messageId", "toolCallId"] {
                     if let Some(id) = e[key].as_str() {
@@ -245,6 +250,59 @@ async fn interrupt_finishes_with_one_confirm_delete_interrupt() {
         let i = &expired.last().unwrap()["outcome"]["interrupts"][0];
         assert_eq!(i["expiresAt"], "2000-01-01T00:00:00Z");
         assert_eq!(i["id"], "int-r-expired");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn steps_scenario_streams_step_raw_custom_and_text_and_closes_the_step_before_the_run() {
+    bounded(async {
+        let agent = start().await;
+        let events = run(&agent, "/agent", &input("r", json!([user("show me the steps")]), &[])).await;
+        assert_eq!(
+            types(&events),
+            [
+                "RUN_STARTED",
+                "STEP_STARTED",
+                "RAW",
+                "CUSTOM",
+                "TEXT_MESSAGE_START",
+                "TEXT_MESSAGE_CONTENT",
+                "TEXT_MESSAGE_CONTENT",
+                "TEXT_MESSAGE_END",
+                "STEP_FINISHED",
+                "RUN_FINISHED",
+            ],
+            "{events:#?}"
+        );
+        assert_eq!(events[1]["stepName"], "research");
+        assert_eq!(events[2]["source"], "demo-agent");
+        assert!(events[2]["event"].is_object(), "RAW carries the provider's event: {}", events[2]);
+        assert_eq!(events[3]["name"], "progress");
+        assert_eq!(events[3]["value"], json!({"percent": 50}));
+        assert_eq!(last_text(&events), "Research step done.");
+        // Spec: a step is closed by name before the run finishes.
+        assert_eq!(events[8]["stepName"], events[1]["stepName"]);
+        assert_eq!(events[9]["outcome"]["type"], "success");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn approve_legacy_sends_a_langgraph_on_interrupt_and_finishes_without_outcome() {
+    bounded(async {
+        let agent = start().await;
+        let events = run(&agent, "/agent", &input("r", json!([user("legacy approval please")]), &[])).await;
+        assert_eq!(types(&events), ["RUN_STARTED", "CUSTOM", "RUN_FINISHED"], "{events:#?}");
+        let custom = &events[1];
+        assert_eq!(custom["name"], "on_interrupt");
+        // As ag-ui-langgraph sends it: the value is JSON *text*, the Interrupt is in rawEvent.
+        let value: Value = serde_json::from_str(custom["value"].as_str().expect("value is a string")).unwrap();
+        assert_eq!(value, json!({"message": "Approve?"}));
+        assert_eq!(custom["rawEvent"], json!({"id": "lg-1", "value": {"message": "Approve?"}}));
+        let finished = events.last().unwrap();
+        assert!(finished.get("outcome").is_none(), "{finished}");
+        assert_eq!((finished["threadId"].as_str(), finished["runId"].as_str()), (Some("thread-1"), Some("r")));
     })
     .await;
 }

@@ -1,8 +1,9 @@
 //! The scripted behaviours, and how a request picks one.
 //!
-//! A request is first checked for a follow-up (an interrupt being resumed, an A2UI action, tool
-//! results at the end of the conversation); otherwise the scenario named by the path runs, or on
-//! plain `/agent` the first scenario whose keyword appears in the latest user message, or chat.
+//! A request is first checked for a follow-up (an interrupt being resumed, in `resume` or in
+//! `forwardedProps.command.resume`, an A2UI action, tool results at the end of the
+//! conversation); otherwise the scenario named by the path runs, or on plain `/agent` the first
+//! scenario whose keyword appears in the latest user message, or chat.
 
 mod a2ui;
 mod booking_form;
@@ -10,11 +11,13 @@ mod chat;
 mod client_tool;
 mod error;
 mod interrupt;
+mod legacy_interrupt;
 mod navigation;
 mod parallel_tools;
 mod server_tool;
 mod slow;
 mod state;
+mod steps;
 mod tool_results;
 
 use crate::input::RunInput;
@@ -42,6 +45,12 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
     info("server-tool", Some("weather"), "runs get_weather on the server: call, result, then text"),
     info("a2ui", Some("book"), "an A2UI v0.9 booking form in ACTIVITY_SNAPSHOT; the book action is answered"),
     info("state", Some("counter"), "STATE_SNAPSHOT then RFC 6902 STATE_DELTA increments"),
+    info("steps", Some("steps"), "STEP_STARTED, a RAW event, a CUSTOM \"progress\" event, text, STEP_FINISHED"),
+    info(
+        "approve-legacy",
+        Some("legacy"),
+        "LangGraph-style CUSTOM on_interrupt, RUN_FINISHED without outcome; forwardedProps.command.resume is quoted back",
+    ),
     info("chat", Some("hello"), "streamed assistant text (the default)"),
     info("unregistered-tool", None, "calls teleport, a tool the client did not declare"),
     info("a2ui-tool-result", None, "the booking form as a TOOL_CALL_RESULT carrying a2ui_operations"),
@@ -86,6 +95,8 @@ pub(crate) fn steps_for(scenario: Option<&str>, input: &RunInput) -> Vec<Step> {
         "a2ui-v08" => a2ui::run_v08(input),
         "state" => state::run(input),
         "bad-delta" => state::run_bad_delta(input),
+        "steps" => steps::run(input),
+        "approve-legacy" => legacy_interrupt::ask(input),
         _ => chat::run(input),
     }
 }
@@ -93,6 +104,9 @@ pub(crate) fn steps_for(scenario: Option<&str>, input: &RunInput) -> Vec<Step> {
 fn follow_up(input: &RunInput) -> Option<Vec<Step>> {
     if input.resume.as_ref().is_some_and(|r| !r.is_empty()) {
         return Some(interrupt::resume(input));
+    }
+    if let Some(answer) = legacy_interrupt::command_resume(input) {
+        return Some(legacy_interrupt::resume(input, answer));
     }
     if let Some(action) = a2ui::submitted_action(input) {
         return Some(a2ui::answer_action(input, &action));
