@@ -5,6 +5,8 @@ import dev.agentui.core.Conversation
 import dev.agentui.core.ConversationListener
 import dev.agentui.core.ConversationUpdate
 import dev.agentui.core.InterruptRecord
+import dev.agentui.core.LocalOnlyReason
+import dev.agentui.core.MessageRole
 import dev.agentui.core.NodeValue
 import dev.agentui.core.ResolvedNodeRecord
 import dev.agentui.core.RunStatus
@@ -42,6 +44,10 @@ data class ToolCallState(val toolCallId: String, val toolName: String, val statu
  * every flow changes on that dispatcher (the main thread on Android) and never on a Rust thread.
  * Updates that queued up while the dispatcher was busy are applied together and published once.
  *
+ * [events] carries what the agent streams besides state (CUSTOM, RAW, STEP_STARTED/FINISHED), in
+ * stream order; the state flows are published before each event, so a collector of [events]
+ * already sees in [messages], [status]... everything that came before that event.
+ *
  * [close] cancels the run in flight, the native subscription and the state coroutine, and frees
  * the native conversation. Flows keep their last values after close.
  */
@@ -64,8 +70,17 @@ class AgentConversation private constructor(
         extraBufferCapacity = 64,
         onBufferOverflow = BufferOverflow.DROP_OLDEST,
     )
+    private val _events = MutableSharedFlow<AgentEvent>(
+        extraBufferCapacity = EVENT_BUFFER,
+        onBufferOverflow = BufferOverflow.DROP_OLDEST,
+    )
+    private val _activeSteps = MutableStateFlow<List<String>>(emptyList())
 
-    /** The messages in conversation order; streamed text updates its message in place. */
+    /**
+     * The messages in conversation order; streamed text updates its message in place. A message
+     * that stays on this device has [ChatMessage.localOnly] set (text cut short by a cancel is
+     * [ChatMessage.incomplete]), from the moment this object exists.
+     */
     val messages: StateFlow<List<ChatMessage>> = _messages.asStateFlow()
     val status: StateFlow<RunStatus> = _status.asStateFlow()
     /** Live A2UI surfaces by id, as resolved nodes. */
@@ -82,15 +97,32 @@ class AgentConversation private constructor(
      */
     val warnings: SharedFlow<ConversationUpdate.Warning> = _warnings.asSharedFlow()
 
+    /**
+     * The agent's CUSTOM, RAW and STEP events, one [AgentEvent] each, in the order the agent sent
+     * them (including LangGraph's `on_interrupt`, which also becomes a pending interrupt). Like
+     * [warnings], not replayed: collect before [send] to see a run's events. The latest 256 are
+     * buffered for a slow collector; older ones are dropped first.
+     */
+    val events: SharedFlow<AgentEvent> = _events.asSharedFlow()
+
+    /**
+     * The steps of the current run that started and have not finished, outermost first. Emptied
+     * when a run starts or ends (a cancelled run may leave steps open).
+     */
+    val activeSteps: StateFlow<List<String>> = _activeSteps.asStateFlow()
+
     val threadId: String = native.threadId()
 
     // Mutable working copies, touched only by the state coroutine.
     private val messageIndex = LinkedHashMap<String, ChatMessage>()
     private val surfaceBuilders = LinkedHashMap<String, SurfaceBuilder>()
     private val toolCallIndex = LinkedHashMap<String, ToolCallState>()
+    private val localOnlyIndex = HashMap<String, LocalOnlyReason>()
+    private val stepIndex = ArrayList<String>()
     private var messagesDirty = false
     private var surfacesDirty = false
     private var toolCallsDirty = false
+    private var stepsDirty = false
 
     private val subscription: SubscriptionHandle
 
@@ -194,14 +226,32 @@ class AgentConversation private constructor(
 
     private fun apply(update: ConversationUpdate) {
         when (update) {
-            is ConversationUpdate.RunStatusChanged -> _status.value = update.status
+            is ConversationUpdate.RunStatusChanged -> {
+                _status.value = update.status
+                // Steps belong to one run: none is open before it streams or after it ended.
+                if (update.status !is RunStatus.Running && stepIndex.isNotEmpty()) {
+                    stepIndex.clear()
+                    stepsDirty = true
+                }
+            }
             is ConversationUpdate.MessageUpserted -> {
-                messageIndex[update.message.id] = ChatMessage.from(update.message)
+                val id = update.message.id
+                messageIndex[id] = ChatMessage.from(update.message, localOnlyIndex[id])
                 messagesDirty = true
             }
             is ConversationUpdate.MessagesReset -> {
+                // As the core does: the agent holds what its snapshot carries, so only messages
+                // of client-only roles (which a snapshot leaves in place) keep their mark.
+                val kept = update.messages.filter { it.role == MessageRole.ACTIVITY || it.role == MessageRole.REASONING }
+                    .mapTo(HashSet()) { it.id }
+                localOnlyIndex.keys.retainAll(kept)
                 messageIndex.clear()
-                update.messages.forEach { messageIndex[it.id] = ChatMessage.from(it) }
+                update.messages.forEach { messageIndex[it.id] = ChatMessage.from(it, localOnlyIndex[it.id]) }
+                messagesDirty = true
+            }
+            is ConversationUpdate.MessageKeptLocal -> {
+                localOnlyIndex[update.messageId] = update.reason
+                messageIndex[update.messageId]?.let { messageIndex[update.messageId] = it.copy(localOnly = update.reason) }
                 messagesDirty = true
             }
             is ConversationUpdate.ToolCall -> {
@@ -228,7 +278,25 @@ class AgentConversation private constructor(
             }
             is ConversationUpdate.Warning -> _warnings.tryEmit(update)
             is ConversationUpdate.StateResyncNeeded -> Unit
+            is ConversationUpdate.Custom -> emitEvent(AgentEvent.Custom(update.name, update.valueJson))
+            is ConversationUpdate.Raw -> emitEvent(AgentEvent.Raw(update.eventJson, update.source))
+            is ConversationUpdate.Step -> {
+                if (update.started) {
+                    stepIndex += update.name
+                } else {
+                    val at = stepIndex.lastIndexOf(update.name)
+                    if (at >= 0) stepIndex.removeAt(at)
+                }
+                stepsDirty = true
+                emitEvent(if (update.started) AgentEvent.StepStarted(update.name) else AgentEvent.StepFinished(update.name))
+            }
         }
+    }
+
+    /** Publishes the state first, so the event's collector sees everything that came before it. */
+    private fun emitEvent(event: AgentEvent) {
+        publish()
+        _events.tryEmit(event)
     }
 
     private fun publish() {
@@ -239,6 +307,10 @@ class AgentConversation private constructor(
         if (toolCallsDirty) {
             _toolCalls.value = LinkedHashMap(toolCallIndex)
             toolCallsDirty = false
+        }
+        if (stepsDirty) {
+            _activeSteps.value = stepIndex.toList()
+            stepsDirty = false
         }
         if (surfacesDirty) {
             val previous = _surfaces.value
@@ -280,6 +352,8 @@ class AgentConversation private constructor(
     }
 
     companion object {
+        private const val EVENT_BUFFER = 256
+
         /**
          * Wraps a generated [Conversation]. With [ownsNative] (the default) [close] also cancels
          * and frees it; pass false to keep using the native object after this wrapper is closed.

@@ -1,6 +1,7 @@
 package dev.agentui
 
 import dev.agentui.core.ContentPart
+import dev.agentui.core.LocalOnlyReason
 import dev.agentui.core.MessageContent
 import dev.agentui.core.MessageRecord
 import dev.agentui.core.MessageRole
@@ -11,6 +12,10 @@ import dev.agentui.core.ToolCallRecord
 /**
  * One message of the conversation as a UI shows it. [text] is the readable text (the text
  * parts joined); [record] keeps everything the core sent (media parts, activity type...).
+ *
+ * [localOnly] is set when the message stays on this device and is not sent back to the agent:
+ * `CANCELLED` for text cut short by a cancel (show it as [incomplete], never as a finished
+ * answer), `ORPHAN_TOOL_RESULT` for a tool result that matched no call.
  */
 data class ChatMessage(
     val id: String,
@@ -20,9 +25,13 @@ data class ChatMessage(
     val toolCallId: String?,
     val error: String?,
     val record: MessageRecord,
+    val localOnly: LocalOnlyReason? = null,
 ) {
+    /** Cut short by a cancel: the agent never finished it, and it is not sent back. */
+    val incomplete: Boolean get() = localOnly == LocalOnlyReason.CANCELLED
+
     companion object {
-        fun from(record: MessageRecord): ChatMessage = ChatMessage(
+        fun from(record: MessageRecord, localOnly: LocalOnlyReason? = null): ChatMessage = ChatMessage(
             id = record.id,
             role = record.role,
             text = textOf(record.content),
@@ -30,6 +39,7 @@ data class ChatMessage(
             toolCallId = record.toolCallId,
             error = record.error,
             record = record,
+            localOnly = localOnly,
         )
 
         private fun textOf(content: MessageContent): String? = when (content) {

@@ -131,7 +131,8 @@ private fun MessageBubble(message: ChatMessage) {
     Box(Modifier.fillMaxWidth(), contentAlignment = if (mine) Alignment.CenterEnd else Alignment.CenterStart) {
         val colors = MaterialTheme.colorScheme
         Text(
-            message.error?.let { "⚠ $it" } ?: message.text.orEmpty(),
+            // Text cut short by Stop is not a finished answer: say so.
+            message.error?.let { "⚠ $it" } ?: (message.text.orEmpty() + if (message.incomplete) " … (stopped)" else ""),
             modifier = Modifier
                 .widthIn(max = 320.dp)
                 .background(if (mine) colors.primaryContainer else colors.surfaceVariant, RoundedCornerShape(12.dp))

@@ -1,0 +1,128 @@
+package dev.agentui
+
+import dev.agentui.core.LocalOnlyReason
+import dev.agentui.core.MessageRole
+import dev.agentui.core.RunStatus
+import dev.agentui.core.WarningKind
+import kotlinx.coroutines.CoroutineStart
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.async
+import kotlinx.coroutines.flow.first
+import kotlinx.coroutines.flow.toList
+import kotlinx.coroutines.flow.transformWhile
+import kotlinx.coroutines.launch
+import kotlinx.coroutines.runBlocking
+import kotlinx.coroutines.withTimeout
+import org.junit.jupiter.api.AfterEach
+import org.junit.jupiter.api.BeforeEach
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.Timeout
+import java.util.Collections
+import java.util.concurrent.TimeUnit
+import kotlin.test.assertEquals
+import kotlin.test.assertIs
+import kotlin.test.assertTrue
+
+/**
+ * What the agent streams besides state (CUSTOM, RAW, STEP), LangGraph's `on_interrupt`, and
+ * messages kept on the device, through the real bindings against the demo agent.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class AgentEventsTest {
+    private lateinit var main: MainThread
+
+    @BeforeEach
+    fun setUp() {
+        main = MainThread()
+    }
+
+    @AfterEach
+    fun tearDown() {
+        main.close()
+    }
+
+    private fun connect() = Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = main.dispatcher)
+
+    @Test
+    fun `STEP, RAW and CUSTOM events reach the app in stream order`(): Unit = runBlocking {
+        connect().use { conversation ->
+            // Undispatched: subscribed before send(), as events are not replayed.
+            val received = async(Dispatchers.Unconfined, start = CoroutineStart.UNDISPATCHED) {
+                conversation.events
+                    // What the messages flow showed when each event arrived.
+                    .transformWhile { emit(it to conversation.messages.value.lastAssistantText()); it !is AgentEvent.StepFinished }
+                    .toList()
+            }
+            val stepValues = Collections.synchronizedList(mutableListOf<List<String>>())
+            val stepCollector = launch(Dispatchers.Unconfined) { conversation.activeSteps.collect { stepValues += it } }
+
+            val summary = conversation.send("show me the steps")
+            assertIs<RunStatus.Finished>(summary.status)
+            val events = withTimeout(WAIT_MS) { received.await() }
+
+            assertEquals(4, events.size, "$events")
+            assertEquals(AgentEvent.StepStarted("research"), events[0].first)
+            val raw = assertIs<AgentEvent.Raw>(events[1].first)
+            assertEquals("demo-agent", raw.source)
+            assertTrue(raw.eventJson.contains("\"kind\":\"trace\""), raw.eventJson)
+            assertEquals(AgentEvent.Custom("progress", """{"percent":50}"""), events[2].first)
+            assertEquals(AgentEvent.StepFinished("research"), events[3].first)
+            // State is published before each event: the text streamed inside the step is
+            // already in the messages flow when the step's end arrives.
+            assertEquals("Research step done.", events[3].second)
+
+            conversation.status.awaitValue { it is RunStatus.Finished }
+            conversation.activeSteps.awaitValue { it.isEmpty() }
+            stepCollector.cancel()
+            assertTrue(listOf("research") in stepValues, "the step was shown as active: $stepValues")
+        }
+    }
+
+    @Test
+    fun `a LangGraph on_interrupt is answered through the layer and the agent reads the payload`(): Unit = runBlocking {
+        connect().use { conversation ->
+            val custom = async(Dispatchers.Unconfined, start = CoroutineStart.UNDISPATCHED) {
+                conversation.events.first { it is AgentEvent.Custom }
+            }
+            val summary = conversation.send("legacy approval please")
+            assertIs<RunStatus.Interrupted>(summary.status)
+            assertIs<RunStatus.Interrupted>(conversation.status.awaitValue { it is RunStatus.Interrupted })
+            val interrupt = conversation.pendingInterrupts().single()
+            assertEquals("lg-1", interrupt.id, "the id comes from LangGraph's rawEvent")
+            assertEquals("Approve?", interrupt.message)
+
+            // Delivered as it came too: the value is JSON text holding JSON text.
+            val event = assertIs<AgentEvent.Custom>(withTimeout(WAIT_MS) { custom.await() })
+            assertEquals("on_interrupt", event.name)
+            assertTrue(event.valueJson.startsWith("\"") && event.valueJson.contains("Approve?"), event.valueJson)
+
+            conversation.resolveInterrupt(interrupt.id, """{"approved": true}""")
+            val next = conversation.continueRun()
+            assertIs<RunStatus.Finished>(next.status)
+            val messages = conversation.messages.awaitValue { it.assistantTexts().contains("Approved:") }
+            assertEquals("""Approved: {"approved":true}""", messages.lastAssistantText())
+            assertTrue(conversation.pendingInterrupts().isEmpty())
+        }
+    }
+
+    @Test
+    fun `text cut short by a cancel is marked incomplete and kept local`(): Unit = runBlocking {
+        connect().use { conversation ->
+            val warning = async(Dispatchers.Unconfined, start = CoroutineStart.UNDISPATCHED) {
+                conversation.warnings.first { it.kind == WarningKind.KEPT_LOCAL }
+            }
+            val run = async { runCatching { conversation.send("slow please") } }
+            conversation.messages.awaitValue { it.lastAssistantText().contains("Slow token 2.") }
+            conversation.cancel()
+            run.await()
+
+            val messages = conversation.messages.awaitValue { list -> list.any { it.incomplete } }
+            val cut = messages.single { it.localOnly != null }
+            assertEquals(MessageRole.ASSISTANT, cut.role)
+            assertEquals(LocalOnlyReason.CANCELLED, cut.localOnly)
+            assertTrue(cut.incomplete)
+            assertTrue(cut.text.orEmpty().contains("Slow token 2."), "the partial text stays visible: ${cut.text}")
+            assertTrue(withTimeout(WAIT_MS) { warning.await() }.message.contains(cut.id))
+        }
+    }
+}
