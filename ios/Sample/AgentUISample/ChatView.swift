@@ -146,7 +146,8 @@ private struct MessageRow: View {
         let mine = message.role == .user
         VStack(alignment: mine ? .trailing : .leading, spacing: 4) {
             if !message.text.isEmpty {
-                Text(message.text)
+                // Text cut short by Stop is not a finished answer: say so.
+                Text(message.isIncomplete ? message.text + " … (stopped)" : message.text)
                     .padding(10)
                     .background(
                         RoundedRectangle(cornerRadius: 12)
@@ -174,6 +175,8 @@ private struct MessageRow: View {
         case .failed(let kind, let detail)?: return "failed (\(kind)): \(detail)"
         case .completedByServer?: return "done by the agent"
         case .skipped(let reason)?: return "skipped: \(reason)"
+        case .ownedByServer?: return "run by the agent"
+        case .awaitingInterrupt?: return "waiting for your answer"
         case nil: return "requested"
         }
     }

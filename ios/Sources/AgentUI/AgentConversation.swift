@@ -10,12 +10,40 @@ import Combine
 import AgentUICore
 
 /// One chat message as a UI shows it.
+///
+/// `localOnly` is set when the message stays on this device and is not sent back to the agent:
+/// `.cancelled` for text cut short by a cancel (show it as `isIncomplete`, never as a finished
+/// answer), `.orphanToolResult` for a tool result that matched no call.
 public struct ChatMessage: Identifiable, Equatable {
     public let id: String
     public let role: MessageRole
     public let text: String
     public let toolCalls: [ToolCallRecord]
     public let error: String?
+    public let localOnly: LocalOnlyReason?
+
+    /// Cut short by a cancel: the agent never finished it, and it is not sent back.
+    public var isIncomplete: Bool { localOnly == .cancelled }
+
+    func keptLocal(_ reason: LocalOnlyReason?) -> ChatMessage {
+        ChatMessage(id: id, role: role, text: text, toolCalls: toolCalls, error: error, localOnly: reason)
+    }
+}
+
+/// What the agent streams besides conversation state, in stream order: AG-UI `CUSTOM`, `RAW`,
+/// `STEP_STARTED` and `STEP_FINISHED` events. Values stay JSON text; decode them with
+/// `JSONSerialization` or a `Decodable` of the app's own.
+public enum AgentEvent: Equatable, Sendable {
+    /// A `CUSTOM` event (an app-specific event, ADK's `PredictState`, LangGraph's
+    /// `on_interrupt`); `valueJson` is its value as JSON text. An `on_interrupt` is also a pending
+    /// interrupt, answered with `resolveInterrupt` like any other.
+    case custom(name: String, valueJson: String)
+    /// A `RAW` event: a provider-native event passed through verbatim.
+    case raw(eventJson: String, source: String?)
+    /// The agent began step `name`.
+    case stepStarted(name: String)
+    /// Step `name` is done.
+    case stepFinished(name: String)
 }
 
 /// A surface's resolved nodes, kept in the order the core published them.
@@ -73,17 +101,29 @@ public final class AgentConversation: ObservableObject {
     @Published public private(set) var toolCalls: [String: ToolCallStatus] = [:]
     @Published public private(set) var surfaces: [String: SurfaceState] = [:]
     @Published public private(set) var stateJson: String = "{}"
+    /// The steps of the current run that started and have not finished, outermost first.
+    /// Emptied when a run starts or ends (a cancelled run may leave steps open).
+    @Published public private(set) var activeSteps: [String] = []
 
     private var subscription: SubscriptionHandle?
     private let updates: AsyncStream<ConversationUpdate>.Continuation
     private var pump: Task<Void, Never>?
     private let surfaceEventSubject = PassthroughSubject<SurfaceEvent, Never>()
+    private let eventSubject = PassthroughSubject<AgentEvent, Never>()
+    /// Why messages stay on this device, by message id (marks arrive after the message).
+    private var localOnlyMarks: [String: LocalOnlyReason] = [:]
     private var closed = false
 
     /// Every surface change, sent on the main actor right after it was applied to `surfaces`.
     /// A renderer that keeps one observable object per node follows these instead of comparing
     /// whole `surfaces` snapshots (see `AgentUISwiftUI.SurfaceModel`).
     public var surfaceEvents: AnyPublisher<SurfaceEvent, Never> { surfaceEventSubject.eraseToAnyPublisher() }
+
+    /// The agent's CUSTOM, RAW and STEP events in the order it sent them, on the main actor,
+    /// each sent after every earlier update was applied to the published properties. Not
+    /// replayed: subscribe before `send` to see a run's events. As an async sequence:
+    /// `for await event in conversation.events.values { ... }` (iOS 15+).
+    public var events: AnyPublisher<AgentEvent, Never> { eventSubject.eraseToAnyPublisher() }
 
     init(native: Conversation) {
         self.native = native
@@ -188,15 +228,38 @@ public final class AgentConversation: ObservableObject {
         switch update {
         case .runStatusChanged(let status):
             self.status = status
+            // Steps belong to one run: none is open before it streams or after it ended.
+            if !activeSteps.isEmpty, !Self.isRunning(status) { activeSteps = [] }
         case .messageUpserted(let message):
-            let chat = Self.chatMessage(message)
+            let chat = Self.chatMessage(message).keptLocal(localOnlyMarks[message.id])
             if let index = messages.firstIndex(where: { $0.id == chat.id }) {
                 messages[index] = chat
             } else {
                 messages.append(chat)
             }
         case .messagesReset(let all):
-            messages = all.map(Self.chatMessage)
+            // As the core does: the agent holds what its snapshot carries, so only messages of
+            // client-only roles (which a snapshot leaves in place) keep their mark.
+            let kept = Set(all.filter { $0.role == .activity || $0.role == .reasoning }.map(\.id))
+            localOnlyMarks = localOnlyMarks.filter { kept.contains($0.key) }
+            messages = all.map { Self.chatMessage($0).keptLocal(localOnlyMarks[$0.id]) }
+        case .messageKeptLocal(let messageId, let reason):
+            localOnlyMarks[messageId] = reason
+            if let index = messages.firstIndex(where: { $0.id == messageId }) {
+                messages[index] = messages[index].keptLocal(reason)
+            }
+        case .custom(let name, let valueJson):
+            eventSubject.send(.custom(name: name, valueJson: valueJson))
+        case .raw(let eventJson, let source):
+            eventSubject.send(.raw(eventJson: eventJson, source: source))
+        case .step(let name, let started):
+            if started {
+                activeSteps.append(name)
+                eventSubject.send(.stepStarted(name: name))
+            } else {
+                if let index = activeSteps.lastIndex(of: name) { activeSteps.remove(at: index) }
+                eventSubject.send(.stepFinished(name: name))
+            }
         case .toolCall(let toolCallId, _, let status):
             toolCalls[toolCallId] = status
         case .stateChanged(let json):
@@ -220,6 +283,11 @@ public final class AgentConversation: ObservableObject {
             surfaces[surfaceId] = nil
             surfaceEventSubject.send(.deleted(surfaceId: surfaceId))
         }
+    }
+
+    private static func isRunning(_ status: RunStatus) -> Bool {
+        if case .running = status { return true }
+        return false
     }
 
     /// A reset replaces everything; a patch replaces the upserted nodes and drops the removed.
@@ -254,7 +322,7 @@ public final class AgentConversation: ObservableObject {
             }.joined()
         default: text = ""
         }
-        return ChatMessage(id: m.id, role: m.role, text: text, toolCalls: m.toolCalls, error: m.error)
+        return ChatMessage(id: m.id, role: m.role, text: text, toolCalls: m.toolCalls, error: m.error, localOnly: nil)
     }
 }
 
