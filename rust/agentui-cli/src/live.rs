@@ -1,65 +1,22 @@
-//! Talking to live agents: `agentui run`, `agentui serve-demo` and the scripted `agentui demo`.
+//! The demo agent: `agentui serve-demo` and the scripted `agentui demo`.
 
-use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use agentui_agui::session::{
-    ActionResult, ClientTool, ConversationSession, SessionOptions, SessionUpdate, ToolCallPhase, ToolInvocation,
+    ActionResult, ClientTool, ConversationSession, SessionOptions, SessionUpdate, ToolInvocation,
 };
 use agentui_demo_agent::{DemoAgent, DemoAgentOptions, SCENARIOS};
 use serde_json::json;
 
+use crate::run::Printer;
 use crate::tree;
 
-/// Prints session updates as they stream: text deltas inline, everything else on its own line.
-#[derive(Default)]
-struct StreamPrinter {
-    printed: Mutex<HashMap<String, usize>>,
-}
-
-impl StreamPrinter {
-    fn on_update(&self, update: &SessionUpdate) {
-        match update {
-            SessionUpdate::MessageUpserted(message) if message.role.as_str() == "assistant" => {
-                let Some(text) = message.text() else { return };
-                let mut printed = self.printed.lock().unwrap_or_else(|p| p.into_inner());
-                let done = printed.entry(message.id.clone()).or_insert(0);
-                if *done == 0 && !text.is_empty() {
-                    print!("\nagent: ");
-                }
-                if let Some(delta) = text.get(*done..) {
-                    print!("{delta}");
-                }
-                *done = text.len();
-            }
-            SessionUpdate::MessageUpserted(_) | SessionUpdate::MessagesReset(_) | SessionUpdate::RunPhase(_) => {}
-            SessionUpdate::ToolCall(call) => match &call.phase {
-                ToolCallPhase::Streaming => {}
-                phase => println!("\n  [tool {} {}: {}]", call.tool_name, call.tool_call_id, phase_label(phase)),
-            },
-            other => println!("\n  [{other}]"),
-        }
-    }
-}
-
-fn phase_label(phase: &ToolCallPhase) -> String {
-    match phase {
-        ToolCallPhase::Succeeded { result } => format!("succeeded -> {result}"),
-        ToolCallPhase::Failed { failure } => format!("failed: {failure:?}"),
-        other => format!("{other:?}").to_lowercase(),
-    }
-}
-
-fn printing_session(
-    url: &str,
-    headers: &[(String, String)],
-) -> Result<(ConversationSession, Arc<StreamPrinter>), String> {
-    let mut session =
-        ConversationSession::connect(url, headers, SessionOptions::default()).map_err(|e| e.to_string())?;
-    let printer = Arc::new(StreamPrinter::default());
+fn printing_session(url: &str) -> Result<(ConversationSession, Arc<Printer>), String> {
+    let mut session = ConversationSession::connect(url, &[], SessionOptions::default()).map_err(|e| e.to_string())?;
+    let printer = Arc::new(Printer::new(false));
     let listener = printer.clone();
     session.add_listener(Arc::new(move |u: &SessionUpdate| listener.on_update(u)));
     Ok((session, printer))
@@ -67,34 +24,6 @@ fn printing_session(
 
 fn runtime() -> Result<tokio::runtime::Runtime, String> {
     tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().map_err(|e| e.to_string())
-}
-
-/// `agentui run URL MESSAGE`: one conversation turn, printed as it streams.
-pub fn run(url: &str, message: &str, headers: &[String]) -> Result<ExitCode, String> {
-    let headers: Vec<(String, String)> = headers
-        .iter()
-        .map(|h| h.split_once(':').map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned())))
-        .collect::<Option<_>>()
-        .ok_or("headers are written NAME:VALUE")?;
-    runtime()?.block_on(async {
-        let (mut session, _printer) = printing_session(url, &headers)?;
-        println!("you: {message}");
-        let result = session.run(message).await;
-        println!();
-        for surface in session.a2ui().group().surfaces() {
-            print!("{}", tree::render(surface));
-        }
-        match result {
-            Ok(summary) => {
-                println!("run finished: {:?} ({} run(s))", summary.phase, summary.run_ids.len());
-                Ok(ExitCode::SUCCESS)
-            }
-            Err(e) => {
-                println!("run failed: {e}");
-                Ok(ExitCode::from(1))
-            }
-        }
-    })
 }
 
 /// `agentui serve-demo`: the scripted demo agent until Ctrl-C.
@@ -120,7 +49,7 @@ pub fn demo() -> Result<ExitCode, String> {
     runtime()?.block_on(async {
         let options = DemoAgentOptions { event_delay: Duration::from_millis(15), ..DemoAgentOptions::default() };
         let handle = DemoAgent::new(options).serve(([127, 0, 0, 1], 0).into()).await.map_err(|e| e.to_string())?;
-        let (mut session, _printer) = printing_session(&handle.agent_url(), &[])?;
+        let (mut session, _printer) = printing_session(&handle.agent_url())?;
         // A client tool as an app would register it: the device's location, here a fixed city.
         let location = ClientTool::new(
             "get_location",

@@ -3,6 +3,7 @@
 mod agui;
 mod input;
 mod live;
+mod run;
 mod tree;
 
 use std::path::PathBuf;
@@ -33,14 +34,10 @@ enum Command {
         #[command(subcommand)]
         command: AguiCommand,
     },
-    /// Send MESSAGE to the AG-UI agent at URL and print the conversation as it streams.
-    Run {
-        url: String,
-        message: String,
-        /// Extra request header, NAME:VALUE (e.g. authorization); repeatable. Never printed.
-        #[arg(long = "header", value_name = "NAME:VALUE")]
-        headers: Vec<String>,
-    },
+    /// Send MESSAGE to the AG-UI agent at URL and play the app: client tools, interrupts, and
+    /// the conversation printed as it streams. Exit 0 completed, 1 agent/transport/protocol
+    /// error, 3 stopped at an unanswered interrupt.
+    Run(run::RunArgs),
     /// Serve the scripted demo agent on 127.0.0.1 until Ctrl-C.
     ServeDemo {
         #[arg(long, default_value_t = 8765)]
@@ -90,7 +87,7 @@ fn main() -> ExitCode {
             AguiCommand::Replay { file } => agui::replay(&file),
             AguiCommand::Conformance { dir } => agui::conformance(&dir),
         },
-        Command::Run { url, message, headers } => live::run(&url, &message, &headers),
+        Command::Run(args) => run::run(&args),
         Command::ServeDemo { port } => live::serve_demo(port),
         Command::Demo => live::demo(),
     };

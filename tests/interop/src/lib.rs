@@ -61,6 +61,11 @@ impl Server {
 
     /// Every `RunAgentInput` the server received on `thread_id`, in order.
     pub async fn inputs(&self, thread_id: &str) -> Vec<Value> {
+        self.all_inputs().await.into_iter().filter(|body| body["threadId"] == thread_id).collect()
+    }
+
+    /// Every `RunAgentInput` the server received, in order.
+    pub async fn all_inputs(&self) -> Vec<Value> {
         let body = http()
             .get(self.url("/_inputs"))
             .send()
@@ -70,12 +75,7 @@ impl Server {
             .await
             .expect("the /_inputs body");
         let all: Value = serde_json::from_slice(&body).expect("/_inputs is JSON");
-        all.as_array()
-            .into_iter()
-            .flatten()
-            .map(|entry| entry["body"].clone())
-            .filter(|body| body["threadId"] == thread_id)
-            .collect()
+        all.as_array().into_iter().flatten().map(|entry| entry["body"].clone()).collect()
     }
 }
 
