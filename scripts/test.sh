@@ -20,6 +20,19 @@ fi
 
 cargo test --workspace --locked
 
+# Interop with the agent servers people run: google-adk + ag-ui-adk and langgraph +
+# ag-ui-langgraph on PyPI, with scripted fake models, started on 127.0.0.1 by the script. The
+# venv is built under target/ from tests/interop/requirements.lock and kept between runs.
+if ! command -v python3 >/dev/null 2>&1 || ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq python3 python3-venv >/dev/null
+  else
+    echo "Python 3.11+ with venv is needed for the interop tests" >&2
+    exit 1
+  fi
+fi
+tests/interop/run.sh
+
 # Kotlin layer on the host JVM: builds the cdylib, generates the bindings, compiles the layer
 # and runs its JUnit tests against the in-process demo agent.
 if ! command -v mvn >/dev/null 2>&1 || ! command -v javac >/dev/null 2>&1; then
