@@ -5,6 +5,8 @@ use serde_json::Value;
 
 use crate::event::{PatchOp, PatchOperation};
 
+mod rollback;
+
 /// Why a well-formed patch did not apply.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("operation {index} ({op:?} {path}): {reason}")]
@@ -20,12 +22,14 @@ pub fn apply_patch(target: &mut Value, ops: &[PatchOperation]) -> Result<(), Pat
     if ops.is_empty() {
         return Ok(());
     }
-    // Work on a copy so a failing operation leaves no partial result behind.
-    let mut doc = target.clone();
+    // Save what the patch may touch so a failing operation leaves no partial result behind.
+    let saved = rollback::Rollback::save(target, ops);
     for (index, op) in ops.iter().enumerate() {
-        apply_one(&mut doc, op).map_err(|reason| PatchError { index, op: op.op, path: op.path.clone(), reason })?;
+        if let Err(reason) = apply_one(target, op) {
+            saved.restore(target);
+            return Err(PatchError { index, op: op.op, path: op.path.clone(), reason });
+        }
     }
-    *target = doc;
     Ok(())
 }
 
