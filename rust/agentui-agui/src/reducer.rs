@@ -8,7 +8,7 @@
 //! (`MESSAGES_SNAPSHOT`, `RUN_STARTED.input`, the initial messages) are marked so, and only a
 //! call streamed live in the current run can ever be pending for the client to execute.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use serde_json::{Map, Value};
 
@@ -593,8 +593,10 @@ impl ConversationReducer {
 
     /// The tool call `id` inside its carrying message.
     fn live_call_mut(&mut self, id: &str) -> Option<&mut ToolCall> {
-        let message_id = self.conversation.tool_call(id)?.message_id.clone();
-        self.conversation.message_mut(&message_id)?.tool_calls.as_mut()?.iter_mut().find(|c| c.id == id)
+        let c = &mut self.conversation;
+        let record = c.tool_calls.get(*c.tool_call_positions.get(id)?)?;
+        let at = *c.positions.get(record.message_id.as_str())?;
+        c.messages.get_mut(at)?.tool_calls.as_mut()?.iter_mut().find(|call| call.id == id)
     }
 
     fn tool_call_start(&mut self, e: &ToolCallStart) -> Result<(), ProtocolError> {
