@@ -34,6 +34,8 @@ pub struct PipelineOptions {
 pub struct EventPipeline {
     boundary: CompatibilityBoundary,
     era: PeerEra,
+    // Fixed by the era: whether events are rewritten before enforcement (fast path unusable).
+    general_path_only: bool,
     expander: ChunkExpander,
     verifier: StreamVerifier,
     reducer: ConversationReducer,
@@ -46,6 +48,7 @@ impl EventPipeline {
         EventPipeline {
             boundary: CompatibilityBoundary::new(),
             era: PeerEra::new(options.peer_max_protocol_version.as_deref()),
+            general_path_only: PeerEra::new(options.peer_max_protocol_version.as_deref()).drops_subagents(),
             expander: ChunkExpander::new(),
             verifier: StreamVerifier::new(options.limits),
             reducer: ConversationReducer::new(conversation, options.limits),
@@ -95,7 +98,7 @@ impl EventPipeline {
             return Err(ProtocolError::StreamRejected(Box::new(e.clone())));
         }
         // An era that drops subagents rewrites events before enforcement: general path only.
-        let fast = if self.era.drops_subagents() { None } else { crate::decode::fast_path(data) };
+        let fast = if self.general_path_only { None } else { crate::decode::fast_path(data) };
         let result = match fast {
             Some(event) => self.deliver(event, &mut sink),
             None => match serde_json::from_str::<Value>(data) {
@@ -205,7 +208,7 @@ pub fn process_sse_body(
     let mut failure: Option<StreamError> = None;
     let mut on_event = |pipeline: &mut EventPipeline, data: &str, failure: &mut Option<StreamError>| {
         // An event whose data is blank carries no AG-UI event (a keep-alive); it is not JSON to judge.
-        if failure.is_none() && !data.trim().is_empty() {
+        if failure.is_none() && !data.chars().all(char::is_whitespace) {
             // As with `push_str`: a push that fails counts none of its events.
             let mut n = 0usize;
             match pipeline.push_str_with(data, |_| n += 1) {
