@@ -1,14 +1,17 @@
 //! `agentui agui …`: AG-UI streams for agent developers: decode a captured SSE body, replay it
 //! through the verifier and reducer, run the conformance corpus.
 
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
 use agentui_agui::a2ui_bridge::A2uiBridge;
 use agentui_agui::conformance;
-use agentui_agui::decode::decode_event;
+use agentui_agui::decode::{decode_event, fast_path};
+use agentui_agui::message::Interrupt;
 use agentui_agui::reducer::RunStatus;
-use agentui_agui::{Conversation, EventPipeline, PipelineOptions, SseDecoder, SseLimits};
+use agentui_agui::{Conversation, Event, EventPipeline, Message, PipelineOptions, SseDecoder, SseLimits, Warning};
+use serde::Serialize;
 use serde_json::{json, Value};
 
 /// The data of every SSE event in `body`, or the framing error that stopped decoding.
@@ -27,7 +30,16 @@ pub fn decode(file: &Path) -> Result<ExitCode, String> {
     let body = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let (data, framing_error) = sse_data(&body);
     let mut failed = false;
+    // One write per buffer, not per line: stdout is line-buffered.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let write_error = |e: std::io::Error| format!("cannot write the output: {e}");
     for (index, item) in data.iter().enumerate() {
+        // The hot event types decode straight from the text, warning-free by construction.
+        if let Some(event) = fast_path(item) {
+            let line = serde_json::to_string(&event).unwrap_or_else(|_| "null".to_owned());
+            writeln!(out, "{line}").map_err(write_error)?;
+            continue;
+        }
         let line = match serde_json::from_str::<Value>(item) {
             Err(e) => {
                 failed = true;
@@ -46,12 +58,13 @@ pub fn decode(file: &Path) -> Result<ExitCode, String> {
                 }
             }
         };
-        println!("{line}");
+        writeln!(out, "{line}").map_err(write_error)?;
     }
     if let Some(error) = framing_error {
-        println!("{}", json!({"error": error}));
+        writeln!(out, "{}", json!({"error": error})).map_err(write_error)?;
         failed = true;
     }
+    out.flush().map_err(write_error)?;
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
@@ -59,54 +72,105 @@ pub fn decode(file: &Path) -> Result<ExitCode, String> {
 /// events) and print the final conversation, warnings and errors.
 pub fn replay(file: &Path) -> Result<ExitCode, String> {
     let body = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let (events, mut error) = if body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+    let mut replay = Replay {
+        pipeline: EventPipeline::new(Conversation::new(Vec::new(), None), &PipelineOptions::default()),
+        delivered: 0,
+        a2ui: A2uiBridge::default(),
+        a2ui_errors: Vec::new(),
+        list: Vec::new(),
+        error: None,
+    };
+    // An SSE body is replayed as it is decoded, without holding every event's text at once; a
+    // framing error still takes precedence over a protocol error, as it is reported first.
+    let framing_error = if body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
         match serde_json::from_slice::<Vec<Value>>(&body) {
-            Ok(items) => (items.into_iter().map(|v| v.to_string()).collect(), None),
+            Ok(items) => items.into_iter().for_each(|v| replay.push(&v.to_string())),
             Err(e) => return Err(format!("{}: not a JSON array of events: {e}", file.display())),
         }
+        None
     } else {
-        sse_data(&body)
+        let mut decoder = SseDecoder::new(SseLimits::default());
+        let framed = decoder.push_with(&body, |e| replay.push(&e.data));
+        framed.and_then(|()| decoder.finish_with(|e| replay.push(&e.data))).err().map(|e| e.to_string())
     };
-    let mut pipeline = EventPipeline::new(Conversation::new(Vec::new(), None), &PipelineOptions::default());
-    let mut delivered = 0usize;
-    // A2UI carried by the stream is rendered too, so a developer sees what the app would show.
-    let mut a2ui = A2uiBridge::default();
-    let mut a2ui_errors = Vec::new();
-    for data in &events {
-        match pipeline.push_str(data) {
-            Ok(list) => {
-                delivered += list.len();
-                for event in &list {
-                    a2ui_errors.extend(a2ui.on_event(event).emitted.iter().map(|m| m.to_wire()));
-                }
-            }
-            Err(e) => {
-                error.get_or_insert(e.to_string());
-                break;
-            }
-        }
-    }
+    let Replay { pipeline, delivered, a2ui, a2ui_errors, error, .. } = replay;
+    let mut error = framing_error.or(error);
     if error.is_none() && pipeline.run_active() {
         error = Some("stream ended in the middle of a run (no RUN_FINISHED or RUN_ERROR)".into());
     }
     let conversation = pipeline.conversation();
-    let report = json!({
-        "outcome": if error.is_some() { "failed" } else { "completed" },
-        "error": error,
-        "deliveredEvents": delivered,
-        "runStatus": run_status(conversation.run_status()),
-        "messages": conversation.messages(),
-        "state": conversation.state(),
-        "needsResync": conversation.needs_resync(),
-        "activities": conversation.activities().collect::<Vec<_>>(),
-        "pendingInterrupts": conversation.pending_interrupts(),
-        "runErrors": conversation.run_errors().iter().map(|e| json!({"message": e.message, "code": e.code})).collect::<Vec<_>>(),
-        "warnings": conversation.warnings(),
-        "surfaces": a2ui.group().surfaces().map(crate::surface_report).collect::<Vec<_>>(),
-        "a2uiErrors": a2ui_errors,
-    });
-    println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
-    Ok(if report["error"].is_null() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    // Serialized straight to stdout: no Value copy of the conversation, no whole-text buffer.
+    let report = ReplayReport {
+        outcome: if error.is_some() { "failed" } else { "completed" },
+        error: &error,
+        delivered_events: delivered,
+        run_status: run_status(conversation.run_status()),
+        messages: conversation.messages(),
+        state: conversation.state(),
+        needs_resync: conversation.needs_resync(),
+        activities: conversation.activities().collect(),
+        pending_interrupts: conversation.pending_interrupts(),
+        run_errors: conversation.run_errors().iter().map(|e| json!({"message": e.message, "code": e.code})).collect(),
+        warnings: conversation.warnings(),
+        surfaces: a2ui.group().surfaces().map(crate::surface_report).collect(),
+        a2ui_errors,
+    };
+    let write_error = |e: std::io::Error| format!("cannot write the output: {e}");
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    serde_json::to_writer_pretty(&mut out, &report).map_err(|e| e.to_string())?;
+    writeln!(out).and_then(|()| out.flush()).map_err(write_error)?;
+    Ok(if error.is_none() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The stream being replayed.
+struct Replay {
+    pipeline: EventPipeline,
+    delivered: usize,
+    // A2UI carried by the stream is rendered too, so a developer sees what the app would show.
+    a2ui: A2uiBridge,
+    a2ui_errors: Vec<Value>,
+    // One buffer for every push: a push that fails delivers nothing to the report.
+    list: Vec<Event>,
+    error: Option<String>,
+}
+
+impl Replay {
+    fn push(&mut self, data: &str) {
+        // Blank data is a keep-alive, not an event; nothing is pushed after the first error.
+        if self.error.is_some() || data.chars().all(char::is_whitespace) {
+            return;
+        }
+        self.list.clear();
+        let list = &mut self.list;
+        match self.pipeline.push_str_with(data, |event| list.push(event)) {
+            Ok(()) => {
+                self.delivered += self.list.len();
+                for event in &self.list {
+                    self.a2ui_errors.extend(self.a2ui.on_event(event).emitted.iter().map(|m| m.to_wire()));
+                }
+            }
+            Err(e) => self.error = Some(e.to_string()),
+        }
+    }
+}
+
+/// What `agentui agui replay` prints, in this key order.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReplayReport<'a> {
+    outcome: &'static str,
+    error: &'a Option<String>,
+    delivered_events: usize,
+    run_status: Value,
+    messages: &'a [Message],
+    state: &'a Value,
+    needs_resync: bool,
+    activities: Vec<&'a Message>,
+    pending_interrupts: &'a [Interrupt],
+    run_errors: Vec<Value>,
+    warnings: &'a [Warning],
+    surfaces: Vec<Value>,
+    a2ui_errors: Vec<Value>,
 }
 
 fn run_status(status: &RunStatus) -> Value {
