@@ -13,6 +13,17 @@ use agentui_interop::*;
 use serde_json::{json, Value};
 use tokio::time::timeout;
 
+/// An interop test: ignored in a bare `cargo test`, run by `tests/interop/run.sh`.
+macro_rules! interop_test {
+    ($name:ident, $scenario:expr) => {
+        #[tokio::test]
+        #[ignore = "needs the interop servers: run tests/interop/run.sh"]
+        async fn $name() {
+            $scenario.await
+        }
+    };
+}
+
 async fn bounded<T>(f: impl std::future::Future<Output = T>) -> T {
     timeout(SCENARIO_BOUND, f).await.expect("the scenario finished in time")
 }
@@ -53,17 +64,9 @@ async fn streamed_text(server: Server, path: &str, expected: &str) {
     .await
 }
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn adk_streamed_text() {
-    streamed_text(adk(), "/adk", "Hello from ADK!").await
-}
+interop_test!(adk_streamed_text, streamed_text(adk(), "/adk", "Hello from ADK!"));
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn langgraph_streamed_text() {
-    streamed_text(langgraph(), "/langgraph", "Hello from LangGraph!").await
-}
+interop_test!(langgraph_streamed_text, streamed_text(langgraph(), "/langgraph", "Hello from LangGraph!"));
 
 // ---- a server tool ----
 
@@ -84,17 +87,9 @@ async fn server_tool(server: Server, path: &str) {
     .await
 }
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn adk_server_tool() {
-    server_tool(adk(), "/adk").await
-}
+interop_test!(adk_server_tool, server_tool(adk(), "/adk"));
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn langgraph_server_tool() {
-    server_tool(langgraph(), "/langgraph").await
-}
+interop_test!(langgraph_server_tool, server_tool(langgraph(), "/langgraph"));
 
 // ---- a client tool round trip ----
 
@@ -122,17 +117,9 @@ async fn client_tool_round_trip(server: Server, path: &str) {
     .await
 }
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn adk_client_tool_round_trip() {
-    client_tool_round_trip(adk(), "/adk").await
-}
+interop_test!(adk_client_tool_round_trip, client_tool_round_trip(adk(), "/adk"));
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn langgraph_client_tool_round_trip() {
-    client_tool_round_trip(langgraph(), "/langgraph").await
-}
+interop_test!(langgraph_client_tool_round_trip, client_tool_round_trip(langgraph(), "/langgraph"));
 
 // ---- two parallel client calls ----
 
@@ -167,17 +154,9 @@ async fn parallel_client_calls(server: Server, path: &str) {
     .await
 }
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn adk_parallel_client_calls() {
-    parallel_client_calls(adk(), "/adk").await
-}
+interop_test!(adk_parallel_client_calls, parallel_client_calls(adk(), "/adk"));
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn langgraph_parallel_client_calls() {
-    parallel_client_calls(langgraph(), "/langgraph").await
-}
+interop_test!(langgraph_parallel_client_calls, parallel_client_calls(langgraph(), "/langgraph"));
 
 // ---- a failing client tool ----
 
@@ -203,17 +182,9 @@ async fn failing_client_tool(server: Server, path: &str) {
     .await
 }
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn adk_failing_client_tool() {
-    failing_client_tool(adk(), "/adk").await
-}
+interop_test!(adk_failing_client_tool, failing_client_tool(adk(), "/adk"));
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn langgraph_failing_client_tool() {
-    failing_client_tool(langgraph(), "/langgraph").await
-}
+interop_test!(langgraph_failing_client_tool, failing_client_tool(langgraph(), "/langgraph"));
 
 // ---- ADK human in the loop ----
 
@@ -455,17 +426,12 @@ async fn cancel_during_text(server: Server, path: &str, hello: &str) {
     .await
 }
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn adk_cancel_during_text_then_a_new_turn() {
-    cancel_during_text(adk(), "/adk", "Hello from ADK!").await
-}
+interop_test!(adk_cancel_during_text_then_a_new_turn, cancel_during_text(adk(), "/adk", "Hello from ADK!"));
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn langgraph_cancel_during_text_then_a_new_turn() {
-    cancel_during_text(langgraph(), "/langgraph", "Hello from LangGraph!").await
-}
+interop_test!(
+    langgraph_cancel_during_text_then_a_new_turn,
+    cancel_during_text(langgraph(), "/langgraph", "Hello from LangGraph!")
+);
 
 async fn cancel_during_client_tool(server: Server, path: &str, hello: &str) {
     bounded(async {
@@ -512,17 +478,15 @@ async fn cancel_during_client_tool(server: Server, path: &str, hello: &str) {
     .await
 }
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn adk_cancel_during_a_client_tool_then_a_new_turn() {
-    cancel_during_client_tool(adk(), "/adk", "Hello from ADK!").await
-}
+interop_test!(
+    adk_cancel_during_a_client_tool_then_a_new_turn,
+    cancel_during_client_tool(adk(), "/adk", "Hello from ADK!")
+);
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn langgraph_cancel_during_a_client_tool_then_a_new_turn() {
-    cancel_during_client_tool(langgraph(), "/langgraph", "Hello from LangGraph!").await
-}
+interop_test!(
+    langgraph_cancel_during_a_client_tool_then_a_new_turn,
+    cancel_during_client_tool(langgraph(), "/langgraph", "Hello from LangGraph!")
+);
 
 // ---- MESSAGES_SNAPSHOT replays history without re-running it ----
 
@@ -551,14 +515,9 @@ async fn snapshot_replay_executes_nothing(server: Server, path: &str) {
     .await
 }
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn adk_messages_snapshot_replay_executes_nothing() {
-    snapshot_replay_executes_nothing(adk(), "/adk-snapshot").await
-}
+interop_test!(adk_messages_snapshot_replay_executes_nothing, snapshot_replay_executes_nothing(adk(), "/adk-snapshot"));
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn langgraph_messages_snapshot_replay_executes_nothing() {
-    snapshot_replay_executes_nothing(langgraph(), "/langgraph").await
-}
+interop_test!(
+    langgraph_messages_snapshot_replay_executes_nothing,
+    snapshot_replay_executes_nothing(langgraph(), "/langgraph")
+);
