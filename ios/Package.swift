@@ -1,5 +1,8 @@
 // swift-tools-version: 5.9
 //
+// SPDX-License-Identifier: MIT OR Apache-2.0 (LICENSE-MIT, LICENSE-APACHE at the repository
+// root; SwiftPM manifests have no licence field).
+//
 // agentui for Apple platforms: the Rust core as a binary XCFramework, its generated Swift
 // bindings, the Swift layer and the SwiftUI renderer.
 //

@@ -180,8 +180,13 @@ publishing {
                         "(UniFFI bindings, JNA), with a coroutine/StateFlow Kotlin layer.",
                 )
                 licenses {
+                    // The workspace's licence (Cargo.toml: license = "MIT OR Apache-2.0"), either
+                    // at the user's option.
                     license {
-                        // The workspace's license (Cargo.toml: license = "Apache-2.0").
+                        name.set("MIT")
+                        url.set("https://opensource.org/license/mit")
+                    }
+                    license {
                         name.set("Apache-2.0")
                         url.set("https://www.apache.org/licenses/LICENSE-2.0.txt")
                     }
