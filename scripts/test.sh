@@ -18,6 +18,14 @@ if rustup component list --installed 2>/dev/null | grep -q rustfmt; then
   cargo fmt --all -- --check
 fi
 
+# Lints and docs are part of the contract too: a warning fails the run.
+if cargo clippy --version >/dev/null 2>&1 || rustup component add clippy >/dev/null 2>&1; then
+  cargo clippy --workspace --all-targets --locked -- -D warnings
+else
+  echo "clippy is not installed and cannot be added: the lint gate is skipped" >&2
+fi
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+
 cargo test --workspace --locked
 
 # Interop with the agent servers people run: google-adk + ag-ui-adk and langgraph +
