@@ -149,6 +149,7 @@ impl From<SessionError> for ConversationError {
             SessionError::Interrupt(e) => e.into(),
             SessionError::Tools(e) => e.into(),
             SessionError::A2ui(e) => e.into(),
+            SessionError::Internal { detail } => ConversationError::Internal { detail },
         }
     }
 }
