@@ -4,16 +4,17 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use agentui_agui::a2ui_bridge::A2uiBridge;
+use agentui_agui::a2ui_bridge::{A2uiBridge, BridgeLimits};
 use agentui_agui::conformance;
 use agentui_agui::decode::decode_event;
 use agentui_agui::reducer::RunStatus;
-use agentui_agui::{Conversation, EventPipeline, PipelineOptions, SseDecoder, SseLimits};
+use agentui_agui::{Conversation, EventPipeline, Limits, MemoryBudget, PipelineOptions, SseDecoder};
 use serde_json::{json, Value};
 
 /// The data of every SSE event in `body`, or the framing error that stopped decoding.
 fn sse_data(body: &[u8]) -> (Vec<String>, Option<String>) {
-    let mut decoder = SseDecoder::new(SseLimits::default());
+    // The app's default budget, so a stream is judged as a phone would judge it.
+    let mut decoder = SseDecoder::new(MemoryBudget::default().sse_limits());
     let mut data = Vec::new();
     let framed = decoder.push_with(body, |e| data.push(e.data));
     let framed = framed.and_then(|()| decoder.finish_with(|e| data.push(e.data)));
@@ -67,12 +68,27 @@ pub fn replay(file: &Path) -> Result<ExitCode, String> {
     } else {
         sse_data(&body)
     };
-    let mut pipeline = EventPipeline::new(Conversation::new(Vec::new(), None), &PipelineOptions::default());
+    let budget = MemoryBudget::default();
+    let options = PipelineOptions { limits: budget.agui_limits(Limits::default()), ..PipelineOptions::default() };
+    let mut pipeline = EventPipeline::new(Conversation::new(Vec::new(), None), &options);
     let mut delivered = 0usize;
     // A2UI carried by the stream is rendered too, so a developer sees what the app would show.
-    let mut a2ui = A2uiBridge::default();
+    let group = agentui_a2ui::SurfaceGroup::new(
+        agentui_a2ui::catalog::CatalogRegistry::with_basic(),
+        budget.a2ui_limits(agentui_a2ui::Limits::default()),
+    );
+    let mut a2ui = A2uiBridge::with_limits(group, budget.bridge_limits(BridgeLimits::default()));
     let mut a2ui_errors = Vec::new();
     for data in &events {
+        // Events from a JSON array did not pass the SSE decoder's bound: the same bound here.
+        if data.len() > budget.max_message_bytes {
+            error.get_or_insert(format!(
+                "limit exceeded: event size in bytes (limit {}, event of {} bytes)",
+                budget.max_message_bytes,
+                data.len()
+            ));
+            break;
+        }
         match pipeline.push_str(data) {
             Ok(list) => {
                 delivered += list.len();

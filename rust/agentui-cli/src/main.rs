@@ -169,10 +169,12 @@ fn apply_file(args: &StreamArgs) -> Result<(SurfaceGroup, Outcome), String> {
         catalogs.register(Arc::new(catalog));
     }
     let messages = input::read_messages(&args.file)?;
-    let mut group = SurfaceGroup::new(catalogs, Limits::default());
+    // The app's default memory budget, so a file is judged as a phone would judge it.
+    let limits = agentui_agui::MemoryBudget::default().a2ui_limits(Limits::default());
+    let mut group = SurfaceGroup::new(catalogs, limits);
     let mut outcome = Outcome::default();
-    for message in &messages {
-        let step = group.process_value(message);
+    for message in messages {
+        let step = group.process_owned(message);
         outcome.events.extend(step.events);
         outcome.emitted.extend(step.emitted);
     }
