@@ -4,16 +4,17 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use agentui_agui::a2ui_bridge::A2uiBridge;
+use agentui_agui::a2ui_bridge::{A2uiBridge, BridgeLimits};
 use agentui_agui::conformance;
 use agentui_agui::decode::decode_event;
 use agentui_agui::reducer::RunStatus;
-use agentui_agui::{Conversation, EventPipeline, PipelineOptions, SseDecoder, SseLimits};
+use agentui_agui::{Conversation, EventPipeline, Limits, MemoryBudget, PipelineOptions, SseDecoder};
 use serde_json::{json, Value};
 
 /// The data of every SSE event in `body`, or the framing error that stopped decoding.
 fn sse_data(body: &[u8]) -> (Vec<String>, Option<String>) {
-    let mut decoder = SseDecoder::new(SseLimits::default());
+    // The app's default budget, so a stream is judged as a phone would judge it.
+    let mut decoder = SseDecoder::new(MemoryBudget::default().sse_limits());
     let mut data = Vec::new();
     let framed = decoder.push_with(body, |e| data.push(e.data));
     let framed = framed.and_then(|()| decoder.finish_with(|e| data.push(e.data)));
@@ -58,34 +59,92 @@ pub fn decode(file: &Path) -> Result<ExitCode, String> {
 /// `agentui agui replay FILE`: verify and apply a captured stream (SSE body or JSON array of
 /// events) and print the final conversation, warnings and errors.
 pub fn replay(file: &Path) -> Result<ExitCode, String> {
-    let body = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let (events, mut error) = if body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
-        match serde_json::from_slice::<Vec<Value>>(&body) {
-            Ok(items) => (items.into_iter().map(|v| v.to_string()).collect(), None),
-            Err(e) => return Err(format!("{}: not a JSON array of events: {e}", file.display())),
-        }
-    } else {
-        sse_data(&body)
+    let cannot_read = |e: std::io::Error| format!("cannot read {}: {e}", file.display());
+    let mut reader = std::io::BufReader::new(std::fs::File::open(file).map_err(cannot_read)?);
+    let is_array = {
+        use std::io::BufRead;
+        let head = reader.fill_buf().map_err(cannot_read)?;
+        head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
     };
-    let mut pipeline = EventPipeline::new(Conversation::new(Vec::new(), None), &PipelineOptions::default());
+    let budget = MemoryBudget::default();
+    let options = PipelineOptions { limits: budget.agui_limits(Limits::default()), ..PipelineOptions::default() };
+    let mut pipeline = EventPipeline::new(Conversation::new(Vec::new(), None), &options);
     let mut delivered = 0usize;
     // A2UI carried by the stream is rendered too, so a developer sees what the app would show.
-    let mut a2ui = A2uiBridge::default();
+    let group = agentui_a2ui::SurfaceGroup::new(
+        agentui_a2ui::catalog::CatalogRegistry::with_basic(),
+        budget.a2ui_limits(agentui_a2ui::Limits::default()),
+    );
+    let mut a2ui = A2uiBridge::with_limits(group, budget.bridge_limits(BridgeLimits::default()));
     let mut a2ui_errors = Vec::new();
-    for data in &events {
+    let mut error: Option<String> = None;
+    // One event's data through the pipeline; false once the stream is rejected.
+    let mut feed = |data: &str, error: &mut Option<String>| -> bool {
+        if error.is_some() {
+            return false;
+        }
+        if data.trim().is_empty() {
+            return true;
+        }
+        // Events from a JSON array did not pass the SSE decoder's bound: the same bound here.
+        if data.len() > budget.max_message_bytes {
+            *error = Some(format!(
+                "limit exceeded: event size in bytes (limit {}, event of {} bytes)",
+                budget.max_message_bytes,
+                data.len()
+            ));
+            return false;
+        }
         match pipeline.push_str(data) {
             Ok(list) => {
                 delivered += list.len();
                 for event in &list {
                     a2ui_errors.extend(a2ui.on_event(event).emitted.iter().map(|m| m.to_wire()));
                 }
+                true
             }
             Err(e) => {
-                error.get_or_insert(e.to_string());
+                *error = Some(e.to_string());
+                false
+            }
+        }
+    };
+    if is_array {
+        let mut body = Vec::new();
+        std::io::Read::read_to_end(&mut reader, &mut body).map_err(cannot_read)?;
+        // Each event's text, without building the events: the pipeline bounds their size first.
+        let items = serde_json::from_slice::<Vec<&serde_json::value::RawValue>>(&body)
+            .map_err(|e| format!("{}: not a JSON array of events: {e}", file.display()))?;
+        for item in items {
+            if !feed(item.get(), &mut error) {
                 break;
             }
         }
+    } else {
+        // Streamed in chunks, as the transport does: the file is never held whole.
+        let mut decoder = SseDecoder::new(budget.sse_limits());
+        let mut chunk = vec![0u8; 64 * 1024];
+        let mut framing = None;
+        loop {
+            let n = std::io::Read::read(&mut reader, &mut chunk).map_err(cannot_read)?;
+            let mut go_on = true;
+            let framed = if n == 0 {
+                decoder.finish_with(|e| go_on = go_on && feed(&e.data, &mut error))
+            } else {
+                decoder.push_with(&chunk[..n], |e| go_on = go_on && feed(&e.data, &mut error))
+            };
+            if let Err(e) = framed {
+                framing = Some(e.to_string());
+            }
+            if n == 0 || !go_on || framing.is_some() {
+                break;
+            }
+        }
+        if error.is_none() {
+            error = framing;
+        }
     }
+    drop(feed);
     if error.is_none() && pipeline.run_active() {
         error = Some("stream ended in the middle of a run (no RUN_FINISHED or RUN_ERROR)".into());
     }

@@ -6,6 +6,7 @@
 use agentui_a2ui::A2uiError;
 use agentui_agui::session::{InterruptError, SessionError, ToolRegistryError};
 use agentui_agui::transport::TransportError;
+use agentui_agui::{ProtocolError, SseError};
 
 /// Why a conversation call failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
@@ -27,6 +28,11 @@ pub enum ConversationError {
     /// Wrong content type, truncated stream, SSE framing or an AG-UI protocol violation.
     #[error("protocol: {detail}")]
     Protocol { detail: String },
+    /// The agent sent more than the conversation's memory budget allows (an event, the state,
+    /// a patch result, streamed content). The run failed; what was applied before it stays, the
+    /// breaching event changed nothing.
+    #[error("memory budget exceeded: {detail}")]
+    LimitExceeded { detail: String },
     /// The agent ended the run with `RUN_ERROR`.
     #[error("the agent reported an error: {detail}")]
     Agent { detail: String, code: Option<String> },
@@ -106,6 +112,10 @@ impl From<TransportError> for ConversationError {
             | TransportError::Idle(_)
             | TransportError::ConnectionLost(_)
             | TransportError::Tls(_) => ConversationError::Network { detail },
+            TransportError::Protocol(ProtocolError::LimitExceeded { .. })
+            | TransportError::Sse(SseError::EventTooLarge { .. } | SseError::LineTooLong { .. }) => {
+                ConversationError::LimitExceeded { detail }
+            }
             TransportError::UnexpectedContentType { .. }
             | TransportError::Truncated(_)
             | TransportError::Sse(_)
@@ -149,6 +159,7 @@ impl From<SessionError> for ConversationError {
             SessionError::Interrupt(e) => e.into(),
             SessionError::Tools(e) => e.into(),
             SessionError::A2ui(e) => e.into(),
+            SessionError::Internal { detail } => ConversationError::Internal { detail },
         }
     }
 }

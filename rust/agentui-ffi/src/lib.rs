@@ -12,6 +12,7 @@
 
 uniffi::setup_scaffolding!();
 
+mod budget;
 mod conversation;
 #[cfg(feature = "demo-agent")]
 mod demo;
@@ -26,6 +27,7 @@ mod update;
 mod value;
 mod view;
 
+pub use budget::{default_memory_budget, MemoryBudget};
 pub use conversation::{Conversation, ConversationListener};
 #[cfg(feature = "demo-agent")]
 pub use demo::{panic_for_tests, start_demo_agent, start_demo_agent_with, DemoAgentError, DemoAgentHandle};

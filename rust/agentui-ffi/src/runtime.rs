@@ -14,6 +14,8 @@
 use std::sync::Arc;
 
 use agentui_agui::message::Context;
+
+use crate::budget::MemoryBudget;
 use agentui_agui::session::{ConversationSession, SessionOptions};
 use agentui_agui::transport::TransportOptions;
 use std::time::Duration;
@@ -73,6 +75,10 @@ pub struct ConversationOptions {
     /// `forwardedProps` sent with every run, as JSON text.
     #[uniffi(default = None)]
     pub forwarded_props_json: Option<String>,
+    /// Bounds on what the agent can make this conversation hold; the phone defaults
+    /// ([`default_memory_budget`](crate::default_memory_budget)) when absent.
+    #[uniffi(default = None)]
+    pub memory_budget: Option<MemoryBudget>,
 }
 
 impl Default for ConversationOptions {
@@ -85,6 +91,7 @@ impl Default for ConversationOptions {
             max_follow_up_runs: 5,
             context: Vec::new(),
             forwarded_props_json: None,
+            memory_budget: None,
         }
     }
 }
@@ -120,6 +127,7 @@ impl ConversationOptions {
                 .map(|c| Context { description: c.description.clone(), value: c.value.clone() })
                 .collect(),
             forwarded_props,
+            budget: self.memory_budget.unwrap_or_default().to_core()?,
             ..SessionOptions::default()
         })
     }

@@ -100,6 +100,11 @@ impl HttpTransport {
         &self.options
     }
 
+    /// Replaces the SSE framing bounds (a session applies its memory budget).
+    pub fn set_sse_limits(&mut self, limits: SseLimits) {
+        self.options.sse_limits = limits;
+    }
+
     /// Send `input` and return the response's events once the head has been checked: a
     /// non-2xx status or a content type other than `text/event-stream` is an error quoting the
     /// start of the body.
