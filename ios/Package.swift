@@ -66,5 +66,13 @@ let package = Package(
             dependencies: ["AgentUI"],
             path: "Sources/AgentUISwiftUI"
         ),
+        // XCTest tests of the Swift layer against a running demo agent (`swift test` on a Mac,
+        // with the XCFramework built with --macos): AGENTUI_DEMO_AGENT_URL must name it, e.g.
+        // http://127.0.0.1:8765, or every test fails (see Tests/AgentUITests/TestSupport.swift).
+        .testTarget(
+            name: "AgentUITests",
+            dependencies: ["AgentUI", "AgentUICore"],
+            path: "Tests/AgentUITests"
+        ),
     ]
 )
