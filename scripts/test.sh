@@ -26,6 +26,13 @@ else
 fi
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
+# Dependency policy (deny.toml): licences compatible with ours, crates.io only, no duplicated
+# big crates. cargo-deny is built from crates.io once per machine.
+if ! command -v cargo-deny >/dev/null 2>&1; then
+  cargo install --locked cargo-deny --version 0.20.2
+fi
+cargo deny --locked check licenses bans sources
+
 cargo test --workspace --locked
 
 # Interop with the agent servers people run: google-adk + ag-ui-adk and langgraph +
