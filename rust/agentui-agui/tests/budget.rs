@@ -226,7 +226,8 @@ fn sse_event_over_the_message_budget_is_a_framing_error() {
 }
 
 fn connect(server: &TestServer, budget: MemoryBudget) -> ConversationSession {
-    let options = SessionOptions { budget, ..SessionOptions::default() };
+    // The scripted replies are on thread "t", as a server answering this input would be.
+    let options = SessionOptions { budget, thread_id: Some("t".into()), ..SessionOptions::default() };
     ConversationSession::connect(&server.url("/agent"), &[], options).unwrap()
 }
 

@@ -107,8 +107,9 @@ async fn hostile_child() {
         .collect();
     drop((events, list));
     let server = TestServer::start(vec![Reply::sse_steps(steps)]).await;
-    let mut session =
-        ConversationSession::connect(&server.url("/agent"), &[], SessionOptions::default()).expect("connect");
+    // The hostile streams are on thread "t", as a server answering this input would be.
+    let options = SessionOptions { thread_id: Some("t".into()), ..SessionOptions::default() };
+    let mut session = ConversationSession::connect(&server.url("/agent"), &[], options).expect("connect");
     let result = session.run("go").await;
     // What the next run would tell the agent.
     let for_agent = session.a2ui_mut().take_pending_for_agent().forwarded_props();
