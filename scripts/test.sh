@@ -59,3 +59,7 @@ if ! command -v mvn >/dev/null 2>&1 || ! command -v javac >/dev/null 2>&1; then
   fi
 fi
 mvn -B --no-transfer-progress -f android/host-jvm/pom.xml test -Dcargo.target.dir="${CARGO_TARGET_DIR:-$PWD/target}"
+
+# Fuzz smoke: a few seconds of each target in fuzz/, only where a nightly toolchain exists (the
+# script says so and exits 0 otherwise, so its absence never fails a run).
+./scripts/fuzz-smoke.sh 10
