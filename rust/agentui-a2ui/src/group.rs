@@ -185,7 +185,9 @@ impl SurfaceGroup {
     /// counting its JSON text up to the limit (nothing is allocated).
     fn oversized(&self, envelope: &Value) -> Option<Outcome> {
         let limit = self.limits.max_message_bytes;
-        crate::size::encoded_len_within(envelope, limit).err()?;
+        if crate::size::encoded_len_within(envelope, limit).is_some() {
+            return None;
+        }
         let error = A2uiError::LimitExceeded { what: "message size in bytes", limit, actual: limit + 1 };
         Some(Outcome::error(&surface_id_hint(envelope), &error))
     }

@@ -137,9 +137,9 @@ pub fn measure(value: &Value) -> Measure {
     measure_within(value, usize::MAX, usize::MAX).unwrap_or_default()
 }
 
-/// Bytes of `value` as compact JSON, or `Err(())` once more than `max` bytes would be written.
+/// Bytes of `value` as compact JSON, or `None` once more than `max` bytes would be written.
 /// Nothing is allocated: the serializer writes into a counter.
-pub fn encoded_len_within(value: &Value, max: usize) -> Result<usize, ()> {
+pub fn encoded_len_within(value: &Value, max: usize) -> Option<usize> {
     struct Counter {
         written: usize,
         max: usize,
@@ -157,10 +157,7 @@ pub fn encoded_len_within(value: &Value, max: usize) -> Result<usize, ()> {
         }
     }
     let mut counter = Counter { written: 0, max };
-    match serde_json::to_writer(&mut counter, value) {
-        Ok(()) => Ok(counter.written),
-        Err(_) => Err(()),
-    }
+    serde_json::to_writer(&mut counter, value).ok().map(|()| counter.written)
 }
 
 #[cfg(test)]
@@ -204,8 +201,8 @@ mod tests {
     fn encoded_len_is_exact_and_bounded() {
         let v = json!({"a": [1, "x\"y"], "b": null});
         let text = serde_json::to_string(&v).unwrap();
-        assert_eq!(encoded_len_within(&v, usize::MAX), Ok(text.len()));
-        assert_eq!(encoded_len_within(&v, text.len()), Ok(text.len()));
-        assert_eq!(encoded_len_within(&v, text.len() - 1), Err(()));
+        assert_eq!(encoded_len_within(&v, usize::MAX), Some(text.len()));
+        assert_eq!(encoded_len_within(&v, text.len()), Some(text.len()));
+        assert_eq!(encoded_len_within(&v, text.len() - 1), None);
     }
 }

@@ -173,7 +173,7 @@ fn state_snapshot_over_budget_is_refused() {
 #[test]
 fn activity_content_over_budget_is_refused() {
     let limits = MemoryBudget { max_state_bytes: 64 * 1024, ..MemoryBudget::default() }.agui_limits(Limits::default());
-    let mut p = pipeline_with(limits.clone());
+    let mut p = pipeline_with(limits);
     let snapshot = json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "act", "activityType": "plan", "content": {"steps": vec!["x".repeat(100); 2_000]}});
     let err = push_all(&mut p, &[started("r1"), snapshot]).unwrap_err();
     assert!(err.to_string().contains("activity content"), "{err}");

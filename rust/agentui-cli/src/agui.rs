@@ -144,7 +144,6 @@ pub fn replay(file: &Path) -> Result<ExitCode, String> {
             error = framing;
         }
     }
-    drop(feed);
     if error.is_none() && pipeline.run_active() {
         error = Some("stream ended in the middle of a run (no RUN_FINISHED or RUN_ERROR)".into());
     }
