@@ -301,6 +301,20 @@ async fn langgraph_interrupt(path: &str, approve: bool) {
     .await;
 }
 
+/// The input of the run that answered a LangGraph interrupt on `path` with an approval, as the
+/// server received it.
+async fn approval_as_received(path: &str) -> Value {
+    let server = langgraph();
+    let (mut s, _rec, thread) = session(&server.url(path), "lg-channel");
+    bounded(async {
+        let summary = s.run("delete the report").await.unwrap();
+        s.resolve_interrupt(&summary.pending_interrupts[0].id, Some(json!(true))).unwrap();
+        s.continue_run().await.unwrap();
+    })
+    .await;
+    server.inputs(&thread).await.swap_remove(1)
+}
+
 /// ag-ui-langgraph's default: the interrupt is a CUSTOM `on_interrupt` event and the answer
 /// goes back in `forwardedProps.command.resume`.
 #[tokio::test]
@@ -308,17 +322,9 @@ async fn langgraph_interrupt(path: &str, approve: bool) {
 async fn langgraph_interrupt_on_the_legacy_custom_event() {
     langgraph_interrupt("/langgraph", true).await;
     langgraph_interrupt("/langgraph", false).await;
-    let server = langgraph();
-    let (mut s, _rec, thread) = session(&server.url("/langgraph"), "lg-legacy-channel");
-    bounded(async {
-        let summary = s.run("delete the report").await.unwrap();
-        s.resolve_interrupt(&summary.pending_interrupts[0].id, Some(json!(true))).unwrap();
-        s.continue_run().await.unwrap();
-    })
-    .await;
-    let inputs = server.inputs(&thread).await;
-    assert_eq!(inputs[1]["forwardedProps"]["command"], json!({"resume": true}));
-    assert_eq!(inputs[1]["resume"], Value::Null, "answered once, on the channel the server reads");
+    let answer = approval_as_received("/langgraph").await;
+    assert_eq!(answer["forwardedProps"]["command"], json!({"resume": true}));
+    assert_eq!(answer["resume"], Value::Null, "answered once, on the channel the server reads");
 }
 
 /// ag-ui-langgraph with `emit_interrupt_outcome=True`: CUSTOM and the AG-UI outcome both
@@ -328,17 +334,9 @@ async fn langgraph_interrupt_on_the_legacy_custom_event() {
 async fn langgraph_interrupt_on_the_agui_outcome() {
     langgraph_interrupt("/langgraph-outcome", true).await;
     langgraph_interrupt("/langgraph-outcome", false).await;
-    let server = langgraph();
-    let (mut s, _rec, thread) = session(&server.url("/langgraph-outcome"), "lg-outcome-channel");
-    bounded(async {
-        let summary = s.run("delete the report").await.unwrap();
-        s.resolve_interrupt(&summary.pending_interrupts[0].id, Some(json!(true))).unwrap();
-        s.continue_run().await.unwrap();
-    })
-    .await;
-    let inputs = server.inputs(&thread).await;
-    assert_eq!(inputs[1]["resume"][0]["status"], "resolved");
-    assert_eq!(inputs[1]["forwardedProps"].get("command"), None);
+    let answer = approval_as_received("/langgraph-outcome").await;
+    assert_eq!(answer["resume"][0]["status"], "resolved");
+    assert_eq!(answer["forwardedProps"].get("command"), None);
 }
 
 // ---- state ----
