@@ -34,15 +34,7 @@ fn operations(value: &Value) -> Option<Vec<PatchOperation>> {
         .as_array()?
         .iter()
         .map(|o| {
-            let op = match o.get("op")?.as_str()? {
-                "add" => PatchOp::Add,
-                "remove" => PatchOp::Remove,
-                "replace" => PatchOp::Replace,
-                "move" => PatchOp::Move,
-                "copy" => PatchOp::Copy,
-                "test" => PatchOp::Test,
-                _ => return None,
-            };
+            let op = PatchOp::parse(o.get("op")?.as_str()?)?;
             Some(PatchOperation {
                 op,
                 path: o.get("path")?.as_str()?.to_owned(),

@@ -2,14 +2,16 @@
 //! counts every byte it allocates, so a test can assert that a refused message cost little, not
 //! only that it was refused.
 
+mod common;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use agentui_a2ui::catalog::{CatalogRegistry, BASIC_CATALOG_ID};
+use agentui_a2ui::catalog::CatalogRegistry;
 use agentui_a2ui::size;
-use agentui_a2ui::wire::v09::ClientMessage;
 use agentui_a2ui::{Limits, Outcome, SurfaceGroup};
+use common::*;
 use serde_json::{json, Value};
 
 /// Counts live bytes and the peak since the last reset.
@@ -49,26 +51,6 @@ fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
 }
 
 const MIB: usize = 1024 * 1024;
-
-fn create(id: &str) -> Value {
-    json!({"version": "v0.9", "createSurface": {"surfaceId": id, "catalogId": BASIC_CATALOG_ID}})
-}
-
-fn components(id: &str, list: Value) -> Value {
-    json!({"version": "v0.9", "updateComponents": {"surfaceId": id, "components": list}})
-}
-
-fn data(id: &str, path: &str, value: Value) -> Value {
-    json!({"version": "v0.9", "updateDataModel": {"surfaceId": id, "path": path, "value": value}})
-}
-
-fn errors(outcome: &Outcome) -> Vec<Value> {
-    outcome.emitted.iter().map(ClientMessage::to_wire).filter_map(|w| w.get("error").cloned()).collect()
-}
-
-fn assert_clean(outcome: &Outcome) {
-    assert!(errors(outcome).is_empty(), "unexpected errors: {:?}", errors(outcome));
-}
 
 fn limit_error(outcome: &Outcome) -> String {
     let errs = errors(outcome);
