@@ -170,7 +170,7 @@ impl ConversationSession {
     /// A session talking to the agent at `url`, sending `headers` (e.g. authorization) with
     /// every request.
     pub fn connect(url: &str, headers: &[(String, String)], options: SessionOptions) -> Result<Self, SessionError> {
-        let transport = HttpTransport::new(url, headers, options.transport)?;
+        let transport = HttpTransport::new(url, headers, options.transport.clone())?;
         Ok(Self::with_transport(transport, options))
     }
 
