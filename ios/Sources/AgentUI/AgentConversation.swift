@@ -74,6 +74,10 @@ public final class AgentRuntime {
         native = try Runtime.withWorkerThreads(workerThreads: workerThreads)
     }
 
+    /// `options` also carries TLS trust: `trustStore` (nil = the platform's, i.e. the Security
+    /// framework with keychain and MDM roots), `extraRootsPem` / `extraRootsDer` and
+    /// `certificatePins` (`sha256/BASE64` of the leaf's SubjectPublicKeyInfo). A refused
+    /// certificate throws `ConversationError.Certificate(kind:detail:)`.
     @MainActor
     public func connect(
         url: String,
