@@ -78,6 +78,10 @@ public final class AgentRuntime {
     ///   (state, data models, message sizes...); overrides `options.memoryBudget`. Without
     ///   either, the phone defaults apply (`defaultMemoryBudget()`). A breach fails the run with
     ///   `ConversationError.LimitExceeded` and changes nothing.
+    /// `options` also carries TLS trust: `trustStore` (nil = the platform's, i.e. the Security
+    /// framework with keychain and MDM roots), `extraRootsPem` / `extraRootsDer` and
+    /// `certificatePins` (`sha256/BASE64` of the leaf's SubjectPublicKeyInfo). A refused
+    /// certificate throws `ConversationError.Certificate(kind:detail:)`.
     @MainActor
     public func connect(
         url: String,

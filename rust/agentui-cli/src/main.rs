@@ -4,6 +4,7 @@ mod agui;
 mod input;
 mod live;
 mod run;
+mod tls;
 mod tree;
 
 use std::path::PathBuf;

@@ -23,6 +23,14 @@ pub enum ConversationError {
     /// Connecting, sending, an idle timeout, a lost connection, TLS.
     #[error("network: {detail}")]
     Network { detail: String },
+    /// The agent's TLS certificate was refused; `kind` says why (an unknown CA, expired, another
+    /// host name, a pin mismatch...).
+    #[error("the agent's TLS certificate was refused ({kind:?}): {detail}")]
+    Certificate { kind: crate::tls::CertificateRejection, detail: String },
+    /// TLS cannot be set up: on Android, the platform verifier was not initialised (create the
+    /// runtime with `AgentRuntime(context)`), or no usable trust store.
+    #[error("TLS configuration failed: {detail}")]
+    TlsConfig { detail: String },
     #[error("the agent answered HTTP {status}: {detail}")]
     HttpStatus { status: u16, detail: String },
     /// Wrong content type, truncated stream, SSE framing or an AG-UI protocol violation.
@@ -107,11 +115,12 @@ impl From<TransportError> for ConversationError {
                 ConversationError::HttpStatus { status, detail: body_excerpt }
             }
             TransportError::Cancelled => ConversationError::Cancelled,
+            TransportError::Certificate { kind, .. } => ConversationError::Certificate { kind: kind.into(), detail },
+            TransportError::Tls(detail) => ConversationError::TlsConfig { detail },
             TransportError::Connect(_)
             | TransportError::Request(_)
             | TransportError::Idle(_)
-            | TransportError::ConnectionLost(_)
-            | TransportError::Tls(_) => ConversationError::Network { detail },
+            | TransportError::ConnectionLost(_) => ConversationError::Network { detail },
             TransportError::Protocol(ProtocolError::LimitExceeded { .. })
             | TransportError::Sse(SseError::EventTooLarge { .. } | SseError::LineTooLong { .. }) => {
                 ConversationError::LimitExceeded { detail }

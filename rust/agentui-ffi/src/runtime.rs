@@ -79,6 +79,19 @@ pub struct ConversationOptions {
     /// ([`default_memory_budget`](crate::default_memory_budget)) when absent.
     #[uniffi(default = None)]
     pub memory_budget: Option<MemoryBudget>,
+    /// Whose roots vouch for the agent's certificate; `None` is the platform's.
+    #[uniffi(default = None)]
+    pub trust_store: Option<crate::tls::TrustStore>,
+    /// Roots trusted besides the store, as PEM text (each entry may hold several certificates).
+    #[uniffi(default)]
+    pub extra_roots_pem: Vec<String>,
+    /// Roots trusted besides the store, one DER certificate each.
+    #[uniffi(default)]
+    pub extra_roots_der: Vec<Vec<u8>>,
+    /// When not empty the leaf certificate must match one: `sha256/BASE64` (its public key) or
+    /// `cert-sha256/BASE64` (the whole certificate). Checked after the chain, never instead.
+    #[uniffi(default)]
+    pub certificate_pins: Vec<String>,
 }
 
 impl Default for ConversationOptions {
@@ -92,6 +105,10 @@ impl Default for ConversationOptions {
             context: Vec::new(),
             forwarded_props_json: None,
             memory_budget: None,
+            trust_store: None,
+            extra_roots_pem: Vec::new(),
+            extra_roots_der: Vec::new(),
+            certificate_pins: Vec::new(),
         }
     }
 }
@@ -117,6 +134,7 @@ impl ConversationOptions {
             transport: TransportOptions {
                 connect_timeout: positive("connect_timeout_ms", self.connect_timeout_ms)?,
                 idle_timeout: positive("idle_timeout_ms", self.idle_timeout_ms)?,
+                tls: crate::tls::tls_options(self)?,
                 ..TransportOptions::default()
             },
             tool_timeout: positive("tool_timeout_ms", self.tool_timeout_ms)?,

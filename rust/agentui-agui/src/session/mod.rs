@@ -194,7 +194,7 @@ impl ConversationSession {
     /// every request.
     pub fn connect(url: &str, headers: &[(String, String)], options: SessionOptions) -> Result<Self, SessionError> {
         let options = options.budgeted();
-        let transport = HttpTransport::new(url, headers, options.transport)?;
+        let transport = HttpTransport::new(url, headers, options.transport.clone())?;
         Ok(Self::with_transport(transport, options))
     }
 
