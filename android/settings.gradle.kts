@@ -22,6 +22,13 @@ pluginManagement {
 dependencyResolutionManagement {
     repositoriesMode.set(RepositoriesMode.FAIL_ON_PROJECT_REPOS)
     repositories {
+        // The Kotlin half of rustls-platform-verifier (rustls:rustls-platform-verifier), published
+        // only to the project's Maven archive on GitHub (its README, "Gradle Setup"). Apps that
+        // depend on dev.agentui:agentui need this repository too. Restricted to that one group.
+        maven {
+            url = uri("https://github.com/rustls/rustls-platform-verifier/raw/maven-archive/android-release-support/maven/")
+            content { includeGroup("rustls") }
+        }
         google {
             content {
                 includeGroupByRegex("com\\.android.*")

@@ -1,5 +1,8 @@
 // swift-tools-version: 5.9
 //
+// SPDX-License-Identifier: MIT OR Apache-2.0 (LICENSE-MIT, LICENSE-APACHE at the repository
+// root; SwiftPM manifests have no licence field).
+//
 // agentui for Apple platforms: the Rust core as a binary XCFramework, its generated Swift
 // bindings, the Swift layer and the SwiftUI renderer.
 //
@@ -62,6 +65,14 @@ let package = Package(
             name: "AgentUISwiftUI",
             dependencies: ["AgentUI"],
             path: "Sources/AgentUISwiftUI"
+        ),
+        // XCTest tests of the Swift layer against a running demo agent (`swift test` on a Mac,
+        // with the XCFramework built with --macos): AGENTUI_DEMO_AGENT_URL must name it, e.g.
+        // http://127.0.0.1:8765, or every test fails (see Tests/AgentUITests/TestSupport.swift).
+        .testTarget(
+            name: "AgentUITests",
+            dependencies: ["AgentUI", "AgentUICore"],
+            path: "Tests/AgentUITests"
         ),
     ]
 )

@@ -18,6 +18,21 @@ if rustup component list --installed 2>/dev/null | grep -q rustfmt; then
   cargo fmt --all -- --check
 fi
 
+# Lints and docs are part of the contract too: a warning fails the run.
+if cargo clippy --version >/dev/null 2>&1 || rustup component add clippy >/dev/null 2>&1; then
+  cargo clippy --workspace --all-targets --locked -- -D warnings
+else
+  echo "clippy is not installed and cannot be added: the lint gate is skipped" >&2
+fi
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+
+# Dependency policy (deny.toml): licences compatible with ours, crates.io only, no duplicated
+# big crates. cargo-deny is built from crates.io once per machine.
+if ! command -v cargo-deny >/dev/null 2>&1; then
+  cargo install --locked cargo-deny --version 0.20.2
+fi
+cargo deny --locked check licenses bans sources
+
 cargo test --workspace --locked
 
 # Interop with the agent servers people run: google-adk + ag-ui-adk and langgraph +
@@ -44,3 +59,7 @@ if ! command -v mvn >/dev/null 2>&1 || ! command -v javac >/dev/null 2>&1; then
   fi
 fi
 mvn -B --no-transfer-progress -f android/host-jvm/pom.xml test -Dcargo.target.dir="${CARGO_TARGET_DIR:-$PWD/target}"
+
+# Fuzz smoke: a few seconds of each target in fuzz/, only where a nightly toolchain exists (the
+# script says so and exits 0 otherwise, so its absence never fails a run).
+./scripts/fuzz-smoke.sh 10

@@ -66,6 +66,12 @@ publishing {
                 name.set("agentui-compose")
                 description.set("Jetpack Compose (Material 3) renderer for A2UI surfaces of the agentui runtime.")
                 licenses {
+                    // The workspace's licence (Cargo.toml: license = "MIT OR Apache-2.0"), either
+                    // at the user's option.
+                    license {
+                        name.set("MIT")
+                        url.set("https://opensource.org/license/mit")
+                    }
                     license {
                         name.set("Apache-2.0")
                         url.set("https://www.apache.org/licenses/LICENSE-2.0.txt")

@@ -76,6 +76,31 @@ val rustInputs: FileCollection = files(
     fileTree(repoRoot.dir("rust")) { exclude("**/target/**") },
 )
 
+/**
+ * The version of the `rustls-platform-verifier-android` crate in Cargo.lock, which is the version
+ * of the Maven artifact `rustls:rustls-platform-verifier` the Rust verifier was built against.
+ * A ValueSource, as in the crate's README: read once per configuration, configuration-cache safe.
+ */
+abstract class RustlsPlatformVerifierVersion : ValueSource<String, RustlsPlatformVerifierVersion.Params> {
+    interface Params : ValueSourceParameters {
+        val lockFile: RegularFileProperty
+    }
+
+    override fun obtain(): String {
+        val crate = "rustls-platform-verifier-android"
+        val lines = parameters.lockFile.get().asFile.readLines()
+        val at = lines.indexOfFirst { it.trim() == "name = \"$crate\"" }
+        val version = if (at < 0) null else lines.drop(at + 1)
+            .firstOrNull { it.trimStart().startsWith("version = ") }
+            ?.substringAfter('"', "")?.substringBefore('"', "")?.takeIf { it.isNotEmpty() }
+        return version ?: error("$crate not found in ${parameters.lockFile.get().asFile}")
+    }
+}
+
+val rustlsPlatformVerifierVersion: Provider<String> = providers.of(RustlsPlatformVerifierVersion::class.java) {
+    parameters.lockFile.set(repoRoot.file("Cargo.lock"))
+}
+
 android {
     namespace = "dev.agentui"
     compileSdk = 37
@@ -105,6 +130,11 @@ android {
 }
 
 dependencies {
+    // The Kotlin half of rustls-platform-verifier (org.rustls.platformverifier.*), which the Rust
+    // verifier calls through JNI to reach Android's TrustManager. Its version must be the one the
+    // Rust crate expects, so it is read from Cargo.lock (rustls-platform-verifier-android), as the
+    // crate's README prescribes; the repository is declared in ../settings.gradle.kts.
+    implementation(rustlsPlatformVerifierVersion.map { version -> "rustls:rustls-platform-verifier:$version" })
     // The generated bindings call the Rust library through JNA. The @aar artifact carries
     // libjnidispatch.so for every Android ABI (the jar only has desktop natives). `api`: the
     // bindings' public API exposes JNA types (Pointer) and apps must package JNA.
@@ -154,6 +184,9 @@ androidComponents {
             "no Kotlin/Java source set for variant ${variant.name}"
         }
         kotlinSources.addGeneratedSourceDirectory(generateUniffiBindings, GenerateUniffiBindings::outputDir)
+        // Android-only Kotlin (AndroidTls.kt: android.content.Context and a JNI entry point),
+        // kept out of src/main/kotlin so that the host-JVM Maven build can compile the rest.
+        kotlinSources.addStaticSourceDirectory("src/android/kotlin")
         checkNotNull(variant.sources.jniLibs) { "no jniLibs source set for variant ${variant.name}" }
             .addGeneratedSourceDirectory(cargoNdkBuild, CargoNdkBuild::outputDir)
     }
@@ -180,8 +213,13 @@ publishing {
                         "(UniFFI bindings, JNA), with a coroutine/StateFlow Kotlin layer.",
                 )
                 licenses {
+                    // The workspace's licence (Cargo.toml: license = "MIT OR Apache-2.0"), either
+                    // at the user's option.
                     license {
-                        // The workspace's license (Cargo.toml: license = "Apache-2.0").
+                        name.set("MIT")
+                        url.set("https://opensource.org/license/mit")
+                    }
+                    license {
                         name.set("Apache-2.0")
                         url.set("https://www.apache.org/licenses/LICENSE-2.0.txt")
                     }

@@ -21,6 +21,9 @@ android {
         versionCode = 1
         versionName = "0.1.0"
         // A Java string literal: escape backslashes and quotes of whatever the property holds.
+        // Instrumented tests (src/androidTest): Compose UI tests of the real app against the demo
+        // agent on the host, run by `connectedDebugAndroidTest` (see README, CI workflow android.yml).
+        testInstrumentationRunner = "androidx.test.runner.AndroidJUnitRunner"
         buildConfigField("String", "AGENT_URL", "\"${agentUrl.replace("\\", "\\\\").replace("\"", "\\\"")}\"")
     }
 
@@ -62,4 +65,12 @@ dependencies {
     implementation(libs.androidx.lifecycle.viewmodel.compose)
     implementation(libs.androidx.lifecycle.runtime.compose)
     implementation(libs.kotlinx.coroutines.android)
+
+    // Instrumented tests: Compose UI test rule driving MainActivity, on the AndroidX runner.
+    androidTestImplementation(platform(libs.androidx.compose.bom))
+    androidTestImplementation(libs.androidx.compose.ui.test.junit4)
+    androidTestImplementation(libs.androidx.test.runner)
+    androidTestImplementation(libs.androidx.test.ext.junit)
+    // The empty ComponentActivity that compose test rules register in the debug manifest.
+    debugImplementation(libs.androidx.compose.ui.test.manifest)
 }

@@ -74,16 +74,29 @@ public final class AgentRuntime {
         native = try Runtime.withWorkerThreads(workerThreads: workerThreads)
     }
 
+    /// - Parameter memoryBudget: bounds on what the agent can make this conversation hold
+    ///   (state, data models, message sizes...); overrides `options.memoryBudget`. Without
+    ///   either, the phone defaults apply (`defaultMemoryBudget()`). A breach fails the run with
+    ///   `ConversationError.LimitExceeded` and changes nothing.
+    /// `options` also carries TLS trust: `trustStore` (nil = the platform's, i.e. the Security
+    /// framework with keychain and MDM roots), `extraRootsPem` / `extraRootsDer` and
+    /// `certificatePins` (`sha256/BASE64` of the leaf's SubjectPublicKeyInfo). A refused
+    /// certificate throws `ConversationError.Certificate(kind:detail:)`.
     @MainActor
     public func connect(
         url: String,
         headers: [String: String] = [:],
-        options: ConversationOptions = ConversationOptions()
+        options: ConversationOptions = ConversationOptions(),
+        memoryBudget: MemoryBudget? = nil
     ) throws -> AgentConversation {
+        var effective = options
+        if let memoryBudget {
+            effective.memoryBudget = memoryBudget
+        }
         let conversation = try native.connect(
             url: url,
             headers: headers.map { Header(name: $0.key, value: $0.value) },
-            options: options
+            options: effective
         )
         return AgentConversation(native: conversation)
     }

@@ -31,6 +31,7 @@ use serde_json::{Map, Value};
 
 use crate::limits::Limits;
 use crate::pointer::{iter_absolute, parse_index, push_token};
+use crate::size;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DataModelError {
@@ -43,6 +44,9 @@ pub enum DataModelError {
     IndexTooLarge { path: String, index: usize, limit: usize },
     #[error("{path}: value nested deeper than {limit}")]
     TooDeep { path: String, limit: usize },
+    /// The write would make the data model weigh more than it may (see [`crate::size`]).
+    #[error("{path}: the data model would exceed {limit} bytes")]
+    TooLarge { path: String, limit: usize },
 }
 
 /// What a write changed, for the dependency index.
@@ -55,11 +59,20 @@ pub struct Change {
     pub previous: Option<Value>,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct DataModel {
     root: Value,
     max_array_index: usize,
     max_value_depth: usize,
+    /// Weight of `root` (see [`crate::size`]), kept up to date by every write.
+    weight: usize,
+    max_weight: usize,
+}
+
+impl Default for DataModel {
+    fn default() -> Self {
+        DataModel::new(&Limits::default())
+    }
 }
 
 impl DataModel {
@@ -68,7 +81,14 @@ impl DataModel {
             root: Value::Object(Default::default()),
             max_array_index: limits.max_array_index,
             max_value_depth: limits.max_value_depth,
+            weight: size::VALUE_WEIGHT,
+            max_weight: limits.max_data_model_bytes,
         }
+    }
+
+    /// The document's weight in bytes (see [`crate::size`]).
+    pub fn weight(&self) -> usize {
+        self.weight
     }
 
     /// The whole document.
@@ -112,22 +132,25 @@ impl DataModel {
             cur = match cur {
                 Value::Object(map) => match map.get(token.as_str()) {
                     Some(child) => child,
-                    None => return Some(Undo { container, step: UndoStep::RemoveKey(token.clone()) }),
+                    None => {
+                        return Some(Undo { container, step: UndoStep::RemoveKey(token.clone()), weight: self.weight })
+                    }
                 },
                 Value::Array(items) => match parse_index(token) {
                     Some(Ok(index)) if index < items.len() => &items[index],
-                    _ => return Some(Undo { container, step: UndoStep::Truncate(items.len()) }),
+                    _ => return Some(Undo { container, step: UndoStep::Truncate(items.len()), weight: self.weight }),
                 },
                 // A scalar on the way makes the write fail; a `null` gets replaced by a container.
-                other => return Some(Undo { container, step: UndoStep::Replace(other.clone()) }),
+                other => return Some(Undo { container, step: UndoStep::Replace(other.clone()), weight: self.weight }),
             };
         }
-        Some(Undo { container: tokens, step: UndoStep::Restore })
+        Some(Undo { container: tokens, step: UndoStep::Restore, weight: self.weight })
     }
 
     /// Takes back a write described by [`DataModel::undo_for`]; `previous` is the write's
     /// [`Change::previous`].
     pub fn undo(&mut self, undo: Undo, previous: Option<Value>) {
+        self.weight = undo.weight;
         let mut cur = &mut self.root;
         for token in &undo.container {
             let next = match cur {
@@ -169,23 +192,42 @@ impl DataModel {
     /// Cost is O(path length) plus the size of the written value (for the depth check); the
     /// rest of the document is never copied or scanned.
     pub fn set(&mut self, path: &str, value: Option<Value>) -> Result<Change, DataModelError> {
+        self.set_within(path, value, self.max_weight)
+    }
+
+    /// [`DataModel::set`] with a weight bound tighter than the model's own (a group's budget
+    /// shared by its surfaces): a write that would make the document weigh more than
+    /// `max_weight` is [`DataModelError::TooLarge`], found while measuring the written value
+    /// (the walk stops at the bound) and before anything is stored.
+    pub fn set_within(
+        &mut self,
+        path: &str,
+        value: Option<Value>,
+        max_weight: usize,
+    ) -> Result<Change, DataModelError> {
         // `DataModel::default()` starts with a `null` root; it means the same as an empty object.
         if !self.root.is_object() {
             self.root = Value::Object(Map::new());
+            self.weight = size::VALUE_WEIGHT;
         }
+        let max_weight = max_weight.min(self.max_weight);
         let tokens: Vec<Cow<'_, str>> = iter_absolute(path)?.collect();
         match value {
             None | Some(Value::Null) => self.delete(&tokens),
-            Some(value) => self.upsert(path, &tokens, value),
+            Some(value) => self.upsert(path, &tokens, value, max_weight),
         }
     }
 
-    fn upsert(&mut self, path: &str, tokens: &[Cow<'_, str>], value: Value) -> Result<Change, DataModelError> {
+    fn upsert(
+        &mut self,
+        path: &str,
+        tokens: &[Cow<'_, str>],
+        value: Value,
+        max_weight: usize,
+    ) -> Result<Change, DataModelError> {
         let too_deep = || DataModelError::TooDeep { path: canonical_of(tokens), limit: self.max_value_depth };
-        match self.max_value_depth.checked_sub(tokens.len()) {
-            Some(budget) if !depth_exceeds(&value, budget) => {}
-            _ => return Err(too_deep()),
-        }
+        let too_big = || DataModelError::TooLarge { path: canonical_of(tokens), limit: max_weight };
+        let Some(depth_budget) = self.max_value_depth.checked_sub(tokens.len()) else { return Err(too_deep()) };
         if tokens.is_empty() {
             if !value.is_object() {
                 return Err(DataModelError::InvalidPath {
@@ -193,17 +235,27 @@ impl DataModel {
                     reason: format!("the data model root must be an object, not {}", kind(&value)),
                 });
             }
+            let measure = size::measure_within(&value, max_weight, depth_budget).map_err(|e| match e {
+                size::Exceeded::Depth => too_deep(),
+                size::Exceeded::Weight => too_big(),
+            })?;
             let previous = std::mem::replace(&mut self.root, value);
+            self.weight = measure.weight;
             return Ok(Change { path: String::new(), previous: Some(previous) });
         }
 
         // Pass 1 (read only): check every token and decide each step, so that pass 2 cannot fail.
         let mut steps = Vec::with_capacity(tokens.len());
         let mut cur: Option<&Value> = Some(&self.root);
+        // Weight the write adds besides the value: new members, padding, created containers.
+        let mut structure = 0usize;
         for (depth, token) in tokens.iter().enumerate() {
             let step = match cur {
                 Some(Value::Object(map)) => {
                     cur = map.get(token.as_ref());
+                    if cur.is_none() {
+                        structure += size::entry_weight(token, 0);
+                    }
                     Step::Key(token)
                 }
                 Some(Value::Array(items)) => {
@@ -228,11 +280,21 @@ impl DataModel {
                     if index >= items.len() && index > self.max_array_index {
                         return Err(self.too_large(tokens, index));
                     }
+                    // `null`s padding up to the written slot (whose value is counted below).
+                    structure += index.saturating_sub(items.len()) * size::VALUE_WEIGHT;
                     cur = items.get(index);
                     Step::Index(index)
                 }
                 // Missing or `null`: a container is created, its kind chosen by the token.
                 None | Some(Value::Null) => {
+                    // The container itself (a `null` slot was counted already), then the padding
+                    // or the member it holds.
+                    structure += if cur.is_none() { size::VALUE_WEIGHT } else { 0 };
+                    structure += match parse_index(token) {
+                        Some(Ok(index)) if index <= self.max_array_index => index * size::VALUE_WEIGHT,
+                        _ if token == "-" => 0,
+                        _ => size::entry_weight(token, 0),
+                    };
                     let step = if token == "-" {
                         Step::Index(0)
                     } else {
@@ -259,6 +321,15 @@ impl DataModel {
             };
             steps.push(step);
         }
+        // The value must fit in what the rest of the document leaves; measuring stops there.
+        let replaced = cur.map_or(0, size::weight);
+        let rest = self.weight.saturating_sub(replaced).saturating_add(structure);
+        let Some(room) = max_weight.checked_sub(rest) else { return Err(too_big()) };
+        let measure = size::measure_within(&value, room, depth_budget).map_err(|e| match e {
+            size::Exceeded::Depth => too_deep(),
+            size::Exceeded::Weight => too_big(),
+        })?;
+        let new_weight = rest + measure.weight;
 
         // Pass 2: walk again, creating what is missing, and store the value.
         let mut written = String::with_capacity(path.len() + 8);
@@ -276,6 +347,7 @@ impl DataModel {
             };
         }
         let previous = std::mem::replace(slot, value);
+        self.weight = new_weight.max(size::VALUE_WEIGHT);
         Ok(Change { path: written, previous: (!previous.is_null()).then_some(previous) })
     }
 
@@ -283,8 +355,10 @@ impl DataModel {
         let mut change = Change { path: canonical_of(tokens), previous: None };
         let Some((last, parents)) = tokens.split_last() else {
             change.previous = Some(std::mem::replace(&mut self.root, Value::Object(Map::new())));
+            self.weight = size::VALUE_WEIGHT;
             return Ok(change);
         };
+        let removed_weight;
         // Nothing is mutated until the final step, so returning early on error is atomic.
         let mut cur = &mut self.root;
         for (depth, token) in parents.iter().enumerate() {
@@ -313,6 +387,7 @@ impl DataModel {
             Value::Object(map) => {
                 // `shift_remove` keeps the order of the remaining keys (the map preserves order).
                 change.previous = map.shift_remove(last.as_ref());
+                removed_weight = change.previous.as_ref().map_or(0, |v| size::entry_weight(last, size::weight(v)));
             }
             Value::Array(items) => {
                 if let Some(index) = Self::delete_index(tokens, parents.len(), last)? {
@@ -320,8 +395,10 @@ impl DataModel {
                         change.previous = Some(std::mem::replace(item, Value::Null)).filter(|v| !v.is_null());
                     }
                 }
+                // The slot stays, holding `null`.
+                removed_weight = change.previous.as_ref().map_or(0, |v| size::weight(v) - size::VALUE_WEIGHT);
             }
-            Value::Null => {}
+            Value::Null => removed_weight = 0,
             scalar => {
                 return Err(DataModelError::InvalidPath {
                     path: change.path,
@@ -333,6 +410,7 @@ impl DataModel {
                 })
             }
         }
+        self.weight = self.weight.saturating_sub(removed_weight).max(size::VALUE_WEIGHT);
         Ok(change)
     }
 
@@ -363,6 +441,8 @@ pub struct Undo {
     /// Decoded tokens of the container the step applies to.
     container: Vec<String>,
     step: UndoStep,
+    /// The document's weight before the write.
+    weight: usize,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -410,22 +490,6 @@ fn array_child(slot: &mut Value, index: usize) -> &mut Value {
         }
         other => other,
     }
-}
-
-/// Whether `value` nests deeper than `budget` (a scalar is depth 0, a container 1 + its deepest
-/// child). Iterative, so a pathologically deep value cannot overflow the stack, and it stops as
-/// soon as the budget is exceeded.
-fn depth_exceeds(value: &Value, budget: usize) -> bool {
-    let mut stack: Vec<(&Value, usize)> = vec![(value, 1)];
-    while let Some((value, depth)) = stack.pop() {
-        match value {
-            Value::Array(_) | Value::Object(_) if depth > budget => return true,
-            Value::Array(items) => stack.extend(items.iter().map(|child| (child, depth + 1))),
-            Value::Object(map) => stack.extend(map.values().map(|child| (child, depth + 1))),
-            _ => {}
-        }
-    }
-    false
 }
 
 fn canonical_of(tokens: &[Cow<'_, str>]) -> String {
@@ -834,5 +898,44 @@ mod tests {
             dm.undo(undo, change.previous);
             assert_eq!(dm.root(), &before, "undo of {path}");
         }
+    }
+
+    /// The running weight (kept by every write, so the budget never walks the whole model)
+    /// always equals the weight of what the model holds.
+    #[test]
+    fn weight_follows_every_write() {
+        let mut m = model();
+        assert_eq!(m.weight(), size::weight(m.root()));
+        let writes = [
+            ("/a", Some(json!({"b": [1, 2, {"c": "text"}]}))),
+            ("/a/b/1", Some(json!("replaced"))),
+            ("/list/5", Some(json!(true))),
+            ("/list/-", Some(json!({"k": "v"}))),
+            ("/list/2", None),
+            ("/list/9", None),
+            ("/a/b", None),
+            ("/new/deep/path", Some(json!([[]]))),
+            ("/n/3/x", Some(json!(1))),
+            ("/n/3", Some(json!(null))),
+            ("", Some(json!({"fresh": "root", "pad": null}))),
+            ("/pad/2", Some(json!("p"))),
+            ("/fresh", None),
+            ("", None),
+        ];
+        for (path, value) in writes {
+            m.set(path, value).unwrap();
+            assert_eq!(m.weight(), size::weight(m.root()), "after writing {path}");
+        }
+        // A refused write leaves the weight as it was.
+        let before = m.weight();
+        let mut small = DataModel::new(&Limits { max_data_model_bytes: before + 10, ..Limits::default() });
+        small.set("/x", Some(json!("y".repeat(1000)))).unwrap_err();
+        assert_eq!(small.weight(), size::weight(small.root()));
+        // And an undone write restores it.
+        let undo = m.undo_for("/big").unwrap();
+        let change = m.set("/big", Some(json!([1, 2, 3]))).unwrap();
+        m.undo(undo, change.previous);
+        assert_eq!(m.weight(), before);
+        assert_eq!(m.weight(), size::weight(m.root()));
     }
 }

@@ -157,19 +157,42 @@ impl SurfaceGroup {
             return Outcome::error("", &error);
         }
         match serde_json::from_str::<Value>(text) {
-            Ok(value) => self.process_owned(value),
+            // The text was within the limit, so is its value.
+            Ok(value) => self.process_parsed(value),
             Err(e) => Outcome::error("", &A2uiError::Malformed(e.to_string())),
         }
     }
 
-    /// Processes one parsed message envelope (v0.9 or v0.8).
+    /// Processes one parsed message envelope (v0.9 or v0.8). Its size is checked (as JSON
+    /// text, against [`Limits::max_message_bytes`]) before anything is copied.
     pub fn process_value(&mut self, envelope: &Value) -> Outcome {
-        self.process_owned(envelope.clone())
+        if let Some(outcome) = self.oversized(envelope) {
+            return outcome;
+        }
+        self.process_parsed(envelope.clone())
     }
 
     /// [`SurfaceGroup::process_value`] taking the envelope by value, so large payloads are moved
     /// into the surface instead of copied.
     pub fn process_owned(&mut self, envelope: Value) -> Outcome {
+        if let Some(outcome) = self.oversized(&envelope) {
+            return outcome;
+        }
+        self.process_parsed(envelope)
+    }
+
+    /// The `LIMIT_EXCEEDED` outcome for an envelope larger than a message may be, found by
+    /// counting its JSON text up to the limit (nothing is allocated).
+    fn oversized(&self, envelope: &Value) -> Option<Outcome> {
+        let limit = self.limits.max_message_bytes;
+        if crate::size::encoded_len_within(envelope, limit).is_some() {
+            return None;
+        }
+        let error = A2uiError::LimitExceeded { what: "message size in bytes", limit, actual: limit + 1 };
+        Some(Outcome::error(&surface_id_hint(envelope), &error))
+    }
+
+    fn process_parsed(&mut self, envelope: Value) -> Outcome {
         let surface_hint = surface_id_hint(&envelope);
         let parsed = if v08::is_v08(&envelope) {
             v08::parse(&envelope)
@@ -273,7 +296,8 @@ impl SurfaceGroup {
                 let index = self
                     .surface_index(&update.surface_id)
                     .ok_or_else(|| A2uiError::UnknownSurface(update.surface_id.clone()))?;
-                let diff = self.surfaces[index].update_data(update.path.as_deref(), update.value)?;
+                let room = self.data_model_room(index);
+                let diff = self.surfaces[index].update_data(update.path.as_deref(), update.value, room)?;
                 push_diff(&mut outcome, &update.surface_id, diff);
             }
             ServerMessage::DeleteSurface(delete) => {
@@ -287,10 +311,19 @@ impl SurfaceGroup {
         Ok(outcome)
     }
 
+    /// The weight surface `index`'s data model may reach: its own bound, and what the other
+    /// surfaces leave of the group's.
+    fn data_model_room(&self, index: usize) -> usize {
+        let others: usize =
+            self.surfaces.iter().enumerate().filter(|(i, _)| *i != index).map(|(_, s)| s.data().weight()).sum();
+        self.limits.max_total_data_model_bytes.saturating_sub(others).min(self.limits.max_data_model_bytes)
+    }
+
     /// Writes user input to the data model (two-way binding). `path` is absolute.
     pub fn set_value(&mut self, surface_id: &str, path: &str, value: Value) -> Result<Outcome, A2uiError> {
         let index = self.surface_index(surface_id).ok_or_else(|| A2uiError::UnknownSurface(surface_id.to_owned()))?;
-        let diff = self.surfaces[index].update_data(Some(path), Some(value))?;
+        let room = self.data_model_room(index);
+        let diff = self.surfaces[index].update_data(Some(path), Some(value), room)?;
         let mut outcome = Outcome::default();
         push_diff(&mut outcome, surface_id, diff);
         Ok(outcome)

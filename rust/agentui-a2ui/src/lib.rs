@@ -16,6 +16,7 @@ pub mod node;
 pub mod pointer;
 pub mod resolve;
 pub mod schema;
+pub mod size;
 pub mod surface;
 pub mod wire;
 

@@ -4,13 +4,14 @@
 /// Limits applied to every surface of a group. The defaults suit a phone.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
-    /// Largest accepted serialized message, in bytes.
+    /// Largest accepted message, in bytes of JSON text (checked on text and on parsed values alike).
     pub max_message_bytes: usize,
     /// Components one surface may hold.
     pub max_components_per_surface: usize,
     /// Deepest component nesting from the root (template instances included).
     pub max_depth: usize,
-    /// Resolved template instances one surface may hold (all templates together).
+    /// Resolved template instances one surface may hold (all templates together). Checked before a
+    /// template is expanded, so a list of a million items allocates nothing.
     pub max_template_instances: usize,
     /// Largest array index a data-model write may create (`/items/99999999` is refused).
     pub max_array_index: usize,
@@ -20,6 +21,10 @@ pub struct Limits {
     pub max_buffered_messages: usize,
     /// Surfaces one group may hold.
     pub max_surfaces: usize,
+    /// Weight (approximate bytes in memory, see [`crate::size`]) of one surface's data model.
+    pub max_data_model_bytes: usize,
+    /// Weight of the data models of all surfaces of a group together (one conversation).
+    pub max_total_data_model_bytes: usize,
 }
 
 impl Default for Limits {
@@ -33,6 +38,8 @@ impl Default for Limits {
             max_value_depth: 64,
             max_buffered_messages: 256,
             max_surfaces: 64,
+            max_data_model_bytes: 8 * 1024 * 1024,
+            max_total_data_model_bytes: 16 * 1024 * 1024,
         }
     }
 }

@@ -68,6 +68,9 @@ pub struct Resolution {
     /// Data paths of the lists the node expanded as templates.
     pub lists: Vec<String>,
     pub children: Vec<ChildKey>,
+    /// Items of templates that were not expanded because they exceeded the bound given to
+    /// [`resolve_bounded`] (`None`: every template was expanded).
+    pub template_overflow: Option<usize>,
 }
 
 /// Evaluates dynamic values in one scope, recording every path read.
@@ -118,8 +121,28 @@ pub fn resolve(
     data: &DataModel,
     url_policy: &UrlPolicy,
 ) -> Resolution {
+    resolve_bounded(def, id, scope, data, url_policy, usize::MAX)
+}
+
+/// [`resolve`] expanding at most `max_template_items` template items in all: a template over a
+/// longer list expands nothing (no child is allocated) and sets [`Resolution::template_overflow`].
+pub fn resolve_bounded(
+    def: &CompiledComponent,
+    id: Arc<str>,
+    scope: &Arc<str>,
+    data: &DataModel,
+    url_policy: &UrlPolicy,
+    max_template_items: usize,
+) -> Resolution {
     let mut ev = ScopedEvaluator::new(data, scope);
-    let mut walk = PropWalk { scope, children: Vec::new(), lists: Vec::new(), bindings: Vec::new() };
+    let mut walk = PropWalk {
+        scope,
+        children: Vec::new(),
+        lists: Vec::new(),
+        bindings: Vec::new(),
+        items_left: max_template_items,
+        overflow: None,
+    };
     // Child references are not repeated in the props: a Card or Column needs no props vector.
     let listed =
         def.props.iter().filter(|(_, t)| !matches!(t, PropTemplate::Children(_) | PropTemplate::ChildRef(_))).count();
@@ -209,6 +232,7 @@ pub fn resolve(
         reads,
         lists: walk.lists,
         children: walk.children,
+        template_overflow: walk.overflow,
     }
 }
 
@@ -217,6 +241,8 @@ struct PropWalk<'s> {
     children: Vec<ChildKey>,
     lists: Vec<String>,
     bindings: Vec<Binding>,
+    items_left: usize,
+    overflow: Option<usize>,
 }
 
 impl PropWalk<'_> {
@@ -239,7 +265,20 @@ impl PropWalk<'_> {
             }
             PropTemplate::Children(ChildSource::Template { component_id, path }) => {
                 let Ok(list_path) = pointer::resolve(self.scope, path) else { return Value::Null };
-                for item_scope in template_item_scopes(ev.data.get(&list_path), &list_path) {
+                let list = ev.data.get(&list_path);
+                let items = match list {
+                    Some(Value::Array(items)) => items.len(),
+                    Some(Value::Object(members)) => members.len(),
+                    _ => 0,
+                };
+                // Checked before a single scope is built: a list of millions allocates nothing.
+                if items > self.items_left {
+                    self.overflow = Some(self.overflow.unwrap_or(0).saturating_add(items));
+                    self.lists.push(list_path);
+                    return Value::Null;
+                }
+                self.items_left -= items;
+                for item_scope in template_item_scopes(list, &list_path) {
                     self.child(component_id, &item_scope);
                 }
                 self.lists.push(list_path);

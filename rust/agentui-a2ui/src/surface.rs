@@ -174,6 +174,15 @@ impl Surface {
 
     /// Validates, compiles and merges components. All or nothing.
     pub(crate) fn update_components(&mut self, components: &[Value]) -> Result<SurfaceDiff, A2uiError> {
+        // Before validating or compiling anything: a message that alone holds too many
+        // components costs nothing more than its parsed form.
+        if components.len() > self.limits.max_components_per_surface {
+            return Err(A2uiError::LimitExceeded {
+                what: "components per surface",
+                limit: self.limits.max_components_per_surface,
+                actual: components.len(),
+            });
+        }
         let mut issues = Vec::new();
         let mut compiled = Vec::with_capacity(components.len());
         for (index, component) in components.iter().enumerate() {
@@ -219,10 +228,17 @@ impl Surface {
     }
 
     /// Writes the data model and recomputes what depends on the written path. All or nothing.
-    pub(crate) fn update_data(&mut self, path: Option<&str>, value: Option<Value>) -> Result<SurfaceDiff, A2uiError> {
+    /// `max_weight` bounds the data model's weight after the write (the group passes what its
+    /// shared budget leaves this surface).
+    pub(crate) fn update_data(
+        &mut self,
+        path: Option<&str>,
+        value: Option<Value>,
+        max_weight: usize,
+    ) -> Result<SurfaceDiff, A2uiError> {
         let path = path.unwrap_or("");
         let undo = self.data.undo_for(path);
-        let mut change = self.data.set(path, value).map_err(data_model_error)?;
+        let mut change = self.data.set_within(path, value, max_weight).map_err(data_model_error)?;
         match self.recompute_after_write(&change.path) {
             Ok(diff) => Ok(diff),
             Err(error) => {
@@ -242,8 +258,15 @@ impl Surface {
         for owner in self.tree.lists.affected_structurally(changed) {
             let Some(entry) = self.tree.entry(&owner) else { continue };
             let Some(def) = self.definitions.get(entry.node.component_id.as_ref()) else { continue };
-            let resolution = resolve::resolve(def, owner.clone(), &entry.scope, &self.data, &self.url_policy);
-            if resolution.node.children != entry.node.children {
+            let resolution = resolve::resolve_bounded(
+                def,
+                owner.clone(),
+                &entry.scope,
+                &self.data,
+                &self.url_policy,
+                self.limits.max_template_instances,
+            );
+            if resolution.template_overflow.is_some() || resolution.node.children != entry.node.children {
                 // Items were added or removed: resolve everything again and diff.
                 let tree = build_tree(
                     &self.definitions,
@@ -320,6 +343,9 @@ fn data_model_error(error: DataModelError) -> A2uiError {
         }
         DataModelError::TooDeep { limit, .. } => {
             A2uiError::LimitExceeded { what: "data-model value depth", limit, actual: limit + 1 }
+        }
+        DataModelError::TooLarge { limit, .. } => {
+            A2uiError::LimitExceeded { what: "data-model size in bytes", limit, actual: limit + 1 }
         }
         other => A2uiError::validation("/updateDataModel/path", other.to_string()),
     }
@@ -415,7 +441,18 @@ fn build_tree(
     let Some(root_def) = definitions.get(root) else { return Ok(tree) };
     let root_key = ChildKey { component_id: root_def.id.clone(), scope: "".into(), id: root_def.id.clone() };
     let mut stack = vec![(root_key, 1usize)];
+    // Template instances waiting on the stack: counted as soon as they are listed, so the next
+    // template is bounded by what is really left.
+    let mut pending_instances = 0usize;
+    let too_many = |actual: usize| A2uiError::LimitExceeded {
+        what: "template instances",
+        limit: limits.max_template_instances,
+        actual,
+    };
     while let Some((key, depth)) = stack.pop() {
+        if !key.scope.is_empty() {
+            pending_instances -= 1;
+        }
         let Some(def) = definitions.get(key.component_id.as_ref()) else { continue };
         let slot = tree.entries.len();
         match tree.nodes.entry(key.id.clone()) {
@@ -429,14 +466,20 @@ fn build_tree(
         if !key.scope.is_empty() {
             tree.template_instances += 1;
             if tree.template_instances > limits.max_template_instances {
-                return Err(A2uiError::LimitExceeded {
-                    what: "template instances",
-                    limit: limits.max_template_instances,
-                    actual: tree.template_instances,
-                });
+                return Err(too_many(tree.template_instances));
             }
         }
-        let resolution = resolve::resolve(def, key.id.clone(), &key.scope, data, url_policy);
+        let committed = tree.template_instances + pending_instances;
+        let left = limits.max_template_instances.saturating_sub(committed);
+        let resolution = resolve::resolve_bounded(def, key.id.clone(), &key.scope, data, url_policy, left);
+        if let Some(items) = resolution.template_overflow {
+            return Err(too_many(committed.saturating_add(items)));
+        }
+        let scoped = resolution.children.iter().filter(|c| !c.scope.is_empty()).count();
+        pending_instances += scoped;
+        if tree.template_instances + pending_instances > limits.max_template_instances {
+            return Err(too_many(tree.template_instances + pending_instances));
+        }
         let reads = tree.reads.add(&key.id, resolution.reads);
         tree.lists.add(&key.id, resolution.lists.into_iter().map(Arc::from).collect());
         // A large template expands here: grow the tables once rather than by doubling.

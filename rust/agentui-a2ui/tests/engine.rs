@@ -1,37 +1,19 @@
 //! The surface group end to end: messages in, resolved nodes, diffs and client messages out.
 
+mod common;
+
 use agentui_a2ui::catalog::{CatalogRegistry, BASIC_CATALOG_ID};
 use agentui_a2ui::functions::UrlPolicy;
-use agentui_a2ui::wire::v09::ClientMessage;
 use agentui_a2ui::{Effect, Limits, Outcome, SurfaceDiff, SurfaceEvent, SurfaceGroup};
+use common::*;
 use serde_json::{json, Value};
 
 fn group() -> SurfaceGroup {
     SurfaceGroup::default().with_clock(|| "2026-11-30T12:00:00Z".to_owned())
 }
 
-fn create(id: &str) -> Value {
-    json!({"version": "v0.9", "createSurface": {"surfaceId": id, "catalogId": BASIC_CATALOG_ID}})
-}
-
-fn components(id: &str, list: Value) -> Value {
-    json!({"version": "v0.9", "updateComponents": {"surfaceId": id, "components": list}})
-}
-
-fn data(id: &str, path: &str, value: Value) -> Value {
-    json!({"version": "v0.9", "updateDataModel": {"surfaceId": id, "path": path, "value": value}})
-}
-
-fn errors(outcome: &Outcome) -> Vec<Value> {
-    outcome.emitted.iter().map(ClientMessage::to_wire).filter_map(|w| w.get("error").cloned()).collect()
-}
-
 fn children(node: &agentui_a2ui::ResolvedNode) -> Vec<&str> {
     node.children.iter().map(|c| c.as_ref()).collect()
-}
-
-fn assert_clean(outcome: &Outcome) {
-    assert!(errors(outcome).is_empty(), "unexpected errors: {:?}", errors(outcome));
 }
 
 fn diff(outcome: &Outcome) -> &SurfaceDiff {

@@ -77,7 +77,7 @@ use serde_json::{json, Map, Value};
 
 use crate::event::{ActivityDelta, ActivitySnapshot, Event, ToolResultContent};
 use crate::message::{ContentPart, Context, Message, MessageContent, Role};
-use crate::patch::apply_patch;
+use crate::patch::{apply_patch_within, PatchBounds};
 
 /// `activityType` of activities carrying A2UI operations.
 pub const A2UI_ACTIVITY_TYPE: &str = "a2ui-surface";
@@ -126,6 +126,8 @@ pub struct BridgeLimits {
     pub max_tool_results: usize,
     /// Errors kept for the next run; later ones are counted.
     pub max_pending_errors: usize,
+    /// Weight (see [`agentui_a2ui::size`]) an activity's content may reach through a patch.
+    pub max_content_bytes: usize,
 }
 
 impl Default for BridgeLimits {
@@ -137,6 +139,7 @@ impl Default for BridgeLimits {
             max_payload_bytes: 4 * 1024 * 1024,
             max_tool_results: 256,
             max_pending_errors: 100,
+            max_content_bytes: 8 * 1024 * 1024,
         }
     }
 }
@@ -457,7 +460,8 @@ impl A2uiBridge {
             return;
         };
         let mut content = base.clone();
-        if let Err(err) = apply_patch(&mut content, &e.patch) {
+        let bounds = PatchBounds { max_weight: self.limits.max_content_bytes, max_depth: 64 };
+        if let Err(err) = apply_patch_within(&mut content, &e.patch, bounds) {
             out.fail("", BridgeError::PatchNotApplied { message_id: e.message_id.clone(), reason: err.to_string() });
             return;
         }

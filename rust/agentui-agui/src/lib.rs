@@ -10,6 +10,7 @@
 //! ```
 
 pub mod a2ui_bridge;
+pub mod budget;
 pub mod chunks;
 pub mod compat;
 pub mod conformance;
@@ -28,6 +29,7 @@ pub mod transport;
 pub mod verify;
 pub mod version;
 
+pub use budget::MemoryBudget;
 pub use chunks::ChunkExpander;
 pub use compat::{CompatibilityBoundary, PeerEra};
 pub use error::{ProtocolError, Warning, WarningKind};

@@ -16,6 +16,17 @@ pub struct Limits {
     pub max_patch_operations: usize,
     /// Warnings kept; later ones are counted but not stored.
     pub max_warnings: usize,
+    /// Weight (approximate bytes in memory, see [`agentui_a2ui::size`]) of the conversation's
+    /// state, and of one activity's content, whether it comes from a snapshot or a patch.
+    pub max_state_bytes: usize,
+    /// Weight of the document any JSON Patch may produce (state or activity content). Checked
+    /// operation by operation, before the operation allocates.
+    pub max_patch_result_bytes: usize,
+    /// Nesting depth of the state and of activity content.
+    pub max_value_depth: usize,
+    /// Bytes of text, tool-call arguments and tool results that one run may stream into the
+    /// conversation (all messages together).
+    pub max_run_content_bytes: usize,
 }
 
 impl Default for Limits {
@@ -27,6 +38,10 @@ impl Default for Limits {
             max_tracked_ids: 1_000_000,
             max_patch_operations: 100_000,
             max_warnings: 10_000,
+            max_state_bytes: 8 * 1024 * 1024,
+            max_patch_result_bytes: 8 * 1024 * 1024,
+            max_value_depth: 64,
+            max_run_content_bytes: 32 * 1024 * 1024,
         }
     }
 }

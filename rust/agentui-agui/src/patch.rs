@@ -1,6 +1,12 @@
 //! RFC 6902 JSON Patch application, atomic: either every operation applies or the target is
 //! left exactly as it was.
+//!
+//! Bounded: [`apply_patch_within`] keeps the document's weight (approximate bytes in memory,
+//! see [`agentui_a2ui::size`]) and depth up to date operation by operation, and checks each
+//! operation's growth before it allocates anything. A 1.3 KB patch of 28 `copy`s that would
+//! double an array each time is stopped at the copy that crosses the bound, not after.
 
+use agentui_a2ui::size::{self, Exceeded};
 use serde_json::Value;
 
 use crate::event::{PatchOp, PatchOperation};
@@ -15,56 +21,187 @@ pub struct PatchError {
     pub op: PatchOp,
     pub path: String,
     pub reason: String,
+    /// True when the patch is refused because its result would break a [`PatchBounds`] bound
+    /// (not because it does not fit the document).
+    pub limit_exceeded: bool,
 }
 
-/// Apply `ops` to `target` atomically.
+/// What a patched document may become.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PatchBounds {
+    /// Weight of the whole document after any operation.
+    pub max_weight: usize,
+    /// Nesting depth of the whole document after any operation.
+    pub max_depth: usize,
+}
+
+impl PatchBounds {
+    pub const UNBOUNDED: PatchBounds = PatchBounds { max_weight: usize::MAX, max_depth: usize::MAX };
+}
+
+/// Apply `ops` to `target` atomically, with no bound on the result (trusted documents only).
 pub fn apply_patch(target: &mut Value, ops: &[PatchOperation]) -> Result<(), PatchError> {
+    apply_patch_within(target, ops, PatchBounds::UNBOUNDED)
+}
+
+/// Apply `ops` to `target` atomically; an operation that would take the document past `bounds`
+/// fails (with `limit_exceeded`) before it allocates, and `target` is left as it was. A target
+/// already past the bounds is refused as a whole.
+pub fn apply_patch_within(target: &mut Value, ops: &[PatchOperation], bounds: PatchBounds) -> Result<(), PatchError> {
     if ops.is_empty() {
         return Ok(());
     }
-    // Save what the patch may touch so a failing operation leaves no partial result behind.
+    let fail = |index: usize, reason: String, limit_exceeded: bool| {
+        let op = &ops[index];
+        PatchError { index, op: op.op, path: op.path.clone(), reason, limit_exceeded }
+    };
+    let start = size::measure_within(target, bounds.max_weight, bounds.max_depth)
+        .map_err(|e| fail(0, breach(e, bounds), true))?;
+    // Save what the patch may touch so a failing operation leaves no partial result behind,
+    // without copying the whole document. What is saved is bounded: the target is within bounds.
     let saved = rollback::Rollback::save(target, ops);
+    let mut weight = start.weight;
     for (index, op) in ops.iter().enumerate() {
-        if let Err(reason) = apply_one(target, op) {
-            saved.restore(target);
-            return Err(PatchError { index, op: op.op, path: op.path.clone(), reason });
+        match apply_one(target, op, weight, bounds) {
+            Ok(after) => weight = after,
+            Err(failure) => {
+                saved.restore(target);
+                return Err(match failure {
+                    Failure::Invalid(reason) => fail(index, reason, false),
+                    Failure::Bound(e) => fail(index, breach(e, bounds), true),
+                });
+            }
         }
     }
     Ok(())
 }
 
-fn apply_one(doc: &mut Value, op: &PatchOperation) -> Result<(), String> {
-    let value = || op.value.clone().ok_or_else(|| "missing 'value'".to_owned());
+fn breach(e: Exceeded, bounds: PatchBounds) -> String {
+    match e {
+        Exceeded::Weight => format!("the result would exceed {} bytes", bounds.max_weight),
+        Exceeded::Depth => format!("the result would nest deeper than {}", bounds.max_depth),
+    }
+}
+
+enum Failure {
+    Invalid(String),
+    Bound(Exceeded),
+}
+
+impl From<String> for Failure {
+    fn from(reason: String) -> Self {
+        Failure::Invalid(reason)
+    }
+}
+
+/// Depth of the pointer's parent chain: how deep a value placed at `pointer` starts.
+fn pointer_depth(pointer: &str) -> usize {
+    pointer.bytes().filter(|&b| b == b'/').count()
+}
+
+/// Checks that a value of `measure` placed at `path`, replacing `replaced` weight and adding
+/// `entry` bookkeeping, keeps the document within `bounds`; returns the new weight.
+fn grown(
+    weight: usize,
+    replaced: usize,
+    entry: usize,
+    added: Option<&Value>,
+    path: &str,
+    bounds: PatchBounds,
+) -> Result<usize, Failure> {
+    let rest = weight.saturating_sub(replaced).saturating_add(entry);
+    let room = bounds.max_weight.checked_sub(rest).ok_or(Failure::Bound(Exceeded::Weight))?;
+    let depth_room = bounds.max_depth.checked_sub(pointer_depth(path)).ok_or(Failure::Bound(Exceeded::Depth))?;
+    let added = match added {
+        Some(v) => size::measure_within(v, room, depth_room).map_err(Failure::Bound)?.weight,
+        None => 0,
+    };
+    Ok(rest + added)
+}
+
+/// The weight an `add` at `path` replaces (an existing object member) and the bookkeeping it
+/// adds (a new member's key), without changing the document.
+fn add_footprint(doc: &mut Value, path: &str) -> Result<(usize, usize), String> {
+    if path.is_empty() {
+        return Ok((size::weight(doc), 0));
+    }
+    let (parent, last) = parent_of(doc, path)?;
+    Ok(match parent {
+        Value::Object(map) => match map.get(&last) {
+            Some(existing) => (size::weight(existing), 0),
+            None => (0, size::ENTRY_WEIGHT + last.len()),
+        },
+        _ => (0, 0),
+    })
+}
+
+/// The bookkeeping weight of the member `path` names, when its parent is an object.
+fn member_entry(doc: &mut Value, path: &str) -> usize {
+    match parent_of(doc, path) {
+        Ok((Value::Object(map), last)) if map.contains_key(&last) => size::ENTRY_WEIGHT + last.len(),
+        _ => 0,
+    }
+}
+
+/// Apply one operation to `doc` weighing `weight`; returns the weight afterwards.
+fn apply_one(doc: &mut Value, op: &PatchOperation, weight: usize, bounds: PatchBounds) -> Result<usize, Failure> {
+    let value = || op.value.as_ref().ok_or_else(|| "missing 'value'".to_owned());
     let from = || op.from.as_deref().ok_or_else(|| "missing 'from'".to_owned());
     match op.op {
-        PatchOp::Add => add(doc, &op.path, value()?),
-        PatchOp::Remove => remove(doc, &op.path).map(|_| ()),
+        PatchOp::Add => {
+            let v = value()?;
+            let (replaced, entry) = add_footprint(doc, &op.path)?;
+            let after = grown(weight, replaced, entry, Some(v), &op.path, bounds)?;
+            add(doc, &op.path, v.clone())?;
+            Ok(after)
+        }
+        PatchOp::Remove => {
+            let entry = member_entry(doc, &op.path);
+            let removed = remove(doc, &op.path)?;
+            Ok(weight.saturating_sub(size::weight(&removed) + entry))
+        }
         PatchOp::Replace => {
+            let v = value()?;
             let slot = get_mut(doc, &op.path)?;
-            *slot = value()?;
-            Ok(())
+            let after = grown(weight, size::weight(slot), 0, Some(v), &op.path, bounds)?;
+            *slot = v.clone();
+            Ok(after)
         }
         PatchOp::Move => {
             let from = from()?;
             if from == op.path {
-                return Ok(());
+                return Ok(weight);
             }
             if op.path.starts_with(from) && op.path.as_bytes().get(from.len()) == Some(&b'/') {
-                return Err(format!("cannot move {from} into its own child"));
+                return Err(format!("cannot move {from} into its own child").into());
             }
+            // The moved value's weight stays; only its depth can grow.
+            let moved = get_mut(doc, from)?;
+            let depth_room =
+                bounds.max_depth.checked_sub(pointer_depth(&op.path)).ok_or(Failure::Bound(Exceeded::Depth))?;
+            size::measure_within(moved, usize::MAX, depth_room).map_err(Failure::Bound)?;
+            let left = member_entry(doc, from);
             let moved = remove(doc, from)?;
-            add(doc, &op.path, moved)
+            let (replaced, entry) = add_footprint(doc, &op.path)?;
+            add(doc, &op.path, moved)?;
+            Ok(weight.saturating_sub(replaced + left).saturating_add(entry))
         }
         PatchOp::Copy => {
-            let copied = get_mut(doc, from()?)?.clone();
-            add(doc, &op.path, copied)
+            let (replaced, entry) = add_footprint(doc, &op.path)?;
+            let source = get_mut(doc, from()?)?;
+            // Measured up to what is left before anything is cloned.
+            let after = grown(weight, replaced, entry, Some(source), &op.path, bounds)?;
+            let copied = source.clone();
+            add(doc, &op.path, copied)?;
+            Ok(after)
         }
         PatchOp::Test => {
+            let expected = value()?;
             let actual = get_mut(doc, &op.path)?;
-            if *actual == value()? {
-                Ok(())
+            if actual == expected {
+                Ok(weight)
             } else {
-                Err("test failed: value differs".to_owned())
+                Err("test failed: value differs".to_owned().into())
             }
         }
     }

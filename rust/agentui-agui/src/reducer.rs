@@ -18,7 +18,7 @@ use crate::limits::Limits;
 use crate::message::{
     FunctionCall, Interrupt, Message, MessageContent, Metadata, Role, RunOutcome, ToolCall, ToolCallKind,
 };
-use crate::patch::apply_patch;
+use crate::patch::{apply_patch_within, PatchBounds, PatchError};
 
 /// Where a tool call came from. Only `Live` calls may ever be executed by the client.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -397,11 +397,67 @@ pub struct ConversationReducer {
     conversation: Conversation,
     limits: Limits,
     current_run_id: Option<String>,
+    /// Content bytes streamed since the last `RUN_STARTED` (see `Limits::max_run_content_bytes`).
+    run_content_bytes: usize,
 }
 
 impl ConversationReducer {
     pub fn new(conversation: Conversation, limits: Limits) -> Self {
-        ConversationReducer { conversation, limits, current_run_id: None }
+        ConversationReducer { conversation, limits, current_run_id: None, run_content_bytes: 0 }
+    }
+
+    /// Counts `bytes` of content against the run's bound before they are stored.
+    fn charge_content(&mut self, bytes: usize) -> Result<(), ProtocolError> {
+        let max = self.limits.max_run_content_bytes;
+        match self.run_content_bytes.checked_add(bytes) {
+            Some(total) if total <= max => {
+                self.run_content_bytes = total;
+                Ok(())
+            }
+            _ => Err(ProtocolError::LimitExceeded { what: "content bytes streamed in one run", limit: max }),
+        }
+    }
+
+    /// Refuses a document (state, activity content) heavier or deeper than the state bound.
+    fn check_document(&self, value: &Value, what: &'static str) -> Result<(), ProtocolError> {
+        let limits = &self.limits;
+        self.check_measure(
+            agentui_a2ui::size::measure_within(value, limits.max_state_bytes, limits.max_value_depth),
+            what,
+        )
+    }
+
+    fn check_measure(
+        &self,
+        measure: Result<agentui_a2ui::size::Measure, agentui_a2ui::size::Exceeded>,
+        what: &'static str,
+    ) -> Result<(), ProtocolError> {
+        let limits = &self.limits;
+        match measure {
+            Ok(_) => Ok(()),
+            Err(agentui_a2ui::size::Exceeded::Weight) => {
+                Err(ProtocolError::LimitExceeded { what, limit: limits.max_state_bytes })
+            }
+            Err(agentui_a2ui::size::Exceeded::Depth) => Err(ProtocolError::LimitExceeded {
+                what: "nesting depth of state or activity content",
+                limit: limits.max_value_depth,
+            }),
+        }
+    }
+
+    fn patch_bounds(&self) -> PatchBounds {
+        PatchBounds {
+            max_weight: self.limits.max_state_bytes.min(self.limits.max_patch_result_bytes),
+            max_depth: self.limits.max_value_depth,
+        }
+    }
+
+    /// A patch refused for its size fails the stream; one that does not fit is a warning.
+    fn patch_limit(&self, err: &PatchError) -> Option<ProtocolError> {
+        err.limit_exceeded.then(|| ProtocolError::LimitExceeded {
+            what: "size of a JSON Patch result in bytes",
+            limit: self.patch_bounds().max_weight,
+        })
     }
 
     pub fn conversation(&self) -> &Conversation {
@@ -454,6 +510,9 @@ impl ConversationReducer {
             Event::TextMessageContent(TextMessageContent { message_id, delta, base, .. })
             | Event::ReasoningMessageContent(ReasoningMessageContent { message_id, delta, base, .. }) => {
                 let max = self.limits.max_message_bytes;
+                if self.conversation.positions.contains_key(message_id.as_str()) {
+                    self.charge_content(delta.len())?;
+                }
                 match self.conversation.message_mut(message_id) {
                     Some(m) => {
                         append_text(&mut m.content, delta, max)?;
@@ -483,6 +542,9 @@ impl ConversationReducer {
             Event::ToolCallStart(e) => self.tool_call_start(e)?,
             Event::ToolCallArgs(e) => {
                 let max = self.limits.max_tool_args_bytes;
+                if self.live_call_mut(&e.tool_call_id).is_some() {
+                    self.charge_content(e.delta.len())?;
+                }
                 if let Some(call) = self.live_call_mut(&e.tool_call_id) {
                     if call.function.arguments.len() + e.delta.len() > max {
                         return Err(ProtocolError::LimitExceeded { what: "bytes of tool call arguments", limit: max });
@@ -503,12 +565,19 @@ impl ConversationReducer {
             }
             Event::ToolCallResult(e) => self.tool_call_result(e)?,
             Event::StateSnapshot(e) => {
+                self.check_document(&e.snapshot, "state size in bytes")?;
                 self.conversation.state = e.snapshot.clone();
                 self.conversation.needs_resync = false;
             }
             Event::StateDelta(e) => {
                 self.guard_patch(&e.delta)?;
-                if let Err(err) = apply_patch(&mut self.conversation.state, &e.delta) {
+                let bounds = self.patch_bounds();
+                if let Err(err) = apply_patch_within(&mut self.conversation.state, &e.delta, bounds) {
+                    if let Some(limit) = self.patch_limit(&err) {
+                        // The state is unchanged and the run fails: the agent asked for more
+                        // than this client holds, which is not a divergence to resync.
+                        return Err(limit);
+                    }
                     self.conversation.needs_resync = true;
                     self.warn(
                         WarningKind::PatchNotApplied,
@@ -522,6 +591,7 @@ impl ConversationReducer {
             Event::ReasoningEncryptedValue(e) => self.encrypted_value(e),
             Event::RunStarted(e) => {
                 self.current_run_id = Some(e.run_id.clone());
+                self.run_content_bytes = 0;
                 self.conversation.run = RunStatus::Running { thread_id: e.thread_id.clone(), run_id: e.run_id.clone() };
                 self.conversation.interrupts.clear();
                 if let Some(input) = &e.input {
@@ -641,6 +711,11 @@ impl ConversationReducer {
     }
 
     fn tool_call_result(&mut self, e: &ToolCallResult) -> Result<(), ProtocolError> {
+        let bytes = match &e.content {
+            ToolResultContent::Text(s) => s.len(),
+            ToolResultContent::Parts(_) => 0,
+        };
+        self.charge_content(bytes)?;
         let mut m = Message::new(e.message_id.clone(), Role::Tool);
         m.tool_call_id = Some(e.tool_call_id.clone());
         m.content = Some(match &e.content {
@@ -711,6 +786,10 @@ impl ConversationReducer {
     }
 
     fn activity_snapshot(&mut self, e: &ActivitySnapshot) -> Result<(), ProtocolError> {
+        let limits = &self.limits;
+        let measure =
+            agentui_a2ui::size::measure_members_within(&e.content, limits.max_state_bytes, limits.max_value_depth);
+        self.check_measure(measure, "activity content size in bytes")?;
         let replace = e.replace.unwrap_or(true);
         let mut fresh = Message::new(e.message_id.clone(), Role::Activity);
         fresh.activity_type = Some(e.activity_type.clone());
@@ -734,6 +813,8 @@ impl ConversationReducer {
 
     fn activity_delta(&mut self, e: &ActivityDelta) -> Result<(), ProtocolError> {
         self.guard_patch(&e.patch)?;
+        let bounds = self.patch_bounds();
+        let mut refused = None;
         let outcome = match self.conversation.message_mut(&e.message_id) {
             None => Err(format!("ACTIVITY_DELTA for '{}' skipped: no such activity message", e.message_id)),
             Some(m) if m.role != Role::Activity => {
@@ -744,7 +825,7 @@ impl ConversationReducer {
                     Some(MessageContent::Object(o)) => Value::Object(o),
                     _ => Value::Object(Map::new()),
                 };
-                let result = apply_patch(&mut content, &e.patch);
+                let result = apply_patch_within(&mut content, &e.patch, bounds);
                 m.content = Some(match content {
                     Value::Object(o) => MessageContent::Object(o),
                     // A patch that replaced the root with a non-object: keep it as-is but boxed.
@@ -755,10 +836,20 @@ impl ConversationReducer {
                         m.activity_type = Some(e.activity_type.clone());
                         Ok(())
                     }
+                    Err(err) if err.limit_exceeded => {
+                        refused = Some(err);
+                        Ok(())
+                    }
                     Err(err) => Err(format!("Failed to apply activity patch for '{}': {err}", e.message_id)),
                 }
             }
         };
+        if let Some(err) = refused {
+            return Err(self.patch_limit(&err).unwrap_or(ProtocolError::LimitExceeded {
+                what: "size of a JSON Patch result in bytes",
+                limit: bounds.max_weight,
+            }));
+        }
         if let Err(message) = outcome {
             let kind = if message.starts_with("Failed") { WarningKind::PatchNotApplied } else { WarningKind::Skipped };
             self.warn(kind, message);

@@ -77,6 +77,9 @@ pub struct SseDecoder {
     event_type: String,
     last_event_id: Option<String>,
     retry: Option<u64>,
+    /// The error that stopped decoding. Once set, every later call returns it: the bytes after a
+    /// framing error cannot be trusted to start where an event starts.
+    failed: Option<SseError>,
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -92,14 +95,33 @@ impl SseDecoder {
     }
 
     /// Decode one chunk, returning the events it completes.
+    ///
+    /// When the chunk completes events and then breaks a rule (a line too long, invalid UTF-8),
+    /// the completed events are returned and the error is returned by the next call (`push` or
+    /// `finish`): nothing that was decoded is lost, and nothing after the error is decoded.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<SseEvent>, SseError> {
         let mut out = Vec::new();
-        self.push_with(chunk, |e| out.push(e))?;
-        Ok(out)
+        match self.push_with(chunk, |e| out.push(e)) {
+            Ok(()) => Ok(out),
+            // `failed` is set: the next call reports the error.
+            Err(_) if !out.is_empty() => Ok(out),
+            Err(e) => Err(e),
+        }
     }
 
     /// Decode one chunk, handing each completed event to `sink` (no intermediate vector).
-    pub fn push_with(&mut self, mut chunk: &[u8], mut sink: impl FnMut(SseEvent)) -> Result<(), SseError> {
+    pub fn push_with(&mut self, chunk: &[u8], sink: impl FnMut(SseEvent)) -> Result<(), SseError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        let result = self.push_inner(chunk, sink);
+        if let Err(e) = &result {
+            self.failed = Some(e.clone());
+        }
+        result
+    }
+
+    fn push_inner(&mut self, mut chunk: &[u8], mut sink: impl FnMut(SseEvent)) -> Result<(), SseError> {
         if self.bom_state == BomState::Checking {
             // Hold back bytes that could still be the start of a BOM.
             let mut held = std::mem::take(&mut self.line);
@@ -232,6 +254,9 @@ impl SseDecoder {
 
     /// [`finish`](Self::finish) with a sink.
     pub fn finish_with(&mut self, mut sink: impl FnMut(SseEvent)) -> Result<(), SseError> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
         if self.bom_state == BomState::Checking {
             self.bom_state = BomState::Done;
             if self.line.starts_with(&BOM) {
@@ -369,6 +394,21 @@ mod tests {
         assert_eq!(data(&decode_all_splits(b"data: a\n\ndata: last").unwrap()), ["a", "last"]);
         assert_eq!(data(&decode_all_splits(b"data: last\n").unwrap()), ["last"]);
         assert_eq!(data(&decode_all_splits(b"data: last\r").unwrap()), ["last"]);
+    }
+
+    /// Issue #11: `push` dropped the events completed earlier in the same chunk when a later
+    /// line was too long.
+    #[test]
+    fn sse_push_keeps_events_completed_before_an_error_in_the_same_chunk() {
+        let mut d = SseDecoder::new(SseLimits { max_line_bytes: 16, max_event_bytes: 100 });
+        let events = d.push(b"data: one\n\ndata: two\n\ndata: 0123456789abcdef\n\n").unwrap();
+        assert_eq!(data(&events), ["one", "two"]);
+        // The error comes with the next call, and stays.
+        assert_eq!(d.push(b"data: three\n\n").unwrap_err(), SseError::LineTooLong { limit: 16 });
+        assert_eq!(d.finish().unwrap_err(), SseError::LineTooLong { limit: 16 });
+        // With nothing completed before it, the error is immediate.
+        let mut d = SseDecoder::new(SseLimits { max_line_bytes: 100, max_event_bytes: 100 });
+        assert_eq!(d.push(b"data: \xFF\n\n").unwrap_err(), SseError::InvalidUtf8 { offset: 6 });
     }
 
     #[test]

@@ -295,7 +295,7 @@ async fn defect4_an_orphan_tool_result_stays_local() {
 #[tokio::test]
 async fn defect4_a_message_cut_short_by_a_cancel_is_marked_and_not_resent_as_complete() {
     timeout(TEST_BOUND, async {
-        let head = vec![
+        let head = [
             started("r1"),
             json!({"type": "TEXT_MESSAGE_START", "messageId": "partial", "role": "assistant"}),
             json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "partial", "delta": "The answer is"}),

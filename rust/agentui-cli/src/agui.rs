@@ -5,18 +5,21 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use agentui_agui::a2ui_bridge::A2uiBridge;
+use agentui_agui::a2ui_bridge::{A2uiBridge, BridgeLimits};
 use agentui_agui::conformance;
 use agentui_agui::decode::{decode_event, fast_path};
 use agentui_agui::message::Interrupt;
 use agentui_agui::reducer::RunStatus;
-use agentui_agui::{Conversation, Event, EventPipeline, Message, PipelineOptions, SseDecoder, SseLimits, Warning};
+use agentui_agui::{
+    Conversation, Event, EventPipeline, Limits, MemoryBudget, Message, PipelineOptions, SseDecoder, Warning,
+};
 use serde::Serialize;
 use serde_json::{json, Value};
 
 /// The data of every SSE event in `body`, or the framing error that stopped decoding.
 fn sse_data(body: &[u8]) -> (Vec<String>, Option<String>) {
-    let mut decoder = SseDecoder::new(SseLimits::default());
+    // The app's default budget, so a stream is judged as a phone would judge it.
+    let mut decoder = SseDecoder::new(MemoryBudget::default().sse_limits());
     let mut data = Vec::new();
     let framed = decoder.push_with(body, |e| data.push(e.data));
     let framed = framed.and_then(|()| decoder.finish_with(|e| data.push(e.data)));
@@ -71,30 +74,94 @@ pub fn decode(file: &Path) -> Result<ExitCode, String> {
 /// `agentui agui replay FILE`: verify and apply a captured stream (SSE body or JSON array of
 /// events) and print the final conversation, warnings and errors.
 pub fn replay(file: &Path) -> Result<ExitCode, String> {
-    let body = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let mut replay = Replay {
-        pipeline: EventPipeline::new(Conversation::new(Vec::new(), None), &PipelineOptions::default()),
-        delivered: 0,
-        a2ui: A2uiBridge::default(),
-        a2ui_errors: Vec::new(),
-        list: Vec::new(),
-        error: None,
+    let cannot_read = |e: std::io::Error| format!("cannot read {}: {e}", file.display());
+    let mut reader = std::io::BufReader::new(std::fs::File::open(file).map_err(cannot_read)?);
+    let is_array = {
+        use std::io::BufRead;
+        let head = reader.fill_buf().map_err(cannot_read)?;
+        head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
     };
-    // An SSE body is replayed as it is decoded, without holding every event's text at once; a
-    // framing error still takes precedence over a protocol error, as it is reported first.
-    let framing_error = if body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
-        match serde_json::from_slice::<Vec<Value>>(&body) {
-            Ok(items) => items.into_iter().for_each(|v| replay.push(&v.to_string())),
-            Err(e) => return Err(format!("{}: not a JSON array of events: {e}", file.display())),
+    let budget = MemoryBudget::default();
+    let options = PipelineOptions { limits: budget.agui_limits(Limits::default()), ..PipelineOptions::default() };
+    let mut pipeline = EventPipeline::new(Conversation::new(Vec::new(), None), &options);
+    let mut delivered = 0usize;
+    // A2UI carried by the stream is rendered too, so a developer sees what the app would show.
+    let group = agentui_a2ui::SurfaceGroup::new(
+        agentui_a2ui::catalog::CatalogRegistry::with_basic(),
+        budget.a2ui_limits(agentui_a2ui::Limits::default()),
+    );
+    let mut a2ui = A2uiBridge::with_limits(group, budget.bridge_limits(BridgeLimits::default()));
+    let mut a2ui_errors = Vec::new();
+    let mut error: Option<String> = None;
+    let mut list: Vec<Event> = Vec::new();
+    // One event's data through the pipeline; false once the stream is rejected.
+    let mut feed = |data: &str, error: &mut Option<String>| -> bool {
+        if error.is_some() {
+            return false;
         }
-        None
-    } else {
-        let mut decoder = SseDecoder::new(SseLimits::default());
-        let framed = decoder.push_with(&body, |e| replay.push(&e.data));
-        framed.and_then(|()| decoder.finish_with(|e| replay.push(&e.data))).err().map(|e| e.to_string())
+        if data.trim().is_empty() {
+            return true;
+        }
+        // Events from a JSON array did not pass the SSE decoder's bound: the same bound here.
+        if data.len() > budget.max_message_bytes {
+            *error = Some(format!(
+                "limit exceeded: event size in bytes (limit {}, event of {} bytes)",
+                budget.max_message_bytes,
+                data.len()
+            ));
+            return false;
+        }
+        // One buffer for every push: a push that fails delivers nothing to the report.
+        list.clear();
+        match pipeline.push_str_with(data, |event| list.push(event)) {
+            Ok(()) => {
+                delivered += list.len();
+                for event in &list {
+                    a2ui_errors.extend(a2ui.on_event(event).emitted.iter().map(|m| m.to_wire()));
+                }
+                true
+            }
+            Err(e) => {
+                *error = Some(e.to_string());
+                false
+            }
+        }
     };
-    let Replay { pipeline, delivered, a2ui, a2ui_errors, error, .. } = replay;
-    let mut error = framing_error.or(error);
+    if is_array {
+        let mut body = Vec::new();
+        std::io::Read::read_to_end(&mut reader, &mut body).map_err(cannot_read)?;
+        // Each event's text, without building the events: the pipeline bounds their size first.
+        let items = serde_json::from_slice::<Vec<&serde_json::value::RawValue>>(&body)
+            .map_err(|e| format!("{}: not a JSON array of events: {e}", file.display()))?;
+        for item in items {
+            if !feed(item.get(), &mut error) {
+                break;
+            }
+        }
+    } else {
+        // Streamed in chunks, as the transport does: the file is never held whole.
+        let mut decoder = SseDecoder::new(budget.sse_limits());
+        let mut chunk = vec![0u8; 64 * 1024];
+        let mut framing = None;
+        loop {
+            let n = std::io::Read::read(&mut reader, &mut chunk).map_err(cannot_read)?;
+            let mut go_on = true;
+            let framed = if n == 0 {
+                decoder.finish_with(|e| go_on = go_on && feed(&e.data, &mut error))
+            } else {
+                decoder.push_with(&chunk[..n], |e| go_on = go_on && feed(&e.data, &mut error))
+            };
+            if let Err(e) = framed {
+                framing = Some(e.to_string());
+            }
+            if n == 0 || !go_on || framing.is_some() {
+                break;
+            }
+        }
+        if error.is_none() {
+            error = framing;
+        }
+    }
     if error.is_none() && pipeline.run_active() {
         error = Some("stream ended in the middle of a run (no RUN_FINISHED or RUN_ERROR)".into());
     }
@@ -120,38 +187,6 @@ pub fn replay(file: &Path) -> Result<ExitCode, String> {
     serde_json::to_writer_pretty(&mut out, &report).map_err(|e| e.to_string())?;
     writeln!(out).and_then(|()| out.flush()).map_err(write_error)?;
     Ok(if error.is_none() { ExitCode::SUCCESS } else { ExitCode::from(1) })
-}
-
-/// The stream being replayed.
-struct Replay {
-    pipeline: EventPipeline,
-    delivered: usize,
-    // A2UI carried by the stream is rendered too, so a developer sees what the app would show.
-    a2ui: A2uiBridge,
-    a2ui_errors: Vec<Value>,
-    // One buffer for every push: a push that fails delivers nothing to the report.
-    list: Vec<Event>,
-    error: Option<String>,
-}
-
-impl Replay {
-    fn push(&mut self, data: &str) {
-        // Blank data is a keep-alive, not an event; nothing is pushed after the first error.
-        if self.error.is_some() || data.chars().all(char::is_whitespace) {
-            return;
-        }
-        self.list.clear();
-        let list = &mut self.list;
-        match self.pipeline.push_str_with(data, |event| list.push(event)) {
-            Ok(()) => {
-                self.delivered += self.list.len();
-                for event in &self.list {
-                    self.a2ui_errors.extend(self.a2ui.on_event(event).emitted.iter().map(|m| m.to_wire()));
-                }
-            }
-            Err(e) => self.error = Some(e.to_string()),
-        }
-    }
 }
 
 /// What `agentui agui replay` prints, in this key order.

@@ -4,6 +4,7 @@ mod agui;
 mod input;
 mod live;
 mod run;
+mod tls;
 mod tree;
 
 use std::path::PathBuf;
@@ -165,11 +166,15 @@ fn apply_file(args: &StreamArgs) -> Result<(SurfaceGroup, Outcome), String> {
         let catalog = Catalog::from_json(&value).map_err(|e| format!("{}: {e}", path.display()))?;
         catalogs.register(Arc::new(catalog));
     }
-    let messages = input::read_messages(&args.file)?;
-    let mut group = SurfaceGroup::new(catalogs, Limits::default());
+    let text = std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
+    let messages = input::message_texts(&text).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    // The app's default memory budget, so a file is judged as a phone would judge it. Each
+    // message is parsed by the engine, after its length was checked.
+    let limits = agentui_agui::MemoryBudget::default().a2ui_limits(Limits::default());
+    let mut group = SurfaceGroup::new(catalogs, limits);
     let mut outcome = Outcome::default();
-    for message in &messages {
-        let step = group.process_value(message);
+    for message in messages {
+        let step = group.process_json(message);
         outcome.events.extend(step.events);
         outcome.emitted.extend(step.emitted);
     }

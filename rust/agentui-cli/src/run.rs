@@ -52,6 +52,8 @@ pub struct RunArgs {
     /// One JSON object per line for each session update, then `{"final": {...}}`.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub tls: crate::tls::TlsArgs,
 }
 
 /// Exit code: the agent stopped at an interrupt nobody answered.
@@ -338,7 +340,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         .map_err(|e| e.to_string())?;
     runtime.block_on(async {
         let mut session =
-            ConversationSession::connect(&args.url, &headers, SessionOptions::default()).map_err(|e| e.to_string())?;
+            ConversationSession::connect(&args.url, &headers, tls_session_options(args)?).map_err(|e| e.to_string())?;
         for tool in tools {
             session.register_tool(tool).map_err(|e| e.to_string())?;
         }
@@ -388,4 +390,11 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         }
         Ok(code)
     })
+}
+
+/// The session options of `run`: the defaults with the `--ca-cert` / `--pin` / `--trust-store` trust.
+fn tls_session_options(args: &RunArgs) -> Result<SessionOptions, String> {
+    let mut options = SessionOptions::default();
+    options.transport.tls = args.tls.options()?;
+    Ok(options)
 }

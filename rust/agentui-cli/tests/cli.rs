@@ -198,6 +198,54 @@ fn run_prints_the_streamed_conversation_from_a_live_agent() {
     rt.block_on(handle.shutdown()).unwrap();
 }
 
+/// `agentui run` playing the app against the demo agent; the same options run against ADK and
+/// LangGraph in `tests/interop`.
+#[test]
+fn run_plays_the_app_with_tools_interrupts_json_and_exit_codes() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let handle = rt.block_on(agentui_demo_agent::DemoAgent::start("127.0.0.1:0".parse().unwrap())).unwrap();
+    let url = handle.agent_url();
+    let run = |args: &[&str]| {
+        let mut all = vec!["run", url.as_str()];
+        all.extend_from_slice(args);
+        // stdin is not a terminal: no prompt, an unanswered interrupt stops the turn.
+        Command::new(env!("CARGO_BIN_EXE_agentui")).args(&all).stdin(std::process::Stdio::null()).output().unwrap()
+    };
+    let last_line = |out: &Output| -> Value {
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        serde_json::from_str(stdout.lines().last().unwrap_or_default()).unwrap_or(Value::Null)
+    };
+
+    let tool = run(&["what is my location?", "--tool", r#"get_location={"city":"Paris"}"#, "--json"]);
+    assert_eq!(tool.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&tool.stdout).into_owned();
+    for line in stdout.lines() {
+        serde_json::from_str::<Value>(line).unwrap_or_else(|e| panic!("every line is JSON ({e}): {line}"));
+    }
+    assert!(stdout.contains(r#""phase":"succeeded""#), "{stdout}");
+    let last = last_line(&tool);
+    assert_eq!(last["final"]["status"], "completed");
+    let messages = last["final"]["messages"].as_array().unwrap();
+    assert!(messages.iter().any(|m| m["content"].as_str().is_some_and(|c| c.contains(r#"{"city":"Paris"}"#))));
+
+    let stopped = run(&["delete the file", "--json"]);
+    assert_eq!(stopped.status.code(), Some(3), "an unanswered interrupt");
+    assert_eq!(last_line(&stopped)["final"]["status"], "interrupted");
+    // The demo's interrupt wants {"approved": bool}: the CLI finds the payload its schema accepts.
+    let approved = run(&["delete the file", "--interrupts", "approve"]);
+    assert_eq!(approved.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&approved.stdout).contains("Deleted report.pdf."));
+    let rejected = run(&["delete the file", "--interrupts", "reject"]);
+    assert!(String::from_utf8_lossy(&rejected.stdout).contains("Kept report.pdf."));
+
+    let failing = run(&["make it fail", "--json"]);
+    assert_eq!(failing.status.code(), Some(1), "RUN_ERROR");
+    assert_eq!(last_line(&failing)["final"]["status"], "failed");
+    let usage = run(&["hello", "--tool", "no-equals-sign"]);
+    assert_eq!(usage.status.code(), Some(2), "a usage error");
+    rt.block_on(handle.shutdown()).unwrap();
+}
+
 #[test]
 fn agui_replay_renders_a2ui_carried_by_the_stream() {
     let ops = r#"{"a2ui_operations":[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"from the stream"},{"id":"bad","component":"Text","text":7}]}}]}"#;

@@ -38,6 +38,8 @@ mod script;
 mod server;
 mod shutdown;
 mod sse;
+#[cfg(feature = "tls")]
+pub mod tls;
 
 pub use faults::{FAULTS, OVERSIZED_EVENT_BYTES};
 pub use options::DemoAgentOptions;

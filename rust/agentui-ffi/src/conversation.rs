@@ -185,8 +185,13 @@ impl ConversationInner {
         let value = value.to_json().map_err(|e| SurfaceError::Rejected {
             code: "INVALID_VALUE".to_owned(),
             detail: format!(
-                "not a JSON value at {}: NaN and infinities have no JSON form",
-                if e.path.is_empty() { "/" } else { &e.path }
+                "not a JSON value at {}: {}",
+                if e.path.is_empty() { "/" } else { &e.path },
+                if e.too_deep {
+                    "nested deeper than the 64 levels a value may have"
+                } else {
+                    "NaN and infinities have no JSON form"
+                }
             ),
         })?;
         if let Ok(mut session) = self.session.try_lock() {

@@ -104,3 +104,84 @@ impl Drop for DemoAgentHandle {
 pub fn panic_for_tests(message: String) {
     panic!("{message}");
 }
+
+/// The demo agent behind HTTPS, for the host tests of TLS trust: its certificate (for
+/// `localhost`) comes from a CA made on the spot, which no trust store knows.
+#[derive(uniffi::Object)]
+pub struct TlsDemoAgentHandle {
+    agent_url: String,
+    ca_pem: String,
+    #[allow(clippy::type_complexity)]
+    running: Mutex<
+        Option<(tokio::runtime::Runtime, agentui_demo_agent::DemoAgentHandle, agentui_demo_agent::tls::TlsFront)>,
+    >,
+}
+
+impl std::fmt::Debug for TlsDemoAgentHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TlsDemoAgentHandle").field("agent_url", &self.agent_url).finish_non_exhaustive()
+    }
+}
+
+/// Starts the demo agent behind a TLS front on 127.0.0.1 (see [`TlsDemoAgentHandle`]).
+#[uniffi::export]
+pub fn start_tls_demo_agent() -> Result<Arc<TlsDemoAgentHandle>, DemoAgentError> {
+    use agentui_demo_agent::tls::{TestCa, TlsFront};
+    let failed = |e: std::io::Error| DemoAgentError::Failed { detail: e.to_string() };
+    let ca = TestCa::new("agentui host-test CA").map_err(failed)?;
+    let leaf = ca.leaf(&["localhost"]).map_err(failed)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("agentui-demo-agent")
+        .enable_all()
+        .build()
+        .map_err(failed)?;
+    let addr = SocketAddr::from(([127, 0, 0, 1], 0));
+    let options = DemoAgentOptions::for_tests(Duration::from_millis(100));
+    let (agent, front) = on_own_thread(|| {
+        runtime.block_on(async {
+            let agent = DemoAgent::new(options).serve(addr).await?;
+            let front = TlsFront::start(&leaf, agent.local_addr()).await?;
+            Ok::<_, std::io::Error>((agent, front))
+        })
+    })?
+    .map_err(failed)?;
+    Ok(Arc::new(TlsDemoAgentHandle {
+        agent_url: front.agent_url("localhost"),
+        ca_pem: ca.pem().to_owned(),
+        running: Mutex::new(Some((runtime, agent, front))),
+    }))
+}
+
+#[uniffi::export]
+impl TlsDemoAgentHandle {
+    /// `https://localhost:<port>/agent`.
+    pub fn agent_url(&self) -> String {
+        self.agent_url.clone()
+    }
+
+    /// The CA that issued the agent's certificate, as PEM.
+    pub fn ca_pem(&self) -> String {
+        self.ca_pem.clone()
+    }
+
+    /// Stops the front and the agent. Idempotent.
+    pub fn stop(&self) -> Result<(), DemoAgentError> {
+        let running = self.running.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let Some((runtime, agent, front)) = running else { return Ok(()) };
+        drop(front);
+        let stopped = on_own_thread(|| runtime.block_on(agent.shutdown()));
+        runtime.shutdown_background();
+        stopped?.map_err(|e| DemoAgentError::Failed { detail: e.to_string() })
+    }
+}
+
+impl Drop for TlsDemoAgentHandle {
+    fn drop(&mut self) {
+        if let Some((runtime, agent, front)) = self.running.get_mut().unwrap_or_else(|p| p.into_inner()).take() {
+            drop(front);
+            drop(agent);
+            runtime.shutdown_background();
+        }
+    }
+}

@@ -6,6 +6,7 @@
 use agentui_a2ui::A2uiError;
 use agentui_agui::session::{InterruptError, SessionError, ToolRegistryError};
 use agentui_agui::transport::TransportError;
+use agentui_agui::{ProtocolError, SseError};
 
 /// Why a conversation call failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
@@ -22,11 +23,24 @@ pub enum ConversationError {
     /// Connecting, sending, an idle timeout, a lost connection, TLS.
     #[error("network: {detail}")]
     Network { detail: String },
+    /// The agent's TLS certificate was refused; `kind` says why (an unknown CA, expired, another
+    /// host name, a pin mismatch...).
+    #[error("the agent's TLS certificate was refused ({kind:?}): {detail}")]
+    Certificate { kind: crate::tls::CertificateRejection, detail: String },
+    /// TLS cannot be set up: on Android, the platform verifier was not initialised (create the
+    /// runtime with `AgentRuntime(context)`), or no usable trust store.
+    #[error("TLS configuration failed: {detail}")]
+    TlsConfig { detail: String },
     #[error("the agent answered HTTP {status}: {detail}")]
     HttpStatus { status: u16, detail: String },
     /// Wrong content type, truncated stream, SSE framing or an AG-UI protocol violation.
     #[error("protocol: {detail}")]
     Protocol { detail: String },
+    /// The agent sent more than the conversation's memory budget allows (an event, the state,
+    /// a patch result, streamed content). The run failed; what was applied before it stays, the
+    /// breaching event changed nothing.
+    #[error("memory budget exceeded: {detail}")]
+    LimitExceeded { detail: String },
     /// The agent ended the run with `RUN_ERROR`.
     #[error("the agent reported an error: {detail}")]
     Agent { detail: String, code: Option<String> },
@@ -101,11 +115,16 @@ impl From<TransportError> for ConversationError {
                 ConversationError::HttpStatus { status, detail: body_excerpt }
             }
             TransportError::Cancelled => ConversationError::Cancelled,
+            TransportError::Certificate { kind, .. } => ConversationError::Certificate { kind: kind.into(), detail },
+            TransportError::Tls(detail) => ConversationError::TlsConfig { detail },
             TransportError::Connect(_)
             | TransportError::Request(_)
             | TransportError::Idle(_)
-            | TransportError::ConnectionLost(_)
-            | TransportError::Tls(_) => ConversationError::Network { detail },
+            | TransportError::ConnectionLost(_) => ConversationError::Network { detail },
+            TransportError::Protocol(ProtocolError::LimitExceeded { .. })
+            | TransportError::Sse(SseError::EventTooLarge { .. } | SseError::LineTooLong { .. }) => {
+                ConversationError::LimitExceeded { detail }
+            }
             TransportError::UnexpectedContentType { .. }
             | TransportError::Truncated(_)
             | TransportError::Sse(_)
@@ -149,6 +168,7 @@ impl From<SessionError> for ConversationError {
             SessionError::Interrupt(e) => e.into(),
             SessionError::Tools(e) => e.into(),
             SessionError::A2ui(e) => e.into(),
+            SessionError::Internal { detail } => ConversationError::Internal { detail },
         }
     }
 }

@@ -12,6 +12,7 @@
 
 uniffi::setup_scaffolding!();
 
+mod budget;
 mod conversation;
 #[cfg(feature = "demo-agent")]
 mod demo;
@@ -21,14 +22,19 @@ mod message;
 mod node;
 mod runtime;
 mod surface;
+mod tls;
 mod tools;
 mod update;
 mod value;
 mod view;
 
+pub use budget::{default_memory_budget, MemoryBudget};
 pub use conversation::{Conversation, ConversationListener};
 #[cfg(feature = "demo-agent")]
-pub use demo::{panic_for_tests, start_demo_agent, start_demo_agent_with, DemoAgentError, DemoAgentHandle};
+pub use demo::{
+    panic_for_tests, start_demo_agent, start_demo_agent_with, start_tls_demo_agent, DemoAgentError, DemoAgentHandle,
+    TlsDemoAgentHandle,
+};
 pub use error::{ConversationError, ListenerError, RuntimeStartError, SurfaceError};
 pub use logging::{set_log_level, LogLevel};
 pub use message::{
@@ -37,6 +43,7 @@ pub use message::{
 pub use node::{ActionKindRecord, BindingRecord, CheckRecord, ResolvedNodeRecord, SurfaceDiffRecord};
 pub use runtime::{ContextEntry, ConversationOptions, Header, Runtime};
 pub use surface::{Surface, SurfaceListener};
+pub use tls::{CertificateRejection, TrustStore};
 pub use tools::{ClientToolHandler, ToolHandlerError};
 pub use update::{
     ActionResultRecord, ConversationUpdate, RunOutcome, RunStatus, RunSummary, ToolCallReport, ToolCallStatus,

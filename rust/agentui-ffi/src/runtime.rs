@@ -14,6 +14,8 @@
 use std::sync::Arc;
 
 use agentui_agui::message::Context;
+
+use crate::budget::MemoryBudget;
 use agentui_agui::session::{ConversationSession, SessionOptions};
 use agentui_agui::transport::TransportOptions;
 use std::time::Duration;
@@ -73,6 +75,23 @@ pub struct ConversationOptions {
     /// `forwardedProps` sent with every run, as JSON text.
     #[uniffi(default = None)]
     pub forwarded_props_json: Option<String>,
+    /// Bounds on what the agent can make this conversation hold; the phone defaults
+    /// ([`default_memory_budget`](crate::default_memory_budget)) when absent.
+    #[uniffi(default = None)]
+    pub memory_budget: Option<MemoryBudget>,
+    /// Whose roots vouch for the agent's certificate; `None` is the platform's.
+    #[uniffi(default = None)]
+    pub trust_store: Option<crate::tls::TrustStore>,
+    /// Roots trusted besides the store, as PEM text (each entry may hold several certificates).
+    #[uniffi(default)]
+    pub extra_roots_pem: Vec<String>,
+    /// Roots trusted besides the store, one DER certificate each.
+    #[uniffi(default)]
+    pub extra_roots_der: Vec<Vec<u8>>,
+    /// When not empty the leaf certificate must match one: `sha256/BASE64` (its public key) or
+    /// `cert-sha256/BASE64` (the whole certificate). Checked after the chain, never instead.
+    #[uniffi(default)]
+    pub certificate_pins: Vec<String>,
 }
 
 impl Default for ConversationOptions {
@@ -85,6 +104,11 @@ impl Default for ConversationOptions {
             max_follow_up_runs: 5,
             context: Vec::new(),
             forwarded_props_json: None,
+            memory_budget: None,
+            trust_store: None,
+            extra_roots_pem: Vec::new(),
+            extra_roots_der: Vec::new(),
+            certificate_pins: Vec::new(),
         }
     }
 }
@@ -110,6 +134,7 @@ impl ConversationOptions {
             transport: TransportOptions {
                 connect_timeout: positive("connect_timeout_ms", self.connect_timeout_ms)?,
                 idle_timeout: positive("idle_timeout_ms", self.idle_timeout_ms)?,
+                tls: crate::tls::tls_options(self)?,
                 ..TransportOptions::default()
             },
             tool_timeout: positive("tool_timeout_ms", self.tool_timeout_ms)?,
@@ -120,6 +145,7 @@ impl ConversationOptions {
                 .map(|c| Context { description: c.description.clone(), value: c.value.clone() })
                 .collect(),
             forwarded_props,
+            budget: self.memory_budget.unwrap_or_default().to_core()?,
             ..SessionOptions::default()
         })
     }

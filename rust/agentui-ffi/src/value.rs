@@ -41,24 +41,35 @@ pub(crate) fn entries(map: &Map<String, Value>) -> Vec<PropEntry> {
     map.iter().map(|(name, value)| PropEntry { name: name.clone(), value: value.into() }).collect()
 }
 
-/// A value that JSON cannot carry (NaN or an infinity), found at `path`.
+/// A value that JSON cannot carry (NaN or an infinity), or that nests deeper than
+/// [`MAX_VALUE_DEPTH`], found at `path`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct NotJson {
     pub path: String,
+    pub too_deep: bool,
 }
+
+/// Deepest nesting `to_json` converts: the data model's own bound (the engine refuses deeper
+/// values anyway), so an app cannot overflow the stack by passing a pathologically deep value.
+pub(crate) const MAX_VALUE_DEPTH: usize = 64;
 
 impl NodeValue {
     /// The JSON form. Whole numbers within ±2^53 become JSON integers, so a picker's `4` is
     /// stored as `4`, not `4.0`. Duplicate object names: the last one wins, as in JSON parsers.
     pub(crate) fn to_json(&self) -> Result<Value, NotJson> {
-        self.to_json_at(&mut String::new())
+        self.to_json_at(&mut String::new(), 0)
     }
 
-    fn to_json_at(&self, path: &mut String) -> Result<Value, NotJson> {
+    fn to_json_at(&self, path: &mut String, depth: usize) -> Result<Value, NotJson> {
+        if depth > MAX_VALUE_DEPTH {
+            return Err(NotJson { path: path.clone(), too_deep: true });
+        }
         Ok(match self {
             NodeValue::Null => Value::Null,
             NodeValue::Bool { value } => Value::Bool(*value),
-            NodeValue::Number { value } => Value::Number(number(*value).ok_or_else(|| NotJson { path: path.clone() })?),
+            NodeValue::Number { value } => {
+                Value::Number(number(*value).ok_or_else(|| NotJson { path: path.clone(), too_deep: false })?)
+            }
             NodeValue::Text { value } => Value::String(value.clone()),
             NodeValue::Array { items } => {
                 let mut out = Vec::with_capacity(items.len());
@@ -66,7 +77,7 @@ impl NodeValue {
                     let len = path.len();
                     path.push('/');
                     path.push_str(&i.to_string());
-                    out.push(item.to_json_at(path)?);
+                    out.push(item.to_json_at(path, depth + 1)?);
                     path.truncate(len);
                 }
                 Value::Array(out)
@@ -78,7 +89,7 @@ impl NodeValue {
                     path.push('/');
                     // JSON Pointer escaping, so the reported path is exact.
                     path.push_str(&entry.name.replace('~', "~0").replace('/', "~1"));
-                    out.insert(entry.name.clone(), entry.value.to_json_at(path)?);
+                    out.insert(entry.name.clone(), entry.value.to_json_at(path, depth + 1)?);
                     path.truncate(len);
                 }
                 Value::Object(out)
@@ -117,6 +128,30 @@ mod tests {
                 value: NodeValue::Array { items: vec![NodeValue::Null, NodeValue::Number { value: f64::NAN }] },
             }],
         };
-        assert_eq!(value.to_json().unwrap_err(), NotJson { path: "/a~1b/1".into() });
+        assert_eq!(value.to_json().unwrap_err(), NotJson { path: "/a~1b/1".into(), too_deep: false });
+    }
+
+    /// Issue #11: `to_json_at` recursed without a bound on a value the app passes to
+    /// `set_value`; a deep enough value overflowed the stack.
+    #[test]
+    fn node_value_to_json_refuses_deep_values_without_recursing_past_the_bound() {
+        let mut value = NodeValue::Null;
+        for _ in 0..10_000 {
+            value = NodeValue::Array { items: vec![value] };
+        }
+        let err = value.to_json().unwrap_err();
+        assert!(err.too_deep);
+        assert_eq!(err.path, "/0".repeat(MAX_VALUE_DEPTH + 1));
+        // At the bound it converts.
+        let mut ok = NodeValue::Null;
+        for _ in 0..MAX_VALUE_DEPTH {
+            ok = NodeValue::Array { items: vec![ok] };
+        }
+        assert!(ok.to_json().is_ok());
+        // Take the deep value apart iteratively: dropping it whole would recurse 10,000 deep.
+        let mut cur = value;
+        while let NodeValue::Array { mut items } = cur {
+            cur = items.pop().unwrap_or(NodeValue::Null);
+        }
     }
 }

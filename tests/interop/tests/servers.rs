@@ -13,6 +13,17 @@ use agentui_interop::*;
 use serde_json::{json, Value};
 use tokio::time::timeout;
 
+/// An interop test: ignored in a bare `cargo test`, run by `tests/interop/run.sh`.
+macro_rules! interop_test {
+    ($name:ident, $scenario:expr) => {
+        #[tokio::test]
+        #[ignore = "needs the interop servers: run tests/interop/run.sh"]
+        async fn $name() {
+            $scenario.await
+        }
+    };
+}
+
 async fn bounded<T>(f: impl std::future::Future<Output = T>) -> T {
     timeout(SCENARIO_BOUND, f).await.expect("the scenario finished in time")
 }
@@ -53,17 +64,9 @@ async fn streamed_text(server: Server, path: &str, expected: &str) {
     .await
 }
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn adk_streamed_text() {
-    streamed_text(adk(), "/adk", "Hello from ADK!").await
-}
+interop_test!(adk_streamed_text, streamed_text(adk(), "/adk", "Hello from ADK!"));
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn langgraph_streamed_text() {
-    streamed_text(langgraph(), "/langgraph", "Hello from LangGraph!").await
-}
+interop_test!(langgraph_streamed_text, streamed_text(langgraph(), "/langgraph", "Hello from LangGraph!"));
 
 // ---- a server tool ----
 
@@ -84,17 +87,9 @@ async fn server_tool(server: Server, path: &str) {
     .await
 }
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn adk_server_tool() {
-    server_tool(adk(), "/adk").await
-}
+interop_test!(adk_server_tool, server_tool(adk(), "/adk"));
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn langgraph_server_tool() {
-    server_tool(langgraph(), "/langgraph").await
-}
+interop_test!(langgraph_server_tool, server_tool(langgraph(), "/langgraph"));
 
 // ---- a client tool round trip ----
 
@@ -122,17 +117,9 @@ async fn client_tool_round_trip(server: Server, path: &str) {
     .await
 }
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn adk_client_tool_round_trip() {
-    client_tool_round_trip(adk(), "/adk").await
-}
+interop_test!(adk_client_tool_round_trip, client_tool_round_trip(adk(), "/adk"));
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn langgraph_client_tool_round_trip() {
-    client_tool_round_trip(langgraph(), "/langgraph").await
-}
+interop_test!(langgraph_client_tool_round_trip, client_tool_round_trip(langgraph(), "/langgraph"));
 
 // ---- two parallel client calls ----
 
@@ -167,17 +154,9 @@ async fn parallel_client_calls(server: Server, path: &str) {
     .await
 }
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn adk_parallel_client_calls() {
-    parallel_client_calls(adk(), "/adk").await
-}
+interop_test!(adk_parallel_client_calls, parallel_client_calls(adk(), "/adk"));
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn langgraph_parallel_client_calls() {
-    parallel_client_calls(langgraph(), "/langgraph").await
-}
+interop_test!(langgraph_parallel_client_calls, parallel_client_calls(langgraph(), "/langgraph"));
 
 // ---- a failing client tool ----
 
@@ -203,17 +182,9 @@ async fn failing_client_tool(server: Server, path: &str) {
     .await
 }
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn adk_failing_client_tool() {
-    failing_client_tool(adk(), "/adk").await
-}
+interop_test!(adk_failing_client_tool, failing_client_tool(adk(), "/adk"));
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn langgraph_failing_client_tool() {
-    failing_client_tool(langgraph(), "/langgraph").await
-}
+interop_test!(langgraph_failing_client_tool, failing_client_tool(langgraph(), "/langgraph"));
 
 // ---- ADK human in the loop ----
 
@@ -330,6 +301,20 @@ async fn langgraph_interrupt(path: &str, approve: bool) {
     .await;
 }
 
+/// The input of the run that answered a LangGraph interrupt on `path` with an approval, as the
+/// server received it.
+async fn approval_as_received(path: &str) -> Value {
+    let server = langgraph();
+    let (mut s, _rec, thread) = session(&server.url(path), "lg-channel");
+    bounded(async {
+        let summary = s.run("delete the report").await.unwrap();
+        s.resolve_interrupt(&summary.pending_interrupts[0].id, Some(json!(true))).unwrap();
+        s.continue_run().await.unwrap();
+    })
+    .await;
+    server.inputs(&thread).await.swap_remove(1)
+}
+
 /// ag-ui-langgraph's default: the interrupt is a CUSTOM `on_interrupt` event and the answer
 /// goes back in `forwardedProps.command.resume`.
 #[tokio::test]
@@ -337,17 +322,9 @@ async fn langgraph_interrupt(path: &str, approve: bool) {
 async fn langgraph_interrupt_on_the_legacy_custom_event() {
     langgraph_interrupt("/langgraph", true).await;
     langgraph_interrupt("/langgraph", false).await;
-    let server = langgraph();
-    let (mut s, _rec, thread) = session(&server.url("/langgraph"), "lg-legacy-channel");
-    bounded(async {
-        let summary = s.run("delete the report").await.unwrap();
-        s.resolve_interrupt(&summary.pending_interrupts[0].id, Some(json!(true))).unwrap();
-        s.continue_run().await.unwrap();
-    })
-    .await;
-    let inputs = server.inputs(&thread).await;
-    assert_eq!(inputs[1]["forwardedProps"]["command"], json!({"resume": true}));
-    assert_eq!(inputs[1]["resume"], Value::Null, "answered once, on the channel the server reads");
+    let answer = approval_as_received("/langgraph").await;
+    assert_eq!(answer["forwardedProps"]["command"], json!({"resume": true}));
+    assert_eq!(answer["resume"], Value::Null, "answered once, on the channel the server reads");
 }
 
 /// ag-ui-langgraph with `emit_interrupt_outcome=True`: CUSTOM and the AG-UI outcome both
@@ -357,17 +334,9 @@ async fn langgraph_interrupt_on_the_legacy_custom_event() {
 async fn langgraph_interrupt_on_the_agui_outcome() {
     langgraph_interrupt("/langgraph-outcome", true).await;
     langgraph_interrupt("/langgraph-outcome", false).await;
-    let server = langgraph();
-    let (mut s, _rec, thread) = session(&server.url("/langgraph-outcome"), "lg-outcome-channel");
-    bounded(async {
-        let summary = s.run("delete the report").await.unwrap();
-        s.resolve_interrupt(&summary.pending_interrupts[0].id, Some(json!(true))).unwrap();
-        s.continue_run().await.unwrap();
-    })
-    .await;
-    let inputs = server.inputs(&thread).await;
-    assert_eq!(inputs[1]["resume"][0]["status"], "resolved");
-    assert_eq!(inputs[1]["forwardedProps"].get("command"), None);
+    let answer = approval_as_received("/langgraph-outcome").await;
+    assert_eq!(answer["resume"][0]["status"], "resolved");
+    assert_eq!(answer["forwardedProps"].get("command"), None);
 }
 
 // ---- state ----
@@ -455,17 +424,12 @@ async fn cancel_during_text(server: Server, path: &str, hello: &str) {
     .await
 }
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn adk_cancel_during_text_then_a_new_turn() {
-    cancel_during_text(adk(), "/adk", "Hello from ADK!").await
-}
+interop_test!(adk_cancel_during_text_then_a_new_turn, cancel_during_text(adk(), "/adk", "Hello from ADK!"));
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn langgraph_cancel_during_text_then_a_new_turn() {
-    cancel_during_text(langgraph(), "/langgraph", "Hello from LangGraph!").await
-}
+interop_test!(
+    langgraph_cancel_during_text_then_a_new_turn,
+    cancel_during_text(langgraph(), "/langgraph", "Hello from LangGraph!")
+);
 
 async fn cancel_during_client_tool(server: Server, path: &str, hello: &str) {
     bounded(async {
@@ -512,17 +476,15 @@ async fn cancel_during_client_tool(server: Server, path: &str, hello: &str) {
     .await
 }
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn adk_cancel_during_a_client_tool_then_a_new_turn() {
-    cancel_during_client_tool(adk(), "/adk", "Hello from ADK!").await
-}
+interop_test!(
+    adk_cancel_during_a_client_tool_then_a_new_turn,
+    cancel_during_client_tool(adk(), "/adk", "Hello from ADK!")
+);
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn langgraph_cancel_during_a_client_tool_then_a_new_turn() {
-    cancel_during_client_tool(langgraph(), "/langgraph", "Hello from LangGraph!").await
-}
+interop_test!(
+    langgraph_cancel_during_a_client_tool_then_a_new_turn,
+    cancel_during_client_tool(langgraph(), "/langgraph", "Hello from LangGraph!")
+);
 
 // ---- MESSAGES_SNAPSHOT replays history without re-running it ----
 
@@ -551,14 +513,9 @@ async fn snapshot_replay_executes_nothing(server: Server, path: &str) {
     .await
 }
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn adk_messages_snapshot_replay_executes_nothing() {
-    snapshot_replay_executes_nothing(adk(), "/adk-snapshot").await
-}
+interop_test!(adk_messages_snapshot_replay_executes_nothing, snapshot_replay_executes_nothing(adk(), "/adk-snapshot"));
 
-#[tokio::test]
-#[ignore = "needs the interop servers: run tests/interop/run.sh"]
-async fn langgraph_messages_snapshot_replay_executes_nothing() {
-    snapshot_replay_executes_nothing(langgraph(), "/langgraph").await
-}
+interop_test!(
+    langgraph_messages_snapshot_replay_executes_nothing,
+    snapshot_replay_executes_nothing(langgraph(), "/langgraph")
+);

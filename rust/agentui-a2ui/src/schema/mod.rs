@@ -20,8 +20,8 @@
 //! required or forbidden property rules the others out): then that branch's own errors are
 //! reported, with their precise paths.
 //!
-//! Limits: schema applications nest at most [`validate::MAX_DEPTH`] (256) deep and one
-//! validation makes at most [`validate::MAX_STEPS`] node visits; hitting either is an error,
+//! Limits: schema applications nest at most `validate::MAX_DEPTH` (256) deep and one
+//! validation makes at most `validate::MAX_STEPS` node visits; hitting either is an error,
 //! never a stack overflow or a hang. Compilation is iterative and handles any `$ref` cycle.
 //!
 //! Layout: `registry` (documents and `$ref` lookup) -> `compile` (worklist into a flat node

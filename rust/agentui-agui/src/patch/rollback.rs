@@ -4,13 +4,17 @@
 //! State documents are usually objects with many top-level keys, and a patch touches a few of
 //! them: saving just those entries (and, only when a patch removes a top-level key, their
 //! positions) keeps the cost of atomicity proportional to the patch, not to the state. Anything
-//! else (a root that is not an object, an operation on the root itself) saves the whole document.
+//! else (a root that is not an object, an operation on the root itself, a patch touching more than
+//! a few top-level keys) saves the whole document.
 
 use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
 use crate::event::{PatchOp, PatchOperation};
+
+/// Top-level keys saved one by one at most; a patch touching more saves the whole document.
+const MAX_SAVED_KEYS: usize = 32;
 
 pub(super) enum Rollback {
     Whole(Value),
@@ -60,7 +64,9 @@ impl Rollback {
                         && op.from.as_deref().is_none_or(|f| touch(&mut keys, &mut reorders, f, true))
                 }
             };
-            if !ok {
+            // Past a few keys the saved entries could outweigh the document itself (100k
+            // `copy`s to new keys), and the linear key search would be quadratic: copy it all.
+            if !ok || keys.len() > MAX_SAVED_KEYS {
                 return Rollback::Whole(doc.clone());
             }
         }
@@ -155,7 +161,12 @@ mod tests {
         assert_atomic(doc.clone(), &[op(PatchOp::Move, "/absent/x", Some("/f"), None)]);
         // The root itself, and a root that is not an object, fall back to a whole copy.
         assert_atomic(doc.clone(), &[op(PatchOp::Add, "", None, Some(json!([]))), fail.clone()]);
-        assert_atomic(json!([1, 2]), &[op(PatchOp::Remove, "/0", None, None), fail]);
+        assert_atomic(json!([1, 2]), &[op(PatchOp::Remove, "/0", None, None), fail.clone()]);
+        // More top-level keys than are saved one by one: the whole document is saved instead.
+        let mut many: Vec<_> = (0..40).map(|i| op(PatchOp::Add, &format!("/n{i}"), None, Some(json!(i)))).collect();
+        many.push(op(PatchOp::Remove, "/a", None, None));
+        many.push(fail);
+        assert_atomic(doc, &many);
     }
 
     #[test]

@@ -22,4 +22,8 @@ pub enum SessionError {
     /// A surface operation was refused (unknown surface or node, disabled node, URL policy).
     #[error("A2UI: {0}")]
     A2ui(agentui_a2ui::A2uiError),
+    /// A defect of this library: a run panicked. The session may have been left half-updated,
+    /// so it refuses every later call with this error instead of going on from a broken state.
+    #[error("internal error: {detail}")]
+    Internal { detail: String },
 }

@@ -27,7 +27,10 @@ mod policy;
 mod runner;
 mod tools;
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
+
+use futures_util::FutureExt;
 use std::time::Duration;
 
 use agentui_a2ui::A2uiError;
@@ -43,11 +46,14 @@ pub use listener::{
 pub use policy::{AllowRegistered, ToolDecision, ToolPolicy};
 pub use tools::{ClientTool, ToolError, ToolFuture, ToolHandler, ToolInvocation, ToolRegistry, ToolRegistryError};
 
-use crate::a2ui_bridge::{A2uiBridge, BridgeAction};
+use crate::a2ui_bridge::{A2uiBridge, BridgeAction, BridgeLimits};
+use crate::budget::MemoryBudget;
 use crate::message::{Context, Interrupt, Message, MessageContent, Role};
 use crate::pipeline::PipelineOptions;
 use crate::reducer::Conversation;
 use crate::transport::{CancelToken, HttpTransport, TransportOptions};
+use agentui_a2ui::catalog::CatalogRegistry;
+use agentui_a2ui::{Limits as A2uiLimits, SurfaceGroup};
 use ids::IdGenerator;
 use listener::Listeners;
 
@@ -67,6 +73,19 @@ pub struct SessionOptions {
     pub max_follow_up_runs: usize,
     pub context: Vec<Context>,
     pub forwarded_props: Option<Value>,
+    /// Bounds on what the agent can make this conversation hold. Applied over
+    /// `pipeline.limits`, `transport.sse_limits` and the A2UI engine's limits when the session
+    /// is made.
+    pub budget: MemoryBudget,
+}
+
+impl SessionOptions {
+    /// These options with the budget applied to the limits it covers.
+    fn budgeted(mut self) -> Self {
+        self.pipeline.limits = self.budget.agui_limits(self.pipeline.limits);
+        self.transport.sse_limits = self.budget.sse_limits();
+        self
+    }
 }
 
 impl Default for SessionOptions {
@@ -79,6 +98,7 @@ impl Default for SessionOptions {
             max_follow_up_runs: 5,
             context: Vec::new(),
             forwarded_props: None,
+            budget: MemoryBudget::default(),
         }
     }
 }
@@ -152,6 +172,9 @@ pub struct ConversationSession {
     a2ui: A2uiBridge,
     /// `forwardedProps` members the next run carries once (a user action).
     next_forwarded: Map<String, Value>,
+    /// Set when a run or a write panicked: what it left behind cannot be trusted, so every
+    /// later call is refused with [`SessionError::Internal`].
+    poisoned: Option<String>,
 }
 
 impl std::fmt::Debug for ConversationSession {
@@ -170,11 +193,16 @@ impl ConversationSession {
     /// A session talking to the agent at `url`, sending `headers` (e.g. authorization) with
     /// every request.
     pub fn connect(url: &str, headers: &[(String, String)], options: SessionOptions) -> Result<Self, SessionError> {
-        let transport = HttpTransport::new(url, headers, options.transport)?;
+        let options = options.budgeted();
+        let transport = HttpTransport::new(url, headers, options.transport.clone())?;
         Ok(Self::with_transport(transport, options))
     }
 
-    pub fn with_transport(transport: HttpTransport, options: SessionOptions) -> Self {
+    pub fn with_transport(mut transport: HttpTransport, options: SessionOptions) -> Self {
+        let options = options.budgeted();
+        transport.set_sse_limits(options.transport.sse_limits);
+        let group = SurfaceGroup::new(CatalogRegistry::with_basic(), options.budget.a2ui_limits(A2uiLimits::default()));
+        let a2ui = A2uiBridge::with_limits(group, options.budget.bridge_limits(BridgeLimits::default()));
         let mut ids = IdGenerator::new();
         let thread_id = options.thread_id.clone().unwrap_or_else(|| ids.next("thread"));
         ConversationSession {
@@ -190,8 +218,9 @@ impl ConversationSession {
             current_cancel: Arc::new(Mutex::new(CancelToken::new())),
             phase: RunPhase::Idle,
             ids,
-            a2ui: A2uiBridge::default(),
+            a2ui,
             next_forwarded: Map::new(),
+            poisoned: None,
         }
     }
 
@@ -207,7 +236,17 @@ impl ConversationSession {
 
     /// Writes user input into a surface's data model (a two-way bound input).
     pub fn set_value(&mut self, surface_id: &str, path: &str, value: Value) -> Result<(), A2uiError> {
-        let outcome = self.a2ui.set_value(surface_id, path, value)?;
+        if let Some(detail) = &self.poisoned {
+            return Err(A2uiError::ActionRefused(format!("the session is unusable after an internal error: {detail}")));
+        }
+        let a2ui = &mut self.a2ui;
+        let outcome = match catch_unwind(AssertUnwindSafe(|| a2ui.set_value(surface_id, path, value))) {
+            Ok(result) => result?,
+            Err(_) => {
+                self.poisoned = Some("a surface write panicked".to_owned());
+                return Err(A2uiError::ActionRefused("internal error: a surface write panicked".to_owned()));
+            }
+        };
         for event in outcome.events {
             self.listeners.emit(SessionUpdate::Surface(event));
         }
@@ -230,10 +269,11 @@ impl ConversationSession {
     /// `forwardedProps.a2uiAction` (the agent answers it); `openUrl` is returned for the app to
     /// open (already checked against the URL policy); a disabled node refuses.
     pub async fn dispatch_action(&mut self, surface_id: &str, instance_id: &str) -> Result<ActionResult, SessionError> {
+        self.check_poisoned()?;
         match self.a2ui.user_action(surface_id, instance_id).map_err(SessionError::A2ui)? {
             BridgeAction::SendToAgent { forwarded_props, .. } => {
                 self.next_forwarded.extend(forwarded_props);
-                Ok(ActionResult::Ran(Box::new(self.drive().await?)))
+                Ok(ActionResult::Ran(Box::new(self.drive_guarded().await?)))
             }
             BridgeAction::OpenUrl(url) => Ok(ActionResult::OpenUrl(url)),
             BridgeAction::Handled => Ok(ActionResult::Handled),
@@ -345,15 +385,47 @@ impl ConversationSession {
 
     /// Like [`run`](Self::run) with a message the caller built (e.g. with content parts).
     pub async fn run_message(&mut self, message: Message) -> Result<RunSummary, SessionError> {
+        self.check_poisoned()?;
         self.conversation.append_local_message(message.clone());
         self.listeners.emit(SessionUpdate::MessageUpserted(Box::new(message)));
-        self.drive().await
+        self.drive_guarded().await
     }
 
     /// Run without a new user message: after answering interrupts, or to deliver tool results
     /// the follow-up bound held back.
     pub async fn continue_run(&mut self) -> Result<RunSummary, SessionError> {
-        self.drive().await
+        self.check_poisoned()?;
+        self.drive_guarded().await
+    }
+
+    /// Whether a panic left this session unusable (every call then fails with
+    /// [`SessionError::Internal`]).
+    pub fn is_poisoned(&self) -> bool {
+        self.poisoned.is_some()
+    }
+
+    fn check_poisoned(&self) -> Result<(), SessionError> {
+        match &self.poisoned {
+            Some(detail) => Err(SessionError::Internal {
+                detail: format!("the session is unusable after an internal error: {detail}"),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Runs with a panic caught: the session is poisoned (a panic mid-run leaves the
+    /// conversation, the surfaces and the tool ledger out of step) and the caller gets a typed
+    /// error instead of a crash or a half-updated session that goes on.
+    async fn drive_guarded(&mut self) -> Result<RunSummary, SessionError> {
+        match AssertUnwindSafe(self.drive()).catch_unwind().await {
+            Ok(result) => result,
+            Err(payload) => {
+                let detail = panic_message(payload.as_ref());
+                self.poisoned = Some(format!("a run panicked: {detail}"));
+                self.set_phase(RunPhase::Failed { error: format!("internal error: {detail}") });
+                Err(SessionError::Internal { detail: format!("a run panicked: {detail}") })
+            }
+        }
     }
 
     fn set_phase(&mut self, phase: RunPhase) {
@@ -369,4 +441,12 @@ impl ConversationSession {
         }
         self.listeners.emit(SessionUpdate::Warning(w));
     }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_owned())
 }

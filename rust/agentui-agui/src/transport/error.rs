@@ -36,8 +36,13 @@ pub enum TransportError {
     /// Only the header's name is reported: its value may be a credential.
     #[error("invalid request header '{name}'")]
     InvalidHeader { name: String },
+    /// The TLS settings cannot be used: a bad extra root or pin, or a platform trust store
+    /// that is not available in this process (Android before `AgentRuntime(context)`).
     #[error("TLS configuration failed: {0}")]
     Tls(String),
+    /// The agent's certificate was refused during the handshake; `kind` says why.
+    #[error("the agent's TLS certificate was refused ({kind}): {detail}")]
+    Certificate { kind: CertificateRejection, detail: String },
     #[error("could not build the HTTP client: {0}")]
     ClientBuild(String),
     #[error("could not encode the run input: {0}")]
@@ -66,6 +71,86 @@ pub enum TransportError {
     Protocol(#[from] ProtocolError),
     #[error("the run was cancelled")]
     Cancelled,
+}
+
+/// Why a certificate was refused, for apps to match on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CertificateRejection {
+    /// No trusted root vouches for the chain (a private CA that is not trusted, a TLS-inspecting
+    /// proxy the platform does not trust, a self-signed certificate).
+    UnknownIssuer,
+    Expired,
+    NotYetValid,
+    /// The certificate is not valid for the host name of the agent URL.
+    NotValidForName,
+    Revoked,
+    /// The chain is trusted but the leaf matches none of the configured pins.
+    PinMismatch,
+    /// The platform verifier could not be used (not initialised on Android, no system store).
+    PlatformUnavailable,
+    /// Any other reason (bad signature, wrong key usage, ...): see the detail.
+    Other,
+}
+
+impl fmt::Display for CertificateRejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CertificateRejection::UnknownIssuer => "unknown issuer",
+            CertificateRejection::Expired => "expired",
+            CertificateRejection::NotYetValid => "not yet valid",
+            CertificateRejection::NotValidForName => "not valid for the host name",
+            CertificateRejection::Revoked => "revoked",
+            CertificateRejection::PinMismatch => "pin mismatch",
+            CertificateRejection::PlatformUnavailable => "platform verifier unavailable",
+            CertificateRejection::Other => "other",
+        })
+    }
+}
+
+/// The rustls error behind a failed request, if the handshake failed on our verifier.
+fn certificate_rejection(error: &(dyn std::error::Error + 'static)) -> Option<CertificateRejection> {
+    use rustls::CertificateError as C;
+    let mut current = Some(error);
+    while let Some(e) = current {
+        // io::Error's source() skips the error it wraps, which is where tokio-rustls puts
+        // rustls's (and reqwest wraps that io::Error in another one): unwrap them by hand.
+        let mut candidate = e;
+        while let Some(inner) = candidate.downcast_ref::<std::io::Error>().and_then(|io| io.get_ref()) {
+            candidate = inner;
+        }
+        if let Some(rustls::Error::InvalidCertificate(c)) = candidate.downcast_ref::<rustls::Error>() {
+            return Some(match c {
+                C::UnknownIssuer => CertificateRejection::UnknownIssuer,
+                C::Expired | C::ExpiredContext { .. } => CertificateRejection::Expired,
+                C::NotValidYet | C::NotValidYetContext { .. } => CertificateRejection::NotYetValid,
+                C::NotValidForName | C::NotValidForNameContext { .. } => CertificateRejection::NotValidForName,
+                C::Revoked => CertificateRejection::Revoked,
+                C::Other(other) => match other.0.downcast_ref::<super::tls::VerifierFault>() {
+                    Some(super::tls::VerifierFault::PinMismatch) => CertificateRejection::PinMismatch,
+                    Some(super::tls::VerifierFault::PlatformUnavailable(_)) => {
+                        CertificateRejection::PlatformUnavailable
+                    }
+                    None => CertificateRejection::Other,
+                },
+                _ => CertificateRejection::Other,
+            });
+        }
+        current = e.source();
+    }
+    None
+}
+
+/// A failed request as a transport error: a refused certificate by its kind, otherwise a
+/// connection or request failure.
+pub(crate) fn request_error(error: reqwest::Error) -> TransportError {
+    if let Some(kind) = certificate_rejection(&error) {
+        return TransportError::Certificate { kind, detail: describe(error) };
+    }
+    if error.is_connect() {
+        TransportError::Connect(describe(error))
+    } else {
+        TransportError::Request(describe(error))
+    }
 }
 
 /// A reqwest error as text: its cause chain, without the URL (which may carry a token).

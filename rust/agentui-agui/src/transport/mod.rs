@@ -16,9 +16,11 @@ use std::time::Duration;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
 
 pub use cancel::CancelToken;
-pub use error::{TransportError, Truncation};
+pub use error::{CertificateRejection, TransportError, Truncation};
 pub use stream::{EventStream, ReceivedEvent, RunStream};
-pub use tls::tls_client_config;
+#[cfg(target_os = "android")]
+pub use tls::mark_platform_verifier_initialised;
+pub use tls::{tls_client_config, CertificatePin, TlsOptions, TrustStore};
 
 use crate::event::Event;
 use crate::message::RunAgentInput;
@@ -27,7 +29,7 @@ use crate::reducer::Conversation;
 use crate::sse::SseLimits;
 
 /// How the transport connects and reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TransportOptions {
     /// Bound on TCP + TLS connection setup.
     pub connect_timeout: Duration,
@@ -36,6 +38,8 @@ pub struct TransportOptions {
     pub sse_limits: SseLimits,
     /// Bytes of an error response's body quoted in the error.
     pub error_excerpt_bytes: usize,
+    /// Which certificates are trusted: the platform's store by default, extra roots, pins.
+    pub tls: TlsOptions,
 }
 
 impl Default for TransportOptions {
@@ -45,6 +49,7 @@ impl Default for TransportOptions {
             idle_timeout: Duration::from_secs(60),
             sse_limits: SseLimits::default(),
             error_excerpt_bytes: 2048,
+            tls: TlsOptions::default(),
         }
     }
 }
@@ -85,7 +90,7 @@ impl HttpTransport {
             map.append(header_name, header_value);
         }
         let client = reqwest::Client::builder()
-            .use_preconfigured_tls(tls_client_config()?)
+            .use_preconfigured_tls(tls_client_config(&options.tls, url.scheme() == "https")?)
             .connect_timeout(options.connect_timeout)
             .build()
             .map_err(|e| TransportError::ClientBuild(error::describe(e)))?;
@@ -98,6 +103,11 @@ impl HttpTransport {
 
     pub fn options(&self) -> &TransportOptions {
         &self.options
+    }
+
+    /// Replaces the SSE framing bounds (a session applies its memory budget).
+    pub fn set_sse_limits(&mut self, limits: SseLimits) {
+        self.options.sse_limits = limits;
     }
 
     /// Send `input` and return the response's events once the head has been checked: a
@@ -119,8 +129,7 @@ impl HttpTransport {
             _ = cancel.cancelled() => return Err(TransportError::Cancelled),
             r = tokio::time::timeout(idle, request) => match r {
                 Err(_) => return Err(TransportError::Idle(idle)),
-                Ok(Err(e)) if e.is_connect() => return Err(TransportError::Connect(error::describe(e))),
-                Ok(Err(e)) => return Err(TransportError::Request(error::describe(e))),
+                Ok(Err(e)) => return Err(error::request_error(e)),
                 Ok(Ok(response)) => response,
             },
         };
@@ -227,7 +236,7 @@ mod tests {
     #[test]
     fn only_http_urls_are_accepted() {
         let o = TransportOptions::default();
-        assert!(matches!(HttpTransport::new("ftp://x/", &[], o), Err(TransportError::InvalidUrl(_))));
+        assert!(matches!(HttpTransport::new("ftp://x/", &[], o.clone()), Err(TransportError::InvalidUrl(_))));
         assert!(matches!(HttpTransport::new("not a url", &[], o), Err(TransportError::InvalidUrl(_))));
     }
 }

@@ -2,6 +2,7 @@ package dev.agentui
 
 import dev.agentui.core.ConversationOptions
 import dev.agentui.core.Header
+import dev.agentui.core.MemoryBudget
 import dev.agentui.core.Runtime
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.Dispatchers
@@ -26,15 +27,21 @@ class AgentRuntime private constructor(private val native: Runtime) : Closeable 
      * @param dispatcher where state flows are updated. Native callbacks arrive on Rust worker
      *   threads; the conversation hops to this dispatcher (the main thread on Android) before
      *   it touches any state a UI reads. Tests pass their own.
+     * @param memoryBudget bounds on what the agent can make this conversation hold (state,
+     *   data models, message sizes...); overrides `options.memoryBudget`. Without either, the
+     *   phone defaults apply (see `defaultMemoryBudget()`). A breach fails the run with
+     *   `ConversationException.LimitExceeded` and changes nothing.
      */
     fun connect(
         url: String,
         headers: Map<String, String> = emptyMap(),
         options: ConversationOptions = ConversationOptions(),
         dispatcher: CoroutineDispatcher = Dispatchers.Main,
+        memoryBudget: MemoryBudget? = null,
     ): AgentConversation {
         check(!closed.get()) { "AgentRuntime is closed" }
-        val native = native.connect(url, headers.map { (name, value) -> Header(name, value) }, options)
+        val effective = if (memoryBudget != null) options.copy(memoryBudget = memoryBudget) else options
+        val native = native.connect(url, headers.map { (name, value) -> Header(name, value) }, effective)
         return AgentConversation.wrap(native, dispatcher)
     }
 

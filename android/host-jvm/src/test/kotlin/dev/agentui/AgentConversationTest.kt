@@ -3,6 +3,8 @@ package dev.agentui
 import dev.agentui.core.ActionResultRecord
 import dev.agentui.core.ConversationException
 import dev.agentui.core.ConversationOptions
+import dev.agentui.core.MemoryBudget
+import dev.agentui.core.defaultMemoryBudget
 import dev.agentui.core.MessageRole
 import dev.agentui.core.NodeValue
 import dev.agentui.core.RunStatus
@@ -279,6 +281,28 @@ class AgentConversationTest {
             assertIs<RunStatus.Failed>(conversation.status.awaitValue { it is RunStatus.Failed })
         }
     }
+
+    @Test
+    fun `a configured memory budget is applied - a small state budget fails the run with a typed error`(): Unit =
+        runBlocking {
+            // The demo's counter scenario sends {"counter": 0, "items": []}: about 330 bytes once
+            // parsed, over a 200-byte state budget.
+            val budget = MemoryBudget(maxStateBytes = 200uL)
+            Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = main.dispatcher, memoryBudget = budget)
+                .use { conversation ->
+                    val error = runCatching { conversation.send("counter") }.exceptionOrNull()
+                    assertIs<ConversationException.LimitExceeded>(error, "got $error")
+                    assertTrue(error.detail.contains("state size"), error.detail)
+                    assertIs<RunStatus.Failed>(conversation.status.awaitValue { it is RunStatus.Failed })
+                    assertEquals("{}", conversation.stateJson.value, "the refused snapshot changed nothing")
+                }
+            // The same scenario within the default budget (the phone defaults) applies the state.
+            assertEquals(4_194_304uL, defaultMemoryBudget().maxStateBytes)
+            connect(options = ConversationOptions(memoryBudget = defaultMemoryBudget())).use { conversation ->
+                conversation.send("counter")
+                assertTrue(conversation.stateJson.awaitValue { it.contains("\"counter\":3") }.isNotEmpty())
+            }
+        }
 
     @Test
     fun `an agent error is a Kotlin exception`(): Unit = runBlocking {

@@ -99,7 +99,8 @@ class AgentEventsTest {
             conversation.resolveInterrupt(interrupt.id, """{"approved": true}""")
             val next = conversation.continueRun()
             assertIs<RunStatus.Finished>(next.status)
-            val messages = conversation.messages.awaitValue { it.assistantTexts().contains("Approved:") }
+            // The answer streams in two deltas: wait for the quoted payload, then compare exactly.
+            val messages = conversation.messages.awaitValue { it.lastAssistantText().startsWith("Approved: {") }
             assertEquals("""Approved: {"approved":true}""", messages.lastAssistantText())
             assertTrue(conversation.pendingInterrupts().isEmpty())
         }

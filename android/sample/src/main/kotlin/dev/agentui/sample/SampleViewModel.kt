@@ -1,7 +1,8 @@
 package dev.agentui.sample
 
+import android.app.Application
 import android.security.NetworkSecurityPolicy
-import androidx.lifecycle.ViewModel
+import androidx.lifecycle.AndroidViewModel
 import dev.agentui.AgentConversation
 import dev.agentui.AgentRuntime
 import dev.agentui.core.LogLevel
@@ -17,9 +18,10 @@ import java.net.URI
  * messages and surfaces, the current screen, and the `navigate_to` tool registered exactly once;
  * [onCleared] frees both native objects when the activity finishes for good.
  */
-class SampleViewModel : ViewModel() {
+class SampleViewModel(application: Application) : AndroidViewModel(application) {
     // Creating the runtime first also installs NativeThreads before anything else loads the bindings.
-    private val runtime = AgentRuntime()
+    // With the Context, https agents are verified by Android (Network Security Config, user CAs).
+    private val runtime = AgentRuntime(application)
 
     /** Which screen is shown; the agent moves it through the `navigate_to` client tool. */
     val navigator = Navigator()

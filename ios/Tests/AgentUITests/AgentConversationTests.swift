@@ -1,0 +1,280 @@
+// The Swift layer (AgentRuntime, AgentConversation) against the demo agent, through the
+// generated bindings and the XCFramework's static library: the counterpart of the Kotlin host
+// tests in android/host-jvm/src/test/kotlin/dev/agentui/AgentConversationTest.kt.
+//
+// Needs AGENTUI_DEMO_AGENT_URL (see TestSupport.swift); every test fails without it.
+
+import Combine
+import XCTest
+import AgentUI
+import AgentUICore
+
+final class AgentConversationTests: XCTestCase {
+    @MainActor
+    func testStreamedTextUpdatesMessagesSeveralTimes() async throws {
+        let conversation = try connect(try AgentRuntime())
+        defer { conversation.close() }
+        // @Published sends every assignment: the sink sees each applied update, not a sample.
+        var seen: [String] = []
+        let subscription = conversation.$messages.sink { seen.append($0.lastAssistantText) }
+        defer { subscription.cancel() }
+
+        let summary = try await conversation.send("hello")
+        XCTAssertTrue(summary.status.isFinished, "\(summary.status)")
+        let final = try await eventually("the whole greeting") {
+            conversation.messages.lastAssistantText.hasSuffix("emoji 🎉.") ? conversation.messages : nil
+        }
+
+        var steps: [String] = []
+        for text in seen where !text.isEmpty && steps.last != text { steps.append(text) }
+        XCTAssertGreaterThanOrEqual(steps.count, 3, "expected the text to grow in steps, saw \(steps)")
+        XCTAssertTrue(zip(steps, steps.dropFirst()).allSatisfy { $1.hasPrefix($0) }, "text only grows: \(steps)")
+        XCTAssertTrue(final.lastAssistantText.hasPrefix("Hello! I am the demo agent"), final.lastAssistantText)
+        XCTAssertTrue(final.lastAssistantText.contains("日本語"), "non-ASCII survives the bindings")
+        XCTAssertEqual(final.map(\.role), [.user, .assistant])
+        try await waitUntil("status finished") { conversation.status.isFinished }
+    }
+
+    @MainActor
+    func testSwiftClientToolResultIsQuotedBackByTheAgent() async throws {
+        let conversation = try connect(try AgentRuntime())
+        defer { conversation.close() }
+        let arguments = Box<String?>(nil)
+        try conversation.registerTool(
+            name: "get_location",
+            description: "The user's current city",
+            parametersJsonSchema: #"{"type":"object","properties":{"precision":{"type":"string"}}}"#
+        ) { argumentsJson in
+            arguments.value = argumentsJson
+            try await Task.sleep(nanoseconds: 20_000_000) // a real suspension inside the tool
+            return "Lisbon, Portugal"
+        }
+
+        let summary = try await conversation.send("where am I? use my location")
+
+        let received = try XCTUnwrap(arguments.value, "the tool ran")
+        XCTAssertTrue(received.contains("\"precision\""), "arguments reach Swift: \(received)")
+        XCTAssertEqual(summary.toolCalls.count, 1)
+        let report = try XCTUnwrap(summary.toolCalls.first)
+        XCTAssertEqual(report.toolName, "get_location")
+        XCTAssertEqual(report.status, .succeeded(result: "Lisbon, Portugal"))
+
+        let quoted = "Your location according to the app: Lisbon, Portugal"
+        try await waitUntil("the agent quoting the tool") { conversation.messages.assistantTexts.contains(quoted) }
+        try await waitUntil("the call marked succeeded") {
+            conversation.toolCalls[report.toolCallId] == ToolCallStatus.succeeded(result: "Lisbon, Portugal")
+        }
+        // The result went back as a tool message, and the run continued from it.
+        XCTAssertTrue(
+            conversation.native.messages().contains { $0.role == .tool && $0.toolCallId == report.toolCallId },
+            "a tool message answers \(report.toolCallId)"
+        )
+    }
+
+    @MainActor
+    func testFailingSwiftToolReportsItsFailureToTheAgent() async throws {
+        let conversation = try connect(try AgentRuntime())
+        defer { conversation.close() }
+        try conversation.registerTool(
+            name: "get_location",
+            description: "The user's current city",
+            parametersJsonSchema: #"{"type":"object"}"#
+        ) { _ in
+            throw ClientToolFailure("location permission denied")
+        }
+
+        let summary = try await conversation.send("my location please")
+
+        let status = try XCTUnwrap(summary.toolCalls.first?.status)
+        guard case .failed = status else { return XCTFail("expected a failed call, got \(status)") }
+        try await waitUntil("the agent reading the failure") {
+            conversation.messages.assistantTexts.contains("location permission denied")
+        }
+    }
+
+    @MainActor
+    func testParallelClientToolsArePairedByCallId() async throws {
+        let conversation = try connect(try AgentRuntime())
+        defer { conversation.close() }
+        try conversation.registerTool(
+            name: "lookup_price",
+            description: "Price of an item",
+            parametersJsonSchema: #"{"type":"object","properties":{"item":{"type":"string"}},"required":["item"]}"#
+        ) { argumentsJson in
+            let object = try JSONSerialization.jsonObject(with: Data(argumentsJson.utf8)) as? [String: Any]
+            let item = object?["item"] as? String ?? "?"
+            // A answers last, so completion order differs from call order.
+            if item == "A" { try await Task.sleep(nanoseconds: 150_000_000) }
+            return "price of \(item) is \(item == "A" ? "3.50" : "4.20") EUR"
+        }
+
+        let summary = try await conversation.send("compare prices")
+
+        XCTAssertEqual(summary.toolCalls.count, 2)
+        let expected = "A -> price of A is 3.50 EUR; B -> price of B is 4.20 EUR"
+        try await waitUntil("both results quoted in call order") {
+            conversation.messages.assistantTexts.contains(expected)
+        }
+    }
+
+    @MainActor
+    func testBookingSurfaceArrivesAsResolvedNodesAndTheBookActionIsAnswered() async throws {
+        let conversation = try connect(try AgentRuntime())
+        defer { conversation.close() }
+        _ = try await conversation.send("book a table")
+        let surface = try await eventually("the booking surface with its root") {
+            conversation.surfaces["booking"].flatMap { $0.root != nil ? $0 : nil }
+        }
+
+        let root = try XCTUnwrap(surface.root.flatMap { surface.node($0) })
+        XCTAssertEqual(root.componentType, "Card")
+        XCTAssertEqual(surface.node("name")?.componentType, "TextField")
+        XCTAssertEqual(surface.node("date")?.componentType, "DateTimeInput")
+        XCTAssertEqual(surface.node("guests")?.componentType, "ChoicePicker")
+        let book = try XCTUnwrap(surface.node("book"))
+        XCTAssertEqual(book.componentType, "Button")
+        XCTAssertFalse(book.enabled, "Book is disabled until a name and a date are set")
+        let form = try XCTUnwrap(surface.node("form"))
+        XCTAssertEqual(surface.children(of: form).map(\.id), ["title", "name", "date", "guests", "book"])
+        XCTAssertEqual(surface.node("title")?.prop("text")?.textValue, "Book a table")
+
+        // A renderer reading the native surface itself starts from a full Reset.
+        let native = try XCTUnwrap(conversation.surface("booking"))
+        guard case .reset(let resetRoot, let nodes) = native.snapshot() else {
+            return XCTFail("a snapshot is a reset")
+        }
+        XCTAssertEqual(resetRoot, "root")
+        XCTAssertFalse(nodes.isEmpty)
+
+        try conversation.setValue(surfaceId: "booking", path: "/booking/name", value: "Ada")
+        try conversation.setValue(surfaceId: "booking", path: "/booking/date", value: NodeValue.text(value: "2026-12-24"))
+        try conversation.setValue(surfaceId: "booking", path: "/booking/guests", value: ["4"])
+
+        let filled = try await eventually("Book enabled") {
+            conversation.surfaces["booking"].flatMap { $0.node("book")?.enabled == true ? $0 : nil }
+        }
+        XCTAssertEqual(filled.node("name")?.prop("value")?.textValue, "Ada")
+
+        let result = try await conversation.dispatchAction(surfaceId: "booking", nodeId: "book")
+        guard case .ran = result else { return XCTFail("the action went to the agent: \(result)") }
+        let booked = "Booked a table for 4 on 2026-12-24 under the name Ada."
+        try await waitUntil("the agent's answer to the action") {
+            conversation.messages.assistantTexts.contains(booked)
+        }
+        // The agent removes the form once the table is booked.
+        try await waitUntil("the surface deleted") { conversation.surfaces["booking"] == nil }
+    }
+
+    @MainActor
+    func testDisabledButtonRefusesTheAction() async throws {
+        let conversation = try connect(try AgentRuntime())
+        defer { conversation.close() }
+        _ = try await conversation.send("book a table")
+        try await waitUntil("the Book button") { conversation.surfaces["booking"]?.node("book") != nil }
+        do {
+            let result = try await conversation.dispatchAction(surfaceId: "booking", nodeId: "book")
+            XCTFail("a disabled button must refuse, got \(result)")
+        } catch ConversationError.A2ui {
+            // refused, as expected
+        }
+    }
+
+    @MainActor
+    func testInterruptIsResolvedFromSwiftAndTheRunContinues() async throws {
+        let conversation = try connect(try AgentRuntime())
+        defer { conversation.close() }
+        let summary = try await conversation.send("delete the report")
+        XCTAssertTrue(summary.status.isInterrupted, "\(summary.status)")
+        try await waitUntil("status interrupted") { conversation.status.isInterrupted }
+        let pending = conversation.pendingInterrupts()
+        XCTAssertEqual(pending.count, 1)
+        let interrupt = try XCTUnwrap(pending.first)
+        XCTAssertEqual(interrupt.reason, "confirm_delete")
+        XCTAssertEqual(summary.pendingInterrupts.map(\.id), [interrupt.id])
+
+        try conversation.resolveInterrupt(id: interrupt.id, payloadJson: #"{"approved": true}"#)
+        let next = try await conversation.continueRun()
+        XCTAssertTrue(next.status.isFinished, "\(next.status)")
+        try await waitUntil("the deletion reported") {
+            conversation.messages.lastAssistantText.contains("Deleted report.pdf.")
+        }
+        XCTAssertTrue(conversation.pendingInterrupts().isEmpty)
+    }
+
+    @MainActor
+    func testCancelStopsASlowRun() async throws {
+        let conversation = try connect(try AgentRuntime())
+        defer { conversation.close() }
+        let run = Task { @MainActor in try await conversation.send("slow please") }
+        try await waitUntil("the first slow token") {
+            conversation.messages.lastAssistantText.contains("Slow token 1.")
+        }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let started = Date()
+        conversation.cancel()
+
+        let outcome = await run.result
+        let stopSeconds = Date().timeIntervalSince(started)
+        switch outcome {
+        case .success(let summary):
+            XCTFail("a cancelled run throws, it returned \(summary.status)")
+        case .failure(let error):
+            XCTAssertEqual(error as? ConversationError, ConversationError.Cancelled, "got \(error)")
+        }
+        try await waitUntil("status cancelled") { conversation.status.isCancelled }
+        XCTAssertLessThan(stopSeconds, 2, "cancel took \(stopSeconds) s")
+        let text = conversation.messages.lastAssistantText
+        XCTAssertFalse(text.contains("Slow token 50."), "the stream stopped early: \(text)")
+    }
+
+    @MainActor
+    func testHTTP500FromTheAgentIsASwiftError() async throws {
+        let conversation = try connect(try AgentRuntime(), path: "/fault/http-500")
+        defer { conversation.close() }
+        do {
+            let summary = try await conversation.send("hello")
+            XCTFail("an HTTP 500 must throw, got \(summary.status)")
+        } catch ConversationError.HttpStatus(let status, _) {
+            XCTAssertEqual(status, 500)
+        }
+        try await waitUntil("status failed") { conversation.status.isFailed }
+    }
+
+    @MainActor
+    func testAgentErrorIsASwiftError() async throws {
+        let conversation = try connect(try AgentRuntime())
+        defer { conversation.close() }
+        do {
+            let summary = try await conversation.send("please fail")
+            XCTFail("RUN_ERROR must throw, got \(summary.status)")
+        } catch ConversationError.Agent {
+            // the agent's RUN_ERROR, as expected
+        }
+        try await waitUntil("status agentError") { conversation.status.isAgentError }
+    }
+
+    @MainActor
+    func testCloseStopsUpdatesAndKeepsTheLastValues() async throws {
+        let conversation = try connect(try AgentRuntime())
+        _ = try await conversation.send("hello")
+        try await waitUntil("a message") { !conversation.messages.isEmpty }
+        conversation.close()
+        conversation.close() // idempotent
+        XCTAssertFalse(conversation.messages.isEmpty, "the published values stay")
+    }
+
+    func testNodeValuesConvertBothWays() {
+        let value = ["a": [1.0, 2.5], "b": [3.0]].nodeValue
+        XCTAssertEqual(
+            value,
+            .object(entries: [
+                PropEntry(name: "a", value: .array(items: [.number(value: 1), .number(value: 2.5)])),
+                PropEntry(name: "b", value: .array(items: [.number(value: 3)])),
+            ])
+        )
+        XCTAssertEqual(value[member: "b"], .array(items: [.number(value: 3)]))
+        XCTAssertNil(NodeValue.null.swiftValue)
+        XCTAssertEqual(NodeValue.text(value: "x").textValue, "x")
+        XCTAssertEqual(Optional<String>.none.nodeValue, .null)
+    }
+}

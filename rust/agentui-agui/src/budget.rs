@@ -1,0 +1,98 @@
+//! The memory budget: one place that bounds everything an agent can make this client hold.
+//!
+//! An out-of-memory abort cannot be caught; it kills the host app. So every size the agent
+//! controls is bounded, and each bound is checked while the work is done (a patch is stopped at
+//! the operation that crosses it, a template before it is expanded, a value while it is
+//! measured), never by building the result first. A breach is a typed error for the app, the
+//! agent is told where the protocol has a channel (an A2UI `error` message on the next run; a
+//! failed AG-UI run), and what was applied before stays applied while the breaching message
+//! changes nothing.
+//!
+//! Sizes of values already parsed are *weights*: approximate bytes in memory, see
+//! [`agentui_a2ui::size`]. Message sizes are bytes of JSON text.
+
+use agentui_a2ui::Limits as A2uiLimits;
+
+use crate::a2ui_bridge::BridgeLimits;
+use crate::limits::Limits;
+use crate::sse::SseLimits;
+
+/// Bounds on what one conversation holds. The defaults suit a phone: a hostile agent cannot make
+/// a conversation use more than a few tens of megabytes, and no legitimate chat or form comes
+/// near them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemoryBudget {
+    /// Bytes of one message on every path: an SSE event's data (and so every AG-UI event), an
+    /// A2UI message (inside an event or on its own), an A2UI payload carried in a string.
+    /// Default 1 MiB.
+    pub max_message_bytes: usize,
+    /// Weight of the conversation's state, and of one activity's content. Default 4 MiB.
+    pub max_state_bytes: usize,
+    /// Weight of the document a JSON Patch may produce (state, activity content). Default 4 MiB.
+    pub max_patch_result_bytes: usize,
+    /// Weight of one surface's data model. Default 8 MiB.
+    pub max_data_model_bytes: usize,
+    /// Weight of all data models of the conversation together. Default 16 MiB.
+    pub max_total_data_model_bytes: usize,
+    /// Template instances one surface may resolve (all templates together). Default 100,000.
+    pub max_template_instances: usize,
+    /// Components one surface may define. Default 10,000.
+    pub max_components_per_surface: usize,
+    /// Bytes of text, tool arguments and tool results one run may stream. Default 16 MiB.
+    pub max_run_content_bytes: usize,
+}
+
+impl Default for MemoryBudget {
+    fn default() -> Self {
+        MemoryBudget {
+            max_message_bytes: 1024 * 1024,
+            max_state_bytes: 4 * 1024 * 1024,
+            max_patch_result_bytes: 4 * 1024 * 1024,
+            max_data_model_bytes: 8 * 1024 * 1024,
+            max_total_data_model_bytes: 16 * 1024 * 1024,
+            max_template_instances: 100_000,
+            max_components_per_surface: 10_000,
+            max_run_content_bytes: 16 * 1024 * 1024,
+        }
+    }
+}
+
+impl MemoryBudget {
+    /// The AG-UI pipeline's limits with this budget's bounds applied over `base`.
+    pub fn agui_limits(&self, base: Limits) -> Limits {
+        Limits {
+            max_state_bytes: self.max_state_bytes,
+            max_patch_result_bytes: self.max_patch_result_bytes,
+            max_run_content_bytes: self.max_run_content_bytes,
+            max_message_bytes: base.max_message_bytes.min(self.max_run_content_bytes),
+            max_tool_args_bytes: base.max_tool_args_bytes.min(self.max_run_content_bytes),
+            ..base
+        }
+    }
+
+    /// SSE framing bounds: an event's data is one message; a line may hold it plus its field name.
+    pub fn sse_limits(&self) -> SseLimits {
+        SseLimits { max_line_bytes: self.max_message_bytes.saturating_add(64), max_event_bytes: self.max_message_bytes }
+    }
+
+    /// The A2UI engine's limits with this budget's bounds applied over `base`.
+    pub fn a2ui_limits(&self, base: A2uiLimits) -> A2uiLimits {
+        A2uiLimits {
+            max_message_bytes: self.max_message_bytes,
+            max_components_per_surface: self.max_components_per_surface,
+            max_template_instances: self.max_template_instances,
+            max_data_model_bytes: self.max_data_model_bytes,
+            max_total_data_model_bytes: self.max_total_data_model_bytes,
+            ..base
+        }
+    }
+
+    /// The A2UI-over-AG-UI bridge's limits with this budget's bounds applied over `base`.
+    pub fn bridge_limits(&self, base: BridgeLimits) -> BridgeLimits {
+        BridgeLimits {
+            max_payload_bytes: self.max_message_bytes,
+            max_content_bytes: self.max_state_bytes.min(self.max_patch_result_bytes),
+            ..base
+        }
+    }
+}

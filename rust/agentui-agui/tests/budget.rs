@@ -1,0 +1,318 @@
+//! Issue #11: the memory budget on the AG-UI side: JSON Patch output, state, activity content,
+//! streamed content, SSE framing, and the session (typed errors, atomic state, poisoning after a
+//! panic). This binary counts its allocations so the patch tests can assert that a refused patch
+//! stopped early instead of building the huge result first.
+
+mod support;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use agentui_agui::event::{PatchOp, PatchOperation};
+use agentui_agui::patch::{apply_patch_within, PatchBounds};
+use agentui_agui::session::{
+    ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, ToolDecision, ToolInvocation,
+};
+use agentui_agui::transport::TransportError;
+use agentui_agui::{Conversation, EventPipeline, Limits, MemoryBudget, PipelineOptions, ProtocolError, SseError};
+use serde_json::{json, Value};
+use support::*;
+use tokio::time::timeout;
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+/// The counters are global: the tests that measure hold this lock.
+static MEASURING: Mutex<()> = Mutex::new(());
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let start = LIVE.load(Ordering::Relaxed);
+    PEAK.store(start, Ordering::Relaxed);
+    let out = f();
+    (out, PEAK.load(Ordering::Relaxed).saturating_sub(start))
+}
+
+const MIB: usize = 1024 * 1024;
+
+fn op(op: PatchOp, path: &str, from: Option<&str>, value: Option<Value>) -> PatchOperation {
+    PatchOperation { op, path: path.into(), from: from.map(Into::into), value, extra: Default::default() }
+}
+
+fn content_text(m: &agentui_agui::Message) -> Option<&str> {
+    match &m.content {
+        Some(agentui_agui::message::MessageContent::Text(t)) => Some(t.as_str()),
+        _ => None,
+    }
+}
+
+fn doubling_copies(n: usize) -> Vec<PatchOperation> {
+    (0..n).map(|_| op(PatchOp::Copy, "/a/-", Some("/a"), None)).collect()
+}
+
+/// Issue #11: "a one-element array, then 28 `copy` ops from `/a` to `/a/-` (1.3 KB): out-of-memory
+/// abort at 2.09 GB (`patch::apply_patch` clones)". Each copy doubles the document; the bound
+/// stops the copy that would cross it, before cloning, and the target is unchanged.
+#[test]
+fn patch_copy_doubling_is_stopped_at_the_crossing_operation() {
+    let _guard = MEASURING.lock().unwrap_or_else(|p| p.into_inner());
+    let mut doc = json!({"a": [0]});
+    let bounds = PatchBounds { max_weight: 4 * MIB, max_depth: 64 };
+    let ops = doubling_copies(28);
+    let (result, peak) = peak_of(|| apply_patch_within(&mut doc, &ops, bounds));
+    let err = result.unwrap_err();
+    assert!(err.limit_exceeded, "{err}");
+    // Weight doubles per copy from ~200 bytes: 4 MiB is crossed around the 15th copy.
+    assert!((12..20).contains(&err.index), "stopped at operation {}", err.index);
+    assert_eq!(doc, json!({"a": [0]}), "a refused patch changes nothing");
+    // The working copy grew to the bound at most: a few times the bound, never the 2 GB result.
+    assert!(peak < 3 * 4 * MIB, "peak {peak} bytes");
+    // Nesting is bounded the same way (each copy nests `a` one level deeper).
+    let err = apply_patch_within(&mut doc, &doubling_copies(28), PatchBounds { max_weight: usize::MAX, max_depth: 8 })
+        .unwrap_err();
+    assert!(err.limit_exceeded && err.reason.contains("deeper"), "{err}");
+}
+
+/// Issue #11: "one `add` of a 10 KB string, then 99,990 `copy` ops to new keys (a 4.3 MB event,
+/// within every limit): 1 GB state, then abort".
+#[test]
+fn patch_copies_of_a_large_string_are_stopped_before_the_bound() {
+    let _guard = MEASURING.lock().unwrap_or_else(|p| p.into_inner());
+    let mut ops = vec![op(PatchOp::Add, "/s", None, Some(json!("x".repeat(10_000))))];
+    ops.extend((0..99_990).map(|i| op(PatchOp::Copy, &format!("/k{i}"), Some("/s"), None)));
+    let mut doc = json!({"keep": 1});
+    let bounds = PatchBounds { max_weight: 4 * MIB, max_depth: 64 };
+    let (result, peak) = peak_of(|| apply_patch_within(&mut doc, &ops, bounds));
+    let err = result.unwrap_err();
+    assert!(err.limit_exceeded);
+    assert!((300..500).contains(&err.index), "stopped at operation {}", err.index);
+    assert_eq!(doc, json!({"keep": 1}));
+    assert!(peak < 2 * 4 * MIB, "peak {peak} bytes");
+}
+
+/// Removing and moving keep the running weight honest: a patch that removes as much as it adds
+/// goes on forever within the bound.
+#[test]
+fn patch_weight_follows_removes_and_moves() {
+    let bounds = PatchBounds { max_weight: 64 * 1024, max_depth: 64 };
+    let mut doc = json!({});
+    let mut ops = Vec::new();
+    for i in 0..2_000 {
+        ops.push(op(PatchOp::Add, "/tmp", None, Some(json!("y".repeat(1_000)))));
+        ops.push(op(PatchOp::Move, &format!("/m{}", i % 3), Some("/tmp"), None));
+        ops.push(op(PatchOp::Copy, "/c", Some(&format!("/m{}", i % 3)), None));
+        ops.push(op(PatchOp::Remove, "/c", None, None));
+    }
+    apply_patch_within(&mut doc, &ops, bounds).unwrap();
+    assert_eq!(doc.as_object().unwrap().len(), 3);
+}
+
+fn pipeline_with(limits: Limits) -> EventPipeline {
+    EventPipeline::new(Conversation::new(Vec::new(), None), &PipelineOptions { limits, ..PipelineOptions::default() })
+}
+
+fn push_all(p: &mut EventPipeline, events: &[Value]) -> Result<(), ProtocolError> {
+    for e in events {
+        p.push_json(e.clone())?;
+    }
+    Ok(())
+}
+
+/// A `STATE_DELTA` whose result would exceed the state budget fails the stream with a typed
+/// error; the state keeps its last good value and what was applied before stays.
+#[test]
+fn state_delta_over_budget_fails_the_run_and_keeps_the_state() {
+    let limits = MemoryBudget { max_state_bytes: 64 * 1024, ..MemoryBudget::default() }.agui_limits(Limits::default());
+    let mut p = pipeline_with(limits);
+    let mut events = vec![started("r1")];
+    events.extend(text("m1", "before"));
+    events.push(json!({"type": "STATE_SNAPSHOT", "snapshot": {"a": [0]}}));
+    push_all(&mut p, &events).unwrap();
+    let delta = json!({"type": "STATE_DELTA", "delta": (0..28).map(|_| json!({"op": "copy", "from": "/a", "path": "/a/-"})).collect::<Vec<_>>()});
+    let err = p.push_json(delta).unwrap_err();
+    assert!(matches!(err, ProtocolError::LimitExceeded { .. }), "{err}");
+    assert!(err.to_string().contains("JSON Patch result"), "{err}");
+    assert_eq!(p.conversation().state(), &json!({"a": [0]}));
+    assert!(!p.conversation().needs_resync(), "a refusal is not a divergence");
+    assert_eq!(content_text(&p.conversation().messages()[0]), Some("before"));
+}
+
+/// Issue #11: "a STATE_SNAPSHOT of 8.3 MB in a live run: 899 MB peak". A snapshot heavier than
+/// the state budget is refused before it is stored.
+#[test]
+fn state_snapshot_over_budget_is_refused() {
+    let limits = MemoryBudget { max_state_bytes: MIB, ..MemoryBudget::default() }.agui_limits(Limits::default());
+    let mut p = pipeline_with(limits);
+    push_all(&mut p, &[started("r1"), json!({"type": "STATE_SNAPSHOT", "snapshot": {"ok": true}})]).unwrap();
+    let big = json!({"type": "STATE_SNAPSHOT", "snapshot": {"zeros": vec![0; 100_000]}});
+    let err = p.push_json(big).unwrap_err();
+    assert!(err.to_string().contains("state size"), "{err}");
+    assert_eq!(p.conversation().state(), &json!({"ok": true}));
+}
+
+/// Activity content is bounded like state, from a snapshot or through a patch.
+#[test]
+fn activity_content_over_budget_is_refused() {
+    let limits = MemoryBudget { max_state_bytes: 64 * 1024, ..MemoryBudget::default() }.agui_limits(Limits::default());
+    let mut p = pipeline_with(limits);
+    let snapshot = json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "act", "activityType": "plan", "content": {"steps": vec!["x".repeat(100); 2_000]}});
+    let err = push_all(&mut p, &[started("r1"), snapshot]).unwrap_err();
+    assert!(err.to_string().contains("activity content"), "{err}");
+
+    let mut p = pipeline_with(limits);
+    let snapshot =
+        json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "act", "activityType": "plan", "content": {"a": [0]}});
+    push_all(&mut p, &[started("r1"), snapshot]).unwrap();
+    let delta = json!({"type": "ACTIVITY_DELTA", "messageId": "act", "activityType": "plan",
+        "patch": (0..28).map(|_| json!({"op": "copy", "from": "/a", "path": "/a/-"})).collect::<Vec<_>>()});
+    let err = p.push_json(delta).unwrap_err();
+    assert!(matches!(err, ProtocolError::LimitExceeded { .. }), "{err}");
+    let content = serde_json::to_value(&p.conversation().messages()[0]).unwrap()["content"].clone();
+    assert_eq!(content, json!({"a": [0]}));
+}
+
+/// Long tool-argument streams: every call stays under its own bound, but together they would
+/// fill memory. The run's content bound stops them.
+#[test]
+fn long_tool_argument_streams_hit_the_run_content_bound() {
+    let limits =
+        MemoryBudget { max_run_content_bytes: 2 * MIB, ..MemoryBudget::default() }.agui_limits(Limits::default());
+    let mut p = pipeline_with(limits);
+    p.push_json(started("r1")).unwrap();
+    let chunk = "a".repeat(64 * 1024);
+    let mut failure = None;
+    'calls: for call in 0..100 {
+        let id = format!("c{call}");
+        p.push_json(json!({"type": "TOOL_CALL_START", "toolCallId": id, "toolCallName": "t"})).unwrap();
+        for _ in 0..8 {
+            if let Err(e) = p.push_json(json!({"type": "TOOL_CALL_ARGS", "toolCallId": id, "delta": chunk})) {
+                failure = Some((call, e));
+                break 'calls;
+            }
+        }
+        p.push_json(json!({"type": "TOOL_CALL_END", "toolCallId": id})).unwrap();
+    }
+    let (call, err) = failure.expect("the bound stops the stream");
+    assert_eq!(call, 4, "2 MiB of 512 KiB calls");
+    assert!(err.to_string().contains("content bytes streamed in one run"), "{err}");
+}
+
+/// The SSE bound is the budget's message size: an 8 MB event never reaches the JSON parser.
+#[test]
+fn sse_event_over_the_message_budget_is_a_framing_error() {
+    let budget = MemoryBudget::default();
+    let mut d = agentui_agui::SseDecoder::new(budget.sse_limits());
+    let body = format!("data: {}\n\n", "x".repeat(budget.max_message_bytes + 1));
+    assert!(matches!(d.push(body.as_bytes()), Err(SseError::EventTooLarge { .. }) | Err(SseError::LineTooLong { .. })));
+}
+
+fn connect(server: &TestServer, budget: MemoryBudget) -> ConversationSession {
+    // The scripted replies are on thread "t", as a server answering this input would be.
+    let options = SessionOptions { budget, thread_id: Some("t".into()), ..SessionOptions::default() };
+    ConversationSession::connect(&server.url("/agent"), &[], options).unwrap()
+}
+
+/// Over HTTP: the run fails with the typed error, the state before the breach is kept, and the
+/// session goes on with the next run.
+#[tokio::test]
+async fn session_run_over_the_state_budget_fails_typed_and_the_next_run_works() {
+    timeout(TEST_BOUND, async {
+        let delta = json!({"type": "STATE_DELTA", "delta": (0..28).map(|_| json!({"op": "copy", "from": "/a", "path": "/a/-"})).collect::<Vec<_>>()});
+        let first = vec![
+            started("r1"),
+            json!({"type": "STATE_SNAPSHOT", "snapshot": {"a": [0]}}),
+            delta,
+            finished("r1"),
+        ];
+        let second = run_of("r2", vec![text("m2", "still here")]);
+        let server = TestServer::start(vec![Reply::sse(&first), Reply::sse(&second)]).await;
+        let mut s = connect(&server, MemoryBudget { max_state_bytes: 64 * 1024, ..MemoryBudget::default() });
+        let err = s.run("go").await.unwrap_err();
+        match &err {
+            SessionError::Transport(TransportError::Protocol(ProtocolError::LimitExceeded { .. })) => {}
+            other => panic!("expected a limit error, got {other:?}"),
+        }
+        assert!(matches!(s.phase(), RunPhase::Failed { .. }));
+        assert_eq!(s.state(), &json!({"a": [0]}));
+        let summary = s.run("again").await.unwrap();
+        assert!(matches!(summary.phase, RunPhase::Finished { .. }));
+        assert_eq!(content_text(s.messages().last().unwrap()), Some("still here"));
+    })
+    .await
+    .unwrap();
+}
+
+/// An A2UI message over the budget inside an AG-UI event: the app sees the surface unchanged,
+/// and the agent is told with an A2UI `error` on the next run.
+#[tokio::test]
+async fn a2ui_data_model_over_budget_is_reported_to_the_agent() {
+    timeout(TEST_BOUND, async {
+        let ops = json!([
+            {"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": agentui_a2ui::catalog::BASIC_CATALOG_ID}},
+            {"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/items", "value": vec![0; 50_000]}}
+        ]);
+        let activity = json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "a2ui-1", "activityType": "a2ui-surface",
+            "content": {"a2ui_operations": ops}});
+        let first = vec![started("r1"), activity, finished("r1")];
+        let server = TestServer::start(vec![Reply::sse(&first), Reply::sse(&run_of("r2", vec![]))]).await;
+        let budget = MemoryBudget { max_data_model_bytes: MIB, ..MemoryBudget::default() };
+        let mut s = connect(&server, budget);
+        s.run("show").await.unwrap();
+        let surface = s.a2ui().group().surface("s").expect("the surface was created");
+        assert_eq!(surface.data_model(), &json!({}));
+        s.run("next").await.unwrap();
+        let props = &server.requests()[1].body["forwardedProps"];
+        assert_eq!(props["a2uiErrors"][0]["error"]["code"], "LIMIT_EXCEEDED", "{props}");
+        assert_eq!(props["a2uiErrors"][0]["error"]["surfaceId"], "s");
+    })
+    .await
+    .unwrap();
+}
+
+/// Issue #11: "a panic caught inside a run leaves the session half-updated (no rollback, no
+/// poisoning)". A panic in the run (here the app's tool policy) is a typed error, and the
+/// session refuses to go on from the state the panic left.
+#[tokio::test]
+async fn a_panic_inside_a_run_poisons_the_session() {
+    timeout(TEST_BOUND, async {
+        let body = run_of("r1", vec![tool_call("c1", "lookup", "{}", "m1")]);
+        let server = TestServer::start(vec![Reply::sse(&body), Reply::sse(&run_of("r2", vec![]))]).await;
+        let mut s = connect(&server, MemoryBudget::default());
+        let tool = ClientTool::new("lookup", "looks up", json!({"type": "object"}), |_c: ToolInvocation| async {
+            Ok::<Value, agentui_agui::session::ToolError>(json!("ok"))
+        })
+        .unwrap();
+        s.register_tool(tool).unwrap();
+        s.set_tool_policy(Arc::new(|_call: &ToolInvocation| -> ToolDecision { panic!("policy bug") }));
+        let err = s.run("go").await.unwrap_err();
+        assert!(matches!(&err, SessionError::Internal { detail } if detail.contains("policy bug")), "{err:?}");
+        assert!(s.is_poisoned());
+        // Every later call is refused; nothing is sent.
+        let again = s.run("again").await.unwrap_err();
+        assert!(matches!(again, SessionError::Internal { .. }), "{again:?}");
+        assert!(matches!(s.continue_run().await, Err(SessionError::Internal { .. })));
+        assert_eq!(server.requests().len(), 1);
+        assert!(s.set_value("any", "/x", json!(1)).is_err());
+    })
+    .await
+    .unwrap();
+}

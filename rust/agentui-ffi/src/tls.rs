@@ -1,0 +1,93 @@
+//! Which certificates a conversation trusts, as the bindings see it, and on Android the JNI
+//! entry point that gives `rustls-platform-verifier` the app's `Context`.
+//!
+//! JNA loads the library with `dlopen` and never calls `JNI_OnLoad`, so the Kotlin layer loads
+//! it once more with `System.loadLibrary` (same file, same handle) and calls
+//! `AndroidTls.initPlatformVerifier(context)` from `AgentRuntime(context)`. Until then the
+//! platform trust store answers a typed error (`ConversationError::TlsConfig` at `connect` for
+//! an https URL), never the verifier crate's panic.
+
+use agentui_agui::transport::{self as core, CertificatePin, TlsOptions};
+
+use crate::error::ConversationError;
+use crate::runtime::ConversationOptions;
+
+/// Where the roots that vouch for an agent's certificate come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+pub enum TrustStore {
+    /// The platform's verifier: Android's (Network Security Config, user CAs it allows), Apple's
+    /// (keychain, MDM roots), the system store elsewhere. The default.
+    Platform,
+    /// Only the Mozilla roots compiled into the library.
+    WebpkiRoots,
+}
+
+/// Why the agent's certificate was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+pub enum CertificateRejection {
+    UnknownIssuer,
+    Expired,
+    NotYetValid,
+    NotValidForName,
+    Revoked,
+    PinMismatch,
+    PlatformUnavailable,
+    Other,
+}
+
+impl From<core::CertificateRejection> for CertificateRejection {
+    fn from(kind: core::CertificateRejection) -> Self {
+        use core::CertificateRejection as C;
+        match kind {
+            C::UnknownIssuer => CertificateRejection::UnknownIssuer,
+            C::Expired => CertificateRejection::Expired,
+            C::NotYetValid => CertificateRejection::NotYetValid,
+            C::NotValidForName => CertificateRejection::NotValidForName,
+            C::Revoked => CertificateRejection::Revoked,
+            C::PinMismatch => CertificateRejection::PinMismatch,
+            C::PlatformUnavailable => CertificateRejection::PlatformUnavailable,
+            C::Other => CertificateRejection::Other,
+        }
+    }
+}
+
+/// The TLS part of the options; a bad root or pin is `InvalidOptions`.
+pub(crate) fn tls_options(options: &ConversationOptions) -> Result<TlsOptions, ConversationError> {
+    let invalid = |e: core::TransportError| ConversationError::InvalidOptions { detail: e.to_string() };
+    let mut tls = TlsOptions {
+        trust_store: match options.trust_store.unwrap_or(TrustStore::Platform) {
+            TrustStore::Platform => core::TrustStore::Platform,
+            TrustStore::WebpkiRoots => core::TrustStore::WebpkiRoots,
+        },
+        ..TlsOptions::default()
+    };
+    for pem in &options.extra_roots_pem {
+        tls.add_roots_pem(pem.as_bytes()).map_err(invalid)?;
+    }
+    for der in &options.extra_roots_der {
+        tls.add_root_der(der).map_err(invalid)?;
+    }
+    for pin in &options.certificate_pins {
+        tls.pins.push(pin.parse::<CertificatePin>().map_err(invalid)?);
+    }
+    Ok(tls)
+}
+
+/// `dev.agentui.AndroidTls.initPlatformVerifier(context: Context)`: initialises
+/// rustls-platform-verifier with the application context (idempotent). A failure is thrown
+/// as a `RuntimeException`; a panic never unwinds into the JVM (`with_env` catches it).
+#[cfg(target_os = "android")]
+#[no_mangle]
+pub extern "system" fn Java_dev_agentui_AndroidTls_initPlatformVerifier<'caller>(
+    mut unowned_env: jni::EnvUnowned<'caller>,
+    _class: jni::objects::JClass<'caller>,
+    context: jni::objects::JObject<'caller>,
+) {
+    unowned_env
+        .with_env(|env| -> jni::errors::Result<()> {
+            rustls_platform_verifier::android::init_with_env(env, context)?;
+            agentui_agui::transport::mark_platform_verifier_initialised();
+            Ok(())
+        })
+        .resolve::<jni::errors::ThrowRuntimeExAndDefault>()
+}
