@@ -369,10 +369,10 @@ impl Conversation {
     }
 }
 
-fn merge_metadata(target: &mut Option<Metadata>, incoming: &Option<Metadata>) {
+fn merge_metadata(target: &mut Option<Metadata>, incoming: &Option<Box<Metadata>>) {
     if let Some(incoming) = incoming {
         let target = target.get_or_insert_with(Map::new);
-        for (k, v) in incoming {
+        for (k, v) in incoming.iter() {
             target.insert(k.clone(), v.clone());
         }
     }
@@ -703,7 +703,7 @@ impl ConversationReducer {
                 function: FunctionCall { name: e.tool_call_name.clone(), arguments: String::new() },
                 encrypted_value: None,
                 encrypted_value_type: None,
-                metadata: e.base.metadata.clone(),
+                metadata: e.base.metadata.as_deref().cloned(),
             }),
         }
         let run_id = self.current_run_id.clone();

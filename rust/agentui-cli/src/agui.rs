@@ -186,6 +186,9 @@ pub fn replay(file: &Path) -> Result<ExitCode, String> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     serde_json::to_writer_pretty(&mut out, &report).map_err(|e| e.to_string())?;
     writeln!(out).and_then(|()| out.flush()).map_err(write_error)?;
+    // The process exits next: freeing thousands of messages one by one would only delay it.
+    std::mem::forget(pipeline);
+    std::mem::forget(a2ui);
     Ok(if error.is_none() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 

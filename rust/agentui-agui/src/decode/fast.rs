@@ -176,7 +176,7 @@ fn base(timestamp: Option<i64>, raw_event: Option<Value>, metadata: Option<Map<S
     if timestamp.is_some_and(|t| !(-SAFE_INTEGER..=SAFE_INTEGER).contains(&t)) || raw_event == Some(Value::Null) {
         return None;
     }
-    Some(EventBase { timestamp, raw_event, metadata })
+    Some(EventBase { timestamp, raw_event: raw_event.map(Box::new), metadata: metadata.map(Box::new) })
 }
 
 fn text(delta: Option<Delta>) -> Option<String> {

@@ -82,8 +82,8 @@ impl From<Reject> for ProtocolError {
 fn base(r: &mut ObjectReader) -> Res<EventBase> {
     Ok(EventBase {
         timestamp: r.opt_safe_integer("timestamp", -9_007_199_254_740_991)?,
-        raw_event: r.opt_non_null("rawEvent")?,
-        metadata: r.opt_object("metadata")?,
+        raw_event: r.opt_non_null("rawEvent")?.map(Box::new),
+        metadata: r.opt_object("metadata")?.map(Box::new),
     })
 }
 
