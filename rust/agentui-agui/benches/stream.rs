@@ -8,7 +8,7 @@
 use std::hint::black_box;
 use std::path::Path;
 
-use agentui_agui::{process_sse_body, Conversation, PipelineOptions, SseDecoder, SseLimits};
+use agentui_agui::{process_sse_body, Conversation, Limits, MemoryBudget, PipelineOptions, SseDecoder, SseLimits};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 /// The payload of every `data:` line (the workload has one line per event).
@@ -22,7 +22,11 @@ fn whole_stream(c: &mut Criterion) {
     let body = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let data = payloads(&body);
     assert_eq!(data.len(), 62_043);
-    let options = PipelineOptions::default();
+    // The limits a session and the CLI use: the phone defaults of the memory budget.
+    let options = PipelineOptions {
+        limits: MemoryBudget::default().agui_limits(Limits::default()),
+        ..PipelineOptions::default()
+    };
     let summary = process_sse_body(&body, Conversation::default(), &options, SseLimits::default());
     assert!(summary.error.is_none());
     assert_eq!(summary.conversation.messages().len(), 4040);
