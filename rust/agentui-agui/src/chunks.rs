@@ -362,7 +362,7 @@ fn describe_owner(owner: &Owner) -> String {
 }
 
 // The opener is synthesized; it carries the chunk's metadata but claims no raw event.
-fn metadata_only(metadata: &Option<Metadata>) -> EventBase {
+fn metadata_only(metadata: &Option<Box<Metadata>>) -> EventBase {
     EventBase { timestamp: None, raw_event: None, metadata: metadata.clone() }
 }
 

@@ -95,10 +95,9 @@ impl PeerEra {
     }
 
     fn at_most(&self, version: &str) -> bool {
-        match (&self.max_version, VersionNumber::parse(version)) {
-            (Some(peer), Some(limit)) => *peer <= limit,
-            _ => false,
-        }
+        // A current peer (the usual case) needs no parsing: the pipeline asks once per event.
+        let Some(peer) = &self.max_version else { return false };
+        VersionNumber::parse(version).is_some_and(|limit| *peer <= limit)
     }
 
     /// A 0.0.39 peer only understands text content.

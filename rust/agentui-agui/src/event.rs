@@ -18,11 +18,12 @@ pub struct EventBase {
     /// Producer clock, conventionally milliseconds since the Unix epoch.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timestamp: Option<i64>,
-    /// The provider-native event this one was translated from, verbatim.
+    /// The provider-native event this one was translated from, verbatim. Boxed, as are the
+    /// metadata: both are rare, and every event is moved several times on its way to the app.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub raw_event: Option<Value>,
+    pub raw_event: Option<Box<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<Metadata>,
+    pub metadata: Option<Box<Metadata>>,
 }
 
 macro_rules! event_struct {

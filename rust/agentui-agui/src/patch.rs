@@ -11,6 +11,8 @@ use serde_json::Value;
 
 use crate::event::{PatchOp, PatchOperation};
 
+mod rollback;
+
 /// Why a well-formed patch did not apply.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("operation {index} ({op:?} {path}): {reason}")]
@@ -46,27 +48,51 @@ pub fn apply_patch(target: &mut Value, ops: &[PatchOperation]) -> Result<(), Pat
 /// fails (with `limit_exceeded`) before it allocates, and `target` is left as it was. A target
 /// already past the bounds is refused as a whole.
 pub fn apply_patch_within(target: &mut Value, ops: &[PatchOperation], bounds: PatchBounds) -> Result<(), PatchError> {
-    if ops.is_empty() {
-        return Ok(());
-    }
-    let fail = |index: usize, reason: String, limit_exceeded: bool| {
-        let op = &ops[index];
-        PatchError { index, op: op.op, path: op.path.clone(), reason, limit_exceeded }
+    apply_patch_weighed(target, None, ops, bounds).map(|_| ())
+}
+
+/// [`apply_patch_within`] for a caller that keeps the document's weight: `weight` is `target`'s
+/// weight as this function last returned it (`None` measures the document first). Saves a walk
+/// of the whole document per patch. Returns the weight afterwards, unchanged when the patch fails.
+pub fn apply_patch_weighed(
+    target: &mut Value,
+    weight: Option<usize>,
+    ops: &[PatchOperation],
+    bounds: PatchBounds,
+) -> Result<usize, PatchError> {
+    let weight = match weight {
+        Some(weight) => weight,
+        None => {
+            size::measure_within(target, bounds.max_weight, bounds.max_depth)
+                .map_err(|e| patch_error(ops, 0, breach(e, bounds), true))?
+                .weight
+        }
     };
-    let start = size::measure_within(target, bounds.max_weight, bounds.max_depth)
-        .map_err(|e| fail(0, breach(e, bounds), true))?;
-    // Work on a copy so a failing operation leaves no partial result behind. The copy is bounded:
-    // the target is within the bounds.
-    let mut doc = target.clone();
-    let mut weight = start.weight;
-    for (index, op) in ops.iter().enumerate() {
-        weight = apply_one(&mut doc, op, weight, bounds).map_err(|failure| match failure {
-            Failure::Invalid(reason) => fail(index, reason, false),
-            Failure::Bound(e) => fail(index, breach(e, bounds), true),
-        })?;
+    if ops.is_empty() {
+        return Ok(weight);
     }
-    *target = doc;
-    Ok(())
+    // Save what the patch may touch so a failing operation leaves no partial result behind,
+    // without copying the whole document. What is saved is bounded: the target is within bounds.
+    let saved = rollback::Rollback::save(target, ops);
+    let mut weight_now = weight;
+    for (index, op) in ops.iter().enumerate() {
+        match apply_one(target, op, weight_now, bounds) {
+            Ok(after) => weight_now = after,
+            Err(failure) => {
+                saved.restore(target);
+                return Err(match failure {
+                    Failure::Invalid(reason) => patch_error(ops, index, reason, false),
+                    Failure::Bound(e) => patch_error(ops, index, breach(e, bounds), true),
+                });
+            }
+        }
+    }
+    Ok(weight_now)
+}
+
+fn patch_error(ops: &[PatchOperation], index: usize, reason: String, limit_exceeded: bool) -> PatchError {
+    let op = &ops[index];
+    PatchError { index, op: op.op, path: op.path.clone(), reason, limit_exceeded }
 }
 
 fn breach(e: Exceeded, bounds: PatchBounds) -> String {

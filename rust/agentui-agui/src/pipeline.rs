@@ -34,6 +34,8 @@ pub struct PipelineOptions {
 pub struct EventPipeline {
     boundary: CompatibilityBoundary,
     era: PeerEra,
+    // Fixed by the era: whether events are rewritten before enforcement (fast path unusable).
+    general_path_only: bool,
     expander: ChunkExpander,
     verifier: StreamVerifier,
     reducer: ConversationReducer,
@@ -46,6 +48,7 @@ impl EventPipeline {
         EventPipeline {
             boundary: CompatibilityBoundary::new(),
             era: PeerEra::new(options.peer_max_protocol_version.as_deref()),
+            general_path_only: PeerEra::new(options.peer_max_protocol_version.as_deref()).drops_subagents(),
             expander: ChunkExpander::new(),
             verifier: StreamVerifier::new(options.limits),
             reducer: ConversationReducer::new(conversation, options.limits),
@@ -82,11 +85,28 @@ impl EventPipeline {
 
     /// Process one event given as SSE `data` text.
     pub fn push_str(&mut self, data: &str) -> Result<Vec<Event>, ProtocolError> {
-        let value = match serde_json::from_str::<Value>(data) {
-            Ok(v) => v,
-            Err(e) => return Err(self.reject(ProtocolError::InvalidJson(e.to_string()))),
+        let mut delivered = Vec::new();
+        self.push_str_with(data, |e| delivered.push(e))?;
+        Ok(delivered)
+    }
+
+    /// [`push_str`](Self::push_str) with a sink. The hot event types are decoded straight from
+    /// the text ([`crate::decode::fast_path`]); anything unusual goes through `Value` and the
+    /// general enforcement, so warnings and errors are the same either way.
+    pub fn push_str_with(&mut self, data: &str, mut sink: impl FnMut(Event)) -> Result<(), ProtocolError> {
+        if let Some(e) = &self.rejection {
+            return Err(ProtocolError::StreamRejected(Box::new(e.clone())));
+        }
+        // An era that drops subagents rewrites events before enforcement: general path only.
+        let fast = if self.general_path_only { None } else { crate::decode::fast_path(data) };
+        let result = match fast {
+            Some(event) => self.deliver(event, &mut sink),
+            None => match serde_json::from_str::<Value>(data) {
+                Ok(value) => self.process(value, &mut sink),
+                Err(e) => Err(ProtocolError::InvalidJson(e.to_string())),
+            },
         };
-        self.push_json(value)
+        self.settle(result)
     }
 
     /// Process one raw event, returning the events delivered to the application.
@@ -103,8 +123,14 @@ impl EventPipeline {
             return Err(ProtocolError::StreamRejected(Box::new(e.clone())));
         }
         let result = self.process(value, &mut sink);
-        let warnings = std::mem::take(&mut self.scratch);
-        self.reducer.warn_all(warnings);
+        self.settle(result)
+    }
+
+    fn settle(&mut self, result: Result<(), ProtocolError>) -> Result<(), ProtocolError> {
+        if !self.scratch.is_empty() {
+            let warnings = std::mem::take(&mut self.scratch);
+            self.reducer.warn_all(warnings);
+        }
         result.map_err(|e| self.reject(e))
     }
 
@@ -119,17 +145,33 @@ impl EventPipeline {
             return Ok(());
         }
         let Some(event) = decode_event(value, &mut self.scratch)? else { return Ok(()) };
-        for event in self.expander.expand(event)? {
-            self.verifier.check(&event)?;
-            if let Event::RunStarted(e) = &event {
-                if let Some(w) = negotiate(e.protocol_version.as_deref()) {
-                    self.scratch.push(w);
-                }
-                self.reducer.set_producer_protocol_version(e.protocol_version.clone());
-            }
-            self.reducer.apply(&event)?;
-            sink(event);
+        self.deliver(event, sink)
+    }
+
+    /// Expand, verify, apply and hand on one enforced event.
+    fn deliver(&mut self, event: Event, sink: &mut impl FnMut(Event)) -> Result<(), ProtocolError> {
+        // With no chunk stream open, a non-chunk event expands to itself.
+        let is_chunk =
+            matches!(event, Event::TextMessageChunk(_) | Event::ToolCallChunk(_) | Event::ReasoningMessageChunk(_));
+        if !is_chunk && !self.expander.has_open_streams() {
+            return self.apply(event, sink);
         }
+        for event in self.expander.expand(event)? {
+            self.apply(event, sink)?;
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, event: Event, sink: &mut impl FnMut(Event)) -> Result<(), ProtocolError> {
+        self.verifier.check(&event)?;
+        if let Event::RunStarted(e) = &event {
+            if let Some(w) = negotiate(e.protocol_version.as_deref()) {
+                self.scratch.push(w);
+            }
+            self.reducer.set_producer_protocol_version(e.protocol_version.clone());
+        }
+        self.reducer.apply(&event)?;
+        sink(event);
         Ok(())
     }
 }
@@ -166,9 +208,12 @@ pub fn process_sse_body(
     let mut failure: Option<StreamError> = None;
     let mut on_event = |pipeline: &mut EventPipeline, data: &str, failure: &mut Option<StreamError>| {
         // An event whose data is blank carries no AG-UI event (a keep-alive); it is not JSON to judge.
-        if failure.is_none() && !data.trim().is_empty() {
-            if let Err(e) = pipeline.push_str(data).map(|events| delivered += events.len()) {
-                *failure = Some(e.into());
+        if failure.is_none() && !data.chars().all(char::is_whitespace) {
+            // As with `push_str`: a push that fails counts none of its events.
+            let mut n = 0usize;
+            match pipeline.push_str_with(data, |_| n += 1) {
+                Ok(()) => delivered += n,
+                Err(e) => *failure = Some(e.into()),
             }
         }
     };

@@ -8,7 +8,7 @@
 //! (`MESSAGES_SNAPSHOT`, `RUN_STARTED.input`, the initial messages) are marked so, and only a
 //! call streamed live in the current run can ever be pending for the client to execute.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use serde_json::{Map, Value};
 
@@ -18,7 +18,7 @@ use crate::limits::Limits;
 use crate::message::{
     FunctionCall, Interrupt, Message, MessageContent, Metadata, Role, RunOutcome, ToolCall, ToolCallKind,
 };
-use crate::patch::{apply_patch_within, PatchBounds, PatchError};
+use crate::patch::{apply_patch_weighed, apply_patch_within, PatchBounds, PatchError};
 
 /// Where a tool call came from. Only `Live` calls may ever be executed by the client.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -369,10 +369,10 @@ impl Conversation {
     }
 }
 
-fn merge_metadata(target: &mut Option<Metadata>, incoming: &Option<Metadata>) {
+fn merge_metadata(target: &mut Option<Metadata>, incoming: &Option<Box<Metadata>>) {
     if let Some(incoming) = incoming {
         let target = target.get_or_insert_with(Map::new);
-        for (k, v) in incoming {
+        for (k, v) in incoming.iter() {
             target.insert(k.clone(), v.clone());
         }
     }
@@ -399,11 +399,14 @@ pub struct ConversationReducer {
     current_run_id: Option<String>,
     /// Content bytes streamed since the last `RUN_STARTED` (see `Limits::max_run_content_bytes`).
     run_content_bytes: usize,
+    /// The state's weight, once measured: only this reducer changes the state, so each
+    /// STATE_DELTA updates it instead of walking the whole state again.
+    state_weight: Option<usize>,
 }
 
 impl ConversationReducer {
     pub fn new(conversation: Conversation, limits: Limits) -> Self {
-        ConversationReducer { conversation, limits, current_run_id: None, run_content_bytes: 0 }
+        ConversationReducer { conversation, limits, current_run_id: None, run_content_bytes: 0, state_weight: None }
     }
 
     /// Counts `bytes` of content against the run's bound before they are stored.
@@ -419,7 +422,8 @@ impl ConversationReducer {
     }
 
     /// Refuses a document (state, activity content) heavier or deeper than the state bound.
-    fn check_document(&self, value: &Value, what: &'static str) -> Result<(), ProtocolError> {
+    /// Returns the document's weight.
+    fn check_document(&self, value: &Value, what: &'static str) -> Result<usize, ProtocolError> {
         let limits = &self.limits;
         self.check_measure(
             agentui_a2ui::size::measure_within(value, limits.max_state_bytes, limits.max_value_depth),
@@ -431,10 +435,10 @@ impl ConversationReducer {
         &self,
         measure: Result<agentui_a2ui::size::Measure, agentui_a2ui::size::Exceeded>,
         what: &'static str,
-    ) -> Result<(), ProtocolError> {
+    ) -> Result<usize, ProtocolError> {
         let limits = &self.limits;
         match measure {
-            Ok(_) => Ok(()),
+            Ok(measure) => Ok(measure.weight),
             Err(agentui_a2ui::size::Exceeded::Weight) => {
                 Err(ProtocolError::LimitExceeded { what, limit: limits.max_state_bytes })
             }
@@ -565,24 +569,28 @@ impl ConversationReducer {
             }
             Event::ToolCallResult(e) => self.tool_call_result(e)?,
             Event::StateSnapshot(e) => {
-                self.check_document(&e.snapshot, "state size in bytes")?;
+                let weight = self.check_document(&e.snapshot, "state size in bytes")?;
                 self.conversation.state = e.snapshot.clone();
+                self.state_weight = Some(weight);
                 self.conversation.needs_resync = false;
             }
             Event::StateDelta(e) => {
                 self.guard_patch(&e.delta)?;
                 let bounds = self.patch_bounds();
-                if let Err(err) = apply_patch_within(&mut self.conversation.state, &e.delta, bounds) {
-                    if let Some(limit) = self.patch_limit(&err) {
-                        // The state is unchanged and the run fails: the agent asked for more
-                        // than this client holds, which is not a divergence to resync.
-                        return Err(limit);
+                match apply_patch_weighed(&mut self.conversation.state, self.state_weight, &e.delta, bounds) {
+                    Ok(weight) => self.state_weight = Some(weight),
+                    Err(err) => {
+                        if let Some(limit) = self.patch_limit(&err) {
+                            // The state is unchanged and the run fails: the agent asked for more
+                            // than this client holds, which is not a divergence to resync.
+                            return Err(limit);
+                        }
+                        self.conversation.needs_resync = true;
+                        self.warn(
+                            WarningKind::PatchNotApplied,
+                            format!("Failed to apply state patch: {err}; the previous state is kept until a snapshot"),
+                        );
                     }
-                    self.conversation.needs_resync = true;
-                    self.warn(
-                        WarningKind::PatchNotApplied,
-                        format!("Failed to apply state patch: {err}; the previous state is kept until a snapshot"),
-                    );
                 }
             }
             Event::MessagesSnapshot(e) => self.messages_snapshot(&e.messages)?,
@@ -663,8 +671,10 @@ impl ConversationReducer {
 
     /// The tool call `id` inside its carrying message.
     fn live_call_mut(&mut self, id: &str) -> Option<&mut ToolCall> {
-        let message_id = self.conversation.tool_call(id)?.message_id.clone();
-        self.conversation.message_mut(&message_id)?.tool_calls.as_mut()?.iter_mut().find(|c| c.id == id)
+        let c = &mut self.conversation;
+        let record = c.tool_calls.get(*c.tool_call_positions.get(id)?)?;
+        let at = *c.positions.get(record.message_id.as_str())?;
+        c.messages.get_mut(at)?.tool_calls.as_mut()?.iter_mut().find(|call| call.id == id)
     }
 
     fn tool_call_start(&mut self, e: &ToolCallStart) -> Result<(), ProtocolError> {
@@ -693,7 +703,7 @@ impl ConversationReducer {
                 function: FunctionCall { name: e.tool_call_name.clone(), arguments: String::new() },
                 encrypted_value: None,
                 encrypted_value_type: None,
-                metadata: e.base.metadata.clone(),
+                metadata: e.base.metadata.as_deref().cloned(),
             }),
         }
         let run_id = self.current_run_id.clone();

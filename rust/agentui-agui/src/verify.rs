@@ -7,7 +7,9 @@
 //!   they continue and closed before the run finishes.
 //! - A continuation's `subagentRunId` never disagrees with its opener's (absent always agrees).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet as StdHashSet;
+
+use foldhash::{HashMap, HashSet};
 
 use crate::error::ProtocolError;
 use crate::event::*;
@@ -145,7 +147,7 @@ impl StreamVerifier {
                     )));
                 }
                 if let Some(RunOutcome::Interrupt { interrupts }) = &e.outcome {
-                    let mut ids = HashSet::new();
+                    let mut ids = StdHashSet::new();
                     if let Some(dup) = interrupts.iter().find(|i| !ids.insert(i.id.as_str())) {
                         return Err(ProtocolError::sequence(format!(
                             "'RUN_FINISHED' lists interrupt '{}' twice; interrupt ids are unique within an outcome",

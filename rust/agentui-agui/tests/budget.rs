@@ -156,6 +156,35 @@ fn state_delta_over_budget_fails_the_run_and_keeps_the_state() {
     assert_eq!(content_text(&p.conversation().messages()[0]), Some("before"));
 }
 
+/// The reducer keeps the state's weight from patch to patch instead of measuring the whole
+/// state each time: small deltas that each fit, but together pass the budget, are stopped at the
+/// one that crosses it, and removals give the room back.
+#[test]
+fn state_weight_is_kept_across_deltas() {
+    let limits = MemoryBudget { max_state_bytes: 64 * 1024, ..MemoryBudget::default() }.agui_limits(Limits::default());
+    let mut p = pipeline_with(limits);
+    push_all(&mut p, &[started("r1"), json!({"type": "STATE_SNAPSHOT", "snapshot": {"keep": 1}})]).unwrap();
+    let add = |key: String| json!({"type": "STATE_DELTA", "delta": [{"op": "add", "path": format!("/{key}"), "value": "z".repeat(1000)}]});
+    let remove = |key: String| json!({"type": "STATE_DELTA", "delta": [{"op": "remove", "path": format!("/{key}")}]});
+    // Adding and removing 1 KB a thousand times stays far below 64 KiB.
+    for i in 0..1000 {
+        p.push_json(add(format!("t{i}"))).unwrap();
+        p.push_json(remove(format!("t{i}"))).unwrap();
+    }
+    let mut added = 0;
+    let err = loop {
+        match p.push_json(add(format!("k{added}"))) {
+            Ok(_) => added += 1,
+            Err(e) => break e,
+        }
+        assert!(added < 100, "64 KiB of 1 KB entries must be refused before 100 of them");
+    };
+    assert!(matches!(err, ProtocolError::LimitExceeded { .. }), "{err}");
+    // Each entry weighs a little over 1 KB: the bound is crossed after about 60 of them.
+    assert!((50..64).contains(&added), "refused after {added} entries");
+    assert_eq!(p.conversation().state().as_object().unwrap().len(), added + 1);
+}
+
 /// Issue #11: "a STATE_SNAPSHOT of 8.3 MB in a live run: 899 MB peak". A snapshot heavier than
 /// the state budget is refused before it is stored.
 #[test]

@@ -1,14 +1,19 @@
 //! `agentui agui …`: AG-UI streams for agent developers: decode a captured SSE body, replay it
 //! through the verifier and reducer, run the conformance corpus.
 
+use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
 use agentui_agui::a2ui_bridge::{A2uiBridge, BridgeLimits};
 use agentui_agui::conformance;
-use agentui_agui::decode::decode_event;
+use agentui_agui::decode::{decode_event, fast_path};
+use agentui_agui::message::Interrupt;
 use agentui_agui::reducer::RunStatus;
-use agentui_agui::{Conversation, EventPipeline, Limits, MemoryBudget, PipelineOptions, SseDecoder};
+use agentui_agui::{
+    Conversation, Event, EventPipeline, Limits, MemoryBudget, Message, PipelineOptions, SseDecoder, Warning,
+};
+use serde::Serialize;
 use serde_json::{json, Value};
 
 /// The data of every SSE event in `body`, or the framing error that stopped decoding.
@@ -28,7 +33,16 @@ pub fn decode(file: &Path) -> Result<ExitCode, String> {
     let body = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let (data, framing_error) = sse_data(&body);
     let mut failed = false;
+    // One write per buffer, not per line: stdout is line-buffered.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let write_error = |e: std::io::Error| format!("cannot write the output: {e}");
     for (index, item) in data.iter().enumerate() {
+        // The hot event types decode straight from the text, warning-free by construction.
+        if let Some(event) = fast_path(item) {
+            let line = serde_json::to_string(&event).unwrap_or_else(|_| "null".to_owned());
+            writeln!(out, "{line}").map_err(write_error)?;
+            continue;
+        }
         let line = match serde_json::from_str::<Value>(item) {
             Err(e) => {
                 failed = true;
@@ -47,12 +61,13 @@ pub fn decode(file: &Path) -> Result<ExitCode, String> {
                 }
             }
         };
-        println!("{line}");
+        writeln!(out, "{line}").map_err(write_error)?;
     }
     if let Some(error) = framing_error {
-        println!("{}", json!({"error": error}));
+        writeln!(out, "{}", json!({"error": error})).map_err(write_error)?;
         failed = true;
     }
+    out.flush().map_err(write_error)?;
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
@@ -78,6 +93,7 @@ pub fn replay(file: &Path) -> Result<ExitCode, String> {
     let mut a2ui = A2uiBridge::with_limits(group, budget.bridge_limits(BridgeLimits::default()));
     let mut a2ui_errors = Vec::new();
     let mut error: Option<String> = None;
+    let mut list: Vec<Event> = Vec::new();
     // One event's data through the pipeline; false once the stream is rejected.
     let mut feed = |data: &str, error: &mut Option<String>| -> bool {
         if error.is_some() {
@@ -95,8 +111,10 @@ pub fn replay(file: &Path) -> Result<ExitCode, String> {
             ));
             return false;
         }
-        match pipeline.push_str(data) {
-            Ok(list) => {
+        // One buffer for every push: a push that fails delivers nothing to the report.
+        list.clear();
+        match pipeline.push_str_with(data, |event| list.push(event)) {
+            Ok(()) => {
                 delivered += list.len();
                 for event in &list {
                     a2ui_errors.extend(a2ui.on_event(event).emitted.iter().map(|m| m.to_wire()));
@@ -148,23 +166,49 @@ pub fn replay(file: &Path) -> Result<ExitCode, String> {
         error = Some("stream ended in the middle of a run (no RUN_FINISHED or RUN_ERROR)".into());
     }
     let conversation = pipeline.conversation();
-    let report = json!({
-        "outcome": if error.is_some() { "failed" } else { "completed" },
-        "error": error,
-        "deliveredEvents": delivered,
-        "runStatus": run_status(conversation.run_status()),
-        "messages": conversation.messages(),
-        "state": conversation.state(),
-        "needsResync": conversation.needs_resync(),
-        "activities": conversation.activities().collect::<Vec<_>>(),
-        "pendingInterrupts": conversation.pending_interrupts(),
-        "runErrors": conversation.run_errors().iter().map(|e| json!({"message": e.message, "code": e.code})).collect::<Vec<_>>(),
-        "warnings": conversation.warnings(),
-        "surfaces": a2ui.group().surfaces().map(crate::surface_report).collect::<Vec<_>>(),
-        "a2uiErrors": a2ui_errors,
-    });
-    println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
-    Ok(if report["error"].is_null() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    // Serialized straight to stdout: no Value copy of the conversation, no whole-text buffer.
+    let report = ReplayReport {
+        outcome: if error.is_some() { "failed" } else { "completed" },
+        error: &error,
+        delivered_events: delivered,
+        run_status: run_status(conversation.run_status()),
+        messages: conversation.messages(),
+        state: conversation.state(),
+        needs_resync: conversation.needs_resync(),
+        activities: conversation.activities().collect(),
+        pending_interrupts: conversation.pending_interrupts(),
+        run_errors: conversation.run_errors().iter().map(|e| json!({"message": e.message, "code": e.code})).collect(),
+        warnings: conversation.warnings(),
+        surfaces: a2ui.group().surfaces().map(crate::surface_report).collect(),
+        a2ui_errors,
+    };
+    let write_error = |e: std::io::Error| format!("cannot write the output: {e}");
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    serde_json::to_writer_pretty(&mut out, &report).map_err(|e| e.to_string())?;
+    writeln!(out).and_then(|()| out.flush()).map_err(write_error)?;
+    // The process exits next: freeing thousands of messages one by one would only delay it.
+    std::mem::forget(pipeline);
+    std::mem::forget(a2ui);
+    Ok(if error.is_none() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// What `agentui agui replay` prints, in this key order.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReplayReport<'a> {
+    outcome: &'static str,
+    error: &'a Option<String>,
+    delivered_events: usize,
+    run_status: Value,
+    messages: &'a [Message],
+    state: &'a Value,
+    needs_resync: bool,
+    activities: Vec<&'a Message>,
+    pending_interrupts: &'a [Interrupt],
+    run_errors: Vec<Value>,
+    warnings: &'a [Warning],
+    surfaces: Vec<Value>,
+    a2ui_errors: Vec<Value>,
 }
 
 fn run_status(status: &RunStatus) -> Value {

@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 use super::dsl::{COMMON_TYPES_ID, DIALECT};
 use super::envelope::{self, SERVER_MESSAGES, SERVER_TO_CLIENT_ID};
 use super::{common_types, Catalog, CatalogError, ComponentDef, FunctionDef, ReturnType};
-use crate::schema::{CompiledSchema, SchemaError, SchemaRegistry};
+use crate::schema::{CompiledSchema, SchemaCompileError, SchemaError, SchemaRegistry};
 
 /// Where the catalog in use is registered for `$ref`s such as `catalog.json#/$defs/anyFunction`.
 const CATALOG_URI: &str = "catalog.json";
@@ -117,21 +117,25 @@ pub(crate) fn build(document: Value) -> Result<Catalog, CatalogError> {
     registry.add_document(SERVER_TO_CLIENT_ID, envelope::server_to_client());
     registry.add_document(CATALOG_URI, document.clone());
 
-    let compile_all = |names: Vec<&String>, section: &str| -> Result<HashMap<String, CompiledSchema>, CatalogError> {
-        names
-            .into_iter()
-            .map(|name| Ok((name.clone(), registry.compile(&format!("{CATALOG_URI}#/{section}/{name}"))?)))
-            .collect()
+    // One compilation for every schema of the catalog: the message schemas reach every
+    // component, and components share the common types.
+    let component_names: Vec<&String> = component_schemas.keys().collect();
+    let function_names: Vec<&String> = function_schemas.keys().collect();
+    let mut uris: Vec<String> = Vec::new();
+    uris.extend(component_names.iter().map(|name| format!("{CATALOG_URI}#/components/{name}")));
+    uris.extend(function_names.iter().map(|name| format!("{CATALOG_URI}#/functions/{name}")));
+    uris.push(format!("{CATALOG_URI}#/$defs/theme"));
+    uris.extend(SERVER_MESSAGES.iter().map(|(_, def)| format!("{SERVER_TO_CLIENT_ID}#/$defs/{def}")));
+    let theme_uri = format!("{CATALOG_URI}#/$defs/theme");
+    let mut schemas = registry.compile_many(&uris.iter().map(String::as_str).collect::<Vec<_>>())?.into_iter();
+    let mut named = |names: &[&String]| -> HashMap<String, CompiledSchema> {
+        names.iter().map(|name| (*name).clone()).zip(schemas.by_ref()).collect()
     };
-    let compiled = Compiled {
-        components: compile_all(component_schemas.keys().collect(), "components")?,
-        functions: compile_all(function_schemas.keys().collect(), "functions")?,
-        theme: registry.compile(&format!("{CATALOG_URI}#/$defs/theme"))?,
-        messages: SERVER_MESSAGES
-            .iter()
-            .map(|(_, def)| registry.compile(&format!("{SERVER_TO_CLIENT_ID}#/$defs/{def}")))
-            .collect::<Result<_, _>>()?,
-    };
+    let compiled_components = named(&component_names);
+    let compiled_functions = named(&function_names);
+    let theme = schemas.next().ok_or_else(|| SchemaCompileError::UnresolvedRef(theme_uri))?;
+    let compiled =
+        Compiled { components: compiled_components, functions: compiled_functions, theme, messages: schemas.collect() };
     Ok(Catalog { id, description, components, functions, document, compiled })
 }
 

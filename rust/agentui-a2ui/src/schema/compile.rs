@@ -5,7 +5,7 @@
 //! therefore just points back at an existing id, and no schema nesting depth can overflow the
 //! stack.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use serde_json::{Map, Number, Value};
 
@@ -34,17 +34,23 @@ struct Compiler<'d> {
     queue: Vec<Pending<'d>>,
 }
 
-pub(crate) fn compile(documents: &Documents, uri: &str) -> Result<Program, SchemaCompileError> {
-    let target = documents.locate("", uri).ok_or_else(|| SchemaCompileError::UnresolvedRef(uri.to_string()))?;
-    let mut compiler = Compiler { documents, nodes: Vec::new(), ids: HashMap::new(), queue: Vec::new() };
-    let root = compiler.node_for(target);
+/// Compiles the schemas at `uris` into one program, so that what they share (common types,
+/// the catalog's components referenced from every message) is compiled once. Returns each
+/// schema's root node, in the order of `uris`.
+pub(crate) fn compile_many(documents: &Documents, uris: &[&str]) -> Result<(Program, Vec<NodeId>), SchemaCompileError> {
+    let mut compiler = Compiler { documents, nodes: Vec::new(), ids: HashMap::default(), queue: Vec::new() };
+    let mut roots = Vec::with_capacity(uris.len());
+    for uri in uris {
+        let target = documents.locate("", uri).ok_or_else(|| SchemaCompileError::UnresolvedRef(uri.to_string()))?;
+        roots.push(compiler.node_for(target));
+    }
     while let Some(pending) = compiler.queue.pop() {
         let node = compiler.parse(&pending)?;
         compiler.nodes[pending.id] = node;
     }
     let mut nodes = compiler.nodes;
     discriminator::annotate(&mut nodes);
-    Ok(Program { nodes, root })
+    Ok((Program { nodes }, roots))
 }
 
 impl<'d> Compiler<'d> {

@@ -81,8 +81,16 @@ impl SchemaRegistry {
     /// Compiles the schema at `uri` (`"<doc uri>#<JSON Pointer>"`, e.g.
     /// `"catalog.json#/components/Text"`), resolving every `$ref` it reaches.
     pub fn compile(&self, uri: &str) -> Result<CompiledSchema, SchemaCompileError> {
-        let program = compile::compile(&self.documents, uri)?;
-        Ok(CompiledSchema { program: Arc::new(program) })
+        let mut compiled = self.compile_many(&[uri])?;
+        Ok(compiled.remove(0))
+    }
+
+    /// Compiles several schemas at once, in the order of `uris`. What they share is compiled
+    /// once and held once: a catalog's message schemas reference every component.
+    pub fn compile_many(&self, uris: &[&str]) -> Result<Vec<CompiledSchema>, SchemaCompileError> {
+        let (program, roots) = compile::compile_many(&self.documents, uris)?;
+        let program = Arc::new(program);
+        Ok(roots.into_iter().map(|root| CompiledSchema { program: program.clone(), root }).collect())
     }
 }
 
@@ -90,22 +98,23 @@ impl SchemaRegistry {
 #[derive(Debug, Clone)]
 pub struct CompiledSchema {
     program: Arc<node::Program>,
+    root: node::NodeId,
 }
 
 impl CompiledSchema {
     /// Every violation, each with the pointer of the offending value, most specific first.
     pub fn validate(&self, instance: &Value) -> Vec<SchemaError> {
-        validate::validate(&self.program, instance)
+        validate::validate(&self.program, self.root, instance)
     }
 
     /// Same verdict as `validate(..).is_empty()`, but stops at the first failure and formats no
     /// messages.
     pub fn is_valid(&self, instance: &Value) -> bool {
-        validate::is_valid(&self.program, instance)
+        validate::is_valid(&self.program, self.root, instance)
     }
 
     #[cfg(test)]
     fn is_valid_without_narrowing(&self, instance: &Value) -> bool {
-        validate::is_valid_without_narrowing(&self.program, instance)
+        validate::is_valid_without_narrowing(&self.program, self.root, instance)
     }
 }

@@ -18,7 +18,6 @@ pub(crate) type NodeId = usize;
 #[derive(Debug)]
 pub(crate) struct Program {
     pub nodes: Vec<Node>,
-    pub root: NodeId,
 }
 
 #[derive(Debug, Default)]

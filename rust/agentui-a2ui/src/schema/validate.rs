@@ -89,26 +89,26 @@ pub(crate) struct Validator<'p, 'v> {
 }
 
 /// Every error of `instance`, deepest path first.
-pub(crate) fn validate(program: &Program, instance: &Value) -> Vec<SchemaError> {
+pub(crate) fn validate(program: &Program, root: NodeId, instance: &Value) -> Vec<SchemaError> {
     let mut validator = Validator::new(&program.nodes, false);
-    validator.node(program.root, instance, None);
+    validator.node(root, instance, None);
     let mut errors = mem::take(&mut validator.errors);
     errors.extend(validator.aborted.take());
     message::sort_and_dedup(&mut errors);
     errors
 }
 
-pub(crate) fn is_valid(program: &Program, instance: &Value) -> bool {
+pub(crate) fn is_valid(program: &Program, root: NodeId, instance: &Value) -> bool {
     let mut validator = Validator::new(&program.nodes, true);
-    validator.node(program.root, instance, None) && validator.aborted.is_none()
+    validator.node(root, instance, None) && validator.aborted.is_none()
 }
 
 /// The verdict with every union branch tried, as the spec describes it.
 #[cfg(test)]
-pub(crate) fn is_valid_without_narrowing(program: &Program, instance: &Value) -> bool {
+pub(crate) fn is_valid_without_narrowing(program: &Program, root: NodeId, instance: &Value) -> bool {
     let mut validator = Validator::new(&program.nodes, true);
     validator.narrow = false;
-    validator.node(program.root, instance, None) && validator.aborted.is_none()
+    validator.node(root, instance, None) && validator.aborted.is_none()
 }
 
 /// Records a keyword's verdict: in fail-fast mode the first failure returns `false` at once.

@@ -399,7 +399,7 @@ impl ConversationSession {
             Event::Custom(e) => {
                 if e.name == LEGACY_INTERRUPT_EVENT {
                     let ordinal = ctx.legacy_interrupts.len() + 1;
-                    let mut interrupt = legacy_interrupt(&e.value, e.base.raw_event.as_ref(), ordinal);
+                    let mut interrupt = legacy_interrupt(&e.value, e.base.raw_event.as_deref(), ordinal);
                     interrupt.subagent_run_id = e.subagent_run_id.clone();
                     ctx.legacy_interrupts.push(interrupt);
                 }
