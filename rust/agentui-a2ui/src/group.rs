@@ -16,7 +16,7 @@ use crate::limits::Limits;
 use crate::node::SurfaceDiff;
 use crate::resolve::ScopedEvaluator;
 use crate::surface::{self, Surface};
-use crate::wire::v08;
+use crate::wire;
 use crate::wire::v09::{ActionMessage, ClientMessage, ErrorMessage, ServerMessage};
 
 /// A change the renderer must see.
@@ -146,7 +146,7 @@ impl SurfaceGroup {
         self.pending.len()
     }
 
-    /// Processes one message as received (JSON text, v0.9 or v0.8).
+    /// Processes one message as received (JSON text, v0.9, v0.9.1 or v0.8).
     pub fn process_json(&mut self, text: &str) -> Outcome {
         if text.len() > self.limits.max_message_bytes {
             let error = A2uiError::LimitExceeded {
@@ -163,7 +163,7 @@ impl SurfaceGroup {
         }
     }
 
-    /// Processes one parsed message envelope (v0.9 or v0.8). Its size is checked (as JSON
+    /// Processes one parsed message envelope (v0.9, v0.9.1 or v0.8). Its size is checked (as JSON
     /// text, against [`Limits::max_message_bytes`]) before anything is copied.
     pub fn process_value(&mut self, envelope: &Value) -> Outcome {
         if let Some(outcome) = self.oversized(envelope) {
@@ -194,12 +194,7 @@ impl SurfaceGroup {
 
     fn process_parsed(&mut self, envelope: Value) -> Outcome {
         let surface_hint = surface_id_hint(&envelope);
-        let parsed = if v08::is_v08(&envelope) {
-            v08::parse(&envelope)
-        } else {
-            ServerMessage::parse_v09_owned(envelope).map(|m| vec![m])
-        };
-        match parsed {
+        match wire::parse_server_message(envelope) {
             Ok(messages) => {
                 let mut outcome = Outcome::default();
                 for message in messages {
