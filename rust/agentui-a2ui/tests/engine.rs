@@ -169,6 +169,59 @@ fn delete_surface_frees_it() {
     assert_clean(&g.process_value(&create("s")));
 }
 
+/// v0.9.1: a surface id is unique among the surfaces that exist, not for the renderer's lifetime.
+#[test]
+fn a_deleted_surface_id_can_be_created_again_from_scratch() {
+    let v091 = |key: &str, body: Value| json!({"version": "v0.9.1", key: body});
+    let create = |send_data_model: bool| {
+        v091(
+            "createSurface",
+            json!({"surfaceId": "s", "catalogId": BASIC_CATALOG_ID, "sendDataModel": send_data_model}),
+        )
+    };
+    let mut g = group();
+    assert_clean(&g.process_value(&create(true)));
+    assert_clean(&g.process_value(&v091(
+        "updateComponents",
+        json!({"surfaceId": "s", "components": [{"id": "root", "component": "Text", "text": {"path": "/msg"}}]}),
+    )));
+    assert_clean(&g.process_value(&v091("updateDataModel", json!({"surfaceId": "s", "path": "/msg", "value": "old"}))));
+
+    // While it exists, the id is taken, and the refused create changes nothing.
+    assert_eq!(errors(&g.process_value(&create(false)))[0]["code"], "SURFACE_EXISTS");
+    assert_eq!(g.surface("s").unwrap().node("root").unwrap().props["text"], "old");
+    assert!(g.surface("s").unwrap().send_data_model());
+
+    for round in 0..2 {
+        let out = g.process_value(&v091("deleteSurface", json!({"surfaceId": "s"})));
+        assert_clean(&out);
+        assert_eq!(out.events, vec![SurfaceEvent::Deleted { surface_id: "s".into() }], "round {round}");
+
+        let out = g.process_value(&create(false));
+        assert_clean(&out);
+        assert_eq!(
+            out.events,
+            vec![SurfaceEvent::Created { surface_id: "s".into(), catalog_id: BASIC_CATALOG_ID.into() }],
+            "round {round}"
+        );
+        // Nothing of the deleted surface survives: components, data model, sendDataModel.
+        let s = g.surface("s").unwrap();
+        assert!(!s.has_root(), "round {round}");
+        assert_eq!(s.node_count(), 0);
+        assert_eq!(s.data_model(), &json!({}));
+        assert!(!s.send_data_model());
+        assert_eq!(g.surfaces().count(), 1);
+
+        let out = g.process_value(&v091(
+            "updateComponents",
+            json!({"surfaceId": "s", "components": [{"id": "root", "component": "Text", "text": "new"}]}),
+        ));
+        assert_clean(&out);
+        assert!(matches!(diff(&out), SurfaceDiff::Reset { root: Some(_), .. }), "the new surface renders from scratch");
+        assert_eq!(g.surface("s").unwrap().node("root").unwrap().props["text"], "new");
+    }
+}
+
 fn list_surface(g: &mut SurfaceGroup, items: usize) {
     g.process_value(&create("s"));
     let items: Vec<Value> = (0..items).map(|i| json!({"name": format!("n{i}"), "price": i})).collect();
