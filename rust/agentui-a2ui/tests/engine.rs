@@ -128,6 +128,63 @@ fn duplicate_create_and_unknown_catalog_are_errors() {
     assert!(g.surface("t").is_none());
 }
 
+/// A catalog id is a name agreed between agent and client, not a URL: it is never fetched or
+/// resolved, and it matches only itself (or an alias registered for it).
+#[test]
+fn catalog_ids_are_identifiers_matched_exactly() {
+    let create = |surface: &str, catalog: &str| json!({"version": "v0.9.1", "createSurface": {"surfaceId": surface, "catalogId": catalog}});
+    let mut g = group();
+    // The v0.9.1 documents name the basic catalog under a v0_9_1 URI: the same catalog.
+    let v091_basic = "https://a2ui.org/specification/v0_9_1/catalogs/basic/catalog.json";
+    let out = g.process_value(&create("v091", v091_basic));
+    assert_clean(&out);
+    assert_eq!(out.events, vec![SurfaceEvent::Created { surface_id: "v091".into(), catalog_id: v091_basic.into() }]);
+    assert_clean(&g.process_value(&components("v091", json!([{"id": "root", "component": "Text", "text": "hi"}]))));
+    assert_eq!(g.surface("v091").unwrap().node("root").unwrap().props["text"], "hi");
+
+    // Spellings a URL parser would take for the same resource are other ids.
+    for near in [
+        "HTTPS://A2UI.ORG/specification/v0_9/catalogs/basic/catalog.json",
+        "http://a2ui.org/specification/v0_9/catalogs/basic/catalog.json",
+        "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json/",
+        "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json#",
+        "https://a2ui.org/specification/v0_9/catalogs/basic/./catalog.json",
+        "https://a2ui.org:443/specification/v0_9/catalogs/basic/catalog.json",
+        " https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json",
+    ] {
+        let out = g.process_value(&create("near", near));
+        assert_eq!(errors(&out)[0]["code"], "CATALOG_NOT_FOUND", "{near}");
+        assert!(g.surface("near").is_none(), "{near}");
+    }
+
+    // Ids that are not URLs at all, or that point nowhere, work as well as any other.
+    for (n, id) in ["acme-widgets", "urn:acme:widgets:2", "Acme Widgets (v2)", "https://acme.example/nowhere#v2"]
+        .into_iter()
+        .enumerate()
+    {
+        let common = "https://a2ui.org/specification/v0_9/common_types.json#/$defs";
+        let catalog = agentui_a2ui::catalog::Catalog::from_json(&json!({
+            "catalogId": id,
+            "components": {"Badge": {"allOf": [
+                {"$ref": format!("{common}/ComponentCommon")},
+                {"properties": {"component": {"const": "Badge"}, "label": {"$ref": format!("{common}/DynamicString")}},
+                 "required": ["component", "label"]}
+            ], "unevaluatedProperties": false}}
+        }))
+        .unwrap_or_else(|e| panic!("{id}: {e}"));
+        g.catalogs_mut().register(std::sync::Arc::new(catalog));
+        let surface = format!("custom{n}");
+        assert_clean(&g.process_value(&create(&surface, id)));
+        assert_clean(&g.process_value(&components(
+            &surface,
+            json!([{"id": "root", "component": "Badge", "label": {"path": "/l"}}]),
+        )));
+        assert_clean(&g.process_value(&data(&surface, "/l", json!(id))));
+        assert_eq!(g.surface(&surface).unwrap().node("root").unwrap().props["label"], id);
+        assert_eq!(g.surface(&surface).unwrap().catalog_id(), id);
+    }
+}
+
 #[test]
 fn messages_before_create_are_buffered_then_applied_or_reported() {
     let mut g = group();
