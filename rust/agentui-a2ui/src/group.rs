@@ -358,7 +358,7 @@ impl SurfaceGroup {
             }
             CompiledAction::FunctionCall(Dynamic::Call(call)) if call.name == "openUrl" => {
                 let url = call.arg("url").map(|u| functions::coerce_to_string(&ev.eval(u))).unwrap_or_default();
-                let url = self.url_policy.check(&url).map_err(A2uiError::ActionRefused)?.to_owned();
+                let url = self.url_policy.check_open_url(&url).map_err(A2uiError::ActionRefused)?.to_owned();
                 Ok(ActionOutcome { message: None, client_data_model: None, effects: vec![Effect::OpenUrl(url)] })
             }
             CompiledAction::FunctionCall(call) => {

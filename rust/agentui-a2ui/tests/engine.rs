@@ -461,6 +461,45 @@ fn open_url_runs_only_from_an_action_and_only_for_allowed_schemes() {
     assert_eq!(strict.dispatch_action("f", "site").unwrap_err().code(), "ACTION_REFUSED");
 }
 
+/// The basic catalog's implementation guide makes an http/https allowlist mandatory for
+/// `openUrl`; a policy that allows more schemes (for media, say) does not widen it.
+#[test]
+fn open_url_opens_only_http_and_https_even_when_the_policy_allows_more() {
+    let policy = UrlPolicy { allowed_schemes: ["https", "http", "mailto", "myapp", "tel"].map(String::from).to_vec() };
+    let mut g = group().with_url_policy(policy);
+    g.process_value(&create("u"));
+    let urls = [
+        ("https", json!("https://example.com/help"), true),
+        ("http-upper", json!("HTTP://example.com/x"), true),
+        ("mailto", json!("mailto:help@example.com"), false),
+        ("custom", json!("myapp://settings"), false),
+        ("tel", json!("tel:+15550100"), false),
+        ("javascript", json!("javascript:alert(1)"), false),
+    ];
+    let mut list = vec![json!({"id": "root", "component": "Column",
+        "children": urls.iter().map(|(id, _, _)| *id).chain(["pic"]).collect::<Vec<_>>()})];
+    for (id, url, _) in &urls {
+        list.push(json!({"id": format!("{id}-label"), "component": "Text", "text": id}));
+        list.push(json!({"id": id, "component": "Button", "child": format!("{id}-label"),
+            "action": {"functionCall": {"call": "openUrl", "args": {"url": url}, "returnType": "void"}}}));
+    }
+    // Media keep the policy's schemes.
+    list.push(json!({"id": "pic", "component": "Image", "url": "myapp://images/logo.png"}));
+    assert_clean(&g.process_value(&components("u", Value::Array(list))));
+    assert_eq!(g.surface("u").unwrap().node("pic").unwrap().props["url"], "myapp://images/logo.png");
+
+    for (id, url, opens) in urls {
+        match g.dispatch_action("u", id) {
+            Ok(outcome) if opens => {
+                assert_eq!(outcome.effects, vec![Effect::OpenUrl(url.as_str().unwrap().to_owned())], "{id}");
+                assert!(outcome.message.is_none());
+            }
+            Err(error) if !opens => assert_eq!(error.code(), "ACTION_REFUSED", "{id}: {error}"),
+            other => panic!("{id}: {other:?}"),
+        }
+    }
+}
+
 #[test]
 fn actions_in_template_instances_use_the_item_scope() {
     let mut g = group();
