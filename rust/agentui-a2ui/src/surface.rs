@@ -3,6 +3,7 @@
 //! Every mutation is atomic: it is checked (and, for structure, resolved) on the side and only
 //! then committed, so a rejected message leaves the surface exactly as it was.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -185,8 +186,25 @@ impl Surface {
         }
         let mut issues = Vec::new();
         let mut compiled = Vec::with_capacity(components.len());
+        // Where this message defines each id first: a second definition is ambiguous (which one
+        // did the agent mean?), so it is refused rather than silently winning.
+        let mut first_at: HashMap<&str, usize, RandomState> = HashMap::default();
         for (index, component) in components.iter().enumerate() {
             let at = format!("/updateComponents/components/{index}");
+            if let Some(id) = component.get("id").and_then(Value::as_str) {
+                match first_at.entry(id) {
+                    Entry::Vacant(vacant) => {
+                        vacant.insert(index);
+                    }
+                    Entry::Occupied(first) => issues.push(ValidationIssue::new(
+                        format!("{at}/id"),
+                        format!(
+                            "component id {id:?} is already defined at /updateComponents/components/{} of this message",
+                            first.get()
+                        ),
+                    )),
+                }
+            }
             let errors = self.catalog.validate_component(component);
             if !errors.is_empty() {
                 issues.extend(
@@ -457,8 +475,8 @@ fn build_tree(
         let slot = tree.entries.len();
         match tree.nodes.entry(key.id.clone()) {
             // A component listed by two parents in the same scope is one node.
-            std::collections::hash_map::Entry::Occupied(_) => continue,
-            std::collections::hash_map::Entry::Vacant(vacant) => vacant.insert(slot),
+            Entry::Occupied(_) => continue,
+            Entry::Vacant(vacant) => vacant.insert(slot),
         };
         if depth > limits.max_depth {
             return Err(A2uiError::LimitExceeded { what: "nesting depth", limit: limits.max_depth, actual: depth });

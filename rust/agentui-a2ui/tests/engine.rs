@@ -116,6 +116,49 @@ fn invalid_component_is_reported_with_its_path_and_nothing_is_applied() {
     assert_eq!(g.surface("s").unwrap().node_count(), 0);
 }
 
+/// Two definitions of one id in one message leave it unclear which the agent meant: the message
+/// is refused, pointing at the second, and nothing of it is applied.
+#[test]
+fn duplicate_component_ids_in_one_message_are_refused_at_the_second() {
+    let mut g = group();
+    g.process_value(&create("s"));
+    let out = g.process_value(&components(
+        "s",
+        json!([
+            {"id": "root", "component": "Column", "children": ["a", "b"]},
+            {"id": "a", "component": "Text", "text": "first"},
+            {"id": "b", "component": "Divider"},
+            {"id": "a", "component": "Text", "text": "second"}
+        ]),
+    ));
+    let errs = errors(&out);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(errs[0]["code"], "VALIDATION_FAILED");
+    assert_eq!(errs[0]["path"], "/updateComponents/components/3/id");
+    let message = errs[0]["message"].as_str().unwrap();
+    assert!(message.contains("\"a\"") && message.contains("/updateComponents/components/1"), "{message}");
+    assert!(out.events.is_empty());
+    assert!(!g.surface("s").unwrap().has_root(), "nothing of the refused message was applied");
+
+    // Each duplicate is reported, with the other issues of the message.
+    let out = g.process_value(&components(
+        "s",
+        json!([
+            {"id": "root", "component": "Text", "text": "x"},
+            {"id": "root", "component": "Text", "text": 1},
+            {"id": "root", "component": "Divider"}
+        ]),
+    ));
+    let report = errors(&out)[0]["message"].clone();
+    assert!(report.as_str().unwrap().contains("(and 2 more)"), "{report}");
+    assert_eq!(errors(&out)[0]["path"], "/updateComponents/components/1/id");
+
+    // Redefining an id in a later message is an update, as before.
+    assert_clean(&g.process_value(&components("s", json!([{"id": "root", "component": "Text", "text": "one"}]))));
+    assert_clean(&g.process_value(&components("s", json!([{"id": "root", "component": "Text", "text": "two"}]))));
+    assert_eq!(g.surface("s").unwrap().node("root").unwrap().props["text"], "two");
+}
+
 #[test]
 fn duplicate_create_and_unknown_catalog_are_errors() {
     let mut g = group();
