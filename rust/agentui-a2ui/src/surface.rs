@@ -12,13 +12,14 @@ use foldhash::fast::RandomState;
 use serde_json::{Map, Value};
 
 use crate::catalog::Catalog;
-use crate::component::CompiledComponent;
+use crate::component::{self, CompiledComponent};
 use crate::data_model::{DataModel, DataModelError};
 use crate::dependency::DependencyIndex;
 use crate::error::{A2uiError, ValidationIssue};
 use crate::functions::UrlPolicy;
 use crate::limits::Limits;
 use crate::node::{ResolvedNode, SurfaceDiff};
+use crate::pointer;
 use crate::resolve::{self, ChildKey};
 use crate::wire::v09::CreateSurface;
 
@@ -213,7 +214,16 @@ impl Surface {
                 continue;
             }
             match component.as_object() {
-                Some(obj) => compiled.push(CompiledComponent::compile(obj)),
+                Some(obj) => {
+                    // The schema only says a binding path is a string. A malformed one would read
+                    // as absent forever; refuse it here, where its location can still be named.
+                    component::visit_binding_paths(obj, |location, path| {
+                        if let Err(error) = pointer::check_binding(path) {
+                            issues.push(ValidationIssue::new(format!("{at}{location}"), error.to_string()));
+                        }
+                    });
+                    compiled.push(CompiledComponent::compile(obj))
+                }
                 None => issues.push(ValidationIssue::new(at, "component must be an object")),
             }
         }

@@ -159,6 +159,72 @@ fn duplicate_component_ids_in_one_message_are_refused_at_the_second() {
     assert_eq!(g.surface("s").unwrap().node("root").unwrap().props["text"], "two");
 }
 
+/// A binding path is a JSON Pointer (absolute, or relative to the template item): a `~` must
+/// start `~0` or `~1`. Anything else is refused where it is written, not read as absent later.
+#[test]
+fn binding_paths_that_are_not_json_pointers_are_refused_where_they_are_written() {
+    let cases = [
+        (json!({"id": "root", "component": "Text", "text": {"path": "/a~2b"}}), "/text/path"),
+        (json!({"id": "root", "component": "Text", "text": {"path": "name~"}}), "/text/path"),
+        (
+            json!({"id": "root", "component": "List", "children": {"componentId": "row", "path": "/items~x"}}),
+            "/children/path",
+        ),
+        (
+            json!({"id": "root", "component": "TextField", "label": "Name", "value": {"path": "/name"},
+                   "checks": [{"condition": {"call": "required", "args": {"value": {"path": "/name~"}}, "returnType": "boolean"},
+                               "message": "Required"}]}),
+            "/checks/0/condition/args/value/path",
+        ),
+        (
+            json!({"id": "root", "component": "Button", "child": "label",
+                   "action": {"event": {"name": "go", "context": {"ok": {"path": "/fine"}, "a/b": {"path": "/who~3"}}}}}),
+            "/action/event/context/a~1b/path",
+        ),
+        (
+            json!({"id": "root", "component": "Divider", "accessibility": {"label": {"path": "~2"}}}),
+            "/accessibility/label/path",
+        ),
+        (
+            json!({"id": "root", "component": "Tabs", "tabs": [{"title": "A", "child": "a"}, {"title": {"path": "/t~9"}, "child": "b"}]}),
+            "/tabs/1/title/path",
+        ),
+    ];
+    for (component, at) in cases {
+        let mut g = group();
+        g.process_value(&create("s"));
+        let out = g.process_value(&components("s", json!([{"id": "first", "component": "Divider"}, component])));
+        let errs = errors(&out);
+        assert_eq!(errs.len(), 1, "{at}: {errs:?}");
+        assert_eq!(errs[0]["code"], "VALIDATION_FAILED", "{at}");
+        assert_eq!(errs[0]["path"], format!("/updateComponents/components/1{at}"));
+        assert!(errs[0]["message"].as_str().unwrap().contains("JSON Pointer"), "{errs:?}");
+        assert!(!g.surface("s").unwrap().has_root(), "{at}: nothing of the message was applied");
+    }
+
+    // The two escapes RFC 6901 has are fine, absolute and relative.
+    let mut g = group();
+    g.process_value(&create("s"));
+    g.process_value(&data("s", "/items", json!([{"a/b": "slash", "c~d": "tilde"}])));
+    assert_clean(&g.process_value(&components(
+        "s",
+        json!([
+            {"id": "root", "component": "Column", "children": ["top", "list"]},
+            {"id": "top", "component": "Text", "text": {"path": "/items/0/a~1b"}},
+            {"id": "list", "component": "List", "children": {"componentId": "row", "path": "/items"}},
+            {"id": "row", "component": "Text", "text": {"path": "c~0d"}}
+        ]),
+    )));
+    let s = g.surface("s").unwrap();
+    assert_eq!(s.node("top").unwrap().props["text"], "slash");
+    assert_eq!(s.node("row@/items/0").unwrap().props["text"], "tilde");
+
+    // updateDataModel's own path was already checked.
+    let errs = errors(&g.process_value(&data("s", "/a~2b", json!(1))));
+    assert_eq!(errs[0]["code"], "VALIDATION_FAILED");
+    assert_eq!(errs[0]["path"], "/updateDataModel/path");
+}
+
 #[test]
 fn duplicate_create_and_unknown_catalog_are_errors() {
     let mut g = group();
