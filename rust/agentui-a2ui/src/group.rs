@@ -314,11 +314,13 @@ impl SurfaceGroup {
         self.limits.max_total_data_model_bytes.saturating_sub(others).min(self.limits.max_data_model_bytes)
     }
 
-    /// Writes user input to the data model (two-way binding). `path` is absolute.
+    /// Writes user input to the data model (two-way binding). `path` is absolute. `null` clears
+    /// the value (deletes it): unlike an agent's `updateDataModel`, input has no "absent" to say so.
     pub fn set_value(&mut self, surface_id: &str, path: &str, value: Value) -> Result<Outcome, A2uiError> {
         let index = self.surface_index(surface_id).ok_or_else(|| A2uiError::UnknownSurface(surface_id.to_owned()))?;
         let room = self.data_model_room(index);
-        let diff = self.surfaces[index].update_data(Some(path), Some(value), room)?;
+        let value = (!value.is_null()).then_some(value);
+        let diff = self.surfaces[index].update_data(Some(path), value, room)?;
         let mut outcome = Outcome::default();
         push_diff(&mut outcome, surface_id, diff);
         Ok(outcome)

@@ -256,8 +256,9 @@ impl Surface {
     }
 
     /// Writes the data model and recomputes what depends on the written path. All or nothing.
-    /// `max_weight` bounds the data model's weight after the write (the group passes what its
-    /// shared budget leaves this surface).
+    /// `Some` stores the value as is, `null` included; `None` deletes (v0.9 `updateDataModel`
+    /// semantics). `max_weight` bounds the data model's weight after the write (the group passes
+    /// what its shared budget leaves this surface).
     pub(crate) fn update_data(
         &mut self,
         path: Option<&str>,
@@ -266,7 +267,11 @@ impl Surface {
     ) -> Result<SurfaceDiff, A2uiError> {
         let path = path.unwrap_or("");
         let undo = self.data.undo_for(path);
-        let mut change = self.data.set_within(path, value, max_weight).map_err(data_model_error)?;
+        let written = match value {
+            Some(value) => self.data.replace_within(path, value, max_weight),
+            None => self.data.set_within(path, None, max_weight),
+        };
+        let mut change = written.map_err(data_model_error)?;
         match self.recompute_after_write(&change.path) {
             Ok(diff) => Ok(diff),
             Err(error) => {
@@ -374,6 +379,10 @@ fn data_model_error(error: DataModelError) -> A2uiError {
         }
         DataModelError::TooLarge { limit, .. } => {
             A2uiError::LimitExceeded { what: "data-model size in bytes", limit, actual: limit + 1 }
+        }
+        // Only a root write has an empty path: the value was not an object.
+        DataModelError::InvalidPath { path, reason } if path.is_empty() => {
+            A2uiError::validation("/updateDataModel/value", reason)
         }
         other => A2uiError::validation("/updateDataModel/path", other.to_string()),
     }

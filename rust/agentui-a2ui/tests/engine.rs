@@ -463,6 +463,83 @@ fn template_instance_limit_is_enforced_atomically() {
     assert_eq!(g.surface("s").unwrap().node_count(), 10);
 }
 
+/// v0.9: "If present, the value at 'path' is replaced (or created). If omitted, the key at
+/// 'path' is removed." A present `null` is a value like any other.
+#[test]
+fn update_data_model_with_a_null_value_stores_null_and_only_an_absent_value_deletes() {
+    for version in ["v0.9", "v0.9.1"] {
+        let update = |path: Option<&str>, value: Option<Value>| {
+            let mut body = json!({"surfaceId": "s"});
+            if let Some(path) = path {
+                body["path"] = json!(path);
+            }
+            if let Some(value) = value {
+                body["value"] = value;
+            }
+            json!({"version": version, "updateDataModel": body})
+        };
+        let mut g = group();
+        g.process_value(&json!({"version": version, "createSurface": {"surfaceId": "s", "catalogId": BASIC_CATALOG_ID, "sendDataModel": true}}));
+        assert_clean(&g.process_value(&components(
+            "s",
+            json!([{"id": "root", "component": "Text", "text": {"path": "/user/nick"}}]),
+        )));
+        assert_clean(
+            &g.process_value(&update(None, Some(json!({"user": {"name": "Ada", "nick": "A"}, "items": [1, 2, 3]})))),
+        );
+        assert_eq!(g.surface("s").unwrap().node("root").unwrap().props["text"], "A");
+
+        // A present null replaces: the key stays, holding null, and the binding reads it as absent.
+        let out = g.process_value(&update(Some("/user/nick"), Some(Value::Null)));
+        assert_clean(&out);
+        assert_eq!(upserted_ids(&out), vec!["root"], "{version}: the node reading the path is recomputed");
+        let s = g.surface("s").unwrap();
+        assert_eq!(s.data_model()["user"], json!({"name": "Ada", "nick": null}), "{version}");
+        let text_of_null = s.node("root").unwrap().props["text"].clone();
+        assert_eq!(
+            g.client_data_model().unwrap()["surfaces"]["s"]["user"],
+            json!({"name": "Ada", "nick": null}),
+            "{version}: the agent gets back what it wrote"
+        );
+        // Only an absent value removes the key; the binding reads the same either way.
+        assert_clean(&g.process_value(&update(Some("/user/nick"), None)));
+        let s = g.surface("s").unwrap();
+        assert_eq!(s.data_model()["user"], json!({"name": "Ada"}), "{version}");
+        assert_eq!(s.node("root").unwrap().props["text"], text_of_null);
+        // A missing key is created holding null.
+        assert_clean(&g.process_value(&update(Some("/user/email"), Some(Value::Null))));
+        assert_eq!(g.surface("s").unwrap().data_model()["user"], json!({"name": "Ada", "email": null}));
+
+        // Array slots hold null either way (removing an element would shift every later item).
+        assert_clean(&g.process_value(&update(Some("/items/1"), Some(Value::Null))));
+        assert_clean(&g.process_value(&update(Some("/items/2"), None)));
+        assert_eq!(g.surface("s").unwrap().data_model()["items"], json!([1, null, null]));
+
+        // The root is an object: null cannot replace it (as no other non-object can); an absent
+        // value still resets it to {}.
+        let before = g.surface("s").unwrap().data_model().clone();
+        for path in [None, Some("/")] {
+            let errs = errors(&g.process_value(&update(path, Some(Value::Null))));
+            assert_eq!(errs[0]["code"], "VALIDATION_FAILED", "{version} {path:?}");
+            assert_eq!(errs[0]["path"], "/updateDataModel/value", "{version} {path:?}");
+            assert_eq!(g.surface("s").unwrap().data_model(), &before);
+        }
+        assert_clean(&g.process_value(&update(None, None)));
+        assert_eq!(g.surface("s").unwrap().data_model(), &json!({}));
+    }
+}
+
+/// User input is not an `updateDataModel`: writing `null` from the UI clears the value (deletes
+/// it), as it always has.
+#[test]
+fn user_input_of_null_clears_the_value() {
+    let mut g = group();
+    form(&mut g, true);
+    g.set_value("f", "/form/name", json!("Ada")).unwrap();
+    g.set_value("f", "/form/name", Value::Null).unwrap();
+    assert_eq!(g.surface("f").unwrap().data_model(), &json!({"form": {}}));
+}
+
 #[test]
 fn a_path_through_an_array_is_a_validation_error_naming_the_path_field() {
     let mut g = group();

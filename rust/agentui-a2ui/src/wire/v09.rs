@@ -37,7 +37,9 @@ pub struct UpdateDataModel {
     pub surface_id: String,
     /// Absolute path; `None` means the root.
     pub path: Option<String>,
-    /// `None` (omitted) deletes the value at `path`.
+    /// `None` (omitted) deletes the value at `path`; `Some` replaces it, `null` included (the
+    /// v0.9 schema: "If present, the value at 'path' is replaced"). v0.8 messages map here too,
+    /// always with an object or a typed literal.
     pub value: Option<Value>,
 }
 
