@@ -177,6 +177,120 @@ fn compile_value(value: &Value) -> PropTemplate {
     }
 }
 
+/// Calls `visit(location, path)` for every data-binding path [`CompiledComponent::compile`]
+/// reads from `component`: `{"path"}` bindings wherever a dynamic value can be (properties,
+/// function arguments, checks, accessibility, an event's context) and a child list template's
+/// `path`. `location` is the JSON Pointer of the path string inside the component, so an agent
+/// can be told exactly which one is wrong. The walk follows the rules of `compile`,
+/// `compile_value`, `Dynamic::parse` and `compile_action`; literals are not looked into.
+pub fn visit_binding_paths(component: &Map<String, Value>, visit: impl FnMut(&str, &str)) {
+    let mut walk = BindingWalk { at: String::new(), visit };
+    let is_modal = component.get("component").and_then(Value::as_str) == Some("Modal");
+    for (key, value) in component.iter().filter(|(k, _)| !RESERVED.contains(&k.as_str())) {
+        walk.enter(key, |walk| match (key.as_str(), value) {
+            ("children", Value::Object(t)) => match (t.get("componentId"), t.get("path")) {
+                (Some(Value::String(_)), Some(Value::String(path))) => walk.enter("path", |walk| walk.found(path)),
+                _ => walk.value(value),
+            },
+            // An id list: `compile` keeps its strings and ignores anything else.
+            ("children", Value::Array(_)) | ("child", Value::String(_)) => {}
+            ("trigger" | "content", Value::String(_)) if is_modal => {}
+            _ => walk.value(value),
+        });
+    }
+    if let Some(Value::Object(accessibility)) = component.get("accessibility") {
+        for key in ["label", "description"] {
+            if let Some(value) = accessibility.get(key) {
+                walk.enter("accessibility", |walk| walk.enter(key, |walk| walk.dynamic(value)));
+            }
+        }
+    }
+    if let Some(Value::Array(rules)) = component.get("checks") {
+        for (index, rule) in rules.iter().enumerate() {
+            if let Some(condition) = rule.get("condition") {
+                walk.enter("checks", |walk| {
+                    walk.index(index, |walk| walk.enter("condition", |walk| walk.dynamic(condition)))
+                });
+            }
+        }
+    }
+    if let Some(action) = component.get("action") {
+        walk.enter("action", |walk| match (action.get("event"), action.get("functionCall")) {
+            (Some(event), _) => {
+                if event.get("name").is_some_and(Value::is_string) {
+                    if let Some(Value::Object(context)) = event.get("context") {
+                        for (key, value) in context {
+                            walk.enter("event", |walk| {
+                                walk.enter("context", |walk| walk.enter(key, |walk| walk.dynamic(value)))
+                            });
+                        }
+                    }
+                }
+            }
+            (None, Some(call)) => walk.enter("functionCall", |walk| walk.dynamic(call)),
+            (None, None) => {}
+        });
+    }
+}
+
+/// The state of [`visit_binding_paths`]: where it is in the component, as a JSON Pointer.
+struct BindingWalk<F> {
+    at: String,
+    visit: F,
+}
+
+impl<F: FnMut(&str, &str)> BindingWalk<F> {
+    fn enter(&mut self, key: &str, inside: impl FnOnce(&mut Self)) {
+        let len = self.at.len();
+        self.at.push('/');
+        crate::pointer::push_escaped(&mut self.at, key);
+        inside(self);
+        self.at.truncate(len);
+    }
+
+    fn index(&mut self, index: usize, inside: impl FnOnce(&mut Self)) {
+        self.enter(itoa::Buffer::new().format(index), inside);
+    }
+
+    fn found(&mut self, path: &str) {
+        (self.visit)(&self.at, path);
+    }
+
+    /// A property value, as `compile_value` reads it.
+    fn value(&mut self, value: &Value) {
+        match value {
+            Value::Object(map) if map.contains_key("path") || map.contains_key("call") => self.dynamic(value),
+            Value::Object(map) => {
+                for (key, child) in map {
+                    if !(key == "child" && child.is_string()) {
+                        self.enter(key, |walk| walk.value(child));
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    self.index(index, |walk| walk.value(item));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A dynamic value, as `Dynamic::parse` reads it.
+    fn dynamic(&mut self, value: &Value) {
+        let Value::Object(map) = value else { return };
+        if let (1, Some(Value::String(path))) = (map.len(), map.get("path")) {
+            self.enter("path", |walk| walk.found(path));
+        } else if let Some(Value::String(_)) = map.get("call") {
+            if let Some(Value::Object(args)) = map.get("args") {
+                for (name, arg) in args {
+                    self.enter("args", |walk| walk.enter(name, |walk| walk.dynamic(arg)));
+                }
+            }
+        }
+    }
+}
+
 fn compile_action(action: &Value) -> Option<CompiledAction> {
     if let Some(event) = action.get("event") {
         let name: Arc<str> = event.get("name").and_then(Value::as_str)?.into();
@@ -212,6 +326,82 @@ mod tests {
         // `content` is only a reference on a Modal.
         let other = compile(json!({"id": "x", "component": "Custom", "content": "text"}));
         assert!(other.referenced_ids().is_empty());
+    }
+
+    /// Every path a compiled component reads, from its compiled form.
+    fn compiled_paths(c: &CompiledComponent) -> Vec<String> {
+        fn dynamic(d: &Dynamic, out: &mut Vec<String>) {
+            match d {
+                Dynamic::Path(p) => out.push(p.clone()),
+                Dynamic::Call(call) => call.args.iter().for_each(|(_, a)| dynamic(a, out)),
+                Dynamic::Literal(_) => {}
+            }
+        }
+        fn template(t: &PropTemplate, out: &mut Vec<String>) {
+            match t {
+                PropTemplate::Dynamic(d) => dynamic(d, out),
+                PropTemplate::Children(ChildSource::Template { path, .. }) => out.push(path.clone()),
+                PropTemplate::Object(fields) => fields.iter().for_each(|(_, t)| template(t, out)),
+                PropTemplate::Array(items) => items.iter().for_each(|t| template(t, out)),
+                PropTemplate::ChildRef(_) | PropTemplate::Children(ChildSource::Ids(_)) => {}
+            }
+        }
+        let mut out = Vec::new();
+        c.props.iter().for_each(|(_, t)| template(t, &mut out));
+        c.accessibility_label.iter().chain(&c.accessibility_description).for_each(|d| dynamic(d, &mut out));
+        c.checks.iter().for_each(|check| dynamic(&check.condition, &mut out));
+        match &c.action {
+            Some(CompiledAction::Event { context, .. }) => context.iter().for_each(|(_, d)| dynamic(d, &mut out)),
+            Some(CompiledAction::FunctionCall(d)) => dynamic(d, &mut out),
+            None => {}
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn binding_paths_are_visited_where_compile_reads_them() {
+        let component = json!({
+            "id": "c", "component": "Modal", "trigger": "t", "content": "body",
+            "title": {"path": "/p1"},
+            "children": {"componentId": "row", "path": "/p2"},
+            "tabs": [{"title": {"path": "p3"}, "child": "x"}, {"title": "plain", "child": "y"}],
+            "value": {"call": "formatString", "args": {"value": "lit", "n": {"path": "/p4"},
+                "nested": {"call": "not", "args": {"value": {"path": "/p5"}}}}},
+            "literal": {"path": "/not-a-binding", "extra": 1},
+            "pairs": ["a", {"path": "/p9"}],
+            "accessibility": {"label": {"path": "/p6"}, "description": "plain"},
+            "checks": [{"condition": {"call": "required", "args": {"value": {"path": "/p7"}}}, "message": "m"}],
+            "action": {"event": {"name": "go", "context": {"a/b~": {"path": "/p8"}, "lit": 3}}}
+        });
+        let component = component.as_object().unwrap();
+        let mut seen = Vec::new();
+        visit_binding_paths(component, |at, path| seen.push((at.to_owned(), path.to_owned())));
+        let expected = [
+            ("/title/path", "/p1"),
+            ("/children/path", "/p2"),
+            ("/tabs/0/title/path", "p3"),
+            ("/value/args/n/path", "/p4"),
+            ("/value/args/nested/args/value/path", "/p5"),
+            ("/pairs/1/path", "/p9"),
+            ("/accessibility/label/path", "/p6"),
+            ("/checks/0/condition/args/value/path", "/p7"),
+            ("/action/event/context/a~1b~0/path", "/p8"),
+        ];
+        assert_eq!(seen, expected.map(|(a, p)| (a.to_owned(), p.to_owned())));
+        let mut visited: Vec<String> = seen.into_iter().map(|(_, p)| p).collect();
+        visited.sort();
+        let compiled = compiled_paths(&CompiledComponent::compile(component));
+        assert_eq!(visited, compiled, "the walk and compile disagree on what is a binding");
+
+        // A function-call action, and a child id list (whose non-strings compile ignores).
+        let call = json!({"id": "b", "component": "Button", "children": ["x", {"path": "/no"}],
+            "action": {"functionCall": {"call": "openUrl", "args": {"url": {"path": "/u"}}}}});
+        let call = call.as_object().unwrap();
+        let mut seen = Vec::new();
+        visit_binding_paths(call, |at, path| seen.push((at.to_owned(), path.to_owned())));
+        assert_eq!(seen, [("/action/functionCall/args/url/path".to_owned(), "/u".to_owned())]);
+        assert_eq!(compiled_paths(&CompiledComponent::compile(call)), ["/u"]);
     }
 
     #[test]

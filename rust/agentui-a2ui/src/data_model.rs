@@ -7,8 +7,10 @@
 //! * Paths are absolute JSON Pointers as [`crate::pointer`] parses them (`""`/`"/"` = root, one
 //!   trailing slash ignored). Array tokens must be canonical non-negative integers (`0`, `12`;
 //!   not `012`, `+1`, `-1`); `-` means "one past the end" and only makes sense for writes.
-//! * `null` is never a stored value: writing `null` deletes, and [`DataModel::get`] reads a `null`
-//!   (a deleted array slot, or a `null` inside a written object) as absent.
+//! * [`DataModel::set`] deletes when it writes `null`; [`DataModel::replace_within`] stores the
+//!   `null` (what a v0.9 `updateDataModel` with `"value": null` asks for: only an absent value
+//!   deletes). [`DataModel::get`] reads any `null` (stored, a deleted array slot, or inside a
+//!   written object) as absent, so a binding sees no difference.
 //! * Writes create missing parents ("auto-vivification"): a missing or `null` parent becomes an
 //!   array when the next token is an index or `-`, an object otherwise. Writing index 5 of a
 //!   shorter array pads it with `null`s; `-` appends.
@@ -205,6 +207,19 @@ impl DataModel {
         value: Option<Value>,
         max_weight: usize,
     ) -> Result<Change, DataModelError> {
+        self.write(path, value.filter(|v| !v.is_null()), max_weight)
+    }
+
+    /// Stores `value` at an absolute path, `null` included: a v0.9 `updateDataModel` with a
+    /// present `value` replaces (or creates) what is at `path`, and only an absent one deletes.
+    /// Otherwise an upsert of [`DataModel::set_within`]: parents are created, the bounds hold,
+    /// a failed write changes nothing. `null` at the root is refused like any non-object.
+    pub fn replace_within(&mut self, path: &str, value: Value, max_weight: usize) -> Result<Change, DataModelError> {
+        self.write(path, Some(value), max_weight)
+    }
+
+    /// Deletes (`None`) or stores the value as is.
+    fn write(&mut self, path: &str, value: Option<Value>, max_weight: usize) -> Result<Change, DataModelError> {
         // `DataModel::default()` starts with a `null` root; it means the same as an empty object.
         if !self.root.is_object() {
             self.root = Value::Object(Map::new());
@@ -213,7 +228,7 @@ impl DataModel {
         let max_weight = max_weight.min(self.max_weight);
         let tokens: Vec<Cow<'_, str>> = iter_absolute(path)?.collect();
         match value {
-            None | Some(Value::Null) => self.delete(&tokens),
+            None => self.delete(&tokens),
             Some(value) => self.upsert(path, &tokens, value, max_weight),
         }
     }
@@ -647,6 +662,46 @@ mod tests {
         assert_eq!(keys, ["b", "c"]);
         m.set("/b", Some(Value::Null)).unwrap();
         assert_eq!(m.root(), &json!({"c": 3}));
+    }
+
+    #[test]
+    fn replace_stores_null_where_set_deletes() {
+        let mut m = with(json!({"a": 1, "b": {"c": 2}, "items": [1, 2]}));
+        let max = usize::MAX;
+        assert_eq!(
+            m.replace_within("/a", Value::Null, max).unwrap(),
+            Change { path: "/a".into(), previous: Some(json!(1)) }
+        );
+        assert_eq!(m.replace_within("/b/c", Value::Null, max).unwrap().path, "/b/c");
+        assert_eq!(m.replace_within("/new/deep", Value::Null, max).unwrap().previous, None);
+        assert_eq!(m.replace_within("/items/3", Value::Null, max).unwrap().path, "/items/3");
+        assert_eq!(m.root(), &json!({"a": null, "b": {"c": null}, "items": [1, 2, null, null], "new": {"deep": null}}));
+        assert_eq!(m.weight(), size::weight(m.root()));
+        assert_eq!(m.get("/a"), None, "a stored null reads as absent");
+        // Replacing a null is an ordinary write; so is taking it back.
+        let undo = m.undo_for("/a").unwrap();
+        let change = m.replace_within("/a", json!("x"), max).unwrap();
+        assert_eq!(change.previous, None);
+        m.undo(undo, change.previous);
+        assert_eq!(m.root()["a"], Value::Null);
+        let undo = m.undo_for("/fresh").unwrap();
+        let change = m.replace_within("/fresh", Value::Null, max).unwrap();
+        m.undo(undo, change.previous);
+        assert!(m.root().get("fresh").is_none(), "undo removes a key the write created");
+        assert_eq!(m.weight(), size::weight(m.root()));
+        // The root stays an object, and the bounds hold for null as for any value.
+        let before = m.root().clone();
+        let err = m.replace_within("", Value::Null, max).unwrap_err();
+        assert!(matches!(err, DataModelError::InvalidPath { ref path, .. } if path.is_empty()), "{err}");
+        assert!(matches!(
+            m.replace_within("/items/99999999", Value::Null, max),
+            Err(DataModelError::IndexTooLarge { .. })
+        ));
+        assert!(matches!(m.replace_within("/a~2", Value::Null, max), Err(DataModelError::Pointer(_))));
+        assert_eq!(m.root()["items"], before["items"]);
+        // `set` keeps deleting on null.
+        m.set("/a", Some(Value::Null)).unwrap();
+        assert!(m.root().get("a").is_none());
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::limits::Limits;
 use crate::node::SurfaceDiff;
 use crate::resolve::ScopedEvaluator;
 use crate::surface::{self, Surface};
-use crate::wire::v08;
+use crate::wire;
 use crate::wire::v09::{ActionMessage, ClientMessage, ErrorMessage, ServerMessage};
 
 /// A change the renderer must see.
@@ -146,7 +146,7 @@ impl SurfaceGroup {
         self.pending.len()
     }
 
-    /// Processes one message as received (JSON text, v0.9 or v0.8).
+    /// Processes one message as received (JSON text, v0.9, v0.9.1 or v0.8).
     pub fn process_json(&mut self, text: &str) -> Outcome {
         if text.len() > self.limits.max_message_bytes {
             let error = A2uiError::LimitExceeded {
@@ -163,7 +163,7 @@ impl SurfaceGroup {
         }
     }
 
-    /// Processes one parsed message envelope (v0.9 or v0.8). Its size is checked (as JSON
+    /// Processes one parsed message envelope (v0.9, v0.9.1 or v0.8). Its size is checked (as JSON
     /// text, against [`Limits::max_message_bytes`]) before anything is copied.
     pub fn process_value(&mut self, envelope: &Value) -> Outcome {
         if let Some(outcome) = self.oversized(envelope) {
@@ -194,12 +194,7 @@ impl SurfaceGroup {
 
     fn process_parsed(&mut self, envelope: Value) -> Outcome {
         let surface_hint = surface_id_hint(&envelope);
-        let parsed = if v08::is_v08(&envelope) {
-            v08::parse(&envelope)
-        } else {
-            ServerMessage::parse_v09_owned(envelope).map(|m| vec![m])
-        };
-        match parsed {
+        match wire::parse_server_message(envelope) {
             Ok(messages) => {
                 let mut outcome = Outcome::default();
                 for message in messages {
@@ -319,11 +314,13 @@ impl SurfaceGroup {
         self.limits.max_total_data_model_bytes.saturating_sub(others).min(self.limits.max_data_model_bytes)
     }
 
-    /// Writes user input to the data model (two-way binding). `path` is absolute.
+    /// Writes user input to the data model (two-way binding). `path` is absolute. `null` clears
+    /// the value (deletes it): unlike an agent's `updateDataModel`, input has no "absent" to say so.
     pub fn set_value(&mut self, surface_id: &str, path: &str, value: Value) -> Result<Outcome, A2uiError> {
         let index = self.surface_index(surface_id).ok_or_else(|| A2uiError::UnknownSurface(surface_id.to_owned()))?;
         let room = self.data_model_room(index);
-        let diff = self.surfaces[index].update_data(Some(path), Some(value), room)?;
+        let value = (!value.is_null()).then_some(value);
+        let diff = self.surfaces[index].update_data(Some(path), value, room)?;
         let mut outcome = Outcome::default();
         push_diff(&mut outcome, surface_id, diff);
         Ok(outcome)
@@ -363,7 +360,7 @@ impl SurfaceGroup {
             }
             CompiledAction::FunctionCall(Dynamic::Call(call)) if call.name == "openUrl" => {
                 let url = call.arg("url").map(|u| functions::coerce_to_string(&ev.eval(u))).unwrap_or_default();
-                let url = self.url_policy.check(&url).map_err(A2uiError::ActionRefused)?.to_owned();
+                let url = self.url_policy.check_open_url(&url).map_err(A2uiError::ActionRefused)?.to_owned();
                 Ok(ActionOutcome { message: None, client_data_model: None, effects: vec![Effect::OpenUrl(url)] })
             }
             CompiledAction::FunctionCall(call) => {

@@ -1,5 +1,5 @@
-//! A2UI v0.9 engine: owns the surfaces an agent creates and turns agent messages into resolved,
-//! renderable nodes with fine-grained diffs.
+//! A2UI engine (v0.9 and v0.9.1, v0.8 through an adapter): owns the surfaces an agent creates
+//! and turns agent messages into resolved, renderable nodes with fine-grained diffs.
 //!
 //! No I/O, no FFI, no knowledge of AG-UI: bytes in and out are the caller's business.
 

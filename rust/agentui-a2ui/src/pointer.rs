@@ -81,7 +81,7 @@ pub fn parse_absolute(path: &str) -> Result<Tokens, PointerError> {
 }
 
 /// Appends the RFC 6901 escaped form of `token` (`~` -> `~0`, `/` -> `~1`) to `out`.
-fn push_escaped(out: &mut String, token: &str) {
+pub(crate) fn push_escaped(out: &mut String, token: &str) {
     for c in token.chars() {
         match c {
             '~' => out.push_str("~0"),
@@ -180,6 +180,17 @@ pub fn resolve(base: &str, path: &str) -> Result<String, PointerError> {
     Ok(out)
 }
 
+/// Checks a data-binding path as the agent wrote it (absolute, or relative to the template
+/// item) without resolving it: every `~` must start a `~0` or `~1` escape. The same paths fail
+/// here as in [`resolve`], when the binding would be read.
+pub fn check_binding(path: &str) -> Result<(), PointerError> {
+    if path.starts_with('/') {
+        normalise(path).map(drop)
+    } else {
+        resolve("", path).map(drop)
+    }
+}
+
 /// Canonical form of an absolute path (`"/"` -> `""`, trailing slash stripped, escapes normalised).
 pub fn canonical(path: &str) -> Result<String, PointerError> {
     if path.starts_with('/') && is_plain(path) {
@@ -248,6 +259,18 @@ mod tests {
     fn empty_tokens_inside() {
         assert_eq!(parse_absolute("/a//b").unwrap(), toks(&["a", "", "b"]));
         assert_eq!(canonical("/a//b").unwrap(), "/a//b");
+    }
+
+    #[test]
+    fn binding_paths_are_checked_like_resolve_reads_them() {
+        for ok in ["", "/", "/a", "/a~0b~1c", "/a/", "name", "a/b", "x~1y", "~0", "items/3/name/"] {
+            assert_eq!(check_binding(ok), Ok(()), "{ok}");
+            assert!(resolve("/base", ok).is_ok(), "{ok}");
+        }
+        for bad in ["/a~2b", "/a~", "/~", "a~2b", "name~", "~", "a/b~x/c", "relative/~3"] {
+            let err = check_binding(bad).unwrap_err();
+            assert_eq!(Err(err), resolve("/base", bad).map(drop), "{bad}: the same error as when it is read");
+        }
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! Every mutation is atomic: it is checked (and, for structure, resolved) on the side and only
 //! then committed, so a rejected message leaves the surface exactly as it was.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -11,13 +12,14 @@ use foldhash::fast::RandomState;
 use serde_json::{Map, Value};
 
 use crate::catalog::Catalog;
-use crate::component::CompiledComponent;
+use crate::component::{self, CompiledComponent};
 use crate::data_model::{DataModel, DataModelError};
 use crate::dependency::DependencyIndex;
 use crate::error::{A2uiError, ValidationIssue};
 use crate::functions::UrlPolicy;
 use crate::limits::Limits;
 use crate::node::{ResolvedNode, SurfaceDiff};
+use crate::pointer;
 use crate::resolve::{self, ChildKey};
 use crate::wire::v09::CreateSurface;
 
@@ -185,8 +187,25 @@ impl Surface {
         }
         let mut issues = Vec::new();
         let mut compiled = Vec::with_capacity(components.len());
+        // Where this message defines each id first: a second definition is ambiguous (which one
+        // did the agent mean?), so it is refused rather than silently winning.
+        let mut first_at: HashMap<&str, usize, RandomState> = HashMap::default();
         for (index, component) in components.iter().enumerate() {
             let at = format!("/updateComponents/components/{index}");
+            if let Some(id) = component.get("id").and_then(Value::as_str) {
+                match first_at.entry(id) {
+                    Entry::Vacant(vacant) => {
+                        vacant.insert(index);
+                    }
+                    Entry::Occupied(first) => issues.push(ValidationIssue::new(
+                        format!("{at}/id"),
+                        format!(
+                            "component id {id:?} is already defined at /updateComponents/components/{} of this message",
+                            first.get()
+                        ),
+                    )),
+                }
+            }
             let errors = self.catalog.validate_component(component);
             if !errors.is_empty() {
                 issues.extend(
@@ -195,7 +214,16 @@ impl Surface {
                 continue;
             }
             match component.as_object() {
-                Some(obj) => compiled.push(CompiledComponent::compile(obj)),
+                Some(obj) => {
+                    // The schema only says a binding path is a string. A malformed one would read
+                    // as absent forever; refuse it here, where its location can still be named.
+                    component::visit_binding_paths(obj, |location, path| {
+                        if let Err(error) = pointer::check_binding(path) {
+                            issues.push(ValidationIssue::new(format!("{at}{location}"), error.to_string()));
+                        }
+                    });
+                    compiled.push(CompiledComponent::compile(obj))
+                }
                 None => issues.push(ValidationIssue::new(at, "component must be an object")),
             }
         }
@@ -228,8 +256,9 @@ impl Surface {
     }
 
     /// Writes the data model and recomputes what depends on the written path. All or nothing.
-    /// `max_weight` bounds the data model's weight after the write (the group passes what its
-    /// shared budget leaves this surface).
+    /// `Some` stores the value as is, `null` included; `None` deletes (v0.9 `updateDataModel`
+    /// semantics). `max_weight` bounds the data model's weight after the write (the group passes
+    /// what its shared budget leaves this surface).
     pub(crate) fn update_data(
         &mut self,
         path: Option<&str>,
@@ -238,7 +267,11 @@ impl Surface {
     ) -> Result<SurfaceDiff, A2uiError> {
         let path = path.unwrap_or("");
         let undo = self.data.undo_for(path);
-        let mut change = self.data.set_within(path, value, max_weight).map_err(data_model_error)?;
+        let written = match value {
+            Some(value) => self.data.replace_within(path, value, max_weight),
+            None => self.data.set_within(path, None, max_weight),
+        };
+        let mut change = written.map_err(data_model_error)?;
         match self.recompute_after_write(&change.path) {
             Ok(diff) => Ok(diff),
             Err(error) => {
@@ -346,6 +379,10 @@ fn data_model_error(error: DataModelError) -> A2uiError {
         }
         DataModelError::TooLarge { limit, .. } => {
             A2uiError::LimitExceeded { what: "data-model size in bytes", limit, actual: limit + 1 }
+        }
+        // Only a root write has an empty path: the value was not an object.
+        DataModelError::InvalidPath { path, reason } if path.is_empty() => {
+            A2uiError::validation("/updateDataModel/value", reason)
         }
         other => A2uiError::validation("/updateDataModel/path", other.to_string()),
     }
@@ -457,8 +494,8 @@ fn build_tree(
         let slot = tree.entries.len();
         match tree.nodes.entry(key.id.clone()) {
             // A component listed by two parents in the same scope is one node.
-            std::collections::hash_map::Entry::Occupied(_) => continue,
-            std::collections::hash_map::Entry::Vacant(vacant) => vacant.insert(slot),
+            Entry::Occupied(_) => continue,
+            Entry::Vacant(vacant) => vacant.insert(slot),
         };
         if depth > limits.max_depth {
             return Err(A2uiError::LimitExceeded { what: "nesting depth", limit: limits.max_depth, actual: depth });

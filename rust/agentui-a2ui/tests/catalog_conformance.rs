@@ -1,6 +1,7 @@
-//! The catalog module against the A2UI v0.9 conformance material: the spec's test cases and
-//! basic-catalog examples must get the expected verdicts from our own basic catalog, and our
-//! catalog must not drift from the spec's catalog.json (names, required lists, properties, enums).
+//! The catalog module against the A2UI v0.9 and v0.9.1 conformance material: the spec's test
+//! cases and basic-catalog examples must get the expected verdicts from our own basic catalog,
+//! and our catalog must not drift from the spec's catalog.json (names, required lists,
+//! properties, enums).
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -15,10 +16,13 @@ use agentui_a2ui::schema::SchemaRegistry;
 use agentui_a2ui::A2uiError;
 use serde_json::{json, Value};
 
-const SPEC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/conformance/a2ui/v0_9");
+const SPEC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/conformance/a2ui");
+const V09: &str = "v0_9";
+const V091: &str = "v0_9_1";
 
-fn spec_path(relative: &str) -> PathBuf {
-    Path::new(SPEC).join(relative)
+/// `relative` in the spec directory of `version` (`V09`, `V091`).
+fn spec_path(version: &str, relative: &str) -> PathBuf {
+    Path::new(SPEC).join(version).join(relative)
 }
 
 fn read_json(path: &Path) -> Value {
@@ -26,8 +30,8 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn files(dir: &str, extension: &str) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = fs::read_dir(spec_path(dir))
+fn files(version: &str, dir: &str, extension: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = fs::read_dir(spec_path(version, dir))
         .unwrap_or_else(|e| panic!("{dir}: {e}"))
         .map(|entry| entry.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == extension))
@@ -36,20 +40,45 @@ fn files(dir: &str, extension: &str) -> Vec<PathBuf> {
     out
 }
 
-/// Runs every case file against `catalog`; returns the number of cases run.
+/// `value` with every `"version": "v0.9"` member, at any depth, written as `"v0.9.1"`: the
+/// v0.9.1 cases and examples are the v0.9 files, while v0.9.1 agents tag their messages
+/// `"v0.9.1"`, and the verdicts must not change.
+fn tagged_v091(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| match (k.as_str(), v) {
+                    ("version", Value::String(s)) if s == "v0.9" => (k.clone(), Value::from("v0.9.1")),
+                    _ => (k.clone(), tagged_v091(v)),
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(tagged_v091).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Runs every case file of the v0.9 spec against `catalog`; returns the number of cases run.
 fn run_cases(catalog: &Catalog) -> usize {
+    run_cases_of(V09, catalog, Value::clone)
+}
+
+/// Runs every case file of `version`'s spec against `catalog`, each message passed through
+/// `tag` first; returns the number of cases run.
+fn run_cases_of(version: &str, catalog: &Catalog, tag: fn(&Value) -> Value) -> usize {
     let mut failures = Vec::new();
     let mut count = 0;
-    for path in files("test/cases", "json") {
+    for path in files(version, "test/cases", "json") {
         let suite = read_json(&path);
         let schema = suite["schema"].as_str().unwrap();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         for case in suite["tests"].as_array().unwrap() {
             count += 1;
             let expected = case["valid"].as_bool().unwrap();
+            let data = tag(&case["data"]);
             let errors = match schema {
-                "server_to_client.json" => catalog.validate_server_message(&case["data"]),
-                "client_to_server.json" => validate_client_message(&case["data"]),
+                "server_to_client.json" => catalog.validate_server_message(&data),
+                "client_to_server.json" => validate_client_message(&data),
                 other => panic!("{name}: unexpected schema {other}"),
             };
             if errors.is_empty() != expected {
@@ -57,11 +86,11 @@ fn run_cases(catalog: &Catalog) -> usize {
             }
         }
     }
-    for path in files("test/cases", "jsonl") {
+    for path in files(version, "test/cases", "jsonl") {
         let text = fs::read_to_string(&path).unwrap();
         for (line_no, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             count += 1;
-            let message: Value = serde_json::from_str(line).unwrap();
+            let message: Value = tag(&serde_json::from_str(line).unwrap());
             let errors = catalog.validate_server_message(&message);
             if !errors.is_empty() {
                 failures.push(format!("{}:{}: {errors:?}", path.display(), line_no + 1));
@@ -79,6 +108,14 @@ fn spec_test_cases_get_the_expected_verdicts() {
 }
 
 #[test]
+fn v091_spec_test_cases_get_the_expected_verdicts() {
+    for tag in [Value::clone, tagged_v091] {
+        let count = run_cases_of(V091, &Catalog::basic(), tag);
+        assert!(count >= 80, "only {count} cases found");
+    }
+}
+
+#[test]
 fn spec_test_cases_pass_after_a_round_trip_through_json() {
     let basic = Catalog::basic();
     let full = Catalog::from_json(&basic.to_json()).unwrap();
@@ -90,13 +127,24 @@ fn spec_test_cases_pass_after_a_round_trip_through_json() {
 
 #[test]
 fn every_basic_example_validates_clean() {
+    basic_examples_validate_clean(V09, Value::clone);
+}
+
+#[test]
+fn every_v091_basic_example_validates_clean() {
+    basic_examples_validate_clean(V091, Value::clone);
+    basic_examples_validate_clean(V091, tagged_v091);
+}
+
+fn basic_examples_validate_clean(version: &str, tag: fn(&Value) -> Value) {
     let basic = Catalog::basic();
     let mut failures = Vec::new();
-    let examples = files("catalogs/basic/examples", "json");
+    let examples = files(version, "catalogs/basic/examples", "json");
     assert!(examples.len() >= 30);
     for path in examples {
         let example = read_json(&path);
         for (index, message) in example["messages"].as_array().unwrap().iter().enumerate() {
+            let message = &tag(message);
             let errors = basic.validate_server_message(message);
             if !errors.is_empty() {
                 failures.push(format!("{} message {index}: {errors:?}", path.display()));
@@ -172,7 +220,17 @@ fn ref_target(schema: &Value) -> Option<String> {
 
 #[test]
 fn basic_catalog_matches_the_spec_catalog_structurally() {
-    let spec = read_json(&spec_path("catalogs/basic/catalog.json"));
+    matches_the_spec_catalog_structurally(V09);
+}
+
+/// v0.9.1 adds no component or function: the same catalog must match its catalog.json too.
+#[test]
+fn basic_catalog_matches_the_v091_spec_catalog_structurally() {
+    matches_the_spec_catalog_structurally(V091);
+}
+
+fn matches_the_spec_catalog_structurally(version: &str) {
+    let spec = read_json(&spec_path(version, "catalogs/basic/catalog.json"));
     let ours = Catalog::basic().to_json();
     assert_eq!(ours["catalogId"], spec["catalogId"]);
 
@@ -571,9 +629,20 @@ fn registry_resolves_ids_and_aliases() {
 
 #[test]
 fn client_capabilities_follow_the_spec_shape() {
+    capabilities_follow_the_spec_shape(V09);
+}
+
+/// Published v0.9.1 keeps the capabilities entry under `"v0.9"` (its client_capabilities.json
+/// requires that key), so one object serves both versions.
+#[test]
+fn client_capabilities_follow_the_v091_spec_shape() {
+    capabilities_follow_the_spec_shape(V091);
+}
+
+fn capabilities_follow_the_spec_shape(version: &str) {
     let mut registry = CatalogRegistry::with_basic();
     registry.register(Arc::new(Catalog::from_json(&custom_catalog_json()).unwrap()));
-    let spec = read_json(&spec_path("json/client_capabilities.json"));
+    let spec = read_json(&spec_path(version, "json/client_capabilities.json"));
 
     let plain = registry.client_capabilities(false);
     assert_eq!(keys(&plain), string_set(&spec["required"]));

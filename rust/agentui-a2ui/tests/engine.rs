@@ -116,6 +116,115 @@ fn invalid_component_is_reported_with_its_path_and_nothing_is_applied() {
     assert_eq!(g.surface("s").unwrap().node_count(), 0);
 }
 
+/// Two definitions of one id in one message leave it unclear which the agent meant: the message
+/// is refused, pointing at the second, and nothing of it is applied.
+#[test]
+fn duplicate_component_ids_in_one_message_are_refused_at_the_second() {
+    let mut g = group();
+    g.process_value(&create("s"));
+    let out = g.process_value(&components(
+        "s",
+        json!([
+            {"id": "root", "component": "Column", "children": ["a", "b"]},
+            {"id": "a", "component": "Text", "text": "first"},
+            {"id": "b", "component": "Divider"},
+            {"id": "a", "component": "Text", "text": "second"}
+        ]),
+    ));
+    let errs = errors(&out);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(errs[0]["code"], "VALIDATION_FAILED");
+    assert_eq!(errs[0]["path"], "/updateComponents/components/3/id");
+    let message = errs[0]["message"].as_str().unwrap();
+    assert!(message.contains("\"a\"") && message.contains("/updateComponents/components/1"), "{message}");
+    assert!(out.events.is_empty());
+    assert!(!g.surface("s").unwrap().has_root(), "nothing of the refused message was applied");
+
+    // Each duplicate is reported, with the other issues of the message.
+    let out = g.process_value(&components(
+        "s",
+        json!([
+            {"id": "root", "component": "Text", "text": "x"},
+            {"id": "root", "component": "Text", "text": 1},
+            {"id": "root", "component": "Divider"}
+        ]),
+    ));
+    let report = errors(&out)[0]["message"].clone();
+    assert!(report.as_str().unwrap().contains("(and 2 more)"), "{report}");
+    assert_eq!(errors(&out)[0]["path"], "/updateComponents/components/1/id");
+
+    // Redefining an id in a later message is an update, as before.
+    assert_clean(&g.process_value(&components("s", json!([{"id": "root", "component": "Text", "text": "one"}]))));
+    assert_clean(&g.process_value(&components("s", json!([{"id": "root", "component": "Text", "text": "two"}]))));
+    assert_eq!(g.surface("s").unwrap().node("root").unwrap().props["text"], "two");
+}
+
+/// A binding path is a JSON Pointer (absolute, or relative to the template item): a `~` must
+/// start `~0` or `~1`. Anything else is refused where it is written, not read as absent later.
+#[test]
+fn binding_paths_that_are_not_json_pointers_are_refused_where_they_are_written() {
+    let cases = [
+        (json!({"id": "root", "component": "Text", "text": {"path": "/a~2b"}}), "/text/path"),
+        (json!({"id": "root", "component": "Text", "text": {"path": "name~"}}), "/text/path"),
+        (
+            json!({"id": "root", "component": "List", "children": {"componentId": "row", "path": "/items~x"}}),
+            "/children/path",
+        ),
+        (
+            json!({"id": "root", "component": "TextField", "label": "Name", "value": {"path": "/name"},
+                   "checks": [{"condition": {"call": "required", "args": {"value": {"path": "/name~"}}, "returnType": "boolean"},
+                               "message": "Required"}]}),
+            "/checks/0/condition/args/value/path",
+        ),
+        (
+            json!({"id": "root", "component": "Button", "child": "label",
+                   "action": {"event": {"name": "go", "context": {"ok": {"path": "/fine"}, "a/b": {"path": "/who~3"}}}}}),
+            "/action/event/context/a~1b/path",
+        ),
+        (
+            json!({"id": "root", "component": "Divider", "accessibility": {"label": {"path": "~2"}}}),
+            "/accessibility/label/path",
+        ),
+        (
+            json!({"id": "root", "component": "Tabs", "tabs": [{"title": "A", "child": "a"}, {"title": {"path": "/t~9"}, "child": "b"}]}),
+            "/tabs/1/title/path",
+        ),
+    ];
+    for (component, at) in cases {
+        let mut g = group();
+        g.process_value(&create("s"));
+        let out = g.process_value(&components("s", json!([{"id": "first", "component": "Divider"}, component])));
+        let errs = errors(&out);
+        assert_eq!(errs.len(), 1, "{at}: {errs:?}");
+        assert_eq!(errs[0]["code"], "VALIDATION_FAILED", "{at}");
+        assert_eq!(errs[0]["path"], format!("/updateComponents/components/1{at}"));
+        assert!(errs[0]["message"].as_str().unwrap().contains("JSON Pointer"), "{errs:?}");
+        assert!(!g.surface("s").unwrap().has_root(), "{at}: nothing of the message was applied");
+    }
+
+    // The two escapes RFC 6901 has are fine, absolute and relative.
+    let mut g = group();
+    g.process_value(&create("s"));
+    g.process_value(&data("s", "/items", json!([{"a/b": "slash", "c~d": "tilde"}])));
+    assert_clean(&g.process_value(&components(
+        "s",
+        json!([
+            {"id": "root", "component": "Column", "children": ["top", "list"]},
+            {"id": "top", "component": "Text", "text": {"path": "/items/0/a~1b"}},
+            {"id": "list", "component": "List", "children": {"componentId": "row", "path": "/items"}},
+            {"id": "row", "component": "Text", "text": {"path": "c~0d"}}
+        ]),
+    )));
+    let s = g.surface("s").unwrap();
+    assert_eq!(s.node("top").unwrap().props["text"], "slash");
+    assert_eq!(s.node("row@/items/0").unwrap().props["text"], "tilde");
+
+    // updateDataModel's own path was already checked.
+    let errs = errors(&g.process_value(&data("s", "/a~2b", json!(1))));
+    assert_eq!(errs[0]["code"], "VALIDATION_FAILED");
+    assert_eq!(errs[0]["path"], "/updateDataModel/path");
+}
+
 #[test]
 fn duplicate_create_and_unknown_catalog_are_errors() {
     let mut g = group();
@@ -126,6 +235,63 @@ fn duplicate_create_and_unknown_catalog_are_errors() {
     );
     assert_eq!(errors(&out)[0]["code"], "CATALOG_NOT_FOUND");
     assert!(g.surface("t").is_none());
+}
+
+/// A catalog id is a name agreed between agent and client, not a URL: it is never fetched or
+/// resolved, and it matches only itself (or an alias registered for it).
+#[test]
+fn catalog_ids_are_identifiers_matched_exactly() {
+    let create = |surface: &str, catalog: &str| json!({"version": "v0.9.1", "createSurface": {"surfaceId": surface, "catalogId": catalog}});
+    let mut g = group();
+    // The v0.9.1 documents name the basic catalog under a v0_9_1 URI: the same catalog.
+    let v091_basic = "https://a2ui.org/specification/v0_9_1/catalogs/basic/catalog.json";
+    let out = g.process_value(&create("v091", v091_basic));
+    assert_clean(&out);
+    assert_eq!(out.events, vec![SurfaceEvent::Created { surface_id: "v091".into(), catalog_id: v091_basic.into() }]);
+    assert_clean(&g.process_value(&components("v091", json!([{"id": "root", "component": "Text", "text": "hi"}]))));
+    assert_eq!(g.surface("v091").unwrap().node("root").unwrap().props["text"], "hi");
+
+    // Spellings a URL parser would take for the same resource are other ids.
+    for near in [
+        "HTTPS://A2UI.ORG/specification/v0_9/catalogs/basic/catalog.json",
+        "http://a2ui.org/specification/v0_9/catalogs/basic/catalog.json",
+        "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json/",
+        "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json#",
+        "https://a2ui.org/specification/v0_9/catalogs/basic/./catalog.json",
+        "https://a2ui.org:443/specification/v0_9/catalogs/basic/catalog.json",
+        " https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json",
+    ] {
+        let out = g.process_value(&create("near", near));
+        assert_eq!(errors(&out)[0]["code"], "CATALOG_NOT_FOUND", "{near}");
+        assert!(g.surface("near").is_none(), "{near}");
+    }
+
+    // Ids that are not URLs at all, or that point nowhere, work as well as any other.
+    for (n, id) in ["acme-widgets", "urn:acme:widgets:2", "Acme Widgets (v2)", "https://acme.example/nowhere#v2"]
+        .into_iter()
+        .enumerate()
+    {
+        let common = "https://a2ui.org/specification/v0_9/common_types.json#/$defs";
+        let catalog = agentui_a2ui::catalog::Catalog::from_json(&json!({
+            "catalogId": id,
+            "components": {"Badge": {"allOf": [
+                {"$ref": format!("{common}/ComponentCommon")},
+                {"properties": {"component": {"const": "Badge"}, "label": {"$ref": format!("{common}/DynamicString")}},
+                 "required": ["component", "label"]}
+            ], "unevaluatedProperties": false}}
+        }))
+        .unwrap_or_else(|e| panic!("{id}: {e}"));
+        g.catalogs_mut().register(std::sync::Arc::new(catalog));
+        let surface = format!("custom{n}");
+        assert_clean(&g.process_value(&create(&surface, id)));
+        assert_clean(&g.process_value(&components(
+            &surface,
+            json!([{"id": "root", "component": "Badge", "label": {"path": "/l"}}]),
+        )));
+        assert_clean(&g.process_value(&data(&surface, "/l", json!(id))));
+        assert_eq!(g.surface(&surface).unwrap().node("root").unwrap().props["label"], id);
+        assert_eq!(g.surface(&surface).unwrap().catalog_id(), id);
+    }
 }
 
 #[test]
@@ -167,6 +333,59 @@ fn delete_surface_frees_it() {
     assert!(matches!(out.events[0], SurfaceEvent::Deleted { .. }));
     assert!(g.surface("s").is_none());
     assert_clean(&g.process_value(&create("s")));
+}
+
+/// v0.9.1: a surface id is unique among the surfaces that exist, not for the renderer's lifetime.
+#[test]
+fn a_deleted_surface_id_can_be_created_again_from_scratch() {
+    let v091 = |key: &str, body: Value| json!({"version": "v0.9.1", key: body});
+    let create = |send_data_model: bool| {
+        v091(
+            "createSurface",
+            json!({"surfaceId": "s", "catalogId": BASIC_CATALOG_ID, "sendDataModel": send_data_model}),
+        )
+    };
+    let mut g = group();
+    assert_clean(&g.process_value(&create(true)));
+    assert_clean(&g.process_value(&v091(
+        "updateComponents",
+        json!({"surfaceId": "s", "components": [{"id": "root", "component": "Text", "text": {"path": "/msg"}}]}),
+    )));
+    assert_clean(&g.process_value(&v091("updateDataModel", json!({"surfaceId": "s", "path": "/msg", "value": "old"}))));
+
+    // While it exists, the id is taken, and the refused create changes nothing.
+    assert_eq!(errors(&g.process_value(&create(false)))[0]["code"], "SURFACE_EXISTS");
+    assert_eq!(g.surface("s").unwrap().node("root").unwrap().props["text"], "old");
+    assert!(g.surface("s").unwrap().send_data_model());
+
+    for round in 0..2 {
+        let out = g.process_value(&v091("deleteSurface", json!({"surfaceId": "s"})));
+        assert_clean(&out);
+        assert_eq!(out.events, vec![SurfaceEvent::Deleted { surface_id: "s".into() }], "round {round}");
+
+        let out = g.process_value(&create(false));
+        assert_clean(&out);
+        assert_eq!(
+            out.events,
+            vec![SurfaceEvent::Created { surface_id: "s".into(), catalog_id: BASIC_CATALOG_ID.into() }],
+            "round {round}"
+        );
+        // Nothing of the deleted surface survives: components, data model, sendDataModel.
+        let s = g.surface("s").unwrap();
+        assert!(!s.has_root(), "round {round}");
+        assert_eq!(s.node_count(), 0);
+        assert_eq!(s.data_model(), &json!({}));
+        assert!(!s.send_data_model());
+        assert_eq!(g.surfaces().count(), 1);
+
+        let out = g.process_value(&v091(
+            "updateComponents",
+            json!({"surfaceId": "s", "components": [{"id": "root", "component": "Text", "text": "new"}]}),
+        ));
+        assert_clean(&out);
+        assert!(matches!(diff(&out), SurfaceDiff::Reset { root: Some(_), .. }), "the new surface renders from scratch");
+        assert_eq!(g.surface("s").unwrap().node("root").unwrap().props["text"], "new");
+    }
 }
 
 fn list_surface(g: &mut SurfaceGroup, items: usize) {
@@ -242,6 +461,83 @@ fn template_instance_limit_is_enforced_atomically() {
     assert_eq!(errors(&out)[0]["code"], "LIMIT_EXCEEDED");
     assert_eq!(g.surface("s").unwrap().data_model()["items"].as_array().unwrap().len(), 3, "data write rolled back");
     assert_eq!(g.surface("s").unwrap().node_count(), 10);
+}
+
+/// v0.9: "If present, the value at 'path' is replaced (or created). If omitted, the key at
+/// 'path' is removed." A present `null` is a value like any other.
+#[test]
+fn update_data_model_with_a_null_value_stores_null_and_only_an_absent_value_deletes() {
+    for version in ["v0.9", "v0.9.1"] {
+        let update = |path: Option<&str>, value: Option<Value>| {
+            let mut body = json!({"surfaceId": "s"});
+            if let Some(path) = path {
+                body["path"] = json!(path);
+            }
+            if let Some(value) = value {
+                body["value"] = value;
+            }
+            json!({"version": version, "updateDataModel": body})
+        };
+        let mut g = group();
+        g.process_value(&json!({"version": version, "createSurface": {"surfaceId": "s", "catalogId": BASIC_CATALOG_ID, "sendDataModel": true}}));
+        assert_clean(&g.process_value(&components(
+            "s",
+            json!([{"id": "root", "component": "Text", "text": {"path": "/user/nick"}}]),
+        )));
+        assert_clean(
+            &g.process_value(&update(None, Some(json!({"user": {"name": "Ada", "nick": "A"}, "items": [1, 2, 3]})))),
+        );
+        assert_eq!(g.surface("s").unwrap().node("root").unwrap().props["text"], "A");
+
+        // A present null replaces: the key stays, holding null, and the binding reads it as absent.
+        let out = g.process_value(&update(Some("/user/nick"), Some(Value::Null)));
+        assert_clean(&out);
+        assert_eq!(upserted_ids(&out), vec!["root"], "{version}: the node reading the path is recomputed");
+        let s = g.surface("s").unwrap();
+        assert_eq!(s.data_model()["user"], json!({"name": "Ada", "nick": null}), "{version}");
+        let text_of_null = s.node("root").unwrap().props["text"].clone();
+        assert_eq!(
+            g.client_data_model().unwrap()["surfaces"]["s"]["user"],
+            json!({"name": "Ada", "nick": null}),
+            "{version}: the agent gets back what it wrote"
+        );
+        // Only an absent value removes the key; the binding reads the same either way.
+        assert_clean(&g.process_value(&update(Some("/user/nick"), None)));
+        let s = g.surface("s").unwrap();
+        assert_eq!(s.data_model()["user"], json!({"name": "Ada"}), "{version}");
+        assert_eq!(s.node("root").unwrap().props["text"], text_of_null);
+        // A missing key is created holding null.
+        assert_clean(&g.process_value(&update(Some("/user/email"), Some(Value::Null))));
+        assert_eq!(g.surface("s").unwrap().data_model()["user"], json!({"name": "Ada", "email": null}));
+
+        // Array slots hold null either way (removing an element would shift every later item).
+        assert_clean(&g.process_value(&update(Some("/items/1"), Some(Value::Null))));
+        assert_clean(&g.process_value(&update(Some("/items/2"), None)));
+        assert_eq!(g.surface("s").unwrap().data_model()["items"], json!([1, null, null]));
+
+        // The root is an object: null cannot replace it (as no other non-object can); an absent
+        // value still resets it to {}.
+        let before = g.surface("s").unwrap().data_model().clone();
+        for path in [None, Some("/")] {
+            let errs = errors(&g.process_value(&update(path, Some(Value::Null))));
+            assert_eq!(errs[0]["code"], "VALIDATION_FAILED", "{version} {path:?}");
+            assert_eq!(errs[0]["path"], "/updateDataModel/value", "{version} {path:?}");
+            assert_eq!(g.surface("s").unwrap().data_model(), &before);
+        }
+        assert_clean(&g.process_value(&update(None, None)));
+        assert_eq!(g.surface("s").unwrap().data_model(), &json!({}));
+    }
+}
+
+/// User input is not an `updateDataModel`: writing `null` from the UI clears the value (deletes
+/// it), as it always has.
+#[test]
+fn user_input_of_null_clears_the_value() {
+    let mut g = group();
+    form(&mut g, true);
+    g.set_value("f", "/form/name", json!("Ada")).unwrap();
+    g.set_value("f", "/form/name", Value::Null).unwrap();
+    assert_eq!(g.surface("f").unwrap().data_model(), &json!({"form": {}}));
 }
 
 #[test]
@@ -349,6 +645,45 @@ fn open_url_runs_only_from_an_action_and_only_for_allowed_schemes() {
     let mut strict = group().with_url_policy(UrlPolicy { allowed_schemes: vec!["myapp".into()] });
     form(&mut strict, false);
     assert_eq!(strict.dispatch_action("f", "site").unwrap_err().code(), "ACTION_REFUSED");
+}
+
+/// The basic catalog's implementation guide makes an http/https allowlist mandatory for
+/// `openUrl`; a policy that allows more schemes (for media, say) does not widen it.
+#[test]
+fn open_url_opens_only_http_and_https_even_when_the_policy_allows_more() {
+    let policy = UrlPolicy { allowed_schemes: ["https", "http", "mailto", "myapp", "tel"].map(String::from).to_vec() };
+    let mut g = group().with_url_policy(policy);
+    g.process_value(&create("u"));
+    let urls = [
+        ("https", json!("https://example.com/help"), true),
+        ("http-upper", json!("HTTP://example.com/x"), true),
+        ("mailto", json!("mailto:help@example.com"), false),
+        ("custom", json!("myapp://settings"), false),
+        ("tel", json!("tel:+15550100"), false),
+        ("javascript", json!("javascript:alert(1)"), false),
+    ];
+    let mut list = vec![json!({"id": "root", "component": "Column",
+        "children": urls.iter().map(|(id, _, _)| *id).chain(["pic"]).collect::<Vec<_>>()})];
+    for (id, url, _) in &urls {
+        list.push(json!({"id": format!("{id}-label"), "component": "Text", "text": id}));
+        list.push(json!({"id": id, "component": "Button", "child": format!("{id}-label"),
+            "action": {"functionCall": {"call": "openUrl", "args": {"url": url}, "returnType": "void"}}}));
+    }
+    // Media keep the policy's schemes.
+    list.push(json!({"id": "pic", "component": "Image", "url": "myapp://images/logo.png"}));
+    assert_clean(&g.process_value(&components("u", Value::Array(list))));
+    assert_eq!(g.surface("u").unwrap().node("pic").unwrap().props["url"], "myapp://images/logo.png");
+
+    for (id, url, opens) in urls {
+        match g.dispatch_action("u", id) {
+            Ok(outcome) if opens => {
+                assert_eq!(outcome.effects, vec![Effect::OpenUrl(url.as_str().unwrap().to_owned())], "{id}");
+                assert!(outcome.message.is_none());
+            }
+            Err(error) if !opens => assert_eq!(error.code(), "ACTION_REFUSED", "{id}: {error}"),
+            other => panic!("{id}: {other:?}"),
+        }
+    }
 }
 
 #[test]

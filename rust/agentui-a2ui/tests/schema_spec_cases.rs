@@ -1,5 +1,5 @@
-//! Conformance: the A2UI v0.9 spec's own schemas and test cases, read from the shared checkout
-//! (never copied into this repository).
+//! Conformance: the A2UI v0.9 and v0.9.1 specs' own schemas and test cases, read from the shared
+//! checkout (never copied into this repository).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use agentui_a2ui::schema::{CompiledSchema, SchemaRegistry};
 use serde_json::Value;
 
-fn spec_dir() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/conformance/a2ui/v0_9/"))
+/// The spec directory of a version (`"v0_9"`, `"v0_9_1"`).
+fn spec_dir(version: &str) -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/conformance/a2ui/")).join(version)
 }
 
 fn read_json(path: &Path) -> Value {
@@ -17,11 +18,15 @@ fn read_json(path: &Path) -> Value {
 }
 
 /// The spec's schemas, registered the way the engine does: the catalog in use as `catalog.json`.
-fn registry() -> SchemaRegistry {
-    let dir = spec_dir();
+fn registry(version: &str) -> SchemaRegistry {
+    registry_with_catalog(version, "catalogs/basic/catalog.json")
+}
+
+fn registry_with_catalog(version: &str, catalog: &str) -> SchemaRegistry {
+    let dir = spec_dir(version);
     let mut registry = SchemaRegistry::new();
     registry.add_document("common_types.json", read_json(&dir.join("json/common_types.json")));
-    registry.add_document("catalog.json", read_json(&dir.join("catalogs/basic/catalog.json")));
+    registry.add_document("catalog.json", read_json(&dir.join(catalog)));
     registry.add_document("server_to_client.json", read_json(&dir.join("json/server_to_client.json")));
     registry.add_document("client_to_server.json", read_json(&dir.join("json/client_to_server.json")));
     registry
@@ -31,10 +36,38 @@ fn compile(registry: &SchemaRegistry, name: &str) -> CompiledSchema {
     registry.compile(name).unwrap_or_else(|e| panic!("compiling {name}: {e}"))
 }
 
+/// `value` with every `"version": "v0.9"` member, at any depth, written as `"v0.9.1"`: the
+/// v0.9.1 cases and examples are the v0.9 files, while v0.9.1 agents tag their messages
+/// `"v0.9.1"`, and the verdicts must not change.
+fn tagged_v091(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| match (k.as_str(), v) {
+                    ("version", Value::String(s)) if s == "v0.9" => (k.clone(), Value::from("v0.9.1")),
+                    _ => (k.clone(), tagged_v091(v)),
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(tagged_v091).collect()),
+        other => other.clone(),
+    }
+}
+
 #[test]
 fn schema_spec_cases_get_their_expected_verdicts() {
-    let registry = registry();
-    let mut case_files: Vec<PathBuf> = fs::read_dir(spec_dir().join("test/cases"))
+    cases_get_their_expected_verdicts("v0_9", Value::clone);
+}
+
+#[test]
+fn v091_schema_spec_cases_get_their_expected_verdicts() {
+    cases_get_their_expected_verdicts("v0_9_1", Value::clone);
+    cases_get_their_expected_verdicts("v0_9_1", tagged_v091);
+}
+
+fn cases_get_their_expected_verdicts(version: &str, tag: fn(&Value) -> Value) {
+    let registry = registry(version);
+    let mut case_files: Vec<PathBuf> = fs::read_dir(spec_dir(version).join("test/cases"))
         .expect("test/cases directory")
         .map(|entry| entry.expect("directory entry").path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
@@ -53,9 +86,10 @@ fn schema_spec_cases_get_their_expected_verdicts() {
             total += 1;
             let description = case["description"].as_str().unwrap_or("?");
             let expected = case["valid"].as_bool().expect("`valid` flag");
-            let errors = schema.validate(&case["data"]);
+            let data = tag(&case["data"]);
+            let errors = schema.validate(&data);
             let valid = errors.is_empty();
-            assert_eq!(valid, schema.is_valid(&case["data"]), "validate and is_valid disagree on {description}");
+            assert_eq!(valid, schema.is_valid(&data), "validate and is_valid disagree on {description}");
             let name = file.file_name().unwrap_or_default().to_string_lossy();
             if valid != expected {
                 failures.push(format!("{name}: {description}: expected valid={expected}, errors={errors:#?}"));
@@ -73,12 +107,22 @@ fn schema_spec_cases_get_their_expected_verdicts() {
 
 #[test]
 fn schema_spec_contact_form_example_lines_are_valid() {
-    let registry = registry();
+    contact_form_example_lines_are_valid("v0_9", Value::clone);
+}
+
+#[test]
+fn v091_schema_spec_contact_form_example_lines_are_valid() {
+    contact_form_example_lines_are_valid("v0_9_1", Value::clone);
+    contact_form_example_lines_are_valid("v0_9_1", tagged_v091);
+}
+
+fn contact_form_example_lines_are_valid(version: &str, tag: fn(&Value) -> Value) {
+    let registry = registry(version);
     let schema = compile(&registry, "server_to_client.json");
-    let text = fs::read_to_string(spec_dir().join("test/cases/contact_form_example.jsonl")).expect("jsonl");
+    let text = fs::read_to_string(spec_dir(version).join("test/cases/contact_form_example.jsonl")).expect("jsonl");
     let mut count = 0;
     for (line_no, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let message: Value = serde_json::from_str(line).expect("each line is JSON");
+        let message: Value = tag(&serde_json::from_str(line).expect("each line is JSON"));
         let errors = schema.validate(&message);
         assert!(errors.is_empty(), "line {}: {errors:#?}", line_no + 1);
         count += 1;
@@ -88,9 +132,27 @@ fn schema_spec_contact_form_example_lines_are_valid() {
 
 #[test]
 fn schema_spec_basic_catalog_examples_are_valid() {
-    let registry = registry();
+    catalog_examples_are_valid("v0_9", "basic", 36, Value::clone);
+}
+
+#[test]
+fn v091_schema_spec_basic_catalog_examples_are_valid() {
+    catalog_examples_are_valid("v0_9_1", "basic", 36, Value::clone);
+    catalog_examples_are_valid("v0_9_1", "basic", 36, tagged_v091);
+}
+
+#[test]
+fn v091_schema_spec_minimal_catalog_examples_are_valid() {
+    catalog_examples_are_valid("v0_9_1", "minimal", 7, Value::clone);
+    catalog_examples_are_valid("v0_9_1", "minimal", 7, tagged_v091);
+}
+
+/// Every message of the examples of `catalog` validates against the spec's message schema with
+/// that catalog in use; `min_messages` guards against an empty directory.
+fn catalog_examples_are_valid(version: &str, catalog: &str, min_messages: usize, tag: fn(&Value) -> Value) {
+    let registry = registry_with_catalog(version, &format!("catalogs/{catalog}/catalog.json"));
     let schema = compile(&registry, "server_to_client.json");
-    let mut files: Vec<PathBuf> = fs::read_dir(spec_dir().join("catalogs/basic/examples"))
+    let mut files: Vec<PathBuf> = fs::read_dir(spec_dir(version).join(format!("catalogs/{catalog}/examples")))
         .expect("examples directory")
         .map(|entry| entry.expect("directory entry").path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
@@ -102,12 +164,12 @@ fn schema_spec_basic_catalog_examples_are_valid() {
         let example = read_json(file);
         for (i, message) in example["messages"].as_array().expect("`messages` array").iter().enumerate() {
             count += 1;
-            let errors = schema.validate(message);
+            let errors = schema.validate(&tag(message));
             if !errors.is_empty() {
                 failures.push(format!("{} message {i}: {errors:#?}", file.display()));
             }
         }
     }
-    assert!(count > 36, "only {count} example messages");
+    assert!(count > min_messages, "only {count} example messages");
     assert!(failures.is_empty(), "{} example messages failed:\n{}", failures.len(), failures.join("\n"));
 }

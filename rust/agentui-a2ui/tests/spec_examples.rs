@@ -2,7 +2,9 @@
 //! errors and renders from its root.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use agentui_a2ui::catalog::Catalog;
 use agentui_a2ui::wire::v09::ClientMessage;
 use agentui_a2ui::SurfaceGroup;
 use serde_json::Value;
@@ -33,11 +35,36 @@ fn messages_of(file: &Path) -> Vec<Value> {
     }
 }
 
+/// The example's messages with every `"version": "v0.9"` written as `"v0.9.1"`: the v0.9.1
+/// examples are the v0.9 files unchanged, while v0.9.1 agents tag their messages `"v0.9.1"`.
+fn tagged_v091(messages: Vec<Value>) -> Vec<Value> {
+    messages
+        .into_iter()
+        .map(|mut message| {
+            if message["version"] == "v0.9" {
+                message["version"] = Value::from("v0.9.1");
+            }
+            message
+        })
+        .collect()
+}
+
 /// Applies the file and returns a description of every problem found.
 fn problems(file: &Path) -> Vec<String> {
+    problems_of(messages_of(file), &[])
+}
+
+/// Applies `messages` to a group that knows the basic catalog and `catalogs` (catalog JSON files)
+/// and returns a description of every problem found.
+fn problems_of(messages: Vec<Value>, catalogs: &[PathBuf]) -> Vec<String> {
     let mut group = SurfaceGroup::default();
+    for path in catalogs {
+        let json: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let catalog = Catalog::from_json(&json).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        group.catalogs_mut().register(Arc::new(catalog));
+    }
     let mut problems = Vec::new();
-    for message in messages_of(file) {
+    for message in messages {
         let outcome = group.process_value(&message);
         problems.extend(outcome.emitted.iter().map(|m| ClientMessage::to_wire(m).to_string()));
     }
@@ -56,6 +83,10 @@ fn problems(file: &Path) -> Vec<String> {
 }
 
 fn check_dir(rel: &str, expected_min: usize) {
+    check_dir_with(rel, expected_min, problems);
+}
+
+fn check_dir_with(rel: &str, expected_min: usize, problems: impl Fn(&Path) -> Vec<String>) {
     let files = json_files(&conformance(rel));
     assert!(files.len() >= expected_min, "{rel}: only {} examples found", files.len());
     let failures: Vec<String> = files
@@ -81,4 +112,19 @@ fn v08_basic_catalog_examples_render() {
 #[test]
 fn v08_minimal_catalog_examples_render() {
     check_dir("v0_8/json/catalogs/minimal/examples", 5);
+}
+
+#[test]
+fn v091_basic_catalog_examples_render() {
+    check_dir("v0_9_1/catalogs/basic/examples", 36);
+    check_dir_with("v0_9_1/catalogs/basic/examples", 36, |f| problems_of(tagged_v091(messages_of(f)), &[]));
+}
+
+/// The minimal catalog is not built in: it loads from the spec's catalog.json like any custom
+/// catalog an app registers.
+#[test]
+fn v091_minimal_catalog_examples_render() {
+    let minimal = vec![conformance("v0_9_1/catalogs/minimal/catalog.json")];
+    check_dir_with("v0_9_1/catalogs/minimal/examples", 7, |f| problems_of(messages_of(f), &minimal));
+    check_dir_with("v0_9_1/catalogs/minimal/examples", 7, |f| problems_of(tagged_v091(messages_of(f)), &minimal));
 }

@@ -658,6 +658,44 @@ fn data_model_update_paths_are_normalized() {
         if v == json!({})));
 }
 
+/// v0.8 has no null and no deletion: `dataModelUpdate` carries typed values only, and the object
+/// it builds replaces what is at `path` (keys it does not list go). v0.9's null rules (stored when
+/// present, deleted when absent) never come into play.
+#[test]
+fn v08_data_model_updates_replace_and_cannot_write_null() {
+    let mut g = agentui_a2ui::SurfaceGroup::default();
+    let errors = |outcome: &agentui_a2ui::Outcome| -> Vec<Value> {
+        outcome.emitted.iter().map(|m| m.to_wire()["error"].clone()).collect()
+    };
+    let update = |path: &str, contents: Value| json!({"dataModelUpdate": {"surfaceId": "s", "path": path, "contents": contents}});
+    for message in [
+        json!({"beginRendering": {"surfaceId": "s", "root": "t"}}),
+        json!({"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "t", "component": {"Text": {"text": {"path": "/user/name"}}}}]}}),
+        update("/user", json!([{"key": "name", "valueString": "Ada"}, {"key": "nick", "valueString": "A"}])),
+        update("/user", json!([{"key": "name", "valueString": "Bob"}])),
+    ] {
+        let out = g.process_value(&message);
+        assert!(out.emitted.is_empty(), "{:?}", errors(&out));
+    }
+    assert_eq!(g.surface("s").unwrap().data_model(), &json!({"user": {"name": "Bob"}}));
+    assert_eq!(g.surface("s").unwrap().node("t").unwrap().props["text"], "Bob");
+
+    // A null where a typed value belongs is refused, and changes nothing.
+    for (kind, at) in [("valueString", "valueString"), ("valueNumber", "valueNumber"), ("valueBoolean", "valueBoolean")]
+    {
+        let out = g.process_value(&update("/user", json!([{"key": "name", kind: null}])));
+        assert_eq!(errors(&out)[0]["path"], format!("/dataModelUpdate/contents/0/{at}"));
+    }
+    let out = g.process_value(&json!({"surfaceUpdate": {"surfaceId": "s", "components": [
+        {"id": "t", "component": {"Text": {"text": {"path": "/user/name", "literalString": null}}}}]}}));
+    assert_eq!(errors(&out)[0]["path"], "/surfaceUpdate/components/0/component/Text/text/literalString");
+    assert_eq!(g.surface("s").unwrap().data_model(), &json!({"user": {"name": "Bob"}}));
+
+    // Empty contents still write (an empty object); nothing in v0.8 deletes.
+    assert!(g.process_value(&update("/user", json!([]))).emitted.is_empty());
+    assert_eq!(g.surface("s").unwrap().data_model(), &json!({"user": {}}));
+}
+
 #[test]
 fn malformed_data_model_updates_are_errors() {
     let dmu = |contents: Value| error_path(json!({"dataModelUpdate": {"surfaceId": "s", "contents": contents}}));

@@ -10,7 +10,7 @@
 //! AG-UI emit today.
 //!
 //! - **Activity** `ACTIVITY_SNAPSHOT` / `ACTIVITY_DELTA` with `activityType: "a2ui-surface"`; the
-//!   operations (v0.9 or v0.8 envelopes) are `content.a2ui_operations`. The middleware sends one
+//!   operations (v0.9, v0.9.1 or v0.8 envelopes) are `content.a2ui_operations`. The middleware sends one
 //!   message id per tool call (`a2ui-surface-<toolCallId>`, or `a2ui-surface-<surfaceId>-<toolCallId>`
 //!   when one call draws several surfaces), `replace: true`, and every snapshot is *cumulative*:
 //!   it repeats the operations already sent and adds or rewrites some. Before the first paint the

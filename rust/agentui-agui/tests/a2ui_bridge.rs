@@ -93,6 +93,33 @@ fn activity_snapshot_renders_its_operations() {
     assert_eq!(b.tracked_activities(), 1);
 }
 
+/// v0.9.1 envelopes travel the same way, and a deleted surface's id can be created again, here
+/// by another activity (another tool call of the agent).
+#[test]
+fn v091_operations_render_and_a_deleted_surface_id_is_created_again() {
+    let v091 = |key: &str, body: Value| json!({"version": "v0.9.1", key: body});
+    let create = v091("createSurface", json!({"surfaceId": "s", "catalogId": BASIC_CATALOG_ID}));
+    let text = |t: &str| {
+        v091(
+            "updateComponents",
+            json!({"surfaceId": "s", "components": [{"id": "root", "component": "Text", "text": t}]}),
+        )
+    };
+    let mut b = bridge();
+    let out = feed(&mut b, snapshot("a2ui-surface-call1", json!([create, text("Hello")])));
+    assert_clean(&out);
+    assert_eq!(created(&out), vec!["s"]);
+    assert_eq!(text_of(&b, "s", "root"), json!("Hello"));
+
+    let again = json!([v091("deleteSurface", json!({"surfaceId": "s"})), create, text("Again")]);
+    let out = feed(&mut b, snapshot("a2ui-surface-call2", again));
+    assert_clean(&out);
+    assert!(matches!(&out.events[0], SurfaceEvent::Deleted { surface_id } if surface_id == "s"), "{:?}", out.events);
+    assert_eq!(created(&out), vec!["s"]);
+    assert_eq!(text_of(&b, "s", "root"), json!("Again"));
+    assert!(b.take_pending_for_agent().is_empty());
+}
+
 #[test]
 fn repeated_snapshot_applies_nothing_and_cumulative_one_only_its_tail() {
     let mut b = bridge();

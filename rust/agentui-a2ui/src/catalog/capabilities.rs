@@ -10,6 +10,9 @@ use super::{Catalog, BASIC_CATALOG_ID};
 /// Ids under which agents have asked for the basic catalog. Each maps onto
 /// [`BASIC_CATALOG_ID`].
 pub const BASIC_CATALOG_ALIASES: &[&str] = &[
+    // v0.9.1: its protocol document names the basic catalog under the v0_9_1 directory, while its
+    // catalog.json and examples keep the v0_9 id. v0.9.1 adds no component, so it is one catalog.
+    "https://a2ui.org/specification/v0_9_1/catalogs/basic/catalog.json",
     // v0.9 before the catalogs/ directory: `$id` and `catalogId` of
     // specification/v0_9/json/basic_catalog.json in google/A2UI; still what many agents send.
     "https://a2ui.org/specification/v0_9/basic_catalog.json",

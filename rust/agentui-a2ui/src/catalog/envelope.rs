@@ -9,9 +9,6 @@ use super::dsl::*;
 pub const SERVER_TO_CLIENT_ID: &str = "https://a2ui.org/specification/v0_9/server_to_client.json";
 pub const CLIENT_TO_SERVER_ID: &str = "https://a2ui.org/specification/v0_9/client_to_server.json";
 
-/// Protocol versions accepted in the `version` field (v0.9 and its patch release).
-pub const VERSIONS: &[&str] = &["v0.9", "v0.9.1"];
-
 /// The four server-to-client messages: (body key, definition name).
 pub const SERVER_MESSAGES: [(&str, &str); 4] = [
     ("createSurface", "CreateSurfaceMessage"),
@@ -21,7 +18,7 @@ pub const SERVER_MESSAGES: [(&str, &str); 4] = [
 ];
 
 fn version() -> Schema {
-    string_enum(VERSIONS).describe("Protocol version of the message.")
+    string_enum(&crate::wire::v09::SUPPORTED_VERSIONS).describe("Protocol version of the message.")
 }
 
 /// `{"version": ..., key: body}` and nothing else.

@@ -86,7 +86,8 @@ pub enum FunctionError {
     NotAtBindTime(String),
 }
 
-/// Which URL schemes `openUrl` (and media URLs) may use. Default: http and https.
+/// Which URL schemes media URLs and `openUrl` may use. Default: http and https. `openUrl` never
+/// goes beyond those two ([`UrlPolicy::check_open_url`]); other schemes serve media only.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UrlPolicy {
     pub allowed_schemes: Vec<String>,
@@ -102,6 +103,13 @@ impl UrlPolicy {
     /// `Ok(url)` when the URL is absolute and its scheme is allowed (case-insensitive).
     pub fn check<'a>(&self, url: &'a str) -> Result<&'a str, String> {
         url::check(&self.allowed_schemes, url)
+    }
+
+    /// [`UrlPolicy::check`] for `openUrl`, which also requires `http` or `https` whatever else
+    /// the policy allows: the basic catalog's implementation guide makes that allowlist
+    /// mandatory, so an app scheme allowed for media cannot open `mailto:` or another app.
+    pub fn check_open_url<'a>(&self, url: &'a str) -> Result<&'a str, String> {
+        url::check_open_url(&self.allowed_schemes, url)
     }
 }
 

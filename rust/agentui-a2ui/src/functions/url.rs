@@ -5,6 +5,12 @@
 //! it has no whitespace, control characters or invisible bidi/format characters anywhere, and
 //! for `http`/`https` it has `//` and a non-empty host. No trimming: leading or trailing spaces
 //! are refused rather than silently fixed.
+//!
+//! `openUrl` is narrower ([`check_open_url`]): the basic catalog's implementation guide (v0.9.1)
+//! makes an `http`/`https` allowlist mandatory for it, so a policy that lets media use an app's
+//! own scheme does not let an agent open `mailto:`, `tel:` or another app. The guide resolves a
+//! relative URL against the page first; an app has no page, so a relative URL is refused (the
+//! catalog's `format: uri` already rejects it when the message arrives).
 
 pub(super) fn check<'a>(allowed: &[String], url: &'a str) -> Result<&'a str, String> {
     if url.is_empty() {
@@ -46,7 +52,41 @@ pub(super) fn check<'a>(allowed: &[String], url: &'a str) -> Result<&'a str, Str
     Ok(url)
 }
 
+/// [`check`], then `http` or `https` only: the schemes `openUrl` may open.
+pub(super) fn check_open_url<'a>(allowed: &[String], url: &'a str) -> Result<&'a str, String> {
+    let url = check(allowed, url)?;
+    let scheme = url.split_once(':').map_or(url, |(scheme, _)| scheme);
+    if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") {
+        Ok(url)
+    } else {
+        Err(format!("openUrl opens only http and https URLs, not {:?}", scheme.to_ascii_lowercase()))
+    }
+}
+
 /// Zero-width and bidi control characters that can disguise what a URL says.
 fn is_invisible_format(c: char) -> bool {
     matches!(c, '\u{00AD}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn open_url_is_http_or_https_whatever_the_policy_allows() {
+        let wide: Vec<String> = ["http", "HTTPS", "mailto", "myapp"].map(String::from).to_vec();
+        for url in ["https://example.com/a", "HTTP://example.com", "Https://[::1]/"] {
+            assert_eq!(check_open_url(&wide, url), Ok(url));
+        }
+        for (url, scheme) in [("mailto:a@b.co", "\"mailto\""), ("MyApp://x", "\"myapp\"")] {
+            assert_eq!(check(&wide, url), Ok(url), "the policy itself allows {url}");
+            let err = check_open_url(&wide, url).unwrap_err();
+            assert!(err.contains("only http and https") && err.contains(scheme), "{err}");
+        }
+        // The policy still applies first: a narrower one is not widened to http.
+        let https_only = vec!["https".to_owned()];
+        assert!(check_open_url(&https_only, "http://example.com").unwrap_err().contains("not allowed"));
+        assert!(check_open_url(&wide, "https://").is_err());
+        assert!(check_open_url(&wide, "javascript:alert(1)").is_err());
+    }
 }

@@ -4,11 +4,14 @@
 use serde_json::{json, Map, Value};
 
 use crate::error::A2uiError;
+use crate::wire::Version;
 
-/// Protocol versions accepted in the `version` field.
-pub const SUPPORTED_VERSIONS: [&str; 2] = ["v0.9", "v0.9.1"];
-/// Version written into messages this engine emits.
-pub const EMITTED_VERSION: &str = "v0.9";
+/// Protocol versions accepted in the `version` field of a v0.9 envelope.
+pub const SUPPORTED_VERSIONS: [&str; 2] = [Version::V0_9.as_str(), Version::V0_9_1.as_str()];
+/// Version written into messages this engine emits, whatever version the agent wrote: the v0.9
+/// schemas accept only `"v0.9"`, v0.9.1's accept both, and v0.9.1's `a2uiClientDataModel`
+/// schema still requires `"v0.9"`.
+pub const EMITTED_VERSION: &str = Version::V0_9.as_str();
 
 const SERVER_KEYS: [&str; 4] = ["createSurface", "updateComponents", "updateDataModel", "deleteSurface"];
 
@@ -34,7 +37,9 @@ pub struct UpdateDataModel {
     pub surface_id: String,
     /// Absolute path; `None` means the root.
     pub path: Option<String>,
-    /// `None` (omitted) deletes the value at `path`.
+    /// `None` (omitted) deletes the value at `path`; `Some` replaces it, `null` included (the
+    /// v0.9 schema: "If present, the value at 'path' is replaced"). v0.8 messages map here too,
+    /// always with an object or a typed literal.
     pub value: Option<Value>,
 }
 
