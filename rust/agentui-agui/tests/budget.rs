@@ -6,8 +6,8 @@
 mod support;
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::cell::Cell;
+use std::sync::Arc;
 
 use agentui_agui::event::{PatchOp, PatchOperation};
 use agentui_agui::patch::{apply_patch_within, PatchBounds};
@@ -22,23 +22,28 @@ use tokio::time::timeout;
 
 struct Counting;
 
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-/// The counters are global: the tests that measure hold this lock.
-static MEASURING: Mutex<()> = Mutex::new(());
+// Counted per thread: the measured code runs on the test's thread, and the other tests of this
+// binary, running at the same time on other threads, must not show up in its peak.
+thread_local! {
+    static LIVE: Cell<usize> = const { Cell::new(0) };
+    static PEAK: Cell<usize> = const { Cell::new(0) };
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
+            // `try_with`: the thread's counters may already be gone while it exits.
+            let _ = LIVE.try_with(|live| {
+                live.set(live.get() + layout.size());
+                let _ = PEAK.try_with(|peak| peak.set(peak.get().max(live.get())));
+            });
         }
         p
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        let _ = LIVE.try_with(|live| live.set(live.get().saturating_sub(layout.size())));
     }
 }
 
@@ -46,10 +51,10 @@ unsafe impl GlobalAlloc for Counting {
 static ALLOCATOR: Counting = Counting;
 
 fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let start = LIVE.load(Ordering::Relaxed);
-    PEAK.store(start, Ordering::Relaxed);
+    let start = LIVE.with(Cell::get);
+    PEAK.with(|peak| peak.set(start));
     let out = f();
-    (out, PEAK.load(Ordering::Relaxed).saturating_sub(start))
+    (out, PEAK.with(Cell::get).saturating_sub(start))
 }
 
 const MIB: usize = 1024 * 1024;
@@ -74,7 +79,6 @@ fn doubling_copies(n: usize) -> Vec<PatchOperation> {
 /// stops the copy that would cross it, before cloning, and the target is unchanged.
 #[test]
 fn patch_copy_doubling_is_stopped_at_the_crossing_operation() {
-    let _guard = MEASURING.lock().unwrap_or_else(|p| p.into_inner());
     let mut doc = json!({"a": [0]});
     let bounds = PatchBounds { max_weight: 4 * MIB, max_depth: 64 };
     let ops = doubling_copies(28);
@@ -96,7 +100,6 @@ fn patch_copy_doubling_is_stopped_at_the_crossing_operation() {
 /// within every limit): 1 GB state, then abort".
 #[test]
 fn patch_copies_of_a_large_string_are_stopped_before_the_bound() {
-    let _guard = MEASURING.lock().unwrap_or_else(|p| p.into_inner());
     let mut ops = vec![op(PatchOp::Add, "/s", None, Some(json!("x".repeat(10_000))))];
     ops.extend((0..99_990).map(|i| op(PatchOp::Copy, &format!("/k{i}"), Some("/s"), None)));
     let mut doc = json!({"keep": 1});
