@@ -64,8 +64,8 @@ mvn -B --no-transfer-progress -f android/host-jvm/pom.xml test -Dcargo.target.di
 # script says so and exits 0 otherwise, so its absence never fails a run).
 ./scripts/fuzz-smoke.sh 10
 
-# Size budget of the phone library: builds the stripped release-small cdylib (10 minutes cold on
-# a busy 2-core machine, a minute warm), prints where its code goes by crate (cargo-bloat, built
-# from crates.io once per machine) and fails when its size without ICU4X is over the budget set
-# in the script.
+# Size budget of the phone library: builds the stripped release-small cdylib (2 to 10 minutes cold
+# on a 2-core machine, depending on its load; under a minute warm), prints where its code goes by
+# crate (cargo-bloat, built from crates.io once per machine) and fails when its size without ICU4X
+# is over the budget set in the script.
 ./scripts/size-report.sh
