@@ -12,12 +12,29 @@ use serde_json::{json, Value};
 const LIMIT_KIB: u64 = 256 * 1024;
 const BASIC: &str = "https://a2ui.org/specification/v0_9/basic_catalog.json";
 
-fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
+/// A generated input, deleted when the test is done with it (some are hundreds of MB).
+struct TempInput(PathBuf);
+
+impl std::ops::Deref for TempInput {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempInput {
+    fn drop(&mut self) {
+        // Only the file: the other tests of this process may be writing into the directory.
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn temp_file(name: &str, contents: &[u8]) -> TempInput {
     let dir = std::env::temp_dir().join(format!("agentui-hostile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, contents).unwrap();
-    path
+    TempInput(path)
 }
 
 /// Runs `agentui args…` under the address-space limit.
