@@ -165,10 +165,8 @@ impl RunStream {
                 continue;
             }
             let mut delivered = Vec::new();
-            let result = match serde_json::from_str::<serde_json::Value>(&received.event.data) {
-                Ok(value) => self.pipeline.push_json_with(value, |e| delivered.push(e)),
-                Err(e) => Err(ProtocolError::InvalidJson(e.to_string())),
-            };
+            // The text goes to the pipeline as is: the hot event types decode straight from it.
+            let result = self.pipeline.push_str_with(&received.event.data, |e| delivered.push(e));
             for e in &delivered {
                 match e {
                     Event::RunStarted(_) => self.run_seen = true,
