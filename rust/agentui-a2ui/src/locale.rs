@@ -112,7 +112,7 @@ impl Localization {
             inner: Arc::new(Inner {
                 tag,
                 locale: parsed,
-                // The name as written by the app, for reports; the zone itself is case-blind.
+                // The database's spelling (`europe/berlin` is found as `Europe/Berlin`).
                 time_zone_name: zone.iana_name().unwrap_or(time_zone.trim()).to_owned(),
                 time_zone: zone,
                 grouped,

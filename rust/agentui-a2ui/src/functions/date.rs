@@ -55,9 +55,9 @@ enum Token {
     },
     /// A name (month, weekday, day period), formatted by ICU4X from a one-field pattern.
     Name {
+        letter: u8,
         names: DateNames,
         pattern: Box<DateTimePattern>,
-        needs_date: bool,
     },
 }
 
@@ -80,7 +80,7 @@ fn field(letter: u8, count: usize) -> Result<Token, String> {
         _ => return Ok(Token::Number { letter, count }),
     };
     let pattern = icu.parse::<DateTimePattern>().map_err(|e| format!("pattern field {icu}: {e}"))?;
-    Ok(Token::Name { names, pattern: Box::new(pattern), needs_date: letter != b'a' })
+    Ok(Token::Name { letter, names, pattern: Box::new(pattern) })
 }
 
 impl Pattern {
@@ -150,8 +150,8 @@ impl Pattern {
             match token {
                 Token::Literal(t) => out.push_str(t),
                 Token::Number { letter, count } => value.write_number(&mut out, localization, *letter, *count)?,
-                Token::Name { names, pattern, needs_date } => {
-                    value.write_name(&mut out, localization, *names, pattern, *needs_date)?
+                Token::Name { letter, names, pattern } => {
+                    value.write_name(&mut out, localization, *letter, *names, pattern)?
                 }
             }
         }
@@ -245,15 +245,15 @@ impl Moment {
         &self,
         out: &mut String,
         localization: &Localization,
+        letter: u8,
         which: DateNames,
         pattern: &DateTimePattern,
-        needs_date: bool,
     ) -> Result<(), String> {
-        let date = match self.date {
-            Some(date) => date,
-            None if needs_date => return Err(self.date(b'E').map(|_| ()).unwrap_err()),
+        let date = match (self.date, letter) {
+            (Some(date), _) => date,
             // A day period of a time-only value: any date gives the same name.
-            None => Date::constant(1970, 1, 1),
+            (None, b'a') => Date::constant(1970, 1, 1),
+            (None, _) => self.date(letter)?,
         };
         let time = self.time.unwrap_or(Time::midnight());
         let input = IcuDateTime {

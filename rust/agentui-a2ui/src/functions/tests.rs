@@ -634,6 +634,13 @@ mod format_date {
     fn time_only_value_with_date_fields() {
         let e = date(json!("14:30"), "yyyy");
         assert!(is_invalid(e.clone()), "{e:?}");
+        // Names need a date too (the error names the letter); a day period does not.
+        let names = date(json!("14:30"), "EEEE MMM");
+        assert!(
+            matches!(&names, Err(FunctionError::InvalidArgs { reason, .. }) if reason.contains("'E'")),
+            "{names:?}"
+        );
+        assert_eq!(d(json!("14:30"), "h a"), "2 PM");
     }
 
     #[test]
