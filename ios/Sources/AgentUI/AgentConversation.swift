@@ -82,6 +82,12 @@ public final class AgentRuntime {
     /// framework with keychain and MDM roots), `extraRootsPem` / `extraRootsDer` and
     /// `certificatePins` (`sha256/BASE64` of the leaf's SubjectPublicKeyInfo). A refused
     /// certificate throws `ConversationError.Certificate(kind:detail:)`.
+    ///
+    /// The A2UI formatting functions (`formatNumber`, `formatCurrency`, `formatDate`,
+    /// `pluralize`) follow `options.locale` (a BCP-47 tag) and `options.timeZone` (an IANA
+    /// name). When they are nil, the device's `Locale.current` (as a BCP-47 tag, see
+    /// `bcp47Tag(for:)`) and `TimeZone.current.identifier` at the time of this call are used.
+    /// A value the core cannot use throws `ConversationError.InvalidOptions`.
     @MainActor
     public func connect(
         url: String,
@@ -93,12 +99,30 @@ public final class AgentRuntime {
         if let memoryBudget {
             effective.memoryBudget = memoryBudget
         }
+        if effective.locale == nil {
+            effective.locale = Self.bcp47Tag(for: .current)
+        }
+        if effective.timeZone == nil {
+            effective.timeZone = TimeZone.current.identifier
+        }
         let conversation = try native.connect(
             url: url,
             headers: headers.map { Header(name: $0.key, value: $0.value) },
             options: effective
         )
         return AgentConversation(native: conversation)
+    }
+
+    /// `locale` as the BCP-47 language tag the core expects (`de-DE`, `sr-Latn-RS`). Foundation
+    /// identifiers are ICU ones (`de_DE`, `zh-Hans_CN`, `th_TH@calendar=buddhist`): iOS 16 and
+    /// macOS 13 convert them (keywords become `-u-` extensions); before that the keywords are
+    /// dropped and `_` becomes `-`.
+    public static func bcp47Tag(for locale: Locale) -> String {
+        if #available(iOS 16, macOS 13, *) {
+            return locale.identifier(.bcp47)
+        }
+        let base = locale.identifier.split(separator: "@", maxSplits: 1).first.map(String.init) ?? ""
+        return base.replacingOccurrences(of: "_", with: "-")
     }
 }
 

@@ -5,7 +5,8 @@ use std::hint::black_box;
 use std::path::Path;
 
 use agentui_a2ui::catalog::Catalog;
-use agentui_a2ui::SurfaceGroup;
+use agentui_a2ui::dynamic::{Call, Dynamic, Evaluator};
+use agentui_a2ui::{functions, Localization, SurfaceGroup};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use serde_json::Value;
 
@@ -99,5 +100,45 @@ fn validation(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, initial_build, one_path_update, validation);
+/// Evaluates calls with literal arguments only: the cost measured is the function's.
+struct Literals(Localization);
+
+impl Evaluator for Literals {
+    fn read_path(&mut self, _: &str) -> Value {
+        Value::Null
+    }
+    fn eval(&mut self, value: &Dynamic) -> Value {
+        match value {
+            Dynamic::Literal(v) => v.clone(),
+            _ => Value::Null,
+        }
+    }
+    fn localization(&self) -> &Localization {
+        &self.0
+    }
+}
+
+fn call(json: Value) -> Call {
+    match Dynamic::parse(&json) {
+        Dynamic::Call(call) => *call,
+        other => panic!("not a call: {other:?}"),
+    }
+}
+
+/// One formatDate and one formatNumber call through ICU4X, in de-DE and Europe/Berlin (names,
+/// a time zone conversion, the locale's separators), as a bound Text resolves them.
+fn formatting(c: &mut Criterion) {
+    let mut ev = Literals(Localization::new("de-DE", "Europe/Berlin").unwrap());
+    let date = call(serde_json::json!({"call": "formatDate",
+        "args": {"value": "2026-03-01T10:00:00Z", "format": "EEEE d MMMM yyyy HH:mm"}}));
+    let number = call(serde_json::json!({"call": "formatNumber", "args": {"value": 1234567.891, "decimals": 2}}));
+    assert_eq!(functions::evaluate(&date, &mut ev).unwrap(), "Sonntag 1 März 2026 11:00");
+    assert_eq!(functions::evaluate(&number, &mut ev).unwrap(), "1.234.567,89");
+    let mut g = c.benchmark_group("formatting");
+    g.bench_function("formatDate de-DE Europe/Berlin", |b| b.iter(|| functions::evaluate(black_box(&date), &mut ev)));
+    g.bench_function("formatNumber de-DE", |b| b.iter(|| functions::evaluate(black_box(&number), &mut ev)));
+    g.finish();
+}
+
+criterion_group!(benches, initial_build, one_path_update, validation, formatting);
 criterion_main!(benches);

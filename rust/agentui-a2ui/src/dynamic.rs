@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use crate::functions::{self, Prepared};
+use crate::locale::Localization;
 
 /// A parsed dynamic value.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,6 +42,9 @@ pub trait Evaluator {
 
     /// Evaluates a nested dynamic value in the same scope.
     fn eval(&mut self, value: &Dynamic) -> Value;
+
+    /// The locale and time zone the formatting functions follow.
+    fn localization(&self) -> &Localization;
 }
 
 impl Dynamic {

@@ -13,8 +13,9 @@ use crate::dynamic::{Dynamic, Evaluator};
 use crate::error::A2uiError;
 use crate::functions::{self, UrlPolicy};
 use crate::limits::Limits;
+use crate::locale::Localization;
 use crate::node::SurfaceDiff;
-use crate::resolve::ScopedEvaluator;
+use crate::resolve::{ResolveOptions, ScopedEvaluator};
 use crate::surface::{self, Surface};
 use crate::wire;
 use crate::wire::v09::{ActionMessage, ClientMessage, ErrorMessage, ServerMessage};
@@ -72,7 +73,8 @@ type Clock = Arc<dyn Fn() -> String + Send + Sync>;
 pub struct SurfaceGroup {
     catalogs: CatalogRegistry,
     limits: Limits,
-    url_policy: UrlPolicy,
+    /// The URL policy and the localization every surface resolves with.
+    resolve: ResolveOptions,
     surfaces: Vec<Surface>,
     /// Messages for surfaces not created yet, in arrival order.
     pending: VecDeque<ServerMessage>,
@@ -99,7 +101,7 @@ impl SurfaceGroup {
         SurfaceGroup {
             catalogs,
             limits,
-            url_policy: UrlPolicy::default(),
+            resolve: ResolveOptions::default(),
             surfaces: Vec::new(),
             pending: VecDeque::new(),
             clock: Arc::new(now_rfc3339),
@@ -107,8 +109,19 @@ impl SurfaceGroup {
     }
 
     pub fn with_url_policy(mut self, policy: UrlPolicy) -> Self {
-        self.url_policy = policy;
+        self.resolve.url_policy = policy;
         self
+    }
+
+    /// The locale and time zone the formatting functions follow (en-US and UTC by default).
+    /// Set it before the agent creates surfaces: a surface keeps the one it was created with.
+    pub fn with_localization(mut self, localization: Localization) -> Self {
+        self.resolve.localization = localization;
+        self
+    }
+
+    pub fn localization(&self) -> &Localization {
+        &self.resolve.localization
     }
 
     /// Replaces the clock used for action timestamps (tests, replays).
@@ -273,7 +286,7 @@ impl SurfaceGroup {
                     });
                 }
                 let catalog = self.catalogs.get(&create.catalog_id)?;
-                let surface = Surface::create(&create, catalog, &self.limits, &self.url_policy)?;
+                let surface = Surface::create(&create, catalog, &self.limits, &self.resolve)?;
                 outcome.events.push(SurfaceEvent::Created {
                     surface_id: create.surface_id.clone(),
                     catalog_id: create.catalog_id.clone(),
@@ -344,7 +357,7 @@ impl SurfaceGroup {
             .ok_or_else(|| A2uiError::UnknownComponent(instance_id.to_owned()))?;
         let action =
             def.action.as_ref().ok_or_else(|| A2uiError::ActionRefused(format!("{instance_id} has no action")))?;
-        let mut ev = ScopedEvaluator::new(surface.data(), scope);
+        let mut ev = ScopedEvaluator::new(surface.data(), scope, surface.localization());
         match action {
             CompiledAction::Event { name, context } => {
                 let context: Map<String, Value> = context.iter().map(|(k, v)| (k.clone(), ev.eval(v))).collect();
@@ -360,7 +373,7 @@ impl SurfaceGroup {
             }
             CompiledAction::FunctionCall(Dynamic::Call(call)) if call.name == "openUrl" => {
                 let url = call.arg("url").map(|u| functions::coerce_to_string(&ev.eval(u))).unwrap_or_default();
-                let url = self.url_policy.check_open_url(&url).map_err(A2uiError::ActionRefused)?.to_owned();
+                let url = self.resolve.url_policy.check_open_url(&url).map_err(A2uiError::ActionRefused)?.to_owned();
                 Ok(ActionOutcome { message: None, client_data_model: None, effects: vec![Effect::OpenUrl(url)] })
             }
             CompiledAction::FunctionCall(call) => {
@@ -393,7 +406,6 @@ fn surface_id_hint(envelope: &Value) -> String {
 }
 
 fn now_rfc3339() -> String {
-    time::OffsetDateTime::now_utc()
-        .format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_else(|_| "1970-01-01T00:00:00Z".to_owned())
+    // A `Timestamp` displays as RFC 3339 in UTC (`2026-03-01T10:00:00.123456789Z`).
+    jiff::Timestamp::now().to_string()
 }

@@ -9,6 +9,7 @@ use crate::component::{ChildSource, CompiledComponent, PropTemplate};
 use crate::data_model::DataModel;
 use crate::dynamic::{Dynamic, Evaluator};
 use crate::functions::{self, UrlPolicy};
+use crate::locale::Localization;
 use crate::node::{Accessibility, ActionKind, Binding, CheckResult, Props, ResolvedNode};
 use crate::pointer;
 
@@ -50,6 +51,14 @@ fn with_scratch(build: impl FnOnce(&mut String)) -> Arc<str> {
 /// Components whose `url` the renderer loads.
 const MEDIA_COMPONENTS: [&str; 3] = ["Image", "Video", "AudioPlayer"];
 
+/// What resolution takes from the app rather than from the agent: the schemes media URLs may use
+/// and the locale and time zone the formatting functions follow.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ResolveOptions {
+    pub url_policy: UrlPolicy,
+    pub localization: Localization,
+}
+
 /// A child to resolve next: its definition, scope and the instance id the parent listed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChildKey {
@@ -78,11 +87,12 @@ pub struct ScopedEvaluator<'a> {
     pub data: &'a DataModel,
     pub scope: &'a str,
     pub reads: Vec<Arc<str>>,
+    pub localization: &'a Localization,
 }
 
 impl<'a> ScopedEvaluator<'a> {
-    pub fn new(data: &'a DataModel, scope: &'a str) -> Self {
-        ScopedEvaluator { data, scope, reads: Vec::new() }
+    pub fn new(data: &'a DataModel, scope: &'a str, localization: &'a Localization) -> Self {
+        ScopedEvaluator { data, scope, reads: Vec::new(), localization }
     }
 
     fn absolute(&self, path: &str) -> Option<String> {
@@ -111,6 +121,10 @@ impl Evaluator for ScopedEvaluator<'_> {
             Dynamic::Call(call) => functions::evaluate(call, self).unwrap_or(Value::Null),
         }
     }
+
+    fn localization(&self) -> &Localization {
+        self.localization
+    }
 }
 
 /// Resolves one instance of `def` in `scope`; `id` is the instance id its parent listed.
@@ -119,9 +133,9 @@ pub fn resolve(
     id: Arc<str>,
     scope: &Arc<str>,
     data: &DataModel,
-    url_policy: &UrlPolicy,
+    options: &ResolveOptions,
 ) -> Resolution {
-    resolve_bounded(def, id, scope, data, url_policy, usize::MAX)
+    resolve_bounded(def, id, scope, data, options, usize::MAX)
 }
 
 /// [`resolve`] expanding at most `max_template_items` template items in all: a template over a
@@ -131,10 +145,10 @@ pub fn resolve_bounded(
     id: Arc<str>,
     scope: &Arc<str>,
     data: &DataModel,
-    url_policy: &UrlPolicy,
+    options: &ResolveOptions,
     max_template_items: usize,
 ) -> Resolution {
-    let mut ev = ScopedEvaluator::new(data, scope);
+    let mut ev = ScopedEvaluator::new(data, scope, &options.localization);
     let mut walk = PropWalk {
         scope,
         children: Vec::new(),
@@ -180,7 +194,7 @@ pub fn resolve_bounded(
     // Media URLs come from the agent (or data it wrote): only allowed schemes reach the renderer.
     if MEDIA_COMPONENTS.contains(&def.component_type.as_ref()) {
         if let Some(url @ Value::String(_)) = props.get_mut("url") {
-            if url.as_str().is_some_and(|u| url_policy.check(u).is_err()) {
+            if url.as_str().is_some_and(|u| options.url_policy.check(u).is_err()) {
                 *url = Value::Null;
             }
         }

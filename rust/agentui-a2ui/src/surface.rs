@@ -16,11 +16,11 @@ use crate::component::{self, CompiledComponent};
 use crate::data_model::{DataModel, DataModelError};
 use crate::dependency::DependencyIndex;
 use crate::error::{A2uiError, ValidationIssue};
-use crate::functions::UrlPolicy;
 use crate::limits::Limits;
+use crate::locale::Localization;
 use crate::node::{ResolvedNode, SurfaceDiff};
 use crate::pointer;
-use crate::resolve::{self, ChildKey};
+use crate::resolve::{self, ChildKey, ResolveOptions};
 use crate::wire::v09::CreateSurface;
 
 /// A resolved instance with what is needed to resolve it again.
@@ -65,7 +65,7 @@ pub struct Surface {
     data: DataModel,
     tree: Tree,
     limits: Limits,
-    url_policy: UrlPolicy,
+    options: ResolveOptions,
     /// True once the first render (a reset) was published.
     rendered: bool,
 }
@@ -75,7 +75,7 @@ impl Surface {
         message: &CreateSurface,
         catalog: Arc<Catalog>,
         limits: &Limits,
-        url_policy: &UrlPolicy,
+        options: &ResolveOptions,
     ) -> Result<Surface, A2uiError> {
         if let Some(theme) = &message.theme {
             let errors = catalog.validate_theme(theme);
@@ -99,13 +99,18 @@ impl Surface {
             data: DataModel::new(limits),
             tree: Tree::default(),
             limits: limits.clone(),
-            url_policy: url_policy.clone(),
+            options: options.clone(),
             rendered: false,
         })
     }
 
     pub fn id(&self) -> &str {
         &self.id
+    }
+
+    /// The locale and time zone this surface formats for.
+    pub fn localization(&self) -> &Localization {
+        &self.options.localization
     }
 
     pub fn catalog_id(&self) -> &str {
@@ -250,7 +255,7 @@ impl Surface {
             A2uiError::validation(path, message)
         })?;
         let tree =
-            build_tree(&definitions, &self.root_id, &self.data, &self.limits, self.tree.nodes.len(), &self.url_policy)?;
+            build_tree(&definitions, &self.root_id, &self.data, &self.limits, self.tree.nodes.len(), &self.options)?;
         self.definitions = definitions;
         Ok(self.commit_tree(tree))
     }
@@ -296,7 +301,7 @@ impl Surface {
                 owner.clone(),
                 &entry.scope,
                 &self.data,
-                &self.url_policy,
+                &self.options,
                 self.limits.max_template_instances,
             );
             if resolution.template_overflow.is_some() || resolution.node.children != entry.node.children {
@@ -307,7 +312,7 @@ impl Surface {
                     &self.data,
                     &self.limits,
                     self.tree.nodes.len(),
-                    &self.url_policy,
+                    &self.options,
                 )?;
                 return Ok(self.commit_tree(tree));
             }
@@ -317,7 +322,7 @@ impl Surface {
             let Some(&slot) = self.tree.nodes.get(&id) else { continue };
             let entry = &self.tree.entries[slot];
             let Some(def) = self.definitions.get(entry.node.component_id.as_ref()) else { continue };
-            let resolution = resolve::resolve(def, id.clone(), &entry.scope, &self.data, &self.url_policy);
+            let resolution = resolve::resolve(def, id.clone(), &entry.scope, &self.data, &self.options);
             let reads_changed = resolution.reads.len() != entry.reads.len()
                 || resolution.reads.iter().zip(&entry.reads).any(|(new, old)| new != old);
             if reads_changed {
@@ -470,7 +475,7 @@ fn build_tree(
     data: &DataModel,
     limits: &Limits,
     expected_nodes: usize,
-    url_policy: &UrlPolicy,
+    options: &ResolveOptions,
 ) -> Result<Tree, A2uiError> {
     let mut tree = Tree::default();
     tree.nodes.reserve(expected_nodes);
@@ -508,7 +513,7 @@ fn build_tree(
         }
         let committed = tree.template_instances + pending_instances;
         let left = limits.max_template_instances.saturating_sub(committed);
-        let resolution = resolve::resolve_bounded(def, key.id.clone(), &key.scope, data, url_policy, left);
+        let resolution = resolve::resolve_bounded(def, key.id.clone(), &key.scope, data, options, left);
         if let Some(items) = resolution.template_overflow {
             return Err(too_many(committed.saturating_add(items)));
         }

@@ -124,6 +124,26 @@ async fn an_a2ui_form_renders_and_its_submitted_values_come_back_from_the_agent(
 }
 
 #[tokio::test]
+async fn a2ui_is_formatted_in_the_session_locale_and_time_zone() {
+    let demo = agent().await;
+    let texts = |s: &ConversationSession| {
+        let surface = s.a2ui().group().surface("receipt").expect("the receipt surface");
+        ["total", "paid", "delivery"].map(|id| surface.node(id).unwrap().props["text"].as_str().unwrap().to_owned())
+    };
+    let mut default = session(&demo.agent_url());
+    tokio::time::timeout(LIMIT, default.run("my receipt")).await.unwrap().unwrap();
+    assert_eq!(texts(&default), ["€1,234.50", "Sunday 1 March 2026 10:00", "Mon 2 Mar 2026"]);
+
+    let options = SessionOptions {
+        localization: agentui_a2ui::Localization::new("de-DE", "Europe/Berlin").unwrap(),
+        ..SessionOptions::default()
+    };
+    let mut german = ConversationSession::connect(&demo.agent_url(), &[], options).unwrap();
+    tokio::time::timeout(LIMIT, german.run("my receipt")).await.unwrap().unwrap();
+    assert_eq!(texts(&german), ["EUR 1.234,50", "Sonntag 1 März 2026 11:00", "Mo. 2 März 2026"]);
+}
+
+#[tokio::test]
 async fn an_interrupt_is_resolved_and_the_next_run_resumes() {
     let demo = agent().await;
     let mut s = session(&demo.agent_url());

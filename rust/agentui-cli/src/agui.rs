@@ -73,7 +73,8 @@ pub fn decode(file: &Path) -> Result<ExitCode, String> {
 
 /// `agentui agui replay FILE`: verify and apply a captured stream (SSE body or JSON array of
 /// events) and print the final conversation, warnings and errors.
-pub fn replay(file: &Path) -> Result<ExitCode, String> {
+pub fn replay(file: &Path, locale: &crate::locale::LocaleArgs) -> Result<ExitCode, String> {
+    let localization = locale.localization()?;
     let cannot_read = |e: std::io::Error| format!("cannot read {}: {e}", file.display());
     let mut reader = std::io::BufReader::new(std::fs::File::open(file).map_err(cannot_read)?);
     let is_array = {
@@ -89,7 +90,8 @@ pub fn replay(file: &Path) -> Result<ExitCode, String> {
     let group = agentui_a2ui::SurfaceGroup::new(
         agentui_a2ui::catalog::CatalogRegistry::with_basic(),
         budget.a2ui_limits(agentui_a2ui::Limits::default()),
-    );
+    )
+    .with_localization(localization);
     let mut a2ui = A2uiBridge::with_limits(group, budget.bridge_limits(BridgeLimits::default()));
     let mut a2ui_errors = Vec::new();
     let mut error: Option<String> = None;

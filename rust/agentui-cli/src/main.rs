@@ -3,6 +3,7 @@
 mod agui;
 mod input;
 mod live;
+mod locale;
 mod run;
 mod tls;
 mod tree;
@@ -55,7 +56,11 @@ enum AguiCommand {
     Decode { file: PathBuf },
     /// Verify and apply a captured stream (SSE body or JSON array of events); print the final
     /// messages, state, activities, warnings and errors as JSON. Exit 1 if the client rejected it.
-    Replay { file: PathBuf },
+    Replay {
+        file: PathBuf,
+        #[command(flatten)]
+        locale: locale::LocaleArgs,
+    },
     /// Run a directory of AG-UI conformance fixtures: `N passed, M failed`.
     Conformance { dir: PathBuf },
 }
@@ -65,6 +70,8 @@ struct StreamArgs {
     /// Extra catalog (A2UI catalog JSON) to register; repeatable.
     #[arg(long = "catalog", value_name = "FILE")]
     catalogs: Vec<PathBuf>,
+    #[command(flatten)]
+    locale: locale::LocaleArgs,
     /// Messages: a JSON array, JSON Lines, or `{name, description, messages}`.
     file: PathBuf,
 }
@@ -85,7 +92,7 @@ fn main() -> ExitCode {
         Command::A2ui { command } => run_a2ui(command),
         Command::Agui { command } => match command {
             AguiCommand::Decode { file } => agui::decode(&file),
-            AguiCommand::Replay { file } => agui::replay(&file),
+            AguiCommand::Replay { file, locale } => agui::replay(&file, &locale),
             AguiCommand::Conformance { dir } => agui::conformance(&dir),
         },
         Command::Run(args) => run::run(&args),
@@ -159,6 +166,7 @@ fn text(v: &Value) -> String {
 
 /// Runs every message of the file through a fresh surface group.
 fn apply_file(args: &StreamArgs) -> Result<(SurfaceGroup, Outcome), String> {
+    let localization = args.locale.localization()?;
     let mut catalogs = CatalogRegistry::with_basic();
     for path in &args.catalogs {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -171,7 +179,7 @@ fn apply_file(args: &StreamArgs) -> Result<(SurfaceGroup, Outcome), String> {
     // The app's default memory budget, so a file is judged as a phone would judge it. Each
     // message is parsed by the engine, after its length was checked.
     let limits = agentui_agui::MemoryBudget::default().a2ui_limits(Limits::default());
-    let mut group = SurfaceGroup::new(catalogs, limits);
+    let mut group = SurfaceGroup::new(catalogs, limits).with_localization(localization);
     let mut outcome = Outcome::default();
     for message in messages {
         let step = group.process_json(message);

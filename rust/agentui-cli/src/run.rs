@@ -54,6 +54,8 @@ pub struct RunArgs {
     pub json: bool,
     #[command(flatten)]
     pub tls: crate::tls::TlsArgs,
+    #[command(flatten)]
+    pub locale: crate::locale::LocaleArgs,
 }
 
 /// Exit code: the agent stopped at an interrupt nobody answered.
@@ -327,6 +329,7 @@ async fn play_turn(
 /// `agentui run URL MESSAGE [options]`.
 pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     let headers = parse_headers(&args.headers)?;
+    let options = session_options(args)?;
     let tools = command_line_tools(args)?;
     let state = match &args.state {
         Some(text) => Some(serde_json::from_str::<Value>(text).map_err(|e| format!("--state: not JSON: {e}"))?),
@@ -339,8 +342,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         .build()
         .map_err(|e| e.to_string())?;
     runtime.block_on(async {
-        let mut session =
-            ConversationSession::connect(&args.url, &headers, tls_session_options(args)?).map_err(|e| e.to_string())?;
+        let mut session = ConversationSession::connect(&args.url, &headers, options).map_err(|e| e.to_string())?;
         for tool in tools {
             session.register_tool(tool).map_err(|e| e.to_string())?;
         }
@@ -392,9 +394,11 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     })
 }
 
-/// The session options of `run`: the defaults with the `--ca-cert` / `--pin` / `--trust-store` trust.
-fn tls_session_options(args: &RunArgs) -> Result<SessionOptions, String> {
+/// The session options of `run`: the defaults with the `--ca-cert` / `--pin` / `--trust-store`
+/// trust and the `--locale` / `--time-zone` localization.
+fn session_options(args: &RunArgs) -> Result<SessionOptions, String> {
     let mut options = SessionOptions::default();
     options.transport.tls = args.tls.options()?;
+    options.localization = args.locale.localization()?;
     Ok(options)
 }

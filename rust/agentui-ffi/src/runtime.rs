@@ -13,6 +13,8 @@
 
 use std::sync::Arc;
 
+use agentui_a2ui::locale::{DEFAULT_LOCALE, DEFAULT_TIME_ZONE};
+use agentui_a2ui::Localization;
 use agentui_agui::message::Context;
 
 use crate::budget::MemoryBudget;
@@ -92,6 +94,16 @@ pub struct ConversationOptions {
     /// `cert-sha256/BASE64` (the whole certificate). Checked after the chain, never instead.
     #[uniffi(default)]
     pub certificate_pins: Vec<String>,
+    /// The user's locale as a BCP-47 language tag (`de-DE`, `ko-KR`, `sr-Latn-RS`), which the
+    /// A2UI formatting functions follow; `en-US` when absent. The Kotlin and Swift layers fill
+    /// it from the device's locale. A malformed tag is `InvalidOptions`.
+    #[uniffi(default = None)]
+    pub locale: Option<String>,
+    /// The user's IANA time zone (`Europe/Berlin`); instants are shown in it. `UTC` when
+    /// absent; the Kotlin and Swift layers fill it from the device. An unknown zone is
+    /// `InvalidOptions`.
+    #[uniffi(default = None)]
+    pub time_zone: Option<String>,
 }
 
 impl Default for ConversationOptions {
@@ -109,6 +121,8 @@ impl Default for ConversationOptions {
             extra_roots_pem: Vec::new(),
             extra_roots_der: Vec::new(),
             certificate_pins: Vec::new(),
+            locale: None,
+            time_zone: None,
         }
     }
 }
@@ -146,8 +160,17 @@ impl ConversationOptions {
                 .collect(),
             forwarded_props,
             budget: self.memory_budget.unwrap_or_default().to_core()?,
+            localization: self.localization()?,
             ..SessionOptions::default()
         })
+    }
+}
+
+impl ConversationOptions {
+    fn localization(&self) -> Result<Localization, ConversationError> {
+        let locale = self.locale.as_deref().unwrap_or(DEFAULT_LOCALE);
+        let time_zone = self.time_zone.as_deref().unwrap_or(DEFAULT_TIME_ZONE);
+        Localization::new(locale, time_zone).map_err(|e| ConversationError::InvalidOptions { detail: e.to_string() })
     }
 }
 

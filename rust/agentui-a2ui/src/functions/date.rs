@@ -1,41 +1,43 @@
-//! `formatDate(value, format)`: a Unicode TR35 (ICU) pattern applied to an ISO 8601 value.
+//! `formatDate(value, format)`: a Unicode TR35 (ICU) pattern applied to an ISO 8601 value, in
+//! the surface's locale and time zone.
 //!
-//! Values: `2026-01-16` (date), `14:30[:05[.123]]` (time), a date-time joined by `T`, `t` or a
-//! space with an optional `Z` / `±HH:MM` / `±HHMM` / `±HH` offset, or a number of milliseconds
-//! since the Unix epoch (UTC). Date-times are shown in the offset they carry: the engine knows
-//! no device time zone, so there is no conversion. `null` and `""` format as `""`.
+//! Values: `2026-01-16` (a calendar date), `14:30[:05[.123]]` (a time of day), a date-time
+//! joined by `T`, `t` or a space with an optional `Z` / `±HH:MM` / `±HHMM` / `±HH` offset, or a
+//! number of milliseconds since the Unix epoch. `null` and `""` format as `""`.
 //!
-//! Pattern fields: `y` (`yy` two-digit, others padded to the count), `M`/`L` (1, 01, Jan,
-//! January, J), `d`, `D` (day of year), `E` (Tue for 1-3, Tuesday, T, Tu), `a` (AM/PM), `h`,
-//! `H`, `K`, `k`, `m`, `s`, `S` (fraction of a second). Numeric fields are zero-padded to the
-//! count. Text in single quotes is literal, `''` is a quote, other non-letters are literal; an
-//! unterminated quote runs to the end. Other letters are an error, as are date fields applied
-//! to a time-only value. Names are English.
+//! Time zones: a date-time with an offset, and an epoch number, name an instant; it is shown in
+//! the surface's time zone (`2026-03-01T10:00:00Z` is 11:00 in Europe/Berlin and 19:00 in
+//! Asia/Seoul; `2026-03-01T10:00:00+05:30` is the same as `2026-03-01T04:30:00Z`), so one
+//! instant gives one text whatever offset it was written with. A date without a time is a
+//! calendar date and is never shifted. A date-time without an offset is a wall-clock time and
+//! is shown as written, as is a time of day (with an offset or not: without a date, no zone
+//! conversion is defined).
+//!
+//! Pattern fields: `y` (`yy` two-digit, others padded to the count), `M`/`L` (1, 01, then the
+//! locale's abbreviated, wide and narrow month names; `L` the stand-alone forms), `d`, `D` (day
+//! of year), `E` (abbreviated for 1-3, wide, narrow, short weekday names), `a` (the locale's
+//! day period: AM/PM, 오전/오후), `h`, `H`, `K`, `k`, `m`, `s`, `S` (fraction of a second).
+//! Numeric fields use the locale's digits and are zero-padded to the count. Names come from
+//! ICU4X's CLDR data for the locale; the pattern's order and literal text are the agent's. Text
+//! in single quotes is literal, `''` is a quote, other non-letters are literal; an unterminated
+//! quote runs to the end. Other letters are an error, as are date fields applied to a time-only
+//! value.
 
+use icu_calendar::Gregorian;
+use icu_datetime::input::{Date as IcuDate, DateTime as IcuDateTime, Time as IcuTime};
+use icu_datetime::pattern::{DateTimePattern, DayPeriodNameLength, MonthNameLength, WeekdayNameLength};
+use icu_decimal::input::Decimal;
+use jiff::civil::{Date, DateTime, Time};
+use jiff::tz::Offset;
+use jiff::Timestamp;
 use serde_json::Value;
-use time::{Date, Month, OffsetDateTime, Time};
+use writeable::{TryWriteable, Writeable};
 
 use super::template::type_name;
 use super::{invalid, prepared, req_arg, PreparedKind};
 use crate::dynamic::{Call, Evaluator};
 use crate::functions::FunctionError;
-
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-
-const WEEKDAYS: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+use crate::locale::{DateNames, Localization};
 
 /// A parsed pattern.
 #[derive(Debug)]
@@ -46,7 +48,39 @@ pub(super) struct Pattern {
 #[derive(Debug)]
 enum Token {
     Literal(String),
-    Field { letter: u8, count: usize },
+    /// A numeric field, zero-padded to `count` digits.
+    Number {
+        letter: u8,
+        count: usize,
+    },
+    /// A name (month, weekday, day period), formatted by ICU4X from a one-field pattern.
+    Name {
+        letter: u8,
+        names: DateNames,
+        pattern: Box<DateTimePattern>,
+    },
+}
+
+/// The token for `count` repetitions of `letter` (a letter the pattern accepts).
+fn field(letter: u8, count: usize) -> Result<Token, String> {
+    let (names, icu) = match (letter, count) {
+        (b'M', 3) => (DateNames::Month(MonthNameLength::Abbreviated), "MMM"),
+        (b'M', 4) => (DateNames::Month(MonthNameLength::Wide), "MMMM"),
+        (b'M', _) if count >= 5 => (DateNames::Month(MonthNameLength::Narrow), "MMMMM"),
+        (b'L', 3) => (DateNames::Month(MonthNameLength::StandaloneAbbreviated), "LLL"),
+        (b'L', 4) => (DateNames::Month(MonthNameLength::StandaloneWide), "LLLL"),
+        (b'L', _) if count >= 5 => (DateNames::Month(MonthNameLength::StandaloneNarrow), "LLLLL"),
+        (b'E', 1..=3) => (DateNames::Weekday(WeekdayNameLength::Abbreviated), "EEE"),
+        (b'E', 4) => (DateNames::Weekday(WeekdayNameLength::Wide), "EEEE"),
+        (b'E', 5) => (DateNames::Weekday(WeekdayNameLength::Narrow), "EEEEE"),
+        (b'E', _) => (DateNames::Weekday(WeekdayNameLength::Short), "EEEEEE"),
+        (b'a', 1..=3) => (DateNames::DayPeriod(DayPeriodNameLength::Abbreviated), "a"),
+        (b'a', 4) => (DateNames::DayPeriod(DayPeriodNameLength::Wide), "aaaa"),
+        (b'a', _) => (DateNames::DayPeriod(DayPeriodNameLength::Narrow), "aaaaa"),
+        _ => return Ok(Token::Number { letter, count }),
+    };
+    let pattern = icu.parse::<DateTimePattern>().map_err(|e| format!("pattern field {icu}: {e}"))?;
+    Ok(Token::Name { letter, names, pattern: Box::new(pattern) })
 }
 
 impl Pattern {
@@ -93,7 +127,7 @@ impl Pattern {
                 if !text.is_empty() {
                     tokens.push(Token::Literal(std::mem::take(&mut text)));
                 }
-                tokens.push(Token::Field { letter: b, count: i - start });
+                tokens.push(field(b, i - start)?);
             } else {
                 // Any other text up to the next quote or ASCII letter (both ASCII: char boundary).
                 let start = i;
@@ -110,98 +144,145 @@ impl Pattern {
         Ok(Pattern { tokens })
     }
 
-    fn format(&self, value: &Moment) -> Result<String, String> {
+    fn format(&self, value: &Moment, localization: &Localization) -> Result<String, String> {
         let mut out = String::new();
         for token in &self.tokens {
             match token {
                 Token::Literal(t) => out.push_str(t),
-                Token::Field { letter, count } => value.write_field(&mut out, *letter, *count)?,
+                Token::Number { letter, count } => value.write_number(&mut out, localization, *letter, *count)?,
+                Token::Name { letter, names, pattern } => {
+                    value.write_name(&mut out, localization, *letter, *names, pattern)?
+                }
             }
         }
         Ok(out)
     }
 }
 
-/// A parsed value: a date, a time of day, or both.
+/// A parsed value: a date, a time of day, or both; with the offset it was written with, if any.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct Moment {
     date: Option<Date>,
     time: Option<Time>,
+    offset: Option<Offset>,
 }
 
 impl Moment {
+    /// The moment as the user's clock shows it: an instant (a date-time with an offset)
+    /// converted to `zone`, anything else as written.
+    fn in_zone(self, zone: &jiff::tz::TimeZone) -> Result<Moment, String> {
+        let (Some(date), Some(time), Some(offset)) = (self.date, self.time, self.offset) else {
+            return Ok(self);
+        };
+        let instant = offset.to_timestamp(DateTime::from_parts(date, time)).map_err(|e| e.to_string())?;
+        Ok(Moment::at(instant, zone))
+    }
+
+    fn at(instant: Timestamp, zone: &jiff::tz::TimeZone) -> Moment {
+        let local = zone.to_datetime(instant);
+        Moment { date: Some(local.date()), time: Some(local.time()), offset: None }
+    }
+
     fn date(&self, letter: u8) -> Result<Date, String> {
         self.date.ok_or_else(|| format!("pattern letter '{}' needs a date, the value is a time", letter as char))
     }
 
-    fn write_field(&self, out: &mut String, letter: u8, count: usize) -> Result<(), String> {
+    /// Writes a numeric field in the locale's digits, zero-padded to `count`.
+    fn write_number(
+        &self,
+        out: &mut String,
+        localization: &Localization,
+        letter: u8,
+        count: usize,
+    ) -> Result<(), String> {
         // A date without a time is midnight.
-        let time = self.time.unwrap_or(Time::MIDNIGHT);
-        match letter {
+        let time = self.time.unwrap_or(Time::midnight());
+        let hour = i64::from(time.hour());
+        let n = match letter {
             b'y' => {
-                let year = self.date(letter)?.year();
+                let year = i64::from(self.date(letter)?.year());
                 if count == 2 {
-                    pad(out, i64::from(year.rem_euclid(100)), 2);
+                    year.rem_euclid(100)
                 } else {
-                    pad(out, i64::from(year), count);
+                    year
                 }
             }
-            b'M' | b'L' => {
-                let month = self.date(letter)?.month();
-                let name = MONTHS[usize::from(u8::from(month)) - 1];
-                match count {
-                    1 | 2 => pad(out, i64::from(u8::from(month)), count),
-                    3 => out.push_str(&name[..3]),
-                    4 => out.push_str(name),
-                    _ => out.push_str(&name[..1]),
+            b'M' | b'L' => i64::from(self.date(letter)?.month()),
+            b'd' => i64::from(self.date(letter)?.day()),
+            b'D' => i64::from(self.date(letter)?.day_of_year()),
+            b'h' => (hour + 11) % 12 + 1,
+            b'H' => hour,
+            b'K' => hour % 12,
+            b'k' => {
+                if hour == 0 {
+                    24
+                } else {
+                    hour
                 }
             }
-            b'd' => pad(out, i64::from(self.date(letter)?.day()), count),
-            b'D' => pad(out, i64::from(self.date(letter)?.ordinal()), count),
-            b'E' => {
-                let name = WEEKDAYS[usize::from(self.date(letter)?.weekday().number_days_from_monday())];
-                match count {
-                    1..=3 => out.push_str(&name[..3]),
-                    4 => out.push_str(name),
-                    5 => out.push_str(&name[..1]),
-                    _ => out.push_str(&name[..2]),
-                }
-            }
-            b'a' => {
-                let pm = time.hour() >= 12;
-                out.push_str(match (pm, count >= 5) {
-                    (false, false) => "AM",
-                    (true, false) => "PM",
-                    (false, true) => "a",
-                    (true, true) => "p",
-                });
-            }
-            b'h' => pad(out, i64::from((time.hour() + 11) % 12 + 1), count),
-            b'H' => pad(out, i64::from(time.hour()), count),
-            b'K' => pad(out, i64::from(time.hour() % 12), count),
-            b'k' => pad(out, i64::from(if time.hour() == 0 { 24 } else { time.hour() }), count),
-            b'm' => pad(out, i64::from(time.minute()), count),
-            b's' => pad(out, i64::from(time.second()), count),
+            b'm' => i64::from(time.minute()),
+            b's' => i64::from(time.second()),
             b'S' => {
                 // Fraction of a second, truncated to `count` digits (zeros past nanoseconds).
-                let nanos = format!("{:09}", time.nanosecond());
                 let digits = count.min(9);
-                out.push_str(&nanos[..digits]);
-                out.extend(std::iter::repeat_n('0', count - digits));
+                let nanos = i64::from(time.subsec_nanosecond());
+                push_padded(out, localization, nanos / 10i64.pow(9 - digits as u32), digits);
+                if count > digits {
+                    let mut zero = String::new();
+                    push_padded(&mut zero, localization, 0, 1);
+                    out.push_str(&zero.repeat(count - digits));
+                }
+                return Ok(());
             }
             other => return Err(format!("unsupported pattern letter '{}'", other as char)),
-        }
+        };
+        push_padded(out, localization, n, count);
         Ok(())
+    }
+
+    /// Writes a month, weekday or day period name through ICU4X.
+    fn write_name(
+        &self,
+        out: &mut String,
+        localization: &Localization,
+        letter: u8,
+        which: DateNames,
+        pattern: &DateTimePattern,
+    ) -> Result<(), String> {
+        let date = match (self.date, letter) {
+            (Some(date), _) => date,
+            // A day period of a time-only value: any date gives the same name.
+            (None, b'a') => Date::constant(1970, 1, 1),
+            (None, _) => self.date(letter)?,
+        };
+        let time = self.time.unwrap_or(Time::midnight());
+        let input = IcuDateTime {
+            date: IcuDate::try_new_gregorian(i32::from(date.year()), date.month() as u8, date.day() as u8)
+                .map_err(|e| e.to_string())?,
+            time: IcuTime::try_new(
+                time.hour() as u8,
+                time.minute() as u8,
+                time.second() as u8,
+                time.subsec_nanosecond() as u32,
+            )
+            .map_err(|e| e.to_string())?,
+        };
+        let names = localization.date_names(which)?;
+        let formatted = names.with_pattern_unchecked(pattern).format::<IcuDateTime<Gregorian>>(&input);
+        match formatted.try_write_to(out) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(format!("cannot format {which:?}: {e}")),
+            Err(e) => Err(e.to_string()),
+        }
     }
 }
 
-fn pad(out: &mut String, n: i64, width: usize) {
-    if n < 0 {
-        out.push('-');
-    }
-    let digits = n.unsigned_abs().to_string();
-    out.extend(std::iter::repeat_n('0', width.saturating_sub(digits.len())));
-    out.push_str(&digits);
+/// `n` in the locale's digits (no grouping), zero-padded to `width` digits.
+fn push_padded(out: &mut String, localization: &Localization, n: i64, width: usize) {
+    let mut decimal = Decimal::from(n);
+    decimal.absolute.pad_start(i16::try_from(width).unwrap_or(i16::MAX));
+    // Writing to a String cannot fail.
+    let _ = localization.decimal(false).format(&decimal).write_to(out);
 }
 
 pub(super) fn format_date(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, FunctionError> {
@@ -219,27 +300,31 @@ pub(super) fn format_date(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, 
     };
     let pattern = pattern.map_err(|e| invalid(&call.name, e.clone()))?;
     let value = req_arg(call, "value", ev)?;
+    let localization = ev.localization();
+    let zone = localization.zone();
     let moment = match &*value {
         Value::Null => return Ok(Value::String(String::new())),
         Value::String(s) if s.trim().is_empty() => return Ok(Value::String(String::new())),
-        Value::String(s) => parse_iso(s.trim()).ok_or_else(|| invalid(&call.name, format!("invalid date {s:?}")))?,
+        Value::String(s) => parse_iso(s.trim())
+            .ok_or_else(|| invalid(&call.name, format!("invalid date {s:?}")))?
+            .in_zone(zone)
+            .map_err(|e| invalid(&call.name, format!("date {s:?} out of range: {e}")))?,
         Value::Number(n) => n
             .as_f64()
-            .and_then(from_epoch_millis)
+            .and_then(epoch_millis)
+            .map(|instant| Moment::at(instant, zone))
             .ok_or_else(|| invalid(&call.name, format!("timestamp {n} is out of range")))?,
         other => return Err(invalid(&call.name, format!("`value` must be a date string, got {}", type_name(other)))),
     };
-    pattern.format(&moment).map(Value::String).map_err(|e| invalid(&call.name, e))
+    pattern.format(&moment, localization).map(Value::String).map_err(|e| invalid(&call.name, e))
 }
 
-fn from_epoch_millis(ms: f64) -> Option<Moment> {
-    // time's range is years -9999..=9999; anything near that bound in ms fits an i128 easily.
+fn epoch_millis(ms: f64) -> Option<Timestamp> {
+    // Beyond jiff's range (years -9999..=9999) anyway; keeps the product in an i128 easily.
     if !ms.is_finite() || ms.abs() > 1e16 {
         return None;
     }
-    let nanos = (ms * 1e6).round() as i128;
-    let t = OffsetDateTime::from_unix_timestamp_nanos(nanos).ok()?;
-    Some(Moment { date: Some(t.date()), time: Some(t.time()) })
+    Timestamp::from_nanosecond((ms * 1e6).round() as i128).ok()
 }
 
 /// Parses the ISO 8601 forms listed in the module docs.
@@ -248,16 +333,16 @@ pub(super) fn parse_iso(s: &str) -> Option<Moment> {
     if b.len() >= 10 && b[4] == b'-' && b[7] == b'-' {
         let date = parse_date(&b[..10])?;
         if b.len() == 10 {
-            return Some(Moment { date: Some(date), time: None });
+            return Some(Moment { date: Some(date), time: None, offset: None });
         }
         if !matches!(b[10], b'T' | b't' | b' ') {
             return None;
         }
-        let time = parse_time_with_offset(&b[11..])?;
-        return Some(Moment { date: Some(date), time: Some(time) });
+        let (time, offset) = parse_time_with_offset(&b[11..])?;
+        return Some(Moment { date: Some(date), time: Some(time), offset });
     }
-    let time = parse_time_with_offset(b)?;
-    Some(Moment { date: None, time: Some(time) })
+    let (time, offset) = parse_time_with_offset(b)?;
+    Some(Moment { date: None, time: Some(time), offset })
 }
 
 fn num(b: &[u8]) -> Option<u32> {
@@ -268,32 +353,29 @@ fn num(b: &[u8]) -> Option<u32> {
 }
 
 fn parse_date(b: &[u8]) -> Option<Date> {
-    let year = i32::try_from(num(&b[0..4])?).ok()?;
-    let month = Month::try_from(u8::try_from(num(&b[5..7])?).ok()?).ok()?;
-    let day = u8::try_from(num(&b[8..10])?).ok()?;
-    Date::from_calendar_date(year, month, day).ok()
+    let year = i16::try_from(num(&b[0..4])?).ok()?;
+    let month = i8::try_from(num(&b[5..7])?).ok()?;
+    let day = i8::try_from(num(&b[8..10])?).ok()?;
+    Date::new(year, month, day).ok()
 }
 
-/// `HH:MM[:SS[.fraction]]` followed by an optional offset (validated, then ignored: the wall
-/// clock is shown as written).
-fn parse_time_with_offset(b: &[u8]) -> Option<Time> {
+/// `HH:MM[:SS[.fraction]]` followed by an optional offset.
+fn parse_time_with_offset(b: &[u8]) -> Option<(Time, Option<Offset>)> {
     let offset_at = b.iter().position(|&c| matches!(c, b'Z' | b'z' | b'+' | b'-')).unwrap_or(b.len());
     let (clock, offset) = b.split_at(offset_at);
-    if !offset.is_empty() && !valid_offset(offset) {
-        return None;
-    }
+    let offset = if offset.is_empty() { None } else { Some(parse_offset(offset)?) };
     if clock.len() < 5 || clock[2] != b':' {
         return None;
     }
-    let hour = u8::try_from(num(&clock[0..2])?).ok()?;
-    let minute = u8::try_from(num(&clock[3..5])?).ok()?;
-    let (mut second, mut nanos) = (0u8, 0u32);
+    let hour = i8::try_from(num(&clock[0..2])?).ok()?;
+    let minute = i8::try_from(num(&clock[3..5])?).ok()?;
+    let (mut second, mut nanos) = (0i8, 0i32);
     let rest = &clock[5..];
     if !rest.is_empty() {
         if rest.len() < 3 || rest[0] != b':' {
             return None;
         }
-        second = u8::try_from(num(&rest[1..3])?).ok()?;
+        second = i8::try_from(num(&rest[1..3])?).ok()?;
         let frac = &rest[3..];
         if !frac.is_empty() {
             if !matches!(frac[0], b'.' | b',') || frac.len() < 2 {
@@ -305,21 +387,32 @@ fn parse_time_with_offset(b: &[u8]) -> Option<Time> {
             }
             // Nanosecond precision: further digits are dropped.
             let kept = &digits[..digits.len().min(9)];
-            nanos = num(kept)? * 10u32.pow(9 - kept.len() as u32);
+            nanos = i32::try_from(num(kept)? * 10u32.pow(9 - kept.len() as u32)).ok()?;
         }
     }
-    Time::from_hms_nano(hour, minute, second, nanos).ok()
+    Some((Time::new(hour, minute, second, nanos).ok()?, offset))
 }
 
-fn valid_offset(b: &[u8]) -> bool {
+/// `Z`, `±HH`, `±HHMM` or `±HH:MM`, hours up to 23.
+fn parse_offset(b: &[u8]) -> Option<Offset> {
     if b == b"Z" || b == b"z" {
-        return true;
+        return Some(Offset::UTC);
     }
     let (hours, minutes) = match b.len() {
         3 => (&b[1..3], &b"00"[..]),
         5 => (&b[1..3], &b[3..5]),
         6 if b[3] == b':' => (&b[1..3], &b[4..6]),
-        _ => return false,
+        _ => return None,
     };
-    matches!((num(hours), num(minutes)), (Some(h), Some(m)) if h <= 23 && m <= 59)
+    let (hours, minutes) = (num(hours)?, num(minutes)?);
+    if hours > 23 || minutes > 59 {
+        return None;
+    }
+    let seconds = i32::try_from(hours * 3600 + minutes * 60).ok()?;
+    let sign = match b[0] {
+        b'+' => 1,
+        b'-' => -1,
+        _ => return None,
+    };
+    Offset::from_seconds(sign * seconds).ok()
 }

@@ -2,7 +2,8 @@
 //! formatting (`formatString`, `formatNumber`, `formatCurrency`, `formatDate`, `pluralize`),
 //! logic (`and`, `or`, `not`) and `openUrl`.
 //!
-//! Semantics chosen where the spec leaves room (locale is en-US for now):
+//! Semantics chosen where the spec leaves room (formatting follows the surface's
+//! [`Localization`](crate::Localization): locale and time zone, en-US and UTC by default):
 //! - Coercion to string follows the spec's "Type Conversion" rules: strings as is, numbers in the
 //!   JavaScript `String(n)` form (`1.0` -> `1`, `1e21` -> `1e+21`), booleans `true`/`false`,
 //!   null -> `""`, arrays and objects -> compact JSON.

@@ -1,24 +1,41 @@
-//! `formatNumber`, `formatCurrency` and the number-to-string coercion. Locale: en-US (`,` groups
-//! of three, `.` decimal point).
+//! `formatNumber`, `formatCurrency` and the number-to-string coercion.
 //!
-//! Rounding is half away from zero, applied to the shortest decimal representation that
+//! Numbers are formatted by ICU4X (`icu_decimal`) for the surface's locale: its digits, decimal
+//! and grouping separators, grouping sizes and minus sign (`1,234.5` in en-US, `1.234,5` in
+//! de-DE, `1 234,5` in fr-FR, `١٬٢٣٤٫٥` in ar-EG). The rounding is done here, before ICU4X
+//! sees the digits: half away from zero, applied to the shortest decimal representation that
 //! round-trips the number (what ICU / `Intl.NumberFormat` do), so `1.005` with 2 decimals is
 //! `1.01` even though the nearest double is slightly below it. A result that rounds to zero has
 //! no minus sign.
+//!
+//! Currency: ICU4X 2.x formats currencies only in `icu_experimental`, whose API and data may
+//! change in any release, and no stable ICU4X crate carries CLDR's currency symbols or currency
+//! patterns. So the amount is formatted by the stable decimal formatter and the currency is named
+//! by its ISO 4217 code before it, `EUR 1.234,50` in de-DE. The en-US symbols this function
+//! always showed (`$1,234.50`, `€1,234.50`) stay for en-US (and `en` without a region), the
+//! locale they are right for. Decimals default to the currency's ISO 4217 minor unit.
+//!
+//! The number-to-string coercion (`formatString`'s `${/n}`) is locale-neutral, as the spec's
+//! type conversion requires.
 
 use std::fmt::Write as _;
 
+use fixed_decimal::{Sign, SignedRoundingMode, UnsignedRoundingMode};
+use icu_decimal::input::Decimal;
 use serde_json::{Number, Value};
+use writeable::Writeable;
 
 use super::template::type_name;
 use super::{as_number, invalid, opt_arg, req_arg};
 use crate::dynamic::{Call, Evaluator};
 use crate::functions::FunctionError;
+use crate::locale::Localization;
 
 /// Most decimals a caller may ask for.
 const MAX_DECIMALS: u64 = 20;
 
-/// Default fraction digits of `formatNumber` without `decimals` (en-US `Intl.NumberFormat`).
+/// Default fraction digits of `formatNumber` without `decimals` (`Intl.NumberFormat`'s default
+/// for every locale).
 const DEFAULT_MAX_FRACTION: usize = 3;
 
 /// Appends a number the way JavaScript's `String(n)` prints it: integral values without a
@@ -61,13 +78,31 @@ fn amount(call: &Call, ev: &mut dyn Evaluator) -> Result<Option<Decimal>, Functi
     let value = req_arg(call, "value", ev)?;
     match &*value {
         Value::Null => Ok(None),
-        Value::Number(n) => Ok(Some(Decimal::from_number(n))),
+        Value::Number(n) => Ok(Some(decimal_of_number(n))),
         v @ Value::String(_) => match as_number(v) {
-            Some(f) => Ok(Some(Decimal::from_f64(f))),
+            Some(f) => Ok(Some(decimal_of_f64(f))),
             None => Err(invalid(&call.name, "`value` is not a number")),
         },
         other => Err(invalid(&call.name, format!("`value` must be a number, got {}", type_name(other)))),
     }
+}
+
+/// A JSON number as exact decimal digits: integers as they are, floats as their shortest
+/// round-trip representation.
+pub(super) fn decimal_of_number(n: &Number) -> Decimal {
+    if let Some(i) = n.as_i64() {
+        return Decimal::from(i);
+    }
+    if let Some(u) = n.as_u64() {
+        return Decimal::from(u);
+    }
+    decimal_of_f64(n.as_f64().unwrap_or(0.0))
+}
+
+pub(super) fn decimal_of_f64(f: f64) -> Decimal {
+    // `Display` gives the shortest round-trip digits and never an exponent; JSON numbers are
+    // finite, so the text always parses.
+    Decimal::try_from_str(&format!("{f}")).unwrap_or_default()
 }
 
 /// Optional `decimals`: a non-negative integer up to 20; null counts as absent.
@@ -96,8 +131,21 @@ fn grouping(call: &Call, ev: &mut dyn Evaluator) -> Result<bool, FunctionError> 
     }
 }
 
+/// Rounds half away from zero to at most `max` fraction digits and keeps at least `min`
+/// (trailing zeros beyond `min` are dropped); a result of zero loses its sign.
+fn round(mut amount: Decimal, min: usize, max: usize) -> Decimal {
+    // Both are at most MAX_DECIMALS.
+    let (min, max) = (min as i16, max as i16);
+    amount.round_with_mode(-max, SignedRoundingMode::Unsigned(UnsignedRoundingMode::HalfExpand));
+    amount.absolute.pad_end(-min);
+    if amount.absolute.is_zero() {
+        amount.sign = Sign::None;
+    }
+    amount
+}
+
 /// `formatNumber(value, decimals?, grouping?)`: without `decimals`, up to 3 fraction digits with
-/// trailing zeros dropped (en-US default); with `decimals`, exactly that many.
+/// trailing zeros dropped; with `decimals`, exactly that many. In the surface's locale.
 pub(super) fn format_number(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, FunctionError> {
     let amount = amount(call, ev)?;
     let decimals = decimals(call, ev)?;
@@ -107,13 +155,13 @@ pub(super) fn format_number(call: &Call, ev: &mut dyn Evaluator) -> Result<Value
         Some(d) => (d, d),
         None => (0, DEFAULT_MAX_FRACTION),
     };
-    let mut out = String::new();
-    amount.write(&mut out, "", min, max, grouping);
-    Ok(Value::String(out))
+    let rounded = round(amount, min, max);
+    let formatted = ev.localization().decimal(grouping).format(&rounded).write_to_string().into_owned();
+    Ok(Value::String(formatted))
 }
 
-/// `formatCurrency(value, currency, decimals?, grouping?)`: `-$1,234.50` for known symbols,
-/// `CHF 1,234.50` (code and a space) otherwise; decimals default to the currency's minor unit.
+/// `formatCurrency(value, currency, decimals?, grouping?)`: see the module notes for how the
+/// currency is shown; decimals default to the currency's minor unit.
 pub(super) fn format_currency(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, FunctionError> {
     let amount = amount(call, ev)?;
     let code = req_arg(call, "currency", ev)?;
@@ -129,21 +177,46 @@ pub(super) fn format_currency(call: &Call, ev: &mut dyn Evaluator) -> Result<Val
     let grouping = grouping(call, ev)?;
     let Some(amount) = amount else { return Ok(Value::String(String::new())) };
     let d = decimals.unwrap_or_else(|| minor_units(&code));
+    let rounded = round(amount, d, d);
+    let localization = ev.localization();
+    let formatter = localization.decimal(grouping);
     let mut prefix = String::new();
-    match symbol(&code) {
-        Some(s) => prefix.push_str(s),
+    match en_us_symbol(localization, &code) {
+        Some(symbol) => prefix.push_str(symbol),
         None => {
             prefix.push_str(&code);
             prefix.push(' ');
         }
     }
-    let mut out = String::new();
-    amount.write(&mut out, &prefix, d, d, grouping);
+    // The locale's minus sign (with any bidi marks around it) goes before the currency, as in
+    // `-$5.00`: format the magnitude, and take what the signed form adds in front of it.
+    let magnitude = Decimal::new(Sign::None, rounded.absolute.clone());
+    let digits = formatter.format(&magnitude).write_to_string().into_owned();
+    let signed = formatter.format(&rounded).write_to_string().into_owned();
+    let mut out = String::with_capacity(signed.len() + prefix.len());
+    match signed.strip_suffix(digits.as_str()) {
+        Some(sign) => {
+            out.push_str(sign);
+            out.push_str(&prefix);
+            out.push_str(&digits);
+        }
+        // A locale whose sign follows the number.
+        None => {
+            out.push_str(&prefix);
+            out.push_str(&signed);
+        }
+    }
     Ok(Value::String(out))
 }
 
-/// en-US symbols for common currencies (as `Intl.NumberFormat("en-US")` shows them).
-fn symbol(code: &str) -> Option<&'static str> {
+/// The symbols `Intl.NumberFormat("en-US")` shows for common currencies, used only when the
+/// locale is English for the United States (`en-US`, or `en` alone, which CLDR resolves to it).
+fn en_us_symbol(localization: &Localization, code: &str) -> Option<&'static str> {
+    let id = &localization.icu_locale().id;
+    let us_english = id.language.as_str() == "en" && id.region.is_none_or(|r| r.as_str() == "US");
+    if !us_english {
+        return None;
+    }
     Some(match code {
         "USD" => "$",
         "EUR" => "€",
@@ -174,81 +247,4 @@ fn minor_units(code: &str) -> usize {
         "BHD" | "IQD" | "JOD" | "KWD" | "LYD" | "OMR" | "TND" => 3,
         _ => 2,
     }
-}
-
-/// A number as its decimal digits (sign apart), ready for rounding without float error.
-struct Decimal {
-    negative: bool,
-    int: Vec<u8>,
-    frac: Vec<u8>,
-}
-
-impl Decimal {
-    fn from_number(n: &Number) -> Decimal {
-        if let Some(i) = n.as_i64() {
-            return Decimal::from_digits(i < 0, &i.unsigned_abs().to_string());
-        }
-        if let Some(u) = n.as_u64() {
-            return Decimal::from_digits(false, &u.to_string());
-        }
-        Decimal::from_f64(n.as_f64().unwrap_or(0.0))
-    }
-
-    fn from_f64(f: f64) -> Decimal {
-        // `Display` gives the shortest round-trip digits and never uses an exponent.
-        Decimal::from_digits(f.is_sign_negative(), &format!("{}", f.abs()))
-    }
-
-    fn from_digits(negative: bool, s: &str) -> Decimal {
-        let (int, frac) = s.split_once('.').unwrap_or((s, ""));
-        Decimal { negative, int: int.as_bytes().to_vec(), frac: frac.as_bytes().to_vec() }
-    }
-
-    /// Writes `[-]prefix digits` with between `min` and `max` fraction digits.
-    fn write(mut self, out: &mut String, prefix: &str, min: usize, max: usize, grouping: bool) {
-        if self.frac.len() > max {
-            let round_up = self.frac[max] >= b'5';
-            self.frac.truncate(max);
-            if round_up && carry(&mut self.frac) && carry(&mut self.int) {
-                self.int.insert(0, b'1');
-            }
-        }
-        while self.frac.len() > min && self.frac.last() == Some(&b'0') {
-            self.frac.pop();
-        }
-        self.frac.resize(self.frac.len().max(min), b'0');
-        let first_nonzero = self.int.iter().position(|&d| d != b'0');
-        let int: &[u8] = match first_nonzero {
-            Some(i) => &self.int[i..],
-            None => b"0",
-        };
-        let is_zero = first_nonzero.is_none() && self.frac.iter().all(|&d| d == b'0');
-        if self.negative && !is_zero {
-            out.push('-');
-        }
-        out.push_str(prefix);
-        for (i, &d) in int.iter().enumerate() {
-            if grouping && i > 0 && (int.len() - i) % 3 == 0 {
-                out.push(',');
-            }
-            out.push(d as char);
-        }
-        if !self.frac.is_empty() {
-            out.push('.');
-            out.extend(self.frac.iter().map(|&d| d as char));
-        }
-    }
-}
-
-/// Adds one to the last digit; true when the carry runs out of the front.
-fn carry(digits: &mut [u8]) -> bool {
-    for d in digits.iter_mut().rev() {
-        if *d == b'9' {
-            *d = b'0';
-        } else {
-            *d += 1;
-            return false;
-        }
-    }
-    true
 }

@@ -1,10 +1,16 @@
-//! `pluralize(value, zero?, one?, two?, few?, many?, other)`, English CLDR rules: `one` for a
-//! count of exactly 1 (or -1), `other` otherwise. As an extension English lacks, an explicit
-//! `zero` is used for a count of 0. A missing category falls back to `other`; a null count
-//! (data not there yet) picks `other`. Only the chosen string is evaluated.
+//! `pluralize(value, zero?, one?, two?, few?, many?, other)`: the count's CLDR cardinal plural
+//! category in the surface's locale (ICU4X `icu_plurals`), as `Intl.PluralRules` picks it: in
+//! English 1 is `one` and 0 is `other`; Polish has `few` (2-4, 22-24, ...) and `many`; Arabic
+//! has all six. A category the call does not provide falls back to `other`; a null count (data
+//! not there yet) picks `other`. Only the chosen string is evaluated.
+//!
+//! The count's visible fraction digits matter (`1.5` is `other` in English): a JSON number is
+//! taken as its shortest decimal form, so `1.0` is the integer 1, as it is in JavaScript.
 
+use icu_plurals::PluralCategory;
 use serde_json::Value;
 
+use super::number::{decimal_of_f64, decimal_of_number};
 use super::template::type_name;
 use super::{as_number, eval_dynamic, invalid, push_coerced, req_arg};
 use crate::dynamic::{Call, Evaluator};
@@ -17,17 +23,25 @@ pub(super) fn pluralize(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, Fu
     let value = req_arg(call, "value", ev)?;
     let count = match &*value {
         Value::Null => None,
-        v @ (Value::Number(_) | Value::String(_)) => {
-            Some(as_number(v).ok_or_else(|| invalid(&call.name, "`value` is not a number"))?)
+        Value::Number(n) => Some(decimal_of_number(n)),
+        v @ Value::String(_) => {
+            Some(decimal_of_f64(as_number(v).ok_or_else(|| invalid(&call.name, "`value` is not a number"))?))
         }
         v => return Err(invalid(&call.name, format!("`value` must be a number, got {}", type_name(v)))),
     };
-    let chosen = match count {
-        Some(0.0) => call.arg("zero"),
-        Some(n) if n.abs() == 1.0 => call.arg("one"),
-        _ => None,
-    }
-    .unwrap_or(other);
+    let category = match &count {
+        Some(count) => ev.localization().plural_rules().category_for(count),
+        None => PluralCategory::Other,
+    };
+    let name = match category {
+        PluralCategory::Zero => "zero",
+        PluralCategory::One => "one",
+        PluralCategory::Two => "two",
+        PluralCategory::Few => "few",
+        PluralCategory::Many => "many",
+        PluralCategory::Other => "other",
+    };
+    let chosen = call.arg(name).unwrap_or(other);
     let mut out = String::new();
     push_coerced(&mut out, &eval_dynamic(chosen, ev));
     Ok(Value::String(out))

@@ -4,21 +4,28 @@ use serde_json::{json, Value};
 
 use super::*;
 use crate::dynamic::{Call, Dynamic, Evaluator};
+use crate::locale::Localization;
 
 /// Resolves `/abs` paths from the root and relative paths against `base`; records every read.
 struct TestEv {
     root: Value,
     base: String,
     reads: Vec<String>,
+    localization: Localization,
 }
 
 impl TestEv {
     fn new(root: Value) -> TestEv {
-        TestEv { root, base: String::new(), reads: Vec::new() }
+        TestEv { root, base: String::new(), reads: Vec::new(), localization: Localization::default() }
     }
 
     fn with_base(root: Value, base: &str) -> TestEv {
-        TestEv { root, base: base.to_owned(), reads: Vec::new() }
+        TestEv { base: base.to_owned(), ..TestEv::new(root) }
+    }
+
+    /// The same evaluator formatting for `locale` in `time_zone`.
+    fn localized(root: Value, locale: &str, time_zone: &str) -> TestEv {
+        TestEv { localization: Localization::new(locale, time_zone).unwrap(), ..TestEv::new(root) }
     }
 
     fn resolve(&self, path: &str) -> Value {
@@ -60,6 +67,10 @@ impl Evaluator for TestEv {
             Dynamic::Path(p) => self.read_path(p),
             Dynamic::Call(c) => evaluate(c, self).unwrap_or(Value::Null),
         }
+    }
+
+    fn localization(&self) -> &Localization {
+        &self.localization
     }
 }
 
@@ -568,10 +579,14 @@ mod format_date {
     }
 
     #[test]
-    fn offsets_keep_the_written_wall_clock() {
-        assert_eq!(d(json!("2026-01-16T23:30:00-05:00"), "dd HH:mm"), "16 23:30");
-        assert_eq!(d(json!("2026-01-16T23:30:00+0530"), "dd HH:mm"), "16 23:30");
-        assert_eq!(d(json!("2026-01-16T23:30:00+01"), "dd HH:mm"), "16 23:30");
+    fn offsets_name_an_instant_shown_in_the_time_zone() {
+        // The evaluator's zone is UTC (the default). These used to keep the written wall clock
+        // ("16 23:30" each): issue 12 converts an instant to the user's zone instead.
+        assert_eq!(d(json!("2026-01-16T23:30:00-05:00"), "dd HH:mm"), "17 04:30");
+        assert_eq!(d(json!("2026-01-16T23:30:00+0530"), "dd HH:mm"), "16 18:00");
+        assert_eq!(d(json!("2026-01-16T23:30:00+01"), "dd HH:mm"), "16 22:30");
+        // Without an offset a date-time is a wall-clock time: shown as written.
+        assert_eq!(d(json!("2026-01-16T23:30:00"), "dd HH:mm"), "16 23:30");
     }
 
     #[test]
@@ -619,6 +634,13 @@ mod format_date {
     fn time_only_value_with_date_fields() {
         let e = date(json!("14:30"), "yyyy");
         assert!(is_invalid(e.clone()), "{e:?}");
+        // Names need a date too (the error names the letter); a day period does not.
+        let names = date(json!("14:30"), "EEEE MMM");
+        assert!(
+            matches!(&names, Err(FunctionError::InvalidArgs { reason, .. }) if reason.contains("'E'")),
+            "{names:?}"
+        );
+        assert_eq!(d(json!("14:30"), "h a"), "2 PM");
     }
 
     #[test]
@@ -654,7 +676,9 @@ mod pluralize {
         assert_eq!(p(forms(json!(1))).unwrap(), json!("one item"));
         assert_eq!(p(forms(json!(1.0))).unwrap(), json!("one item"));
         assert_eq!(p(forms(json!(-1))).unwrap(), json!("one item"));
-        assert_eq!(p(forms(json!(0))).unwrap(), json!("none"));
+        // CLDR: 0 is `other` in English (this used to pick `zero`; see
+        // `pluralize_zero_is_other_in_english` in the locale tests).
+        assert_eq!(p(forms(json!(0))).unwrap(), json!("many items"));
         assert_eq!(p(forms(json!(2))).unwrap(), json!("many items"));
         assert_eq!(p(forms(json!(1.5))).unwrap(), json!("many items"));
         assert_eq!(p(forms(json!("1"))).unwrap(), json!("one item"));
@@ -685,6 +709,166 @@ mod pluralize {
         let mut ev = TestEv::new(json!({"n": 1, "one": "x", "other": "y"}));
         assert_eq!(evaluate(&call, &mut ev).unwrap(), json!("x"));
         assert_eq!(ev.reads, vec!["/n", "/one"]);
+    }
+}
+
+/// Formatting in the app's locale and time zone (issue 12). Expected texts are what CLDR (and so
+/// `Intl` in a browser) gives for the locale, except currencies outside en-US: see `number.rs`.
+mod locale {
+    use super::*;
+
+    fn in_locale(locale: &str, time_zone: &str, call: Value) -> String {
+        let mut ev = TestEv::localized(json!({}), locale, time_zone);
+        match evaluate(&parse_call(call), &mut ev) {
+            Ok(Value::String(s)) => s,
+            other => panic!("{locale} {time_zone}: {other:?}"),
+        }
+    }
+
+    fn number(locale: &str, args: Value) -> String {
+        in_locale(locale, "UTC", json!({"call": "formatNumber", "args": args}))
+    }
+
+    fn currency(locale: &str, args: Value) -> String {
+        in_locale(locale, "UTC", json!({"call": "formatCurrency", "args": args}))
+    }
+
+    fn date(locale: &str, time_zone: &str, value: Value, format: &str) -> String {
+        in_locale(locale, time_zone, json!({"call": "formatDate", "args": {"value": value, "format": format}}))
+    }
+
+    fn plural(locale: &str, count: Value) -> String {
+        let forms = json!({"value": count, "zero": "zero", "one": "one", "two": "two", "few": "few",
+            "many": "many", "other": "other"});
+        in_locale(locale, "UTC", json!({"call": "pluralize", "args": forms}))
+    }
+
+    #[test]
+    fn en_us_numbers_currency_and_dates() {
+        assert_eq!(number("en-US", json!({"value": 1234567.891})), "1,234,567.891");
+        assert_eq!(number("en-US", json!({"value": -1234.5, "decimals": 2})), "-1,234.50");
+        assert_eq!(currency("en-US", json!({"value": 1234.5, "currency": "USD"})), "$1,234.50");
+        assert_eq!(currency("en-US", json!({"value": -5, "currency": "EUR"})), "-€5.00");
+        assert_eq!(currency("en-US", json!({"value": 1234.5, "currency": "CHF"})), "CHF 1,234.50");
+        assert_eq!(
+            date("en-US", "UTC", json!("2026-01-16T14:30:00Z"), "EEEE, MMMM d, yyyy 'at' h:mm a"),
+            "Friday, January 16, 2026 at 2:30 PM"
+        );
+        // `en` alone is US English in CLDR.
+        assert_eq!(currency("en", json!({"value": 3, "currency": "USD"})), "$3.00");
+    }
+
+    #[test]
+    fn de_de_numbers_currency_and_dates() {
+        assert_eq!(number("de-DE", json!({"value": 1234567.891})), "1.234.567,891");
+        assert_eq!(number("de-DE", json!({"value": 1234.5, "decimals": 2})), "1.234,50");
+        assert_eq!(number("de-DE", json!({"value": 1234567.891, "grouping": false})), "1234567,891");
+        assert_eq!(number("de-DE", json!({"value": -0.001, "decimals": 2})), "0,00");
+        assert_eq!(currency("de-DE", json!({"value": 1234.5, "currency": "EUR"})), "EUR 1.234,50");
+        assert_eq!(currency("de-DE", json!({"value": -5, "currency": "USD"})), "-USD 5,00");
+        assert_eq!(currency("de-DE", json!({"value": 1234.567, "currency": "JPY"})), "JPY 1.235");
+        assert_eq!(
+            date("de-DE", "UTC", json!("2026-01-16T14:30:00Z"), "EEEE, d. MMMM yyyy, HH:mm"),
+            "Freitag, 16. Januar 2026, 14:30"
+        );
+        assert_eq!(date("de-DE", "UTC", json!("2026-03-05"), "EEE d. MMM"), "Do. 5. März");
+        // Stand-alone month names differ from the format ones in German.
+        assert_eq!(date("de-DE", "UTC", json!("2026-03-05"), "LLL"), "Mär");
+    }
+
+    #[test]
+    fn ko_kr_numbers_currency_and_dates() {
+        assert_eq!(number("ko-KR", json!({"value": 1234567.891})), "1,234,567.891");
+        assert_eq!(currency("ko-KR", json!({"value": 50000, "currency": "KRW"})), "KRW 50,000");
+        assert_eq!(currency("ko-KR", json!({"value": 1234.5, "currency": "USD"})), "USD 1,234.50");
+        assert_eq!(
+            date("ko-KR", "UTC", json!("2026-01-16T14:30:00Z"), "yyyy년 M월 d일 EEEE a h:mm"),
+            "2026년 1월 16일 금요일 오후 2:30"
+        );
+        assert_eq!(date("ko-KR", "UTC", json!("2026-01-16T09:05:00Z"), "MMM d일 (E) a h시"), "1월 16일 (금) 오전 9시");
+    }
+
+    #[test]
+    fn other_scripts_use_their_digits_and_signs() {
+        // Arabic (Egypt): Arabic-Indic digits and separators; the minus sign carries a bidi mark.
+        assert_eq!(number("ar-EG", json!({"value": 1234.5})), "١٬٢٣٤٫٥");
+        assert_eq!(currency("ar-EG", json!({"value": -5, "currency": "EGP"})), "\u{61c}-EGP ٥٫٠٠");
+        assert_eq!(date("ar-EG", "UTC", json!("2026-01-16"), "d/M/yyyy"), "١٦/١/٢٠٢٦");
+        // A numbering system asked for in the tag (`-u-nu-arab`) changes the digits.
+        let arab = number("de-DE-u-nu-arab", json!({"value": 12.5}));
+        assert!(arab.starts_with("١٢") && arab.ends_with('٥') && !arab.bytes().any(|b| b.is_ascii_digit()), "{arab}");
+        // A language without CLDR data formats with the root locale's conventions.
+        assert_eq!(number("tlh", json!({"value": 1234.5})), "1,234.5");
+    }
+
+    #[test]
+    fn instants_are_shown_in_the_time_zone() {
+        let instant = json!("2026-03-01T10:00:00Z");
+        assert_eq!(date("en-US", "UTC", instant.clone(), "yyyy-MM-dd HH:mm"), "2026-03-01 10:00");
+        assert_eq!(date("de-DE", "Europe/Berlin", instant.clone(), "yyyy-MM-dd HH:mm"), "2026-03-01 11:00");
+        assert_eq!(date("ko-KR", "Asia/Seoul", instant.clone(), "yyyy-MM-dd HH:mm"), "2026-03-01 19:00");
+        // The same instant written with another offset gives the same text.
+        for written in ["2026-03-01T15:30:00+05:30", "2026-03-01T05:00:00-05:00", "2026-03-01T11:00:00+0100"] {
+            assert_eq!(date("de-DE", "Europe/Berlin", json!(written), "yyyy-MM-dd HH:mm"), "2026-03-01 11:00");
+        }
+        // Epoch milliseconds are an instant too.
+        assert_eq!(date("ko-KR", "Asia/Seoul", json!(1772359200000u64), "yyyy-MM-dd HH:mm"), "2026-03-01 19:00");
+        // Conversion may change the day, and so the names.
+        assert_eq!(date("ko-KR", "Asia/Seoul", json!("2026-03-01T20:00:00Z"), "M월 d일 EEEE"), "3월 2일 월요일");
+        assert_eq!(
+            date("en-US", "America/Los_Angeles", json!("2026-03-01T02:00:00Z"), "EEEE MMM d, h:mm a"),
+            "Saturday Feb 28, 6:00 PM"
+        );
+    }
+
+    #[test]
+    fn daylight_saving_time_boundaries_in_berlin() {
+        let berlin = |v: &str| date("de-DE", "Europe/Berlin", json!(v), "dd.MM. HH:mm:ss");
+        // Spring forward on 29 March 2026 at 01:00 UTC: 01:59:59 CET, then 03:00:00 CEST.
+        assert_eq!(berlin("2026-03-29T00:59:59Z"), "29.03. 01:59:59");
+        assert_eq!(berlin("2026-03-29T01:00:00Z"), "29.03. 03:00:00");
+        // Fall back on 25 October 2026 at 01:00 UTC: two instants an hour apart show 02:30.
+        assert_eq!(berlin("2026-10-25T00:30:00Z"), "25.10. 02:30:00");
+        assert_eq!(berlin("2026-10-25T01:30:00Z"), "25.10. 02:30:00");
+        // Seoul keeps +09:00 all year.
+        assert_eq!(date("ko-KR", "Asia/Seoul", json!("2026-07-01T00:00:00Z"), "HH:mm"), "09:00");
+    }
+
+    #[test]
+    fn a_date_without_a_time_stays_that_calendar_date() {
+        for zone in ["UTC", "America/Los_Angeles", "Pacific/Kiritimati", "Asia/Seoul", "Europe/Berlin"] {
+            assert_eq!(date("en-US", zone, json!("2026-03-01"), "EEEE yyyy-MM-dd"), "Sunday 2026-03-01", "{zone}");
+        }
+        // A wall-clock date-time (no offset) is not an instant either: shown as written.
+        assert_eq!(date("en-US", "Asia/Seoul", json!("2026-03-01T10:00:00"), "HH:mm"), "10:00");
+        // Nor is a time of day, with or without an offset.
+        assert_eq!(date("en-US", "Asia/Seoul", json!("10:00Z"), "HH:mm"), "10:00");
+    }
+
+    #[test]
+    fn pluralize_zero_is_other_in_english() {
+        // CLDR's English rules have no `zero` category: 0 is `other` even when `zero` is given.
+        assert_eq!(plural("en-US", json!(0)), "other");
+        assert_eq!(plural("en-US", json!(1)), "one");
+        assert_eq!(plural("en-US", json!(2)), "other");
+    }
+
+    #[test]
+    fn pluralize_follows_the_locale_rules() {
+        let categories =
+            |locale: &str, counts: &[Value]| counts.iter().map(|c| plural(locale, c.clone())).collect::<Vec<_>>();
+        let counts = [json!(0), json!(1), json!(2), json!(5), json!(22), json!(25), json!(112), json!(1.5)];
+        assert_eq!(categories("pl", &counts), ["many", "one", "few", "many", "few", "many", "many", "other"]);
+        assert_eq!(categories("ru-RU", &counts), ["many", "one", "few", "many", "few", "many", "many", "other"]);
+        let counts = [json!(0), json!(1), json!(2), json!(3), json!(11), json!(100), json!(102)];
+        assert_eq!(categories("ar", &counts), ["zero", "one", "two", "few", "many", "other", "other"]);
+        // Korean has one form; French counts 0 and 1 as `one`.
+        assert_eq!(categories("ko-KR", &[json!(0), json!(1), json!(2)]), ["other", "other", "other"]);
+        assert_eq!(categories("fr-FR", &[json!(0), json!(1), json!(2)]), ["one", "one", "other"]);
+        // A missing category falls back to `other`.
+        let mut ev = TestEv::localized(json!({}), "pl-PL", "UTC");
+        let call = parse_call(json!({"call": "pluralize", "args": {"value": 3, "one": "plik", "other": "pliki?"}}));
+        assert_eq!(evaluate(&call, &mut ev).unwrap(), json!("pliki?"));
     }
 }
 
@@ -1090,7 +1274,7 @@ fn perf() {
     println!("prepared formatString: {per:?} per evaluation (test evaluator included)");
 
     /// An evaluator that costs next to nothing, to time the function alone.
-    struct Fixed(Value);
+    struct Fixed(Value, Localization);
     impl Evaluator for Fixed {
         fn read_path(&mut self, _: &str) -> Value {
             self.0.clone()
@@ -1098,8 +1282,11 @@ fn perf() {
         fn eval(&mut self, _: &Dynamic) -> Value {
             self.0.clone()
         }
+        fn localization(&self) -> &Localization {
+            &self.1
+        }
     }
-    let mut fixed = Fixed(json!(12.5));
+    let mut fixed = Fixed(json!(12.5), Localization::default());
     let start = std::time::Instant::now();
     for _ in 0..n {
         std::hint::black_box(evaluate(&call, &mut fixed).unwrap());

@@ -53,7 +53,7 @@ use crate::pipeline::PipelineOptions;
 use crate::reducer::Conversation;
 use crate::transport::{CancelToken, HttpTransport, TransportOptions};
 use agentui_a2ui::catalog::CatalogRegistry;
-use agentui_a2ui::{Limits as A2uiLimits, SurfaceGroup};
+use agentui_a2ui::{Limits as A2uiLimits, Localization, SurfaceGroup};
 use ids::IdGenerator;
 use listener::Listeners;
 
@@ -77,6 +77,9 @@ pub struct SessionOptions {
     /// `pipeline.limits`, `transport.sse_limits` and the A2UI engine's limits when the session
     /// is made.
     pub budget: MemoryBudget,
+    /// The user's locale and time zone, which the A2UI formatting functions follow
+    /// (`formatNumber`, `formatCurrency`, `formatDate`, `pluralize`). en-US and UTC by default.
+    pub localization: Localization,
 }
 
 impl SessionOptions {
@@ -99,6 +102,7 @@ impl Default for SessionOptions {
             context: Vec::new(),
             forwarded_props: None,
             budget: MemoryBudget::default(),
+            localization: Localization::default(),
         }
     }
 }
@@ -201,7 +205,8 @@ impl ConversationSession {
     pub fn with_transport(mut transport: HttpTransport, options: SessionOptions) -> Self {
         let options = options.budgeted();
         transport.set_sse_limits(options.transport.sse_limits);
-        let group = SurfaceGroup::new(CatalogRegistry::with_basic(), options.budget.a2ui_limits(A2uiLimits::default()));
+        let group = SurfaceGroup::new(CatalogRegistry::with_basic(), options.budget.a2ui_limits(A2uiLimits::default()))
+            .with_localization(options.localization.clone());
         let a2ui = A2uiBridge::with_limits(group, options.budget.bridge_limits(BridgeLimits::default()));
         let mut ids = IdGenerator::new();
         let thread_id = options.thread_id.clone().unwrap_or_else(|| ids.next("thread"));

@@ -9,7 +9,7 @@ pub(super) const GREETING: [&str; 6] = [
     "I am the demo agent, ",
     "a scripted AG-UI server with no language model behind it. ",
     "Grab a café ☕ ",
-    "and try: weather, location, compare, book, counter, delete, fail or slow. ",
+    "and try: weather, location, compare, book, receipt, counter, delete, fail or slow. ",
     "Ünïcödé survives the trip: 日本語, emoji 🎉.",
 ];
 

@@ -14,6 +14,7 @@ mod interrupt;
 mod legacy_interrupt;
 mod navigation;
 mod parallel_tools;
+mod receipt;
 mod server_tool;
 mod slow;
 mod state;
@@ -44,6 +45,11 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
     info("navigation", Some("open"), "calls the client's navigate_to tool with the screen named after \"open\""),
     info("server-tool", Some("weather"), "runs get_weather on the server: call, result, then text"),
     info("a2ui", Some("book"), "an A2UI v0.9 booking form in ACTIVITY_SNAPSHOT; the book action is answered"),
+    info(
+        "receipt",
+        Some("receipt"),
+        "an A2UI receipt of raw values (amount, UTC instant, calendar date, count) formatted in the app's locale and time zone",
+    ),
     info("state", Some("counter"), "STATE_SNAPSHOT then RFC 6902 STATE_DELTA increments"),
     info("steps", Some("steps"), "STEP_STARTED, a RAW event, a CUSTOM \"progress\" event, text, STEP_FINISHED"),
     info(
@@ -93,6 +99,7 @@ pub(crate) fn steps_for(scenario: Option<&str>, input: &RunInput) -> Vec<Step> {
         "a2ui" => a2ui::run_activity(input),
         "a2ui-tool-result" => a2ui::run_tool_result(input),
         "a2ui-v08" => a2ui::run_v08(input),
+        "receipt" => receipt::run(input),
         "state" => state::run(input),
         "bad-delta" => state::run_bad_delta(input),
         "steps" => steps::run(input),

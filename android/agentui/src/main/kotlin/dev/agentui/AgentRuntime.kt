@@ -7,6 +7,8 @@ import dev.agentui.core.Runtime
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.Dispatchers
 import java.io.Closeable
+import java.util.Locale
+import java.util.TimeZone
 import java.util.concurrent.atomic.AtomicBoolean
 
 /**
@@ -31,6 +33,12 @@ class AgentRuntime private constructor(private val native: Runtime) : Closeable 
      *   data models, message sizes...); overrides `options.memoryBudget`. Without either, the
      *   phone defaults apply (see `defaultMemoryBudget()`). A breach fails the run with
      *   `ConversationException.LimitExceeded` and changes nothing.
+     *
+     * The A2UI formatting functions (`formatNumber`, `formatCurrency`, `formatDate`,
+     * `pluralize`) follow `options.locale` (a BCP-47 tag) and `options.timeZone` (an IANA
+     * name); when they are null, the device's `Locale.getDefault().toLanguageTag()` and
+     * `TimeZone.getDefault().id` at the time of this call. A value the core cannot use throws
+     * `ConversationException.InvalidOptions`.
      */
     fun connect(
         url: String,
@@ -40,10 +48,17 @@ class AgentRuntime private constructor(private val native: Runtime) : Closeable 
         memoryBudget: MemoryBudget? = null,
     ): AgentConversation {
         check(!closed.get()) { "AgentRuntime is closed" }
-        val effective = if (memoryBudget != null) options.copy(memoryBudget = memoryBudget) else options
+        val effective = localized(if (memoryBudget != null) options.copy(memoryBudget = memoryBudget) else options)
         val native = native.connect(url, headers.map { (name, value) -> Header(name, value) }, effective)
         return AgentConversation.wrap(native, dispatcher)
     }
+
+    /** [options] with the device's locale and time zone where it names none. */
+    private fun localized(options: ConversationOptions): ConversationOptions =
+        options.copy(
+            locale = options.locale ?: Locale.getDefault().toLanguageTag(),
+            timeZone = options.timeZone ?: TimeZone.getDefault().id,
+        )
 
     /** Releases the Kotlin side's reference; the runtime stops once its conversations are closed. */
     override fun close() {
