@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # Size of the phone library: agentui-ffi's release-small cdylib without the demo-agent feature,
 # stripped as shipped (an app pays it once per ABI). Prints the size and where the code goes by
-# crate, and fails when the size without ICU4X is over the budget. Called by scripts/test.sh;
+# crate (ICU4X's code apart), and fails when the library is over the budget. Called by scripts/test.sh;
 # the budget is for x86_64 Linux, the figure CI measures (other hosts only get the report).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Measured 6,209,776 bytes on x86_64 Linux with rustc 1.95, of which 9,395 bytes of ICU4X code
-# (through url's idna): 6,200,381 bytes without ICU4X. The budget leaves about 3% (200 KB) for
-# growth; a change that needs more says what it costs and raises this number in the same commit.
-BUDGET_BYTES=6400000
+# The budget is on the whole library, ICU4X included: cargo-bloat attributes ICU4X's code but not
+# its compiled locale data (anonymous constants after LTO), so a figure "without ICU4X" would still
+# carry most of ICU4X. Before ICU4X: 6,209,776 bytes after the cuts (README, "Binary size"); the
+# locale work (ICU4X code and data for all locales, jiff, the bundled tzdb) adds about 0.9 MB.
+# The budget leaves about 3% for growth over the measured figure; a change that needs more says
+# what it costs and raises this number in the same commit.
+BUDGET_BYTES=7400000
 CARGO_BLOAT_VERSION=0.12.1
 
-# ICU4X and its support crates: sized on their own, so reported apart and not charged to the
-# budget.
+# ICU4X and its support crates: their code is reported apart.
 is_icu4x='^(icu_[a-z0-9_]+|zerovec|zerotrie|tinystr|writeable|yoke|zerofrom|litemap|fixed_decimal|potential_utf|calendrical_calculations|ixdtf)$'
 
 target_dir=$(cargo metadata --format-version 1 --no-deps --locked | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
@@ -66,9 +68,10 @@ if [ -n "$crates" ]; then
   # and its unwind tables stay in the total and are charged to the budget.
   echo "  (ICU4X data tables are not attributed to a crate and count as ours)"
 fi
-echo "  without ICU4X: $without_icu4x bytes; budget $BUDGET_BYTES bytes"
-if [ "$without_icu4x" -gt "$BUDGET_BYTES" ]; then
-  echo "size report: over budget by $((without_icu4x - BUDGET_BYTES)) bytes" >&2
+echo "  without ICU4X code: $without_icu4x bytes"
+echo "  budget (whole library): $BUDGET_BYTES bytes"
+if [ "$total" -gt "$BUDGET_BYTES" ]; then
+  echo "size report: over budget by $((total - BUDGET_BYTES)) bytes" >&2
   exit 1
 fi
-echo "  within budget ($((BUDGET_BYTES - without_icu4x)) bytes left)"
+echo "  within budget ($((BUDGET_BYTES - total)) bytes left)"

@@ -133,7 +133,7 @@ pub(crate) fn build(document: Value) -> Result<Catalog, CatalogError> {
     };
     let compiled_components = named(&component_names);
     let compiled_functions = named(&function_names);
-    let theme = schemas.next().ok_or_else(|| SchemaCompileError::UnresolvedRef(theme_uri))?;
+    let theme = schemas.next().ok_or(SchemaCompileError::UnresolvedRef(theme_uri))?;
     let compiled =
         Compiled { components: compiled_components, functions: compiled_functions, theme, messages: schemas.collect() };
     Ok(Catalog { id, description, components, functions, document, compiled })
