@@ -18,7 +18,6 @@ import java.util.concurrent.TimeUnit
 import kotlin.test.assertEquals
 import kotlin.test.assertFailsWith
 import kotlin.test.assertIs
-import kotlin.test.assertTrue
 
 /**
  * TLS trust through the Kotlin layer: the demo agent behind HTTPS with a certificate from a CA
@@ -55,7 +54,9 @@ class TlsTrustTest {
         connect(ConversationOptions(extraRootsPem = listOf(agent.caPem()))).use { conversation ->
             val summary = conversation.send("hello")
             assertIs<RunStatus.Finished>(summary.status)
-            assertTrue(conversation.messages.value.lastAssistantText().startsWith("Hello!"))
+            // send() returns before the flow's last hop to the main dispatcher: wait for it.
+            // (awaitValue fails the test if the greeting never arrives.)
+            conversation.messages.awaitValue { it.lastAssistantText().startsWith("Hello!") }
         }
     }
 
