@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 # its compiled locale data (anonymous constants after LTO), so a figure "without ICU4X" would still
 # carry most of ICU4X. Before ICU4X: 6,209,776 bytes after the cuts (README, "Binary size"); the
 # locale work (ICU4X code and data for all locales, jiff, the bundled tzdb) adds about 0.9 MB.
-# The budget leaves about 3% for growth over the measured figure; a change that needs more says
+# Measured 7,226,472 bytes on main with it (2026-12-01, rustc 1.95), of which 84,044 bytes are
+# ICU4X code. The budget leaves about 2.4% for growth over that figure; a change that needs more says
 # what it costs and raises this number in the same commit.
 BUDGET_BYTES=7400000
 CARGO_BLOAT_VERSION=0.12.1
