@@ -2,7 +2,8 @@
 //! memory budget: never a panic, and the state never exceeds its bound.
 #![no_main]
 
-use agentui_agui::a2ui_bridge::{A2uiBridge, BridgeLimits};
+use agentui_runtime::SurfaceBudget;
+use agentui_runtime::a2ui_bridge::{A2uiBridge, BridgeLimits};
 use agentui_agui::{Conversation, EventPipeline, Limits, MemoryBudget, PipelineOptions, SseDecoder};
 use libfuzzer_sys::fuzz_target;
 

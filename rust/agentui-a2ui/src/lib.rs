@@ -17,7 +17,8 @@ pub mod node;
 pub mod pointer;
 pub mod resolve;
 pub mod schema;
-pub mod size;
+/// Weights and depths of JSON values (shared with the AG-UI crate, which bounds state the same way).
+pub use agentui_json::size;
 pub mod surface;
 pub mod wire;
 

@@ -9,11 +9,8 @@
 //! changes nothing.
 //!
 //! Sizes of values already parsed are *weights*: approximate bytes in memory, see
-//! [`agentui_a2ui::size`]. Message sizes are bytes of JSON text.
+//! [`agentui_json::size`]. Message sizes are bytes of JSON text.
 
-use agentui_a2ui::Limits as A2uiLimits;
-
-use crate::a2ui_bridge::BridgeLimits;
 use crate::limits::Limits;
 use crate::sse::SseLimits;
 
@@ -73,26 +70,5 @@ impl MemoryBudget {
     /// SSE framing bounds: an event's data is one message; a line may hold it plus its field name.
     pub fn sse_limits(&self) -> SseLimits {
         SseLimits { max_line_bytes: self.max_message_bytes.saturating_add(64), max_event_bytes: self.max_message_bytes }
-    }
-
-    /// The A2UI engine's limits with this budget's bounds applied over `base`.
-    pub fn a2ui_limits(&self, base: A2uiLimits) -> A2uiLimits {
-        A2uiLimits {
-            max_message_bytes: self.max_message_bytes,
-            max_components_per_surface: self.max_components_per_surface,
-            max_template_instances: self.max_template_instances,
-            max_data_model_bytes: self.max_data_model_bytes,
-            max_total_data_model_bytes: self.max_total_data_model_bytes,
-            ..base
-        }
-    }
-
-    /// The A2UI-over-AG-UI bridge's limits with this budget's bounds applied over `base`.
-    pub fn bridge_limits(&self, base: BridgeLimits) -> BridgeLimits {
-        BridgeLimits {
-            max_payload_bytes: self.max_message_bytes,
-            max_content_bytes: self.max_state_bytes.min(self.max_patch_result_bytes),
-            ..base
-        }
     }
 }

@@ -1,7 +1,7 @@
 //! AG-UI 1.1 client: event types, SSE decoding, the stream verifier and the conversation reducer
-//! (pure and synchronous), plus the async edges built on them: [`transport`] (HTTP + SSE over
-//! reqwest/rustls) and [`session`] (the conversation runtime: client tools, interrupts,
-//! listeners). Rendering and FFI live elsewhere.
+//! (pure and synchronous), plus the async edge built on them: [`transport`] (HTTP + SSE over
+//! reqwest/rustls). Protocol only: the conversation runtime (client tools, interrupts, A2UI
+//! surfaces, observers) is `agentui-runtime`; rendering and FFI live elsewhere.
 //!
 //! Data flow for one response body:
 //!
@@ -9,7 +9,6 @@
 //! bytes ─▶ SseDecoder ─▶ EventPipeline: compat ─▶ enforcement ─▶ ChunkExpander ─▶ StreamVerifier ─▶ ConversationReducer
 //! ```
 
-pub mod a2ui_bridge;
 pub mod budget;
 pub mod chunks;
 pub mod compat;
@@ -23,7 +22,6 @@ pub mod message;
 pub mod patch;
 pub mod pipeline;
 pub mod reducer;
-pub mod session;
 pub mod sse;
 pub mod transport;
 pub mod verify;

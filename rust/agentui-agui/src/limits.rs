@@ -16,7 +16,7 @@ pub struct Limits {
     pub max_patch_operations: usize,
     /// Warnings kept; later ones are counted but not stored.
     pub max_warnings: usize,
-    /// Weight (approximate bytes in memory, see [`agentui_a2ui::size`]) of the conversation's
+    /// Weight (approximate bytes in memory, see [`agentui_json::size`]) of the conversation's
     /// state, and of one activity's content, whether it comes from a snapshot or a patch.
     pub max_state_bytes: usize,
     /// Weight of the document any JSON Patch may produce (state or activity content). Checked

@@ -2,11 +2,11 @@
 //! left exactly as it was.
 //!
 //! Bounded: [`apply_patch_within`] keeps the document's weight (approximate bytes in memory,
-//! see [`agentui_a2ui::size`]) and depth up to date operation by operation, and checks each
+//! see [`agentui_json::size`]) and depth up to date operation by operation, and checks each
 //! operation's growth before it allocates anything. A 1.3 KB patch of 28 `copy`s that would
 //! double an array each time is stopped at the copy that crosses the bound, not after.
 
-use agentui_a2ui::size::{self, Exceeded};
+use agentui_json::size::{self, Exceeded};
 use serde_json::Value;
 
 use crate::event::{PatchOp, PatchOperation};

@@ -426,23 +426,23 @@ impl ConversationReducer {
     fn check_document(&self, value: &Value, what: &'static str) -> Result<usize, ProtocolError> {
         let limits = &self.limits;
         self.check_measure(
-            agentui_a2ui::size::measure_within(value, limits.max_state_bytes, limits.max_value_depth),
+            agentui_json::size::measure_within(value, limits.max_state_bytes, limits.max_value_depth),
             what,
         )
     }
 
     fn check_measure(
         &self,
-        measure: Result<agentui_a2ui::size::Measure, agentui_a2ui::size::Exceeded>,
+        measure: Result<agentui_json::size::Measure, agentui_json::size::Exceeded>,
         what: &'static str,
     ) -> Result<usize, ProtocolError> {
         let limits = &self.limits;
         match measure {
             Ok(measure) => Ok(measure.weight),
-            Err(agentui_a2ui::size::Exceeded::Weight) => {
+            Err(agentui_json::size::Exceeded::Weight) => {
                 Err(ProtocolError::LimitExceeded { what, limit: limits.max_state_bytes })
             }
-            Err(agentui_a2ui::size::Exceeded::Depth) => Err(ProtocolError::LimitExceeded {
+            Err(agentui_json::size::Exceeded::Depth) => Err(ProtocolError::LimitExceeded {
                 what: "nesting depth of state or activity content",
                 limit: limits.max_value_depth,
             }),
@@ -796,7 +796,7 @@ impl ConversationReducer {
     fn activity_snapshot(&mut self, e: &ActivitySnapshot) -> Result<(), ProtocolError> {
         let limits = &self.limits;
         let measure =
-            agentui_a2ui::size::measure_members_within(&e.content, limits.max_state_bytes, limits.max_value_depth);
+            agentui_json::size::measure_members_within(&e.content, limits.max_state_bytes, limits.max_value_depth);
         self.check_measure(measure, "activity content size in bytes")?;
         let replace = e.replace.unwrap_or(true);
         let mut fresh = Message::new(e.message_id.clone(), Role::Activity);

@@ -1,15 +1,13 @@
 //! The HTTP transport against a scripted loopback server: every fault is a typed error, the
 //! body is consumed incrementally, and nothing after the run's end is applied.
 
-mod support;
-
 use std::time::{Duration, Instant};
 
 use agentui_agui::message::RunAgentInput;
 use agentui_agui::transport::{CancelToken, HttpTransport, TransportError, TransportOptions, Truncation};
 use agentui_agui::{Conversation, Event, PipelineOptions, SseError, SseLimits};
+use agentui_test_server::*;
 use serde_json::json;
-use support::*;
 use tokio::time::timeout;
 
 fn input() -> RunAgentInput {

@@ -5,7 +5,6 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use agentui_agui::a2ui_bridge::{A2uiBridge, BridgeLimits};
 use agentui_agui::conformance;
 use agentui_agui::decode::{decode_event, fast_path};
 use agentui_agui::message::Interrupt;
@@ -13,6 +12,8 @@ use agentui_agui::reducer::RunStatus;
 use agentui_agui::{
     Conversation, Event, EventPipeline, Limits, MemoryBudget, Message, PipelineOptions, SseDecoder, Warning,
 };
+use agentui_runtime::a2ui_bridge::{A2uiBridge, BridgeLimits};
+use agentui_runtime::SurfaceBudget;
 use serde::Serialize;
 use serde_json::{json, Value};
 

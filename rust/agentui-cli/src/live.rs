@@ -5,10 +5,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use agentui_agui::session::{
+use agentui_demo_agent::{DemoAgent, DemoAgentOptions, SCENARIOS};
+use agentui_runtime::session::{
     ActionResult, ClientTool, ConversationSession, SessionOptions, SessionUpdate, ToolInvocation,
 };
-use agentui_demo_agent::{DemoAgent, DemoAgentOptions, SCENARIOS};
 use serde_json::json;
 
 use crate::run::Printer;

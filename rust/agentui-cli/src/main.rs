@@ -178,7 +178,7 @@ fn apply_file(args: &StreamArgs) -> Result<(SurfaceGroup, Outcome), String> {
     let messages = input::message_texts(&text).map_err(|e| format!("{}: {e}", args.file.display()))?;
     // The app's default memory budget, so a file is judged as a phone would judge it. Each
     // message is parsed by the engine, after its length was checked.
-    let limits = agentui_agui::MemoryBudget::default().a2ui_limits(Limits::default());
+    let limits = agentui_runtime::SurfaceBudget::a2ui_limits(&agentui_agui::MemoryBudget::default(), Limits::default());
     let mut group = SurfaceGroup::new(catalogs, limits).with_localization(localization);
     let mut outcome = Outcome::default();
     for message in messages {

@@ -8,11 +8,11 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
 use agentui_agui::message::Interrupt;
-use agentui_agui::session::{
+use agentui_agui::Message;
+use agentui_runtime::session::{
     ClientTool, ConversationSession, RunPhase, RunSummary, SessionError, SessionOptions, SessionUpdate, ToolCallPhase,
     ToolError, ToolInvocation,
 };
-use agentui_agui::Message;
 use serde_json::{json, Value};
 
 use crate::tree;

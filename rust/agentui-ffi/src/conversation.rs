@@ -18,7 +18,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use agentui_agui::session::{
+use agentui_runtime::session::{
     ActionResult, ConversationSession, RunSummary as CoreSummary, SessionCanceller, SessionError,
 };
 use tokio::sync::{oneshot, watch, Mutex};

@@ -4,9 +4,9 @@
 //! fields, and a field of that name would clash with it.
 
 use agentui_a2ui::A2uiError;
-use agentui_agui::session::{InterruptError, SessionError, ToolRegistryError};
 use agentui_agui::transport::TransportError;
 use agentui_agui::{ProtocolError, SseError};
+use agentui_runtime::session::{InterruptError, SessionError, ToolRegistryError};
 
 /// Why a conversation call failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]

@@ -1,6 +1,6 @@
 //! UniFFI bindings of the agent UI runtime (Kotlin package `dev.agentui.core`, Swift module
-//! `AgentUICore`). Thin wrappers only: protocol logic lives in `agentui-agui` and
-//! `agentui-a2ui`. See `API.md` for the surface as Kotlin and Swift see it.
+//! `AgentUICore`). Thin wrappers only: conversation and protocol logic live in `agentui-runtime`,
+//! `agentui-agui` and `agentui-a2ui`. See `API.md` for the surface as Kotlin and Swift see it.
 //!
 //! - [`Runtime`] owns the one tokio runtime; [`Runtime::connect`] makes a [`Conversation`].
 //! - Listeners ([`ConversationListener`], [`SurfaceListener`]) and client tools

@@ -18,8 +18,8 @@ use agentui_a2ui::Localization;
 use agentui_agui::message::Context;
 
 use crate::budget::MemoryBudget;
-use agentui_agui::session::{ConversationSession, SessionOptions};
 use agentui_agui::transport::TransportOptions;
+use agentui_runtime::session::{ConversationSession, SessionOptions};
 use std::time::Duration;
 use tokio::runtime::Handle;
 

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use agentui_agui::session::{ClientTool, ToolError, ToolInvocation};
+use agentui_runtime::session::{ClientTool, ToolError, ToolInvocation};
 use serde_json::Value;
 
 use crate::error::ConversationError;

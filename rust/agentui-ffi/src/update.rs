@@ -5,7 +5,7 @@ use agentui_a2ui::SurfaceEvent;
 use agentui_agui::error::WarningKind as ProtocolWarningKind;
 use agentui_agui::message::RunOutcome as CoreOutcome;
 use agentui_agui::reducer::LocalOnly;
-use agentui_agui::session::{
+use agentui_runtime::session::{
     ActionResult, RunPhase, RunSummary as CoreSummary, SessionUpdate, SessionWarning, SessionWarningKind,
     ToolCallPhase, ToolFailure,
 };
@@ -346,7 +346,7 @@ impl From<&CoreSummary> for RunSummary {
                     tool_call_id: r.tool_call_id.clone(),
                     tool_name: r.tool_name.clone(),
                     status: match &r.outcome {
-                        Ok(value) => ToolCallStatus::Succeeded { result: agentui_agui::session::result_text(value) },
+                        Ok(value) => ToolCallStatus::Succeeded { result: agentui_runtime::session::result_text(value) },
                         Err(f) => failed(f),
                     },
                 })

@@ -10,11 +10,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use agentui_agui::session::{
+use agentui_agui::Message;
+use agentui_runtime::session::{
     ClientTool, ConversationSession, SessionListener, SessionOptions, SessionUpdate, ToolCallPhase, ToolError,
     ToolInvocation,
 };
-use agentui_agui::Message;
 use serde_json::{json, Value};
 
 /// Why the tests are ignored by default.

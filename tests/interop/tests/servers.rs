@@ -6,10 +6,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use agentui_agui::reducer::LocalOnly;
-use agentui_agui::session::{
+use agentui_interop::*;
+use agentui_runtime::session::{
     ClientTool, RunPhase, SessionError, SessionUpdate, ToolCallPhase, ToolError, ToolInvocation,
 };
-use agentui_interop::*;
 use serde_json::{json, Value};
 use tokio::time::timeout;
 
@@ -143,7 +143,7 @@ async fn parallel_client_calls(server: Server, path: &str) {
         for report in &summary.tool_calls {
             // Paired by id: each call's message carries the answer to its own arguments.
             let (_, content) = results.iter().find(|(id, _)| *id == report.tool_call_id).expect("paired by id");
-            assert_eq!(content, &agentui_agui::session::result_text(report.outcome.as_ref().unwrap()));
+            assert_eq!(content, &agentui_runtime::session::result_text(report.outcome.as_ref().unwrap()));
         }
         let text = last_assistant_text(s.messages());
         assert!(

@@ -75,9 +75,9 @@ use agentui_a2ui::wire::v09::{ClientMessage, ErrorMessage};
 use agentui_a2ui::{A2uiError, Effect, Outcome, SurfaceEvent, SurfaceGroup};
 use serde_json::{json, Map, Value};
 
-use crate::event::{ActivityDelta, ActivitySnapshot, Event, ToolResultContent};
-use crate::message::{ContentPart, Context, Message, MessageContent, Role};
-use crate::patch::{apply_patch_within, PatchBounds};
+use agentui_agui::event::{ActivityDelta, ActivitySnapshot, Event, ToolResultContent};
+use agentui_agui::message::{ContentPart, Context, Message, MessageContent, Role};
+use agentui_agui::patch::{apply_patch_within, PatchBounds};
 
 /// `activityType` of activities carrying A2UI operations.
 pub const A2UI_ACTIVITY_TYPE: &str = "a2ui-surface";

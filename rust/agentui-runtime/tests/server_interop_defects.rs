@@ -9,11 +9,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use agentui_agui::reducer::LocalOnly;
-use agentui_agui::session::{
+use agentui_agui::transport::TransportError;
+use agentui_runtime::session::{
     ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, SessionUpdate, SessionWarningKind,
     ToolCallPhase, ToolInvocation,
 };
-use agentui_agui::transport::TransportError;
 use serde_json::{json, Value};
 use support::*;
 use tokio::time::timeout;

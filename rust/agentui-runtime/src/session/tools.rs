@@ -13,7 +13,7 @@ use std::time::Duration;
 use agentui_a2ui::schema::{CompiledSchema, SchemaRegistry};
 use serde_json::Value;
 
-use crate::message::Tool;
+use agentui_agui::message::Tool;
 
 /// Tools one registry may hold: far above any real client, low enough to bound the input.
 pub const MAX_TOOLS: usize = 256;

@@ -11,11 +11,11 @@ use std::sync::Arc;
 
 use agentui_agui::event::{PatchOp, PatchOperation};
 use agentui_agui::patch::{apply_patch_within, PatchBounds};
-use agentui_agui::session::{
-    ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, ToolDecision, ToolInvocation,
-};
 use agentui_agui::transport::TransportError;
 use agentui_agui::{Conversation, EventPipeline, Limits, MemoryBudget, PipelineOptions, ProtocolError, SseError};
+use agentui_runtime::session::{
+    ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, ToolDecision, ToolInvocation,
+};
 use serde_json::{json, Value};
 use support::*;
 use tokio::time::timeout;
@@ -330,7 +330,7 @@ async fn a_panic_inside_a_run_poisons_the_session() {
         let server = TestServer::start(vec![Reply::sse(&body), Reply::sse(&run_of("r2", vec![]))]).await;
         let mut s = connect(&server, MemoryBudget::default());
         let tool = ClientTool::new("lookup", "looks up", json!({"type": "object"}), |_c: ToolInvocation| async {
-            Ok::<Value, agentui_agui::session::ToolError>(json!("ok"))
+            Ok::<Value, agentui_runtime::session::ToolError>(json!("ok"))
         })
         .unwrap();
         s.register_tool(tool).unwrap();

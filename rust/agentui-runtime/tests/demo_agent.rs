@@ -3,13 +3,13 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use agentui_agui::session::{
-    ActionResult, ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, SessionUpdate,
-    ToolInvocation,
-};
 use agentui_agui::transport::TransportError;
 use agentui_agui::Message;
 use agentui_demo_agent::{DemoAgent, DemoAgentHandle, DemoAgentOptions};
+use agentui_runtime::session::{
+    ActionResult, ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, SessionUpdate,
+    ToolInvocation,
+};
 use serde_json::{json, Value};
 
 const LIMIT: Duration = Duration::from_secs(30);
@@ -37,7 +37,7 @@ fn tool(name: &str, handler: impl Fn(Value) -> Result<Value, String> + Send + Sy
     let handler = Arc::new(handler);
     ClientTool::new(name, format!("{name} (test)"), json!({"type": "object"}), move |call: ToolInvocation| {
         let handler = handler.clone();
-        async move { handler(call.arguments).map_err(agentui_agui::session::ToolError::new) }
+        async move { handler(call.arguments).map_err(agentui_runtime::session::ToolError::new) }
     })
     .expect("valid tool")
 }

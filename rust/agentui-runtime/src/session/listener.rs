@@ -10,9 +10,9 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::executor::ToolFailure;
-use crate::error::WarningKind;
-use crate::message::{Interrupt, Message, RunOutcome};
-use crate::reducer::LocalOnly;
+use agentui_agui::error::WarningKind;
+use agentui_agui::message::{Interrupt, Message, RunOutcome};
+use agentui_agui::reducer::LocalOnly;
 
 /// Where the session's current (or last) run stands.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -8,11 +8,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use agentui_agui::message::Context;
-use agentui_agui::session::{
+use agentui_agui::transport::{TransportError, TransportOptions, Truncation};
+use agentui_runtime::session::{
     ClientTool, ConversationSession, InterruptError, RunPhase, SessionError, SessionOptions, SessionUpdate,
     SessionWarningKind, ToolCallPhase, ToolError, ToolFailure, ToolInvocation,
 };
-use agentui_agui::transport::{TransportError, TransportOptions, Truncation};
 use serde_json::{json, Value};
 use support::*;
 use tokio::time::timeout;

@@ -9,7 +9,6 @@ use std::process::Command;
 use std::time::Duration;
 
 use agentui_agui::message::RunAgentInput;
-use agentui_agui::session::{ConversationSession, SessionError, SessionOptions};
 use agentui_agui::transport::{
     CancelToken, CertificatePin, CertificateRejection, HttpTransport, TlsOptions, TransportError, TransportOptions,
     TrustStore,
@@ -17,6 +16,7 @@ use agentui_agui::transport::{
 use agentui_agui::{Conversation, PipelineOptions};
 use agentui_demo_agent::tls::{TestCa, TestLeaf, TlsFront};
 use agentui_demo_agent::{DemoAgent, DemoAgentHandle};
+use agentui_runtime::session::{ConversationSession, SessionError, SessionOptions};
 use time::OffsetDateTime;
 use tokio::time::timeout;
 

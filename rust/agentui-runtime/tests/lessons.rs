@@ -8,11 +8,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use agentui_agui::message::{FunctionCall, Message, MessageContent, Role, ToolCall, ToolCallKind};
-use agentui_agui::session::{
+use agentui_agui::WarningKind;
+use agentui_runtime::session::{
     ClientTool, ConversationSession, SessionOptions, SessionUpdate, SessionWarningKind, ToolCallPhase, ToolDecision,
     ToolError, ToolFailure, ToolInvocation, STATE_RESYNC_PROP,
 };
-use agentui_agui::WarningKind;
 use serde_json::{json, Value};
 use support::*;
 use tokio::time::timeout;

@@ -2,7 +2,7 @@
 
 use super::interrupts::InterruptError;
 use super::tools::ToolRegistryError;
-use crate::transport::TransportError;
+use agentui_agui::transport::TransportError;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SessionError {

@@ -15,13 +15,13 @@ use super::listener::{RunPhase, SessionUpdate, SessionWarningKind, ToolCallPhase
 use super::policy::ToolDecision;
 use super::tools::ToolInvocation;
 use super::{ConversationSession, RunSummary, SessionError, ToolCallReport, STATE_RESYNC_PROP};
-use crate::compat::PeerEra;
-use crate::event::*;
-use crate::input::{build_run_agent_input, RunRequest};
-use crate::message::{Interrupt, Message, RunOutcome};
-use crate::pipeline::EventPipeline;
-use crate::reducer::{Conversation, LocalOnly, RunStatus, ToolCallOrigin, ToolCallStatus};
-use crate::transport::{CancelToken, RunStream, TransportError, Truncation};
+use agentui_agui::compat::PeerEra;
+use agentui_agui::event::*;
+use agentui_agui::input::{build_run_agent_input, RunRequest};
+use agentui_agui::message::{Interrupt, Message, RunOutcome};
+use agentui_agui::pipeline::EventPipeline;
+use agentui_agui::reducer::{Conversation, LocalOnly, RunStatus, ToolCallOrigin, ToolCallStatus};
+use agentui_agui::transport::{CancelToken, RunStream, TransportError, Truncation};
 
 /// How one run ended.
 enum RunEnd {
@@ -609,7 +609,7 @@ impl ConversationSession {
             .messages()
             .iter()
             .rev()
-            .find(|m| m.role == crate::message::Role::Tool && m.tool_call_id.as_deref() == Some(id))
+            .find(|m| m.role == agentui_agui::message::Role::Tool && m.tool_call_id.as_deref() == Some(id))
             .or_else(|| self.ledger.result(id))
             .cloned();
         if let Some(answer) = answer {

@@ -3,12 +3,12 @@
 use agentui_a2ui::catalog::BASIC_CATALOG_ID;
 use agentui_a2ui::wire::v09::ClientMessage;
 use agentui_a2ui::{SurfaceEvent, SurfaceGroup};
-use agentui_agui::a2ui_bridge::{
+use agentui_agui::decode::decode_event;
+use agentui_agui::Event;
+use agentui_runtime::a2ui_bridge::{
     A2uiBridge, BridgeAction, BridgeError, BridgeLimits, BridgeOutcome, A2UI_CAPABILITIES_CONTEXT_DESCRIPTION,
     A2UI_ERRORS_CONTEXT_DESCRIPTION,
 };
-use agentui_agui::decode::decode_event;
-use agentui_agui::Event;
 use serde_json::{json, Value};
 
 const NOW: &str = "2026-11-30T12:00:00Z";

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use time::format_description::well_known::Rfc3339;
 use time::OffsetDateTime;
 
-use crate::message::{Interrupt, ResumeEntry, ResumeStatus};
+use agentui_agui::message::{Interrupt, ResumeEntry, ResumeStatus};
 
 /// Why an interrupt could not be answered.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -15,7 +15,7 @@ use serde_json::Value;
 use tokio::task::AbortHandle;
 
 use super::tools::{ClientTool, ToolInvocation};
-use crate::message::{Message, MessageContent, Role};
+use agentui_agui::message::{Message, MessageContent, Role};
 
 /// Why a client tool call produced an error result. The `Display` text is what the agent reads.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,15 +1,12 @@
-//! A tiny scripted HTTP/1.1 server on 127.0.0.1 for transport and session tests, plus event
-//! builders and a recording listener. Each request takes the next scripted reply; each reply is
+//! A tiny scripted HTTP/1.1 server on 127.0.0.1 for transport, runtime and interop tests, plus
+//! AG-UI event builders. Each request takes the next scripted reply; each reply is
 //! a list of steps (write bytes, sleep, drop the connection, hang), so faults and timing are
 //! exact and owned by the test.
-
-#![allow(dead_code)]
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use agentui_agui::session::{SessionListener, SessionUpdate, ToolCallPhase};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -236,36 +233,6 @@ pub fn run_of(run: &str, body: Vec<Vec<Value>>) -> Vec<Value> {
     all.extend(body.into_iter().flatten());
     all.push(finished(run));
     all
-}
-
-// ---- listener ----
-
-#[derive(Default, Clone)]
-pub struct Recorder {
-    pub updates: Arc<Mutex<Vec<SessionUpdate>>>,
-}
-
-impl SessionListener for Recorder {
-    fn on_update(&self, update: &SessionUpdate) {
-        self.updates.lock().unwrap().push(update.clone());
-    }
-}
-
-impl Recorder {
-    pub fn all(&self) -> Vec<SessionUpdate> {
-        self.updates.lock().unwrap().clone()
-    }
-
-    /// The phases one tool call went through, in order.
-    pub fn tool_phases(&self, id: &str) -> Vec<ToolCallPhase> {
-        self.all()
-            .into_iter()
-            .filter_map(|u| match u {
-                SessionUpdate::ToolCall(t) if t.tool_call_id == id => Some(t.phase),
-                _ => None,
-            })
-            .collect()
-    }
 }
 
 /// The tool messages of `body.messages` as (toolCallId, content, error).

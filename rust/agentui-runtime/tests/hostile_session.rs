@@ -9,7 +9,7 @@ mod support;
 
 use std::process::Command;
 
-use agentui_agui::session::{ConversationSession, SessionOptions};
+use agentui_runtime::session::{ConversationSession, SessionOptions};
 use serde_json::{json, Value};
 use support::*;
 

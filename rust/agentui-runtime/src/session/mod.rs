@@ -47,13 +47,14 @@ pub use policy::{AllowRegistered, ToolDecision, ToolPolicy};
 pub use tools::{ClientTool, ToolError, ToolFuture, ToolHandler, ToolInvocation, ToolRegistry, ToolRegistryError};
 
 use crate::a2ui_bridge::{A2uiBridge, BridgeAction, BridgeLimits};
-use crate::budget::MemoryBudget;
-use crate::message::{Context, Interrupt, Message, MessageContent, Role};
-use crate::pipeline::PipelineOptions;
-use crate::reducer::Conversation;
-use crate::transport::{CancelToken, HttpTransport, TransportOptions};
+use crate::budget::SurfaceBudget;
 use agentui_a2ui::catalog::CatalogRegistry;
 use agentui_a2ui::{Limits as A2uiLimits, Localization, SurfaceGroup};
+use agentui_agui::message::{Context, Interrupt, Message, MessageContent, Role};
+use agentui_agui::pipeline::PipelineOptions;
+use agentui_agui::reducer::Conversation;
+use agentui_agui::transport::{CancelToken, HttpTransport, TransportOptions};
+use agentui_agui::MemoryBudget;
 use ids::IdGenerator;
 use listener::Listeners;
 

@@ -1,0 +1,17 @@
+//! The conversation runtime: the layer between the protocol crates and the app, shared by the
+//! FFI and the CLI.
+//!
+//! - [`session`]: one conversation with one agent: the run loop, client tools, interrupts,
+//!   the tool policy.
+//! - [`a2ui_bridge`]: A2UI carried over AG-UI: finding it in its carriers, replay fingerprints,
+//!   what goes back to the agent.
+//! - [`budget`]: where the memory budget meets the A2UI engine.
+//!
+//! `agentui-agui` is protocol only (events, SSE, verifier, reducer, transport) and
+//! `agentui-a2ui` is the surface engine; neither knows the other.
+
+pub mod a2ui_bridge;
+pub mod budget;
+pub mod session;
+
+pub use budget::SurfaceBudget;

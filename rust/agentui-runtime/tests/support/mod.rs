@@ -1,0 +1,38 @@
+//! The scripted test server, and a listener that records every session update.
+
+#![allow(dead_code)]
+
+use std::sync::{Arc, Mutex};
+
+use agentui_runtime::session::{SessionListener, SessionUpdate, ToolCallPhase};
+pub use agentui_test_server::*;
+
+// ---- listener ----
+
+#[derive(Default, Clone)]
+pub struct Recorder {
+    pub updates: Arc<Mutex<Vec<SessionUpdate>>>,
+}
+
+impl SessionListener for Recorder {
+    fn on_update(&self, update: &SessionUpdate) {
+        self.updates.lock().unwrap().push(update.clone());
+    }
+}
+
+impl Recorder {
+    pub fn all(&self) -> Vec<SessionUpdate> {
+        self.updates.lock().unwrap().clone()
+    }
+
+    /// The phases one tool call went through, in order.
+    pub fn tool_phases(&self, id: &str) -> Vec<ToolCallPhase> {
+        self.all()
+            .into_iter()
+            .filter_map(|u| match u {
+                SessionUpdate::ToolCall(t) if t.tool_call_id == id => Some(t.phase),
+                _ => None,
+            })
+            .collect()
+    }
+}
