@@ -4,7 +4,7 @@
 
 use agentui_runtime::SurfaceBudget;
 use agentui_runtime::a2ui_bridge::{A2uiBridge, BridgeLimits};
-use agentui_agui::{Conversation, EventPipeline, Limits, MemoryBudget, PipelineOptions, SseDecoder};
+use agentui_agui::{ConversationState, EventPipeline, Limits, MemoryBudget, PipelineOptions, SseDecoder};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
         max_run_content_bytes: 256 * 1024,
     };
     let options = PipelineOptions { limits: budget.agui_limits(Limits::default()), ..PipelineOptions::default() };
-    let mut pipeline = EventPipeline::new(Conversation::new(Vec::new(), None), &options);
+    let mut pipeline = EventPipeline::new(ConversationState::new(Vec::new(), None), &options);
     let group = agentui_a2ui::SurfaceGroup::new(
         agentui_a2ui::catalog::CatalogRegistry::with_basic(),
         budget.a2ui_limits(agentui_a2ui::Limits::default()),

@@ -8,7 +8,7 @@
 use std::hint::black_box;
 use std::path::Path;
 
-use agentui_agui::{process_sse_body, Conversation, Limits, MemoryBudget, PipelineOptions, SseDecoder, SseLimits};
+use agentui_agui::{process_sse_body, ConversationState, Limits, MemoryBudget, PipelineOptions, SseDecoder, SseLimits};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 /// The payload of every `data:` line (the workload has one line per event).
@@ -27,7 +27,7 @@ fn whole_stream(c: &mut Criterion) {
         limits: MemoryBudget::default().agui_limits(Limits::default()),
         ..PipelineOptions::default()
     };
-    let summary = process_sse_body(&body, Conversation::default(), &options, SseLimits::default());
+    let summary = process_sse_body(&body, ConversationState::default(), &options, SseLimits::default());
     assert!(summary.error.is_none());
     assert_eq!(summary.conversation.messages().len(), 4040);
     let mut g = c.benchmark_group("agui_stream");
@@ -50,7 +50,7 @@ fn whole_stream(c: &mut Criterion) {
         })
     });
     g.bench_function("agui-stream-n2000.sse", |b| {
-        b.iter(|| process_sse_body(&body, Conversation::default(), &options, SseLimits::default()))
+        b.iter(|| process_sse_body(&body, ConversationState::default(), &options, SseLimits::default()))
     });
     g.finish();
 }

@@ -20,7 +20,7 @@ use crate::error::Warning;
 use crate::input::{build_run_agent_input, RunRequest};
 use crate::message::Message;
 use crate::pipeline::{EventPipeline, PipelineOptions};
-use crate::reducer::Conversation;
+use crate::reducer::ConversationState;
 
 /// A fixture whose base expectation asserts a behaviour the specification contradicts.
 pub struct SpecException {
@@ -193,7 +193,7 @@ fn observe(fixture: &Value, name: &str) -> Result<Observed, String> {
         None => Vec::new(),
     };
     let state = fixture.pointer("/input/state").cloned();
-    let conversation = Conversation::new(history, state);
+    let conversation = ConversationState::new(history, state);
     let request =
         RunRequest { thread_id: format!("t-{name}"), run_id: format!("r-{name}"), tools, ..Default::default() };
     let (input, input_warnings) = build_run_agent_input(&conversation, &request, &era);

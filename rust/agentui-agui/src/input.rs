@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use crate::compat::{travels_to_producer, PeerEra};
 use crate::error::Warning;
 use crate::message::{Context, Message, ResumeEntry, RunAgentInput, Tool};
-use crate::reducer::Conversation;
+use crate::reducer::ConversationState;
 use crate::version::PROTOCOL_VERSION;
 
 /// What a run carries besides the conversation itself.
@@ -25,7 +25,7 @@ pub struct RunRequest {
 /// The input for the next run on `conversation`, with warnings for anything an era downgrade
 /// lost.
 pub fn build_run_agent_input(
-    conversation: &Conversation,
+    conversation: &ConversationState,
     request: &RunRequest,
     era: &PeerEra,
 ) -> (RunAgentInput, Vec<Warning>) {

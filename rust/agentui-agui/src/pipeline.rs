@@ -15,7 +15,7 @@ use crate::decode::decode_event;
 use crate::error::{ProtocolError, Warning};
 use crate::event::Event;
 use crate::limits::Limits;
-use crate::reducer::{Conversation, ConversationReducer};
+use crate::reducer::{ConversationReducer, ConversationState};
 use crate::sse::{SseDecoder, SseError, SseLimits};
 use crate::verify::StreamVerifier;
 use crate::version::negotiate;
@@ -29,7 +29,7 @@ pub struct PipelineOptions {
     pub limits: Limits,
 }
 
-/// Consumes one event stream into a [`Conversation`].
+/// Consumes one event stream into a [`ConversationState`].
 #[derive(Debug)]
 pub struct EventPipeline {
     boundary: CompatibilityBoundary,
@@ -44,7 +44,7 @@ pub struct EventPipeline {
 }
 
 impl EventPipeline {
-    pub fn new(conversation: Conversation, options: &PipelineOptions) -> Self {
+    pub fn new(conversation: ConversationState, options: &PipelineOptions) -> Self {
         EventPipeline {
             boundary: CompatibilityBoundary::new(),
             era: PeerEra::new(options.peer_max_protocol_version.as_deref()),
@@ -59,17 +59,17 @@ impl EventPipeline {
 
     /// A pipeline for the answer to an input sent on thread `thread_id`: a run on any other
     /// thread is a protocol error.
-    pub fn for_input_thread(conversation: Conversation, options: &PipelineOptions, thread_id: &str) -> Self {
+    pub fn for_input_thread(conversation: ConversationState, options: &PipelineOptions, thread_id: &str) -> Self {
         let mut pipeline = Self::new(conversation, options);
         pipeline.verifier = StreamVerifier::for_input_thread(options.limits, thread_id);
         pipeline
     }
 
-    pub fn conversation(&self) -> &Conversation {
+    pub fn conversation(&self) -> &ConversationState {
         self.reducer.conversation()
     }
 
-    pub fn into_conversation(self) -> Conversation {
+    pub fn into_conversation(self) -> ConversationState {
         self.reducer.into_conversation()
     }
 
@@ -188,7 +188,7 @@ pub enum StreamError {
 /// The result of consuming a whole body.
 #[derive(Debug, Clone)]
 pub struct StreamSummary {
-    pub conversation: Conversation,
+    pub conversation: ConversationState,
     /// Events delivered to the application (after expansion, before any failure).
     pub delivered_events: usize,
     /// The error that ended consumption early, if any.
@@ -198,7 +198,7 @@ pub struct StreamSummary {
 /// Decode, verify and reduce a complete SSE body in one call: the unit the benchmarks measure.
 pub fn process_sse_body(
     body: &[u8],
-    conversation: Conversation,
+    conversation: ConversationState,
     options: &PipelineOptions,
     sse_limits: SseLimits,
 ) -> StreamSummary {

@@ -1,4 +1,4 @@
-//! The conversation reducer: applies verified events to a [`Conversation`].
+//! The conversation reducer: applies verified events to a [`ConversationState`].
 //!
 //! Messages are keyed by id; streamed text and arguments append; tool results are placed right
 //! after the assistant message that made the call; snapshots reconcile by id; state and activity
@@ -118,7 +118,7 @@ pub struct SubagentRecord {
 
 /// Everything a client holds about one conversation.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Conversation {
+pub struct ConversationState {
     messages: Vec<Message>,
     positions: HashMap<String, usize>,
     state: Value,
@@ -135,11 +135,11 @@ pub struct Conversation {
     local_only: HashMap<String, LocalOnly>,
 }
 
-impl Default for Conversation {
+impl Default for ConversationState {
     /// An empty conversation whose state is the empty object, the baseline the spec gives a run
     /// whose input carried no state.
     fn default() -> Self {
-        Conversation {
+        ConversationState {
             messages: Vec::new(),
             positions: HashMap::new(),
             state: Value::Object(Map::new()),
@@ -158,11 +158,12 @@ impl Default for Conversation {
     }
 }
 
-impl Conversation {
+impl ConversationState {
     /// A conversation starting from `history` and `state` (`None` means the empty object). The
     /// history's tool calls are marked as history and never become executable.
     pub fn new(history: Vec<Message>, state: Option<Value>) -> Self {
-        let mut c = Conversation { state: state.unwrap_or_else(|| Value::Object(Map::new())), ..Default::default() };
+        let mut c =
+            ConversationState { state: state.unwrap_or_else(|| Value::Object(Map::new())), ..Default::default() };
         for m in history {
             c.insert_history_message(m);
         }
@@ -391,10 +392,10 @@ fn append_text(content: &mut Option<MessageContent>, delta: &str, max: usize) ->
     Ok(())
 }
 
-/// Applies verified events to a [`Conversation`].
+/// Applies verified events to a [`ConversationState`].
 #[derive(Debug, Clone, Default)]
 pub struct ConversationReducer {
-    conversation: Conversation,
+    conversation: ConversationState,
     limits: Limits,
     current_run_id: Option<String>,
     /// Content bytes streamed since the last `RUN_STARTED` (see `Limits::max_run_content_bytes`).
@@ -405,7 +406,7 @@ pub struct ConversationReducer {
 }
 
 impl ConversationReducer {
-    pub fn new(conversation: Conversation, limits: Limits) -> Self {
+    pub fn new(conversation: ConversationState, limits: Limits) -> Self {
         ConversationReducer { conversation, limits, current_run_id: None, run_content_bytes: 0, state_weight: None }
     }
 
@@ -464,11 +465,11 @@ impl ConversationReducer {
         })
     }
 
-    pub fn conversation(&self) -> &Conversation {
+    pub fn conversation(&self) -> &ConversationState {
         &self.conversation
     }
 
-    pub fn into_conversation(self) -> Conversation {
+    pub fn into_conversation(self) -> ConversationState {
         self.conversation
     }
 

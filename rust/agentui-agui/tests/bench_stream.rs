@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use agentui_agui::{process_sse_body, Conversation, PipelineOptions, SseLimits};
+use agentui_agui::{process_sse_body, ConversationState, PipelineOptions, SseLimits};
 
 #[test]
 fn agui_stream_n2000_reduces_to_4040_messages() {
@@ -11,7 +11,8 @@ fn agui_stream_n2000_reduces_to_4040_messages() {
     let meta: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("agui-stream-n2000.meta.json")).unwrap()).unwrap();
 
-    let summary = process_sse_body(&body, Conversation::default(), &PipelineOptions::default(), SseLimits::default());
+    let summary =
+        process_sse_body(&body, ConversationState::default(), &PipelineOptions::default(), SseLimits::default());
     assert_eq!(summary.error, None);
     assert_eq!(summary.conversation.messages().len() as u64, meta["expectedMessages"].as_u64().unwrap());
     assert_eq!(summary.conversation.messages().len(), 4040);

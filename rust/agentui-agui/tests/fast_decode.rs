@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use agentui_agui::compat::prepare_history;
 use agentui_agui::decode::{decode_event, fast_path};
-use agentui_agui::{Conversation, Event, EventPipeline, PipelineOptions};
+use agentui_agui::{ConversationState, Event, EventPipeline, PipelineOptions};
 use serde_json::Value;
 
 fn shared(rel: &str) -> PathBuf {
@@ -69,7 +69,7 @@ fn fast_path_builds_the_general_paths_event_on_the_bench_stream() {
 
 /// Feed the same stream as text (fast path where it applies) and as parsed JSON (general path
 /// only); every push, every delivered event and the final conversation must agree.
-fn assert_same_reduction(name: &str, options: &PipelineOptions, history: Conversation, stream: &[Value]) {
+fn assert_same_reduction(name: &str, options: &PipelineOptions, history: ConversationState, stream: &[Value]) {
     let mut by_text = EventPipeline::new(history.clone(), options);
     let mut by_value = EventPipeline::new(history, options);
     for (i, event) in stream.iter().enumerate() {
@@ -95,7 +95,7 @@ fn text_and_value_pipelines_agree_on_the_corpus() {
             Some(raw) => prepare_history(raw.clone(), &mut Vec::new()).unwrap_or_default(),
             None => Vec::new(),
         };
-        let conversation = Conversation::new(history, fixture.pointer("/input/state").cloned());
+        let conversation = ConversationState::new(history, fixture.pointer("/input/state").cloned());
         let stream = fixture["stream"].as_array().cloned().unwrap_or_default();
         assert_same_reduction(&name, &options, conversation, &stream);
     }
@@ -104,5 +104,5 @@ fn text_and_value_pipelines_agree_on_the_corpus() {
 #[test]
 fn text_and_value_pipelines_agree_on_the_bench_stream() {
     let stream: Vec<Value> = bench_payloads().iter().map(|d| serde_json::from_str(d).unwrap()).collect();
-    assert_same_reduction("bench", &PipelineOptions::default(), Conversation::default(), &stream);
+    assert_same_reduction("bench", &PipelineOptions::default(), ConversationState::default(), &stream);
 }

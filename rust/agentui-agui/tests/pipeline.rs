@@ -2,17 +2,17 @@
 
 use agentui_agui::message::Role;
 use agentui_agui::{
-    process_sse_body, Conversation, Event, EventPipeline, Limits, PipelineOptions, ProtocolError, SseLimits,
+    process_sse_body, ConversationState, Event, EventPipeline, Limits, PipelineOptions, ProtocolError, SseLimits,
     StreamError, ToolCallOrigin, ToolCallStatus, WarningKind,
 };
 use serde_json::{json, Value};
 
 fn run(events: &[Value]) -> (EventPipeline, Result<Vec<Event>, ProtocolError>) {
-    run_with(Conversation::default(), PipelineOptions::default(), events)
+    run_with(ConversationState::default(), PipelineOptions::default(), events)
 }
 
 fn run_with(
-    conversation: Conversation,
+    conversation: ConversationState,
     options: PipelineOptions,
     events: &[Value],
 ) -> (EventPipeline, Result<Vec<Event>, ProtocolError>) {
@@ -74,7 +74,7 @@ fn history_tool_calls_are_never_pending() {
     let mut warnings = Vec::new();
     let messages = agentui_agui::compat::prepare_history(history.clone(), &mut warnings).unwrap();
     let (p, r) = run_with(
-        Conversation::new(messages, None),
+        ConversationState::new(messages, None),
         PipelineOptions::default(),
         &[
             json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r1", "input": {
@@ -226,13 +226,13 @@ fn limits_end_the_stream_with_a_typed_error() {
             ]
         }))
         .collect();
-    let (_, r) = run_with(Conversation::default(), options, &events);
+    let (_, r) = run_with(ConversationState::default(), options, &events);
     assert!(matches!(r.unwrap_err(), ProtocolError::LimitExceeded { what: "messages", .. }));
 
     let options =
         PipelineOptions { limits: Limits { max_tool_args_bytes: 4, ..Limits::default() }, ..Default::default() };
     let (_, r) = run_with(
-        Conversation::default(),
+        ConversationState::default(),
         options,
         &[
             started(),
@@ -248,15 +248,19 @@ fn sse_body_split_anywhere_reduces_the_same() {
     let body = "\u{FEFF}: hello\r\ndata: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r1\"}\r\n\r\n\
                 data: {\"type\":\"TEXT_MESSAGE_CHUNK\",\"messageId\":\"m\",\r\ndata: \"delta\":\"héllo 🔎\"}\r\r\
                 data: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r1\"}";
-    let whole =
-        process_sse_body(body.as_bytes(), Conversation::default(), &PipelineOptions::default(), SseLimits::default());
+    let whole = process_sse_body(
+        body.as_bytes(),
+        ConversationState::default(),
+        &PipelineOptions::default(),
+        SseLimits::default(),
+    );
     assert_eq!(whole.error, None);
     assert_eq!(whole.conversation.message("m").unwrap().text(), Some("héllo 🔎"));
     assert_eq!(whole.delivered_events, 5);
 
     let bad = process_sse_body(
         b"data: {\"type\":\"RUN_STARTED\"\xFF}\n\n",
-        Conversation::default(),
+        ConversationState::default(),
         &PipelineOptions::default(),
         SseLimits::default(),
     );
@@ -293,7 +297,12 @@ fn mutated_streams_never_panic() {
                 body.extend_from_slice(&bytes);
                 body.extend_from_slice(if next() % 5 == 0 { b"\r\n\r\n" } else { b"\n\n" });
             }
-            let _ = process_sse_body(&body, Conversation::default(), &PipelineOptions::default(), SseLimits::default());
+            let _ = process_sse_body(
+                &body,
+                ConversationState::default(),
+                &PipelineOptions::default(),
+                SseLimits::default(),
+            );
         }
     }
 }
@@ -314,5 +323,5 @@ fn a_local_tool_result_completes_its_call_by_id() {
     c.append_local_message(result);
     assert_eq!(c.tool_call("c1").unwrap().status, ToolCallStatus::Completed { result_message_id: "t1".into() });
     assert_eq!(c.pending_live_tool_calls().count(), 0);
-    assert_eq!(Conversation::default().state(), &json!({}));
+    assert_eq!(ConversationState::default().state(), &json!({}));
 }

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use agentui_agui::message::RunAgentInput;
 use agentui_agui::transport::{CancelToken, HttpTransport, TransportError, TransportOptions, Truncation};
-use agentui_agui::{Conversation, Event, PipelineOptions, SseError, SseLimits};
+use agentui_agui::{ConversationState, Event, PipelineOptions, SseError, SseLimits};
 use agentui_test_server::*;
 use serde_json::json;
 use tokio::time::timeout;
@@ -33,11 +33,11 @@ fn options() -> TransportOptions {
 async fn exchange(
     server: &TestServer,
     options: TransportOptions,
-) -> (Conversation, Result<(), TransportError>, Vec<&'static str>) {
+) -> (ConversationState, Result<(), TransportError>, Vec<&'static str>) {
     let transport = HttpTransport::new(&server.url("/agent"), &[], options).unwrap();
     let mut seen = Vec::new();
     let (c, r) = transport
-        .stream_run(&input(), Conversation::default(), &PipelineOptions::default(), &CancelToken::new(), |e, _| {
+        .stream_run(&input(), ConversationState::default(), &PipelineOptions::default(), &CancelToken::new(), |e, _| {
             seen.push(e.type_name())
         })
         .await;
@@ -51,7 +51,13 @@ async fn request_is_a_post_of_the_input_with_sse_accept_and_extra_headers() {
         let headers = [("Authorization".to_owned(), "Bearer s3cret".to_owned())];
         let transport = HttpTransport::new(&server.url("/agent"), &headers, options()).unwrap();
         let (c, r) = transport
-            .stream_run(&input(), Conversation::default(), &PipelineOptions::default(), &CancelToken::new(), |_, _| {})
+            .stream_run(
+                &input(),
+                ConversationState::default(),
+                &PipelineOptions::default(),
+                &CancelToken::new(),
+                |_, _| {},
+            )
             .await;
         r.unwrap();
         assert_eq!(c.message("m1").unwrap().text(), Some("hi"));
@@ -265,12 +271,18 @@ async fn events_are_applied_as_they_arrive_not_after_the_body() {
         let t0 = Instant::now();
         let mut text_at = None;
         let (_, r) = transport
-            .stream_run(&input(), Conversation::default(), &PipelineOptions::default(), &CancelToken::new(), |e, c| {
-                if matches!(e, Event::TextMessageEnd(_)) {
-                    assert_eq!(c.message("m1").unwrap().text(), Some("early"));
-                    text_at = Some(t0.elapsed());
-                }
-            })
+            .stream_run(
+                &input(),
+                ConversationState::default(),
+                &PipelineOptions::default(),
+                &CancelToken::new(),
+                |e, c| {
+                    if matches!(e, Event::TextMessageEnd(_)) {
+                        assert_eq!(c.message("m1").unwrap().text(), Some("early"));
+                        text_at = Some(t0.elapsed());
+                    }
+                },
+            )
             .await;
         r.unwrap();
         let total = t0.elapsed();
@@ -298,7 +310,7 @@ async fn cancel_stops_a_slow_stream_promptly() {
         });
         let t0 = Instant::now();
         let (_, r) = transport
-            .stream_run(&input(), Conversation::default(), &PipelineOptions::default(), &cancel, |_, _| {})
+            .stream_run(&input(), ConversationState::default(), &PipelineOptions::default(), &cancel, |_, _| {})
             .await;
         assert_eq!(r, Err(TransportError::Cancelled));
         assert!(t0.elapsed() < Duration::from_millis(800), "{:?}", t0.elapsed());

@@ -10,7 +10,7 @@ use agentui_agui::decode::{decode_event, fast_path};
 use agentui_agui::message::Interrupt;
 use agentui_agui::reducer::RunStatus;
 use agentui_agui::{
-    Conversation, Event, EventPipeline, Limits, MemoryBudget, Message, PipelineOptions, SseDecoder, Warning,
+    ConversationState, Event, EventPipeline, Limits, MemoryBudget, Message, PipelineOptions, SseDecoder, Warning,
 };
 use agentui_runtime::a2ui_bridge::{A2uiBridge, BridgeLimits};
 use agentui_runtime::SurfaceBudget;
@@ -85,7 +85,7 @@ pub fn replay(file: &Path, locale: &crate::locale::LocaleArgs) -> Result<ExitCod
     };
     let budget = MemoryBudget::default();
     let options = PipelineOptions { limits: budget.agui_limits(Limits::default()), ..PipelineOptions::default() };
-    let mut pipeline = EventPipeline::new(Conversation::new(Vec::new(), None), &options);
+    let mut pipeline = EventPipeline::new(ConversationState::new(Vec::new(), None), &options);
     let mut delivered = 0usize;
     // A2UI carried by the stream is rendered too, so a developer sees what the app would show.
     let group = agentui_a2ui::SurfaceGroup::new(

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use agentui_agui::event::{PatchOp, PatchOperation};
 use agentui_agui::patch::{apply_patch_within, PatchBounds};
 use agentui_agui::transport::TransportError;
-use agentui_agui::{Conversation, EventPipeline, Limits, MemoryBudget, PipelineOptions, ProtocolError, SseError};
+use agentui_agui::{ConversationState, EventPipeline, Limits, MemoryBudget, PipelineOptions, ProtocolError, SseError};
 use agentui_runtime::session::{
     ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, ToolDecision, ToolInvocation,
 };
@@ -130,7 +130,10 @@ fn patch_weight_follows_removes_and_moves() {
 }
 
 fn pipeline_with(limits: Limits) -> EventPipeline {
-    EventPipeline::new(Conversation::new(Vec::new(), None), &PipelineOptions { limits, ..PipelineOptions::default() })
+    EventPipeline::new(
+        ConversationState::new(Vec::new(), None),
+        &PipelineOptions { limits, ..PipelineOptions::default() },
+    )
 }
 
 fn push_all(p: &mut EventPipeline, events: &[Value]) -> Result<(), ProtocolError> {

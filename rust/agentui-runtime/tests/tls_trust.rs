@@ -13,7 +13,7 @@ use agentui_agui::transport::{
     CancelToken, CertificatePin, CertificateRejection, HttpTransport, TlsOptions, TransportError, TransportOptions,
     TrustStore,
 };
-use agentui_agui::{Conversation, PipelineOptions};
+use agentui_agui::{ConversationState, PipelineOptions};
 use agentui_demo_agent::tls::{TestCa, TestLeaf, TlsFront};
 use agentui_demo_agent::{DemoAgent, DemoAgentHandle};
 use agentui_runtime::session::{ConversationSession, SessionError, SessionOptions};
@@ -60,7 +60,7 @@ fn tls(trust_store: TrustStore, roots_pem: &[&str], pins: &[CertificatePin]) -> 
 async fn run(url: &str, options: TransportOptions) -> Result<String, TransportError> {
     let transport = HttpTransport::new(url, &[], options)?;
     let (conversation, result) = transport
-        .stream_run(&input(), Conversation::default(), &PipelineOptions::default(), &CancelToken::new(), |_, _| {})
+        .stream_run(&input(), ConversationState::default(), &PipelineOptions::default(), &CancelToken::new(), |_, _| {})
         .await;
     result?;
     Ok(conversation.messages().iter().filter_map(|m| m.text()).collect::<Vec<_>>().join(""))

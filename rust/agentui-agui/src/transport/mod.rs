@@ -25,7 +25,7 @@ pub use tls::{tls_client_config, CertificatePin, TlsOptions, TrustStore};
 use crate::event::Event;
 use crate::message::RunAgentInput;
 use crate::pipeline::{EventPipeline, PipelineOptions};
-use crate::reducer::Conversation;
+use crate::reducer::ConversationState;
 use crate::sse::SseLimits;
 
 /// How the transport connects and reads.
@@ -156,11 +156,11 @@ impl HttpTransport {
     pub async fn stream_run(
         &self,
         input: &RunAgentInput,
-        conversation: Conversation,
+        conversation: ConversationState,
         pipeline_options: &PipelineOptions,
         cancel: &CancelToken,
-        mut on_event: impl FnMut(&Event, &Conversation),
-    ) -> (Conversation, Result<(), TransportError>) {
+        mut on_event: impl FnMut(&Event, &ConversationState),
+    ) -> (ConversationState, Result<(), TransportError>) {
         let events = match self.open(input, cancel).await {
             Ok(events) => events,
             Err(e) => return (conversation, Err(e)),

@@ -16,7 +16,7 @@ use super::TransportError;
 use crate::error::ProtocolError;
 use crate::event::Event;
 use crate::pipeline::EventPipeline;
-use crate::reducer::Conversation;
+use crate::reducer::ConversationState;
 use crate::sse::{SseDecoder, SseEvent, SseLimits};
 
 /// One decoded server-sent event.
@@ -123,11 +123,11 @@ impl RunStream {
         RunStream { events, pipeline, run_seen: false, closed: false, ignored_after_close: 0, failure: None }
     }
 
-    pub fn conversation(&self) -> &Conversation {
+    pub fn conversation(&self) -> &ConversationState {
         self.pipeline.conversation()
     }
 
-    pub fn into_conversation(self) -> Conversation {
+    pub fn into_conversation(self) -> ConversationState {
         self.pipeline.into_conversation()
     }
 

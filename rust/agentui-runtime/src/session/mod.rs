@@ -52,7 +52,7 @@ use agentui_a2ui::catalog::CatalogRegistry;
 use agentui_a2ui::{Limits as A2uiLimits, Localization, SurfaceGroup};
 use agentui_agui::message::{Context, Interrupt, Message, MessageContent, Role};
 use agentui_agui::pipeline::PipelineOptions;
-use agentui_agui::reducer::Conversation;
+use agentui_agui::reducer::ConversationState;
 use agentui_agui::transport::{CancelToken, HttpTransport, TransportOptions};
 use agentui_agui::MemoryBudget;
 use ids::IdGenerator;
@@ -164,7 +164,7 @@ pub struct ConversationSession {
     transport: HttpTransport,
     options: SessionOptions,
     thread_id: String,
-    conversation: Conversation,
+    conversation: ConversationState,
     registry: ToolRegistry,
     policy: Arc<dyn ToolPolicy>,
     ledger: ToolLedger,
@@ -215,7 +215,7 @@ impl ConversationSession {
             transport,
             options,
             thread_id,
-            conversation: Conversation::default(),
+            conversation: ConversationState::default(),
             registry: ToolRegistry::new(),
             policy: Arc::new(AllowRegistered),
             ledger: ToolLedger::default(),
@@ -289,7 +289,7 @@ impl ConversationSession {
     /// Continue from a stored conversation. Its tool calls are history: they are never
     /// executed, whether answered or not.
     pub fn restore(&mut self, history: Vec<Message>, state: Option<Value>) {
-        self.conversation = Conversation::new(history, state);
+        self.conversation = ConversationState::new(history, state);
         self.interrupts = InterruptBook::default();
         self.listeners.emit(SessionUpdate::MessagesReset(self.conversation.messages().to_vec()));
     }
@@ -298,7 +298,7 @@ impl ConversationSession {
         &self.thread_id
     }
 
-    pub fn conversation(&self) -> &Conversation {
+    pub fn conversation(&self) -> &ConversationState {
         &self.conversation
     }
 

@@ -20,7 +20,7 @@ use agentui_agui::event::*;
 use agentui_agui::input::{build_run_agent_input, RunRequest};
 use agentui_agui::message::{Interrupt, Message, RunOutcome};
 use agentui_agui::pipeline::EventPipeline;
-use agentui_agui::reducer::{Conversation, LocalOnly, RunStatus, ToolCallOrigin, ToolCallStatus};
+use agentui_agui::reducer::{ConversationState, LocalOnly, RunStatus, ToolCallOrigin, ToolCallStatus};
 use agentui_agui::transport::{CancelToken, RunStream, TransportError, Truncation};
 
 /// How one run ended.
@@ -58,7 +58,7 @@ struct RunContext {
 }
 
 impl RunContext {
-    fn new(conversation: &Conversation, declared: HashSet<String>) -> Self {
+    fn new(conversation: &ConversationState, declared: HashSet<String>) -> Self {
         RunContext {
             declared,
             open_messages: HashSet::new(),
@@ -308,7 +308,7 @@ impl ConversationSession {
     }
 
     /// Apply the listener side of one delivered event and dispatch tool calls.
-    fn on_event(&mut self, event: &Event, conv: &Conversation, ctx: &mut RunContext, summary: &mut RunSummary) {
+    fn on_event(&mut self, event: &Event, conv: &ConversationState, ctx: &mut RunContext, summary: &mut RunSummary) {
         // A2UI operations ride on activities, tool results and custom events; the bridge feeds
         // them to the engine and queues its errors for the agent's next run.
         let a2ui = self.a2ui.on_event(event);
@@ -424,7 +424,7 @@ impl ConversationSession {
     }
 
     /// A live call's arguments are complete: decide, at most once per id, whether it runs.
-    fn dispatch(&mut self, id: &str, conv: &Conversation, ctx: &mut RunContext, summary: &mut RunSummary) {
+    fn dispatch(&mut self, id: &str, conv: &ConversationState, ctx: &mut RunContext, summary: &mut RunSummary) {
         let Some(record) = conv.tool_call(id) else { return };
         let name = record.tool_name.clone();
         // A tool this run did not declare belongs to the server (a server may well re-stream
@@ -618,13 +618,13 @@ impl ConversationSession {
         }
     }
 
-    fn emit_message(&self, conv: &Conversation, id: &str) {
+    fn emit_message(&self, conv: &ConversationState, id: &str) {
         if let Some(m) = conv.message(id) {
             self.listeners.emit(SessionUpdate::MessageUpserted(Box::new(m.clone())));
         }
     }
 
-    fn emit_call_message(&self, conv: &Conversation, tool_call_id: &str) {
+    fn emit_call_message(&self, conv: &ConversationState, tool_call_id: &str) {
         if let Some(r) = conv.tool_call(tool_call_id) {
             self.emit_message(conv, &r.message_id);
         }
