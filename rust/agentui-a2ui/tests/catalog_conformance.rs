@@ -3,6 +3,8 @@
 //! and our catalog must not drift from the spec's catalog.json (names, required lists,
 //! properties, enums).
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -14,6 +16,7 @@ use agentui_a2ui::catalog::{
 };
 use agentui_a2ui::schema::SchemaRegistry;
 use agentui_a2ui::A2uiError;
+use common::tagged_v091;
 use serde_json::{json, Value};
 
 const SPEC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/conformance/a2ui");
@@ -38,24 +41,6 @@ fn files(version: &str, dir: &str, extension: &str) -> Vec<PathBuf> {
         .collect();
     out.sort();
     out
-}
-
-/// `value` with every `"version": "v0.9"` member, at any depth, written as `"v0.9.1"`: the
-/// v0.9.1 cases and examples are the v0.9 files, while v0.9.1 agents tag their messages
-/// `"v0.9.1"`, and the verdicts must not change.
-fn tagged_v091(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| match (k.as_str(), v) {
-                    ("version", Value::String(s)) if s == "v0.9" => (k.clone(), Value::from("v0.9.1")),
-                    _ => (k.clone(), tagged_v091(v)),
-                })
-                .collect(),
-        ),
-        Value::Array(items) => Value::Array(items.iter().map(tagged_v091).collect()),
-        other => other.clone(),
-    }
 }
 
 /// Runs every case file of the v0.9 spec against `catalog`; returns the number of cases run.

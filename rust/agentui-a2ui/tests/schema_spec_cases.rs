@@ -1,10 +1,13 @@
 //! Conformance: the A2UI v0.9 and v0.9.1 specs' own schemas and test cases, read from the shared
 //! checkout (never copied into this repository).
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use agentui_a2ui::schema::{CompiledSchema, SchemaRegistry};
+use common::tagged_v091;
 use serde_json::Value;
 
 /// The spec directory of a version (`"v0_9"`, `"v0_9_1"`).
@@ -34,24 +37,6 @@ fn registry_with_catalog(version: &str, catalog: &str) -> SchemaRegistry {
 
 fn compile(registry: &SchemaRegistry, name: &str) -> CompiledSchema {
     registry.compile(name).unwrap_or_else(|e| panic!("compiling {name}: {e}"))
-}
-
-/// `value` with every `"version": "v0.9"` member, at any depth, written as `"v0.9.1"`: the
-/// v0.9.1 cases and examples are the v0.9 files, while v0.9.1 agents tag their messages
-/// `"v0.9.1"`, and the verdicts must not change.
-fn tagged_v091(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| match (k.as_str(), v) {
-                    ("version", Value::String(s)) if s == "v0.9" => (k.clone(), Value::from("v0.9.1")),
-                    _ => (k.clone(), tagged_v091(v)),
-                })
-                .collect(),
-        ),
-        Value::Array(items) => Value::Array(items.iter().map(tagged_v091).collect()),
-        other => other.clone(),
-    }
 }
 
 #[test]

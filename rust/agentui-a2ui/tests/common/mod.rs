@@ -26,3 +26,21 @@ pub fn errors(outcome: &Outcome) -> Vec<Value> {
 pub fn assert_clean(outcome: &Outcome) {
     assert!(errors(outcome).is_empty(), "unexpected errors: {:?}", errors(outcome));
 }
+
+/// `value` with every `"version": "v0.9"` member, at any depth, written as `"v0.9.1"`: the
+/// v0.9.1 cases and examples are the v0.9 files, while v0.9.1 agents tag their messages
+/// `"v0.9.1"`, and the verdicts must not change.
+pub fn tagged_v091(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| match (k.as_str(), v) {
+                    ("version", Value::String(s)) if s == "v0.9" => (k.clone(), Value::from("v0.9.1")),
+                    _ => (k.clone(), tagged_v091(v)),
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(tagged_v091).collect()),
+        other => other.clone(),
+    }
+}
