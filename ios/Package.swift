@@ -69,9 +69,11 @@ let package = Package(
         // XCTest tests of the Swift layer against a running demo agent (`swift test` on a Mac,
         // with the XCFramework built with --macos): AGENTUI_DEMO_AGENT_URL must name it, e.g.
         // http://127.0.0.1:8765, or every test fails (see Tests/AgentUITests/TestSupport.swift).
+        // RendererCasesTests needs no agent: it checks the SwiftUI renderer's pure functions
+        // against tests/renderer-cases/cases.json.
         .testTarget(
             name: "AgentUITests",
-            dependencies: ["AgentUI", "AgentUICore"],
+            dependencies: ["AgentUI", "AgentUICore", "AgentUISwiftUI"],
             path: "Tests/AgentUITests"
         ),
     ]

@@ -6,9 +6,11 @@
 import AgentUICore
 
 /// The user's edit shows at once and is written to the core; the core's echo (the re-resolved
-/// node) arrives later, possibly after further edits. An echo of a value this input wrote is
-/// not applied (it would roll back what was typed since); any other resolved value is a change
-/// from elsewhere (the agent) and replaces what is shown. Kept in `@State`.
+/// node) arrives later, possibly after further edits. Echoes are recognised by their **wire
+/// value** (docs/rendering.md, "Echo suppression"): a resolved value equal to one this input
+/// wrote is not applied (it would roll back what was typed since); any other resolved value is
+/// a change from elsewhere (the agent) and replaces what is shown. The cases are in
+/// tests/renderer-cases/cases.json (RendererCasesTests). Kept in `@State`.
 struct BoundValue<Shown: Equatable> {
     private(set) var shown: Shown
     private var written: [NodeValue] = []

@@ -113,16 +113,15 @@ struct TextFieldComponent: View {
         }
     }
 
-    /// Text for TextField; for the `number` variant a number when the text parses as one.
+    /// Text for TextField; for the `number` variant what `numberInputValue` makes of it (a
+    /// number, null when blank, else the text). Its echo is recognised by value: "1,5" stays
+    /// when 1.5 comes back.
     private func text(number: Bool) -> Binding<String> {
         Binding(
             get: { value.shown },
             set: { edited in
                 guard edited != value.shown else { return }
-                var wire = NodeValue.text(value: edited)
-                if number, let parsed = Double(edited.trimmingCharacters(in: .whitespaces)) {
-                    wire = .number(value: parsed)
-                }
+                let wire = number ? numberInputValue(edited) : NodeValue.text(value: edited)
                 let wrote = context.write(wire)
                 value.edited(edited, wrote: wrote ? wire : nil)
             }

@@ -108,8 +108,8 @@ public struct NodeContext {
 }
 
 extension NodeValue {
-    /// Text for display: text as is, whole numbers without `.0`, booleans as true/false; nil for
-    /// null, arrays and objects.
+    /// Text for display: text as is, numbers as `formatNumber` writes them, booleans as
+    /// true/false; nil for null, arrays and objects.
     public var displayText: String? {
         switch self {
         case .text(let value): return value
@@ -137,11 +137,4 @@ extension NodeValue {
         default: return nil
         }
     }
-}
-
-func formatNumber(_ value: Double) -> String {
-    if value.rounded() == value, abs(value) < 1e15 {
-        return String(Int64(value))
-    }
-    return String(value)
 }

@@ -7,46 +7,50 @@ import androidx.compose.runtime.getValue
 import androidx.compose.runtime.mutableStateOf
 import androidx.compose.runtime.remember
 import androidx.compose.runtime.setValue
+import dev.agentui.core.NodeValue
 
 /**
  * The value an input shows, for two-way binding without lost keystrokes.
  *
  * The user's edit shows at once and is written to the core; the core's echo (the re-resolved
- * node) arrives later, possibly after further edits. An echo of a value we wrote is not
- * applied (it would roll back what was typed since); any other resolved value is a change from
- * elsewhere (the agent) and replaces what is shown.
+ * node) arrives later, possibly after further edits. Echoes are recognised by their **wire
+ * value** (docs/rendering.md, "Echo suppression"): a resolved value equal to one this input
+ * wrote is not applied (it would roll back what was typed since); any other resolved value is a
+ * change from elsewhere (the agent) and replaces what is shown. Comparing display text instead
+ * would mistake "1,5" (written as 1.5, echoed as "1.5") for a change. Same rule as the SwiftUI
+ * renderer's BoundValue; the cases are in tests/renderer-cases/cases.json.
  */
 @Stable
-internal class BoundValue<T>(initial: T) {
+internal class BoundValue<T>(initial: T, initialWire: NodeValue) {
     var value: T by mutableStateOf(initial)
         private set
 
-    private val written = ArrayDeque<T>()
-    private var lastResolved: T = initial
+    private val written = ArrayDeque<NodeValue>()
+    private var lastResolved: NodeValue = initialWire
 
-    fun resolved(resolved: T) {
-        if (resolved == lastResolved) return
-        lastResolved = resolved
-        val echo = written.indexOf(resolved)
+    /** The core sent the node again with [wire] as its value; [shown] is how the input shows it. */
+    fun resolved(wire: NodeValue, shown: T) {
+        if (wire == lastResolved) return
+        lastResolved = wire
+        val echo = written.indexOf(wire)
         if (echo >= 0) {
             repeat(echo + 1) { written.removeFirst() }
         } else {
             written.clear()
-            value = resolved
+            value = shown
         }
     }
 
     /**
-     * Shows [edited] and writes it; [write] returns false when nothing was written. [echo] is
-     * how the core will show the written value back when that differs from the text typed (the
-     * number 1.0 typed as "1." comes back as "1"), so the echo does not replace the typing.
+     * The user edited the input to [edited]; [wrote] is the value written to the core, null when
+     * nothing was written (no binding: the input keeps its value locally; invalid text; or the
+     * core refused it), so no echo is expected.
      */
-    fun edit(edited: T, echo: T = edited, write: (T) -> Boolean) {
+    fun edited(edited: T, wrote: NodeValue?) {
         value = edited
-        if (write(edited)) {
-            written.addLast(echo)
-            if (written.size > MAX_UNECHOED) written.removeFirst()
-        }
+        if (wrote == null) return
+        written.addLast(wrote)
+        if (written.size > MAX_UNECHOED) written.removeFirst()
     }
 
     private companion object {
@@ -54,9 +58,14 @@ internal class BoundValue<T>(initial: T) {
     }
 }
 
+/**
+ * The bound value of [scope]'s `value` prop; [shown] turns a wire value into what the input
+ * shows (evaluated for the first value and for each new one the core sends).
+ */
 @Composable
-internal fun <T> rememberBoundValue(scope: NodeScope, resolved: T): BoundValue<T> {
-    val bound = remember(scope.node.id) { BoundValue(resolved) }
-    LaunchedEffect(bound, resolved) { bound.resolved(resolved) }
+internal fun <T> rememberBoundValue(scope: NodeScope, shown: (NodeValue) -> T): BoundValue<T> {
+    val wire = scope.prop("value") ?: NodeValue.Null
+    val bound = remember(scope.node.id) { BoundValue(shown(wire), wire) }
+    LaunchedEffect(bound, wire) { bound.resolved(wire, shown(wire)) }
     return bound
 }

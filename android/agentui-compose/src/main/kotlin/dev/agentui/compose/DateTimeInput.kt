@@ -19,6 +19,8 @@ import androidx.compose.runtime.mutableStateOf
 import androidx.compose.runtime.remember
 import androidx.compose.runtime.setValue
 import androidx.compose.ui.Modifier
+import dev.agentui.core.NodeValue
+import java.util.TimeZone
 
 /**
  * An ISO 8601 text field; with `enableDate` its button opens the Material date picker.
@@ -29,9 +31,14 @@ import androidx.compose.ui.Modifier
 @Composable
 internal fun DateTimeInputComponent(scope: NodeScope, modifier: Modifier) {
     val format = IsoFormat.of(enableDate = scope.bool("enableDate") == true, enableTime = scope.bool("enableTime") == true)
-    val min = scope.text("min")?.takeIf { format.accepts(it) }
-    val max = scope.text("max")?.takeIf { format.accepts(it) }
-    val bound = rememberBoundValue(scope, scope.text("value").orEmpty())
+    val zone = TimeZone.getDefault()
+    // Shown on the device's wall clock (IsoDates.localText): an instant moves into the zone, a
+    // date alone never does; what the core sent stays visible when it is not an ISO value.
+    val min = scope.text("min")?.let { IsoDates.localText(it, format, zone) }
+    val max = scope.text("max")?.let { IsoDates.localText(it, format, zone) }
+    val bound = rememberBoundValue(scope) { wire ->
+        wire.displayText()?.let { IsoDates.localText(it, format, zone) ?: it }.orEmpty()
+    }
     val hint = when {
         bound.value.isEmpty() || format.accepts(bound.value) && inRange(bound.value, min, max) -> null
         !format.accepts(bound.value) -> "Use ${format.pattern}"
@@ -42,9 +49,8 @@ internal fun DateTimeInputComponent(scope: NodeScope, modifier: Modifier) {
     OutlinedTextField(
         value = bound.value,
         onValueChange = { edited ->
-            bound.edit(edited) { text ->
-                (text.isEmpty() || format.accepts(text) && inRange(text, min, max)) && scope.write(text)
-            }
+            val valid = edited.isEmpty() || format.accepts(edited) && inRange(edited, min, max)
+            bound.edited(edited, NodeValue.Text(edited).takeIf { valid && scope.write(it) })
         },
         modifier = modifier.fillMaxWidth(),
         label = scope.text("label")?.let { { Text(it) } },
@@ -73,7 +79,7 @@ internal fun DateTimeInputComponent(scope: NodeScope, modifier: Modifier) {
                     picking = false
                     val millis = state.selectedDateMillis ?: return@TextButton
                     val picked = format.withDate(bound.value, IsoDates.date(millis))
-                    bound.edit(picked) { scope.write(it) }
+                    bound.edited(picked, NodeValue.Text(picked).takeIf { scope.write(it) })
                 }) { Text("OK") }
             },
             dismissButton = { TextButton(onClick = { picking = false }) { Text("Cancel") } },

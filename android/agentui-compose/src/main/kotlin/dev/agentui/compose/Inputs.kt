@@ -33,6 +33,7 @@ import androidx.compose.ui.text.input.PasswordVisualTransformation
 import androidx.compose.ui.text.input.VisualTransformation
 import androidx.compose.ui.unit.dp
 import dev.agentui.core.NodeValue
+import dev.agentui.nodeValueOf
 
 @Composable
 internal fun ButtonComponent(scope: NodeScope, modifier: Modifier) {
@@ -56,15 +57,15 @@ internal fun supportingError(message: String?): (@Composable () -> Unit)? =
 @Composable
 internal fun TextFieldComponent(scope: NodeScope, modifier: Modifier) {
     val variant = scope.text("variant")
-    val bound = rememberBoundValue(scope, scope.text("value").orEmpty())
+    val bound = rememberBoundValue(scope) { it.displayText().orEmpty() }
     val message = scope.validationMessage
     OutlinedTextField(
         value = bound.value,
         onValueChange = { edited ->
-            // The number variant writes a number once the text parses as one; the core shows
-            // it back in its own form ("1." comes back as "1").
-            val number = if (variant == "number") edited.toDoubleOrNull()?.takeIf { it.isFinite() } else null
-            bound.edit(edited, echo = number?.let(::formatNumber) ?: edited) { scope.write(number ?: it) }
+            // The number variant writes a number once the text spells one; its echo ("1." comes
+            // back as 1, shown "1") is recognised by value, so the typing stays.
+            val wire = if (variant == "number") numberInputValue(edited) else NodeValue.Text(edited)
+            bound.edited(edited, wire.takeIf { scope.write(it) })
         },
         modifier = modifier.fillMaxWidth(),
         label = scope.text("label")?.let { { Text(it) } },
@@ -83,16 +84,19 @@ internal fun TextFieldComponent(scope: NodeScope, modifier: Modifier) {
 
 @Composable
 internal fun CheckBoxComponent(scope: NodeScope, modifier: Modifier) {
-    val bound = rememberBoundValue(scope, scope.bool("value") ?: false)
-    Row(
-        modifier.toggleable(value = bound.value, role = Role.Checkbox, onValueChange = { checked ->
-            bound.edit(checked) { scope.write(it) }
-        }),
-        verticalAlignment = Alignment.CenterVertically,
-    ) {
-        // The row handles the toggle, so the whole line is one touch target.
-        Checkbox(checked = bound.value, onCheckedChange = null)
-        scope.text("label")?.let { Text(it, Modifier.padding(start = 8.dp)) }
+    val bound = rememberBoundValue(scope) { it.asBool() ?: false }
+    Column(modifier) {
+        Row(
+            Modifier.toggleable(value = bound.value, role = Role.Checkbox, onValueChange = { checked ->
+                bound.edited(checked, NodeValue.Bool(checked).takeIf { scope.write(it) })
+            }),
+            verticalAlignment = Alignment.CenterVertically,
+        ) {
+            // The row handles the toggle, so the whole line is one touch target.
+            Checkbox(checked = bound.value, onCheckedChange = null)
+            scope.text("label")?.let { Text(it, Modifier.padding(start = 8.dp)) }
+        }
+        supportingError(scope.validationMessage)?.invoke()
     }
 }
 
@@ -107,8 +111,7 @@ internal fun ChoicePickerComponent(scope: NodeScope, modifier: Modifier) {
         val label = entries.firstOrNull { it.name == "label" }?.value?.displayText() ?: value
         ChoiceOption(label, value)
     }
-    val selectedNow = scope.list("value").mapNotNull { it.displayText() }
-    val bound = rememberBoundValue(scope, selectedNow)
+    val bound = rememberBoundValue(scope) { wire -> (wire as? NodeValue.Array)?.items.orEmpty().mapNotNull { it.displayText() } }
     val single = scope.text("variant") != "multipleSelection"
     var filter by remember(scope.node.id) { mutableStateOf("") }
     val shown = if (filter.isBlank()) options else options.filter { it.label.contains(filter.trim(), ignoreCase = true) }
@@ -118,7 +121,7 @@ internal fun ChoicePickerComponent(scope: NodeScope, modifier: Modifier) {
             option.value in bound.value -> bound.value - option.value
             else -> bound.value + option.value
         }
-        bound.edit(next) { scope.write(it) }
+        bound.edited(next, nodeValueOf(next).takeIf { scope.write(it) })
     }
     Column(modifier, verticalArrangement = Arrangement.spacedBy(4.dp)) {
         scope.text("label")?.let { Text(it, style = MaterialTheme.typography.titleSmall) }
@@ -159,15 +162,19 @@ internal fun ChoicePickerComponent(scope: NodeScope, modifier: Modifier) {
 internal fun SliderComponent(scope: NodeScope, modifier: Modifier) {
     val min = scope.number("min") ?: 0.0
     val max = (scope.number("max") ?: 100.0).coerceAtLeast(min)
-    val bound = rememberBoundValue(scope, (scope.number("value") ?: min).coerceIn(min, max))
+    val bound = rememberBoundValue(scope) { (it.asNumber() ?: min).coerceIn(min, max) }
     Column(modifier) {
         val label = scope.text("label")
         Text(listOfNotNull(label, formatNumber(bound.value)).joinToString(": "), style = MaterialTheme.typography.bodyMedium)
         Slider(
             value = bound.value.toFloat(),
-            onValueChange = { moved -> bound.edit(moved.toDouble()) { scope.write(it) } },
+            onValueChange = { moved ->
+                val number = moved.toDouble()
+                bound.edited(number, NodeValue.Number(number).takeIf { scope.write(it) })
+            },
             valueRange = min.toFloat()..max.toFloat(),
             enabled = max > min,
         )
+        supportingError(scope.validationMessage)?.invoke()
     }
 }

@@ -29,17 +29,9 @@ class NodeScope internal constructor(
     /** A prop as text: text as is, numbers without a trailing `.0`, booleans as true/false. */
     fun text(name: String): String? = prop(name)?.displayText()
 
-    fun number(name: String): Double? = when (val value = prop(name)) {
-        is NodeValue.Number -> value.value
-        is NodeValue.Text -> value.value.toDoubleOrNull()
-        else -> null
-    }
+    fun number(name: String): Double? = prop(name)?.asNumber()
 
-    fun bool(name: String): Boolean? = when (val value = prop(name)) {
-        is NodeValue.Bool -> value.value
-        is NodeValue.Text -> value.value.toBooleanStrictOrNull()
-        else -> null
-    }
+    fun bool(name: String): Boolean? = prop(name)?.asBool()
 
     fun list(name: String): List<NodeValue> = (prop(name) as? NodeValue.Array)?.items.orEmpty()
 
@@ -89,7 +81,19 @@ class NodeScope internal constructor(
         }
 }
 
-/** Text for display: numbers that are whole print without `.0`. */
+internal fun NodeValue.asNumber(): Double? = when (this) {
+    is NodeValue.Number -> value
+    is NodeValue.Text -> value.toDoubleOrNull()
+    else -> null
+}
+
+internal fun NodeValue.asBool(): Boolean? = when (this) {
+    is NodeValue.Bool -> value
+    is NodeValue.Text -> value.toBooleanStrictOrNull()
+    else -> null
+}
+
+/** Text for display: numbers as [formatNumber] writes them. */
 internal fun NodeValue.displayText(): String? = when (this) {
     is NodeValue.Text -> value
     is NodeValue.Number -> formatNumber(value)
@@ -97,6 +101,3 @@ internal fun NodeValue.displayText(): String? = when (this) {
     is NodeValue.Null -> null
     is NodeValue.Array, is NodeValue.Object -> null
 }
-
-internal fun formatNumber(value: Double): String =
-    if (value % 1.0 == 0.0 && kotlin.math.abs(value) < 1e15) value.toLong().toString() else value.toString()

@@ -1,0 +1,151 @@
+// The renderer parity rules of docs/rendering.md (echo suppression, dates, number input), one
+// case at a time from tests/renderer-cases/cases.json: the file the Compose renderer's host test
+// (android/host-jvm/src/test/kotlin/dev/agentui/compose/RendererCasesTest.kt) reads too. Needs
+// no demo agent.
+//
+// UNVERIFIED: written without a Swift compiler (none on the machine this was written on); it
+// has never been compiled or run.
+
+import Foundation
+import XCTest
+import AgentUICore
+@testable import AgentUISwiftUI
+
+/// A JSON value as the cases file has it. An object member that is absent is not in the
+/// dictionary, while `null` is `.null`: the echo cases tell "wrote nothing" from "wrote null".
+private enum JSON: Decodable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSON])
+    case object([String: JSON])
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        // Bool before Double: JSONDecoder decodes a Bool only from true/false.
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSON].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSON].self))
+        }
+    }
+
+    subscript(key: String) -> JSON? {
+        if case .object(let members) = self { return members[key] }
+        return nil
+    }
+
+    var string: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The wire value the core would send for this JSON.
+    var nodeValue: NodeValue {
+        switch self {
+        case .null: return .null
+        case .bool(let value): return .bool(value: value)
+        case .number(let value): return .number(value: value)
+        case .string(let value): return .text(value: value)
+        case .array(let items): return .array(items: items.map(\.nodeValue))
+        case .object(let members):
+            return .object(entries: members.keys.sorted().map { PropEntry(name: $0, value: members[$0]!.nodeValue) })
+        }
+    }
+}
+
+final class RendererCasesTests: XCTestCase {
+    /// This file is ios/Tests/AgentUITests/RendererCasesTests.swift: four levels below the root.
+    private static let casesURL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .appendingPathComponent("tests/renderer-cases/cases.json")
+
+    private func section(_ name: String, atLeast minimum: Int) throws -> [JSON] {
+        let data = try Data(contentsOf: Self.casesURL)
+        let all = try JSONDecoder().decode(JSON.self, from: data)
+        guard case .array(let cases) = all[name]?["cases"] else {
+            throw TestSetupError("\(Self.casesURL.path) has no section \"\(name)\" with cases")
+        }
+        // A truncated or renamed section must not pass by asserting nothing.
+        XCTAssertGreaterThanOrEqual(cases.count, minimum, "\(name): too few cases")
+        return cases
+    }
+
+    func testEchoSuppressionComparesWireValues() throws {
+        for testCase in try section("echo", atLeast: 10) {
+            let name = testCase["name"]?.string ?? "?"
+            let initial = try XCTUnwrap(testCase["initial"], name).nodeValue
+            guard case .array(let steps) = testCase["steps"] else {
+                XCTFail("\(name): no steps")
+                continue
+            }
+            var bound = BoundValue(shown: initial.displayText ?? "", resolved: initial)
+            for (index, step) in steps.enumerated() {
+                if let edit = step["edit"]?.string {
+                    // An absent "wrote" is an edit that wrote nothing; "wrote": null wrote null.
+                    bound.edited(edit, wrote: step["wrote"]?.nodeValue)
+                } else {
+                    let wire = try XCTUnwrap(step["resolved"], "\(name), step \(index)").nodeValue
+                    bound.resolved(wire, shown: wire.displayText ?? "")
+                }
+                XCTAssertEqual(bound.shown, step["shown"]?.string, "\(name), after step \(index)")
+            }
+        }
+    }
+
+    func testIsoValuesAreShownOnTheZonesWallClock() throws {
+        for testCase in try section("dates", atLeast: 30) {
+            let value = try XCTUnwrap(testCase["value"]?.string)
+            let zoneId = try XCTUnwrap(testCase["zone"]?.string)
+            let zone = try XCTUnwrap(TimeZone(identifier: zoneId), "the system knows \(zoneId)")
+            let format: IsoFormat
+            switch testCase["format"]?.string {
+            case "date": format = .date
+            case "time": format = .time
+            case "dateTime": format = .dateTime
+            default:
+                XCTFail("\(value): unknown format")
+                continue
+            }
+            let expected = try XCTUnwrap(testCase["shown"], "\(value): no expected value")
+            let shown = IsoDates.localText(value, format: format, zone: zone)
+            let why = testCase["why"]?.string ?? ""
+            XCTAssertEqual(shown, expected.string, "\(value) as \(format) in \(zoneId) (\(why))")
+            // What is shown is what the picker starts from and writes back unchanged.
+            if let shown {
+                let date = try XCTUnwrap(format.parse(shown), "\(shown) parses")
+                XCTAssertEqual(format.format(date), shown)
+            }
+        }
+    }
+
+    func testNumberInputWritesANumberNullOrTheText() throws {
+        for testCase in try section("numberInput", atLeast: 25) {
+            let text = try XCTUnwrap(testCase["text"]?.string)
+            let wire = try XCTUnwrap(testCase["wire"], "\(text): no expected wire value").nodeValue
+            XCTAssertEqual(numberInputValue(text), wire, "typed \"\(text)\" (\(testCase["why"]?.string ?? ""))")
+        }
+    }
+
+    func testNumbersPrintTheSameTextOnBothPlatforms() throws {
+        for testCase in try section("numberFormat", atLeast: 15) {
+            guard case .number(let number) = testCase["number"], let text = testCase["text"]?.string else {
+                XCTFail("a numberFormat case without number or text")
+                continue
+            }
+            XCTAssertEqual(formatNumber(number), text, "\(number)")
+        }
+    }
+}
