@@ -64,7 +64,7 @@ pub enum MessageContent {
 
 /// A call an assistant message made; the arguments stay the text the model produced.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
-pub struct ToolCallRecord {
+pub struct MessageToolCall {
     pub id: String,
     pub name: String,
     pub arguments_json: String,
@@ -76,7 +76,7 @@ pub struct MessageRecord {
     pub role: MessageRole,
     pub content: MessageContent,
     pub name: Option<String>,
-    pub tool_calls: Vec<ToolCallRecord>,
+    pub tool_calls: Vec<MessageToolCall>,
     /// For tool results: the call this answers.
     pub tool_call_id: Option<String>,
     /// For failed tool results: the error the agent reads.
@@ -150,7 +150,7 @@ impl From<&Message> for MessageRecord {
                 .tool_calls
                 .iter()
                 .flatten()
-                .map(|c| ToolCallRecord {
+                .map(|c| MessageToolCall {
                     id: c.id.clone(),
                     name: c.function.name.clone(),
                     arguments_json: c.function.arguments.clone(),
