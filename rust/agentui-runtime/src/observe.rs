@@ -10,6 +10,8 @@
 //! Surfaces are observed one by one ([`SurfaceSubscription`]): a `Reset`, then `Patch`es, under
 //! the same rule.
 
+use std::fmt;
+
 use agentui_a2ui::SurfaceDiff;
 use agentui_agui::event::PatchOperation;
 use agentui_agui::message::Interrupt;
@@ -85,3 +87,35 @@ pub enum Observed {
 /// What a [`SurfaceSubscription`] yields: first a `Reset`, then `Patch`es (a `Reset` again after
 /// falling behind; an empty `Reset` when the agent deleted the surface).
 pub type SurfaceUpdate = SurfaceDiff;
+
+impl fmt::Display for ConversationDelta {
+    // One line per delta, for logs and the command line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConversationDelta::MessageAdded(m) | ConversationDelta::MessageReplaced(m) => {
+                write!(f, "message {} ({}): {}", m.id, m.role.as_str(), m.text().unwrap_or("<non-text>"))
+            }
+            ConversationDelta::TextAppended { message_id, delta } => write!(f, "message {message_id} += {delta:?}"),
+            ConversationDelta::ToolCallArgsAppended { tool_call_id, delta, .. } => {
+                write!(f, "tool call {tool_call_id} arguments += {delta:?}")
+            }
+            ConversationDelta::MessagesReset(ms) => write!(f, "messages reset: {} messages", ms.len()),
+            ConversationDelta::StatePatched(ops) => write!(f, "state patched: {} operations", ops.len()),
+            ConversationDelta::StateReplaced(s) => write!(f, "state: {s}"),
+            ConversationDelta::StateResyncNeeded { reason } => write!(f, "state resync needed: {reason}"),
+            ConversationDelta::RunPhase(p) => write!(f, "run: {p:?}"),
+            ConversationDelta::ToolCall(t) => write!(f, "tool call {} ({}): {:?}", t.tool_call_id, t.tool_name, t.phase),
+            ConversationDelta::Interrupts(is) => write!(f, "pending interrupts: {}", is.len()),
+            ConversationDelta::SurfaceAdded(s) => write!(f, "surface {} created ({})", s.surface_id, s.catalog_id),
+            ConversationDelta::SurfaceRemoved { surface_id } => write!(f, "surface {surface_id} deleted"),
+            ConversationDelta::Warning(w) => write!(f, "warning ({:?}): {}", w.kind, w.message),
+            ConversationDelta::Custom { name, value } => write!(f, "custom {name}: {value}"),
+            ConversationDelta::Raw { event, source } => {
+                write!(f, "raw ({}): {event}", source.as_deref().unwrap_or("unknown source"))
+            }
+            ConversationDelta::Step { name, started } => {
+                write!(f, "step {name} {}", if *started { "started" } else { "finished" })
+            }
+        }
+    }
+}
