@@ -11,6 +11,24 @@
 
 uniffi::setup_scaffolding!();
 
+/// Declares a bindings enum of unit variants mirroring a core enum one to one, with its `From`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! mirror {
+    ($(#[$meta:meta])* $name:ident from $($core:ident)::+ { $($variant:ident),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+        pub enum $name { $($variant),* }
+
+        impl From<$($core)::+> for $name {
+            fn from(value: $($core)::+) -> Self {
+                use $($core)::+ as Core;
+                match value { $(Core::$variant => $name::$variant),* }
+            }
+        }
+    };
+}
+
 mod budget;
 mod conversation;
 #[cfg(feature = "demo-agent")]
@@ -44,6 +62,6 @@ pub use tools::{ClientToolHandler, ToolHandlerError};
 pub use update::{
     ActionResultRecord, ConversationDelta, ConversationSnapshot, ConversationUpdate, PatchOp, PatchOperationRecord,
     RunOutcome, RunPhase, RunSummary, SessionWarning, SessionWarningKind, SurfaceEntry, SurfaceSnapshot,
-    ToolCallPhase, ToolCallReport, ToolCallUpdate, ToolFailureKind,
+    ToolCallPhase, ToolCallUpdate, ToolFailureKind,
 };
 pub use value::{NodeValue, PropEntry};

@@ -1,21 +1,14 @@
 //! Conversation values as records: messages, tool calls, interrupts.
 
-use agentui_agui::message::{ContentPart as CorePart, Interrupt, MessageContent as CoreContent, PartSource, Role};
+use agentui_agui::message::{ContentPart as CorePart, Interrupt, MessageContent as CoreContent, PartSource};
 use agentui_agui::Message;
 use serde_json::Value;
 
 use crate::value::{entries, NodeValue, PropEntry};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
-pub enum MessageRole {
-    Developer,
-    System,
-    Assistant,
-    User,
-    Tool,
-    Activity,
-    Reasoning,
-}
+crate::mirror!(MessageRole from agentui_agui::message::Role {
+    Developer, System, Assistant, User, Tool, Activity, Reasoning
+});
 
 /// Where a media part's bytes are.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Enum)]
@@ -96,20 +89,6 @@ pub struct InterruptRecord {
     /// RFC 3339.
     pub expires_at: Option<String>,
     pub metadata: Option<NodeValue>,
-}
-
-impl From<Role> for MessageRole {
-    fn from(role: Role) -> Self {
-        match role {
-            Role::Developer => MessageRole::Developer,
-            Role::System => MessageRole::System,
-            Role::Assistant => MessageRole::Assistant,
-            Role::User => MessageRole::User,
-            Role::Tool => MessageRole::Tool,
-            Role::Activity => MessageRole::Activity,
-            Role::Reasoning => MessageRole::Reasoning,
-        }
-    }
 }
 
 fn source(source: &PartSource) -> MediaSource {

@@ -7,7 +7,6 @@ use agentui_runtime::observe::{ConversationDelta as Core, ConversationSnapshot a
 use agentui_runtime::session::{self as s, ActionResult, SessionWarningKind as K, ToolFailure};
 
 use crate::message::{interrupts, InterruptRecord, MessageRecord};
-use crate::node::SurfaceDiffRecord;
 use crate::value::NodeValue;
 
 /// Why a run finished, as the agent said.
@@ -90,7 +89,6 @@ pub enum SessionWarningKind {
     UnansweredInterrupt,
     InputDowngrade,
     A2ui,
-    InputNotApplied,
     KeptLocal,
     AnsweredByInterrupt,
 }
@@ -101,14 +99,6 @@ pub struct SessionWarning {
     pub message: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
-pub struct ToolCallReport {
-    pub tool_call_id: String,
-    pub tool_name: String,
-    /// `Succeeded` or `Failed`.
-    pub phase: ToolCallPhase,
-}
-
 /// The result of one `send_message`/`continue_run` and its automatic follow-up runs.
 #[derive(Debug, Clone, PartialEq, uniffi::Record)]
 pub struct RunSummary {
@@ -116,7 +106,8 @@ pub struct RunSummary {
     pub run_ids: Vec<String>,
     /// `Finished` or `Interrupted`.
     pub phase: RunPhase,
-    pub tool_calls: Vec<ToolCallReport>,
+    /// Every call the client answered, `Succeeded` or `Failed`.
+    pub tool_calls: Vec<ToolCallUpdate>,
     pub pending_interrupts: Vec<InterruptRecord>,
     /// Tool results wait for `continue_run`.
     pub follow_up_limit_reached: bool,
@@ -153,15 +144,7 @@ pub struct ConversationSnapshot {
     pub surfaces: Vec<SurfaceEntry>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
-pub enum PatchOp {
-    Add,
-    Remove,
-    Replace,
-    Move,
-    Copy,
-    Test,
-}
+crate::mirror!(PatchOp from agentui_agui::event::PatchOp { Add, Remove, Replace, Move, Copy, Test });
 
 /// One RFC 6902 operation as it was applied to the state.
 #[derive(Debug, Clone, PartialEq, uniffi::Record)]
@@ -302,7 +285,6 @@ impl From<&s::SessionWarning> for SessionWarning {
             K::UnansweredInterrupt => W::UnansweredInterrupt,
             K::InputDowngrade => W::InputDowngrade,
             K::A2ui => W::A2ui,
-            K::InputNotApplied => W::InputNotApplied,
             K::KeptLocal => W::KeptLocal,
             K::AnsweredByInterrupt => W::AnsweredByInterrupt,
         };
@@ -312,7 +294,7 @@ impl From<&s::SessionWarning> for SessionWarning {
 
 impl From<&s::RunSummary> for RunSummary {
     fn from(s: &s::RunSummary) -> Self {
-        let report = |r: &s::ToolCallReport| ToolCallReport {
+        let report = |r: &s::ToolCallReport| ToolCallUpdate {
             tool_call_id: r.tool_call_id.clone(),
             tool_name: r.tool_name.clone(),
             phase: match &r.outcome {
@@ -367,7 +349,6 @@ impl From<&CoreSnapshot> for ConversationSnapshot {
 
 impl From<&Core> for ConversationDelta {
     fn from(d: &Core) -> Self {
-        use agentui_agui::event::PatchOp as P;
         use ConversationDelta as D;
         match d {
             Core::MessageAdded(m) => D::MessageAdded { message: m.into() },
@@ -385,14 +366,7 @@ impl From<&Core> for ConversationDelta {
                 operations: ops
                     .iter()
                     .map(|o| PatchOperationRecord {
-                        op: match o.op {
-                            P::Add => PatchOp::Add,
-                            P::Remove => PatchOp::Remove,
-                            P::Replace => PatchOp::Replace,
-                            P::Move => PatchOp::Move,
-                            P::Copy => PatchOp::Copy,
-                            P::Test => PatchOp::Test,
-                        },
+                        op: o.op.into(),
                         path: o.path.clone(),
                         from: o.from.clone(),
                         value: o.value.as_ref().map(Into::into),

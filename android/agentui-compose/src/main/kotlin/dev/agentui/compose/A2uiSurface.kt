@@ -16,9 +16,8 @@ import androidx.compose.ui.Modifier
 import androidx.compose.ui.platform.LocalUriHandler
 import androidx.compose.ui.platform.testTag
 import dev.agentui.AgentConversation
+import dev.agentui.SurfaceDiff
 import dev.agentui.core.SurfaceException
-import kotlinx.coroutines.flow.distinctUntilChanged
-import kotlinx.coroutines.flow.map
 
 /**
  * Renders A2UI surface [surfaceId] of [conversation] from the core's resolved nodes.
@@ -42,19 +41,20 @@ fun A2uiSurface(
     onError: ((Throwable) -> Unit)? = null,
 ) {
     val actions = remember(conversation, surfaceId) { ConversationSurfaceActions(conversation, surfaceId) }
-    val nodes = remember(conversation, surfaceId) {
-        SurfaceNodes().apply { update(conversation.surfaces.value[surfaceId]) }
-    }
+    val nodes = remember(conversation, surfaceId) { SurfaceNodes() }
+    // One subscription per rendered surface: a Reset, then Patches applied on this coroutine
+    // (the composition's thread). A surface that is gone renders nothing.
     LaunchedEffect(nodes) {
-        conversation.surfaces
-            .map { it[surfaceId] }
-            .distinctUntilChanged { old, new -> old === new }
-            .collect(nodes::update)
+        try {
+            conversation.surfaceDiffs(surfaceId).collect(nodes::apply)
+        } catch (e: SurfaceException.UnknownSurface) {
+            nodes.apply(SurfaceDiff.Reset(null, emptyList()))
+        }
     }
     A2uiSurface(surfaceId, nodes, actions, modifier, components, onOpenUrl, onError)
 }
 
-/** Renders [nodes] (kept current by the caller with [SurfaceNodes.update]) with [actions]. */
+/** Renders [nodes] (kept current by the caller with [SurfaceNodes.apply]) with [actions]. */
 @Composable
 fun A2uiSurface(
     surfaceId: String,
@@ -100,7 +100,4 @@ private fun SurfaceRoot(nodes: SurfaceNodes) {
 }
 
 /** A short text for a refused write or a failed action, for the default error line. */
-fun describeError(error: Throwable): String = when (error) {
-    is SurfaceException.Busy -> "A run is in progress and too much input is waiting; try again when it ends."
-    else -> error.message?.takeIf { it.isNotBlank() } ?: error.javaClass.simpleName
-}
+fun describeError(error: Throwable): String = error.message?.takeIf { it.isNotBlank() } ?: error.javaClass.simpleName
