@@ -266,7 +266,9 @@ impl Printer {
             ConversationDelta::StateReplaced(state) => json!({"type": "state", "state": state}),
             ConversationDelta::StatePatched(ops) => json!({"type": "statePatch", "patch": ops}),
             ConversationDelta::StateResyncNeeded { reason } => json!({"type": "stateResyncNeeded", "reason": reason}),
-            ConversationDelta::Interrupts(pending) => json!({"type": "interrupts", "pending": interrupts_json(pending)}),
+            ConversationDelta::Interrupts(pending) => {
+                json!({"type": "interrupts", "pending": interrupts_json(pending)})
+            }
             ConversationDelta::Warning(w) => {
                 json!({"type": "warning", "kind": format!("{:?}", w.kind), "message": w.message})
             }

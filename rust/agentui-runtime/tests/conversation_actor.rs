@@ -121,7 +121,17 @@ async fn a_subscriber_gets_the_snapshot_then_every_delta_in_order() {
         })
         .collect();
     let user_id = conv.snapshot().messages[0].id.clone();
-    assert_eq!(seen, [format!("added {user_id}"), "starting".into(), "running".into(), "added a1".into(), "a1 += Hello!".into(), "finished".into()]);
+    assert_eq!(
+        seen,
+        [
+            format!("added {user_id}"),
+            "starting".into(),
+            "running".into(),
+            "added a1".into(),
+            "a1 += Hello!".into(),
+            "finished".into()
+        ]
+    );
 
     // The deltas applied to the first snapshot give the snapshot now.
     let now = conv.snapshot();
@@ -230,11 +240,9 @@ async fn set_value_during_a_run_applies_at_once_and_its_patch_is_observed_before
 
 #[tokio::test(start_paused = true)]
 async fn dispatch_action_during_a_run_is_resolved_at_once_and_its_run_queued_after() {
-    let server = TestServer::start(vec![
-        held_run("r1", form_events()),
-        Reply::sse(&run_of("r2", vec![text("a2", "thanks")])),
-    ])
-    .await;
+    let server =
+        TestServer::start(vec![held_run("r1", form_events()), Reply::sse(&run_of("r2", vec![text("a2", "thanks")]))])
+            .await;
     let conv = conversation(&server);
     let mut sub = conv.subscribe();
     let first = tokio::spawn({
@@ -270,11 +278,8 @@ fn echo_tool(name: &str) -> ClientTool {
 
 #[tokio::test(start_paused = true)]
 async fn register_tool_during_a_run_is_declared_in_the_next_request() {
-    let server = TestServer::start(vec![
-        held_run("r1", vec![]),
-        Reply::sse(&run_of("r2", vec![text("a2", "ok")])),
-    ])
-    .await;
+    let server =
+        TestServer::start(vec![held_run("r1", vec![]), Reply::sse(&run_of("r2", vec![text("a2", "ok")]))]).await;
     let conv = conversation(&server);
     conv.register_tool(echo_tool("before")).unwrap();
     let mut sub = conv.subscribe();
@@ -289,7 +294,12 @@ async fn register_tool_during_a_run_is_declared_in_the_next_request() {
     conv.send_message("two".into()).await.unwrap();
 
     let names = |i: usize| -> Vec<String> {
-        server.requests()[i].body["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap().to_owned()).collect()
+        server.requests()[i].body["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_owned())
+            .collect()
     };
     assert_eq!(names(0), ["before"], "the run in flight keeps the tools it sent");
     assert_eq!(names(1), ["during"]);
@@ -415,7 +425,8 @@ async fn a_panicking_tool_or_listener_does_not_take_the_conversation_down() {
 
 #[tokio::test(start_paused = true)]
 async fn a_deleted_surface_resets_its_subscribers_to_empty() {
-    let delete = json!({"type": "CUSTOM", "name": "a2ui", "value": {"version": "v0.9", "deleteSurface": {"surfaceId": "f"}}});
+    let delete =
+        json!({"type": "CUSTOM", "name": "a2ui", "value": {"version": "v0.9", "deleteSurface": {"surfaceId": "f"}}});
     let server =
         TestServer::start(vec![held_run("r1", form_events()), Reply::sse(&run_of("r2", vec![vec![delete]]))]).await;
     let conv = conversation(&server);

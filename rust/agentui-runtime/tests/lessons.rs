@@ -11,8 +11,8 @@ use std::time::Duration;
 use agentui_agui::message::{FunctionCall, Message, MessageContent, Role, ToolCall, ToolCallKind};
 use agentui_agui::WarningKind;
 use agentui_runtime::session::{
-    ClientTool, ConversationSession, SessionOptions, SessionWarningKind, ToolCallPhase, ToolDecision,
-    ToolError, ToolFailure, ToolInvocation, STATE_RESYNC_PROP,
+    ClientTool, ConversationSession, SessionOptions, SessionWarningKind, ToolCallPhase, ToolDecision, ToolError,
+    ToolFailure, ToolInvocation, STATE_RESYNC_PROP,
 };
 use serde_json::{json, Value};
 use support::*;

@@ -12,8 +12,8 @@ use std::time::Duration;
 use agentui_agui::reducer::LocalOnly;
 use agentui_agui::transport::TransportError;
 use agentui_runtime::session::{
-    ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, SessionWarningKind,
-    ToolCallPhase, ToolInvocation,
+    ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, SessionWarningKind, ToolCallPhase,
+    ToolInvocation,
 };
 use serde_json::{json, Value};
 use support::*;
@@ -173,14 +173,20 @@ async fn defect3_custom_raw_and_step_events_reach_listeners_in_order() {
             .all()
             .into_iter()
             .filter(|u| {
-                matches!(u, ConversationDelta::Custom { .. } | ConversationDelta::Raw { .. } | ConversationDelta::Step { .. })
+                matches!(
+                    u,
+                    ConversationDelta::Custom { .. } | ConversationDelta::Raw { .. } | ConversationDelta::Step { .. }
+                )
             })
             .collect();
         assert_eq!(
             seen,
             vec![
                 ConversationDelta::Step { name: "agent".into(), started: true },
-                ConversationDelta::Raw { event: json!({"event": "on_chat_model_start"}), source: Some("langgraph".into()) },
+                ConversationDelta::Raw {
+                    event: json!({"event": "on_chat_model_start"}),
+                    source: Some("langgraph".into())
+                },
                 ConversationDelta::Custom {
                     name: "PredictState".into(),
                     value: json!([{"state_key": "doc", "tool": "write"}])
