@@ -45,6 +45,9 @@ pub struct RunArgs {
     /// otherwise the run stops at the first interrupt, exit 3).
     #[arg(long, value_enum)]
     pub interrupts: Option<InterruptPolicy>,
+    /// The thread to continue (a fresh id when absent); a recorded stream answers on its own.
+    #[arg(long = "thread", value_name = "ID")]
+    pub thread_id: Option<String>,
     /// The state the conversation starts from (a JSON value).
     #[arg(long, value_name = "JSON")]
     pub state: Option<String>,
@@ -510,7 +513,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
 /// The session options of `run`: the defaults with the `--ca-cert` / `--pin` / `--trust-store`
 /// trust and the `--locale` / `--time-zone` localization.
 fn session_options(args: &RunArgs) -> Result<SessionOptions, String> {
-    let mut options = SessionOptions::default();
+    let mut options = SessionOptions { thread_id: args.thread_id.clone(), ..SessionOptions::default() };
     options.transport.tls = args.tls.options()?;
     options.localization = args.locale.localization()?;
     Ok(options)
