@@ -142,8 +142,7 @@ impl ConversationModel {
     }
 
     fn reindex_messages(&mut self) {
-        self.message_index =
-            self.snapshot.messages.iter().enumerate().map(|(i, m)| (m.id.clone(), i)).collect();
+        self.message_index = self.snapshot.messages.iter().enumerate().map(|(i, m)| (m.id.clone(), i)).collect();
     }
 
     fn message_mut(&mut self, id: &str) -> Option<&mut Message> {

@@ -47,9 +47,16 @@ pub enum ConversationDelta {
     /// A message was appended to the list.
     MessageAdded(Message),
     /// Text (or reasoning text) streamed onto message `message_id`: only the new piece.
-    TextAppended { message_id: String, delta: String },
+    TextAppended {
+        message_id: String,
+        delta: String,
+    },
     /// Arguments streamed onto tool call `tool_call_id` of message `message_id`: only the new piece.
-    ToolCallArgsAppended { message_id: String, tool_call_id: String, delta: String },
+    ToolCallArgsAppended {
+        message_id: String,
+        tool_call_id: String,
+        delta: String,
+    },
     /// A message changed in some other way (a tool call added, activity content, a result); the
     /// message as it now is.
     MessageReplaced(Message),
@@ -60,23 +67,39 @@ pub enum ConversationDelta {
     /// The state was replaced (a `STATE_SNAPSHOT`, the app's own write).
     StateReplaced(Value),
     /// A state delta could not apply; the state is kept and the next run resynchronises.
-    StateResyncNeeded { reason: String },
+    StateResyncNeeded {
+        reason: String,
+    },
     RunPhase(RunPhase),
     ToolCall(ToolCallUpdate),
     /// The pending interrupts changed (a run ended with some, the app answered one).
     Interrupts(Vec<Interrupt>),
     SurfaceAdded(SurfaceEntry),
-    SurfaceRemoved { surface_id: String },
+    SurfaceRemoved {
+        surface_id: String,
+    },
     Warning(SessionWarning),
     /// A `CUSTOM` event, as it came.
-    Custom { name: String, value: Value },
+    Custom {
+        name: String,
+        value: Value,
+    },
     /// A `RAW` event, as it came.
-    Raw { event: Value, source: Option<String> },
+    Raw {
+        event: Value,
+        source: Option<String>,
+    },
     /// A `STEP_STARTED` (`started`) or `STEP_FINISHED` event.
-    Step { name: String, started: bool },
+    Step {
+        name: String,
+        started: bool,
+    },
 }
 
 /// What a [`Subscription`] yields.
+// Deltas are the hot path: boxing each would cost an allocation per streamed piece, while the
+// rare, large snapshot is boxed.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Observed {
     /// The whole state: first, and again whenever this subscriber fell behind.
@@ -104,7 +127,9 @@ impl fmt::Display for ConversationDelta {
             ConversationDelta::StateReplaced(s) => write!(f, "state: {s}"),
             ConversationDelta::StateResyncNeeded { reason } => write!(f, "state resync needed: {reason}"),
             ConversationDelta::RunPhase(p) => write!(f, "run: {p:?}"),
-            ConversationDelta::ToolCall(t) => write!(f, "tool call {} ({}): {:?}", t.tool_call_id, t.tool_name, t.phase),
+            ConversationDelta::ToolCall(t) => {
+                write!(f, "tool call {} ({}): {:?}", t.tool_call_id, t.tool_name, t.phase)
+            }
             ConversationDelta::Interrupts(is) => write!(f, "pending interrupts: {}", is.len()),
             ConversationDelta::SurfaceAdded(s) => write!(f, "surface {} created ({})", s.surface_id, s.catalog_id),
             ConversationDelta::SurfaceRemoved { surface_id } => write!(f, "surface {surface_id} deleted"),

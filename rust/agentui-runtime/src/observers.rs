@@ -106,12 +106,7 @@ pub(crate) struct Observers {
 impl Observers {
     pub fn new(model: ConversationModel) -> Arc<Self> {
         Arc::new(Observers {
-            hub: Mutex::new(Hub {
-                model,
-                subscribers: Vec::new(),
-                surface_subscribers: Vec::new(),
-                closed: false,
-            }),
+            hub: Mutex::new(Hub { model, subscribers: Vec::new(), surface_subscribers: Vec::new(), closed: false }),
         })
     }
 
@@ -186,10 +181,10 @@ impl Observers {
                 let mut state = lock(&inbox.state);
                 state.lagging = false;
                 state.queue.clear();
-                let reset = hub.model.surface(surface_id).map_or_else(
-                    || SurfaceDiff::Reset { root: None, nodes: Vec::new() },
-                    |view| view.reset(),
-                );
+                let reset = hub
+                    .model
+                    .surface(surface_id)
+                    .map_or_else(|| SurfaceDiff::Reset { root: None, nodes: Vec::new() }, |view| view.reset());
                 Some(Some(reset))
             }
         }

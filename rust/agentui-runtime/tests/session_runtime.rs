@@ -3,6 +3,7 @@
 
 mod support;
 
+use agentui_runtime::ConversationDelta;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -38,7 +39,7 @@ fn phases(r: &Recorder) -> Vec<RunPhase> {
     r.all()
         .into_iter()
         .filter_map(|u| match u {
-            SessionUpdate::RunPhase(p) => Some(p),
+            ConversationDelta::RunPhase(p) => Some(p),
             _ => None,
         })
         .collect()
@@ -85,18 +86,21 @@ async fn run_sends_the_conversation_and_listeners_see_one_ordered_stream() {
         assert!(matches!(phases[0], RunPhase::Starting { .. }));
         assert_eq!(phases[1], RunPhase::Running { run_id: "r1".into() });
         assert!(matches!(phases[2], RunPhase::Finished { .. }));
-        // The user message first, then the assistant's text growing, then the end of the run.
+        // The user message first, then the assistant's message, its text as the piece that
+        // streamed, then the end of the run.
         let texts: Vec<String> = updates
             .iter()
             .filter_map(|u| match u {
-                SessionUpdate::MessageUpserted(m) => Some(format!("{}:{}", m.id, m.text().unwrap_or_default())),
+                ConversationDelta::MessageAdded(m) => Some(format!("added {}:{}", m.id, m.text().unwrap_or_default())),
+                ConversationDelta::TextAppended { message_id, delta } => Some(format!("{message_id}+={delta}")),
+                ConversationDelta::MessageReplaced(m) => Some(format!("replaced {}", m.id)),
                 _ => None,
             })
             .collect();
-        assert!(texts[0].ends_with(":hi"));
-        assert_eq!(texts[1..], ["a1:", "a1:Hello!", "a1:Hello!"]);
+        assert!(texts[0].starts_with("added ") && texts[0].ends_with(":hi"), "{texts:?}");
+        assert_eq!(texts[1..], ["added a1:", "a1+=Hello!"]);
         let last = updates.last().unwrap();
-        assert!(matches!(last, SessionUpdate::RunPhase(RunPhase::Finished { .. })), "{last}");
+        assert!(matches!(last, ConversationDelta::RunPhase(RunPhase::Finished { .. })), "{last}");
         assert!(!format!("{s:?}").contains("t0ken"));
     })
     .await
@@ -205,7 +209,7 @@ async fn follow_ups_are_bounded_and_the_bound_is_reported() {
         assert!(rec
             .all()
             .iter()
-            .any(|u| matches!(u, SessionUpdate::Warning(w) if w.kind == SessionWarningKind::FollowUpLimit)));
+            .any(|u| matches!(u, ConversationDelta::Warning(w) if w.kind == SessionWarningKind::FollowUpLimit)));
         // The held-back result goes out with an explicit continue.
         s.continue_run().await.unwrap_or_else(|e| panic!("{e}"));
         let results = tool_results(&server.requests()[3].body);
@@ -375,7 +379,7 @@ async fn interrupts_are_answered_on_the_next_run_and_expired_ones_refused() {
             ])
         );
         assert!(s.pending_interrupts().is_empty());
-        assert!(rec.all().iter().any(|u| matches!(u, SessionUpdate::Warning(w) if w.kind == SessionWarningKind::UnansweredInterrupt && w.message.contains("i-skip"))));
+        assert!(rec.all().iter().any(|u| matches!(u, ConversationDelta::Warning(w) if w.kind == SessionWarningKind::UnansweredInterrupt && w.message.contains("i-skip"))));
     })
     .await
     .unwrap();

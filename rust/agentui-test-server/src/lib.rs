@@ -52,7 +52,7 @@ impl Reply {
     /// drops or hangs.
     pub fn sse_steps(steps: Vec<Step>) -> Self {
         Reply {
-            head: "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n".into(),
+            head: "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n".into(),
             chunked: true,
             steps,
         }

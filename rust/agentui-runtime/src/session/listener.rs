@@ -110,6 +110,8 @@ pub struct SessionWarning {
 /// What a session tells its listeners: a change of the conversation, in the vocabulary its
 /// observers see ([`ConversationDelta`]), or a change of one A2UI surface (which observers follow
 /// per surface, so it is not part of the conversation's deltas).
+// Not boxed: one update per streamed piece, and boxing would allocate for each.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum SessionUpdate {
     Delta(ConversationDelta),

@@ -468,7 +468,7 @@ impl ConversationSession {
             }
             Event::StateDelta(e) => {
                 // A delta that did not apply changed nothing; observers hear of the resync.
-                if !(conv.needs_resync() && !ctx.resync_reported) {
+                if !conv.needs_resync() || ctx.resync_reported {
                     self.shared.listeners.delta(ConversationDelta::StatePatched(e.delta.clone()));
                 }
                 self.note_resync(conv, ctx);
@@ -486,10 +486,9 @@ impl ConversationSession {
                 }
                 self.shared.listeners.delta(ConversationDelta::Custom { name: e.name.clone(), value: e.value.clone() });
             }
-            Event::Raw(e) => self
-                .shared
-                .listeners
-                .delta(ConversationDelta::Raw { event: e.event.clone(), source: e.source.clone() }),
+            Event::Raw(e) => {
+                self.shared.listeners.delta(ConversationDelta::Raw { event: e.event.clone(), source: e.source.clone() })
+            }
             Event::StepStarted(e) => {
                 self.shared.listeners.delta(ConversationDelta::Step { name: e.step_name.clone(), started: true })
             }
@@ -706,7 +705,8 @@ impl ConversationSession {
         let id = message.id.clone();
         self.conversation.append_local_message(message);
         let Some(now) = self.conversation.message(&id).cloned() else { return };
-        let delta = if existed { ConversationDelta::MessageReplaced(now) } else { ConversationDelta::MessageAdded(now) };
+        let delta =
+            if existed { ConversationDelta::MessageReplaced(now) } else { ConversationDelta::MessageAdded(now) };
         self.shared.listeners.delta(delta);
     }
 
@@ -720,7 +720,9 @@ impl ConversationSession {
         match (conv.needs_resync(), ctx.resync_reported) {
             (true, false) => {
                 ctx.resync_reported = true;
-                let reason = "a STATE_DELTA could not be applied; the previous state is kept and the next run resynchronises".to_owned();
+                let reason =
+                    "a STATE_DELTA could not be applied; the previous state is kept and the next run resynchronises"
+                        .to_owned();
                 self.shared.listeners.delta(ConversationDelta::StateResyncNeeded { reason });
             }
             (false, true) => ctx.resync_reported = false,
