@@ -5,6 +5,7 @@ import androidx.compose.material3.MaterialTheme
 import androidx.compose.material3.Text
 import androidx.compose.runtime.Composable
 import androidx.compose.runtime.LaunchedEffect
+import androidx.compose.runtime.collectAsState
 import androidx.compose.runtime.CompositionLocalProvider
 import androidx.compose.runtime.getValue
 import androidx.compose.runtime.mutableStateOf
@@ -42,9 +43,15 @@ fun A2uiSurface(
 ) {
     val actions = remember(conversation, surfaceId) { ConversationSurfaceActions(conversation, surfaceId) }
     val nodes = remember(conversation, surfaceId) { SurfaceNodes() }
-    // One subscription per rendered surface: a Reset, then Patches applied on this coroutine
-    // (the composition's thread). A surface that is gone renders nothing.
-    LaunchedEffect(nodes) {
+    val present = conversation.surfaces.collectAsState().value.containsKey(surfaceId)
+    // One subscription per rendered surface while it exists: a Reset, then Patches applied on
+    // this coroutine (the composition's thread). A surface that is gone renders nothing; one
+    // the agent creates (again) later is followed from its new Reset.
+    LaunchedEffect(nodes, present) {
+        if (!present) {
+            nodes.apply(SurfaceDiff.Reset(null, emptyList()))
+            return@LaunchedEffect
+        }
         try {
             conversation.surfaceDiffs(surfaceId).collect(nodes::apply)
         } catch (e: SurfaceException.UnknownSurface) {
