@@ -61,7 +61,7 @@ pub use tls::{CertificateRejection, TrustStore};
 pub use tools::{ClientToolHandler, ToolHandlerError};
 pub use update::{
     ActionResultRecord, ConversationDelta, ConversationSnapshot, ConversationUpdate, PatchOp, PatchOperationRecord,
-    RunOutcome, RunPhase, RunSummary, SessionWarning, SessionWarningKind, SurfaceEntry, SurfaceSnapshot,
-    ToolCallPhase, ToolCallUpdate, ToolFailureKind,
+    RunOutcome, RunPhase, RunSummary, SessionWarning, SessionWarningKind, SurfaceEntry, SurfaceSnapshot, ToolCallPhase,
+    ToolCallUpdate, ToolFailureKind,
 };
 pub use value::{NodeValue, PropEntry};

@@ -3,7 +3,9 @@
 
 use agentui_agui::error::WarningKind as Protocol;
 use agentui_agui::message::RunOutcome as CoreOutcome;
-use agentui_runtime::observe::{ConversationDelta as Core, ConversationSnapshot as CoreSnapshot, SurfaceEntry as Entry};
+use agentui_runtime::observe::{
+    ConversationDelta as Core, ConversationSnapshot as CoreSnapshot, SurfaceEntry as Entry,
+};
 use agentui_runtime::session::{self as s, ActionResult, SessionWarningKind as K, ToolFailure};
 
 use crate::message::{interrupts, InterruptRecord, MessageRecord};
@@ -22,15 +24,30 @@ pub enum RunOutcome {
 pub enum RunPhase {
     Idle,
     /// The request is being sent.
-    Starting { run_id: String },
-    Running { run_id: String },
-    Finished { run_id: String, outcome: Option<RunOutcome> },
+    Starting {
+        run_id: String,
+    },
+    Running {
+        run_id: String,
+    },
+    Finished {
+        run_id: String,
+        outcome: Option<RunOutcome>,
+    },
     /// Answer the interrupts, then `continue_run`.
-    Interrupted { run_id: String, interrupts: Vec<InterruptRecord> },
+    Interrupted {
+        run_id: String,
+        interrupts: Vec<InterruptRecord>,
+    },
     /// The agent reported `RUN_ERROR`.
-    AgentError { detail: String, code: Option<String> },
+    AgentError {
+        detail: String,
+        code: Option<String>,
+    },
     /// The exchange failed on the client's side.
-    Failed { detail: String },
+    Failed {
+        detail: String,
+    },
     Cancelled,
 }
 
@@ -54,14 +71,23 @@ pub enum ToolCallPhase {
     Requested,
     Running,
     /// `result` is the text sent back to the agent.
-    Succeeded { result: String },
+    Succeeded {
+        result: String,
+    },
     /// `detail` is the error text sent back to the agent.
-    Failed { failure: ToolFailureKind, detail: String },
+    Failed {
+        failure: ToolFailureKind,
+        detail: String,
+    },
     CompletedByServer,
-    Skipped { reason: String },
+    Skipped {
+        reason: String,
+    },
     /// A call to a tool this client did not declare: shown, never answered by the client.
     OwnedByServer,
-    AwaitingInterrupt { interrupt_id: String },
+    AwaitingInterrupt {
+        interrupt_id: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
@@ -118,9 +144,13 @@ pub struct RunSummary {
 /// What a user action led to.
 #[derive(Debug, Clone, PartialEq, uniffi::Enum)]
 pub enum ActionResultRecord {
-    Ran { summary: RunSummary },
+    Ran {
+        summary: RunSummary,
+    },
     /// Open this URL (already checked against the URL policy).
-    OpenUrl { url: String },
+    OpenUrl {
+        url: String,
+    },
     /// A local function ran; nothing went to the agent.
     Handled,
 }
@@ -158,25 +188,65 @@ pub struct PatchOperationRecord {
 /// One change of the conversation (the runtime's `ConversationDelta`).
 #[derive(Debug, Clone, PartialEq, uniffi::Enum)]
 pub enum ConversationDelta {
-    MessageAdded { message: MessageRecord },
+    MessageAdded {
+        message: MessageRecord,
+    },
     /// Only the new piece of a message's text.
-    TextAppended { message_id: String, delta: String },
-    ToolCallArgsAppended { message_id: String, tool_call_id: String, delta: String },
-    MessageReplaced { message: MessageRecord },
-    MessagesReset { messages: Vec<MessageRecord> },
+    TextAppended {
+        message_id: String,
+        delta: String,
+    },
+    ToolCallArgsAppended {
+        message_id: String,
+        tool_call_id: String,
+        delta: String,
+    },
+    MessageReplaced {
+        message: MessageRecord,
+    },
+    MessagesReset {
+        messages: Vec<MessageRecord>,
+    },
     /// The JSON Patch that was applied to the state.
-    StatePatched { operations: Vec<PatchOperationRecord> },
-    StateReplaced { state: NodeValue },
-    StateResyncNeeded { reason: String },
-    RunPhase { phase: RunPhase },
-    ToolCall { update: ToolCallUpdate },
-    Interrupts { interrupts: Vec<InterruptRecord> },
-    SurfaceAdded { surface: SurfaceEntry },
-    SurfaceRemoved { surface_id: String },
-    Warning { warning: SessionWarning },
-    Custom { name: String, value_json: String },
-    Raw { event_json: String, source: Option<String> },
-    Step { name: String, started: bool },
+    StatePatched {
+        operations: Vec<PatchOperationRecord>,
+    },
+    StateReplaced {
+        state: NodeValue,
+    },
+    StateResyncNeeded {
+        reason: String,
+    },
+    RunPhase {
+        phase: RunPhase,
+    },
+    ToolCall {
+        update: ToolCallUpdate,
+    },
+    Interrupts {
+        interrupts: Vec<InterruptRecord>,
+    },
+    SurfaceAdded {
+        surface: SurfaceEntry,
+    },
+    SurfaceRemoved {
+        surface_id: String,
+    },
+    Warning {
+        warning: SessionWarning,
+    },
+    Custom {
+        name: String,
+        value_json: String,
+    },
+    Raw {
+        event_json: String,
+        source: Option<String>,
+    },
+    Step {
+        name: String,
+        started: bool,
+    },
 }
 
 /// What a conversation listener receives: a `Reset` first (and again after falling behind),
@@ -255,14 +325,20 @@ impl From<&s::ToolCallPhase> for ToolCallPhase {
             P::CompletedByServer => ToolCallPhase::CompletedByServer,
             P::Skipped { reason } => ToolCallPhase::Skipped { reason: reason.clone() },
             P::OwnedByServer => ToolCallPhase::OwnedByServer,
-            P::AwaitingInterrupt { interrupt_id } => ToolCallPhase::AwaitingInterrupt { interrupt_id: interrupt_id.clone() },
+            P::AwaitingInterrupt { interrupt_id } => {
+                ToolCallPhase::AwaitingInterrupt { interrupt_id: interrupt_id.clone() }
+            }
         }
     }
 }
 
 impl From<&s::ToolCallUpdate> for ToolCallUpdate {
     fn from(u: &s::ToolCallUpdate) -> Self {
-        ToolCallUpdate { tool_call_id: u.tool_call_id.clone(), tool_name: u.tool_name.clone(), phase: (&u.phase).into() }
+        ToolCallUpdate {
+            tool_call_id: u.tool_call_id.clone(),
+            tool_name: u.tool_name.clone(),
+            phase: (&u.phase).into(),
+        }
     }
 }
 

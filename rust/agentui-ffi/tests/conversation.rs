@@ -30,19 +30,28 @@ async fn send_message_streams_updates_and_returns_a_summary() {
     assert!(!last_assistant_text(&f.conversation).is_empty());
     assert!(matches!(phase(&f.conversation), RunPhase::Finished { .. }));
 
-    // Deliveries are asynchronous; they arrive in order and end with the final status.
-    wait_until("the final status update", || {
-        matches!(
-            updates.snapshot().last(),
-            Some(ConversationUpdate::RunPhaseChanged { status: RunPhase::Finished { .. } })
-        )
-    })
-    .await;
+    // The call returned after the end was published: a flush delivers it, in order, after a Reset.
+    tokio::time::timeout(LIMIT, subscription.flush()).await.unwrap();
     let seen = updates.snapshot();
-    assert!(matches!(seen[0], ConversationUpdate::MessageUpserted { .. }), "{:?}", seen[0]);
+    assert!(matches!(seen[0], ConversationUpdate::Reset { .. }), "{:?}", seen[0]);
+    assert!(
+        matches!(seen[1], ConversationUpdate::Delta { delta: ConversationDelta::MessageAdded { .. } }),
+        "{:?}",
+        seen[1]
+    );
+    let phases: Vec<&RunPhase> = seen
+        .iter()
+        .filter_map(|u| match u {
+            ConversationUpdate::Delta { delta: ConversationDelta::RunPhase { phase } } => Some(phase),
+            _ => None,
+        })
+        .collect();
+    assert!(phases.iter().any(|p| matches!(p, RunPhase::Running { .. })), "{phases:?}");
+    assert!(matches!(phases.last(), Some(RunPhase::Finished { .. })), "{phases:?}");
+    // Text streams as pieces, never as the whole message again.
     assert!(seen
         .iter()
-        .any(|u| matches!(u, ConversationUpdate::RunPhaseChanged { status: RunPhase::Running { .. } })));
+        .any(|u| matches!(u, ConversationUpdate::Delta { delta: ConversationDelta::TextAppended { .. } })));
     f.agent.stop().unwrap();
 }
 
@@ -76,7 +85,9 @@ async fn a_foreign_client_tool_runs_and_its_result_reaches_the_agent() {
         .snapshot()
         .into_iter()
         .filter_map(|u| match u {
-            ConversationUpdate::Delta { delta: ConversationDelta::ToolCall { update } } if update.tool_name == "get_location" => {
+            ConversationUpdate::Delta { delta: ConversationDelta::ToolCall { update } }
+                if update.tool_name == "get_location" =>
+            {
                 Some(update.phase)
             }
             _ => None,
@@ -99,7 +110,11 @@ async fn a_failing_tool_reports_its_failure_to_the_agent() {
         }
         other => panic!("expected a handler failure, got {other:?}"),
     }
-    assert!(last_assistant_text(&f.conversation).contains("location permission denied"), "{}", last_assistant_text(&f.conversation));
+    assert!(
+        last_assistant_text(&f.conversation).contains("location permission denied"),
+        "{}",
+        last_assistant_text(&f.conversation)
+    );
 
     // An unexpected foreign exception reaches the agent as a generic failure.
     let g = fixture();

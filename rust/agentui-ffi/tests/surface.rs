@@ -62,9 +62,14 @@ async fn booking_form_round_trip() {
     assert!(surface_node(&f.conversation, "booking", "book").unwrap().enabled, "the checks pass now");
     tokio::time::timeout(LIMIT, subscription.flush()).await.unwrap();
     let patches = diffs.snapshot();
-    assert!(patches.len() >= 2 && patches[1..].iter().all(|d| matches!(d, SurfaceDiffRecord::Patch { .. })), "{patches:?}");
+    assert!(
+        patches.len() >= 2 && patches[1..].iter().all(|d| matches!(d, SurfaceDiffRecord::Patch { .. })),
+        "{patches:?}"
+    );
     assert!(patches.iter().any(|d| matches!(d, SurfaceDiffRecord::Patch { upserted, .. } if upserted.iter().any(|n| n.id == "book" && n.enabled))));
-    assert!(patches[1..].iter().all(|d| matches!(d, SurfaceDiffRecord::Patch { upserted, .. } if upserted.len() < nodes.len())));
+    assert!(patches[1..]
+        .iter()
+        .all(|d| matches!(d, SurfaceDiffRecord::Patch { upserted, .. } if upserted.len() < nodes.len())));
 
     // The action goes to the agent, which answers and deletes the form.
     let result = tokio::time::timeout(LIMIT, f.conversation.dispatch_action("booking".into(), "book".into()))
