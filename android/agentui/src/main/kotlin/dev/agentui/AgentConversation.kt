@@ -17,6 +17,7 @@ import kotlinx.coroutines.Deferred
 import kotlinx.coroutines.SupervisorJob
 import kotlinx.coroutines.async
 import kotlinx.coroutines.cancel
+import kotlinx.coroutines.delay
 import kotlinx.coroutines.channels.BufferOverflow
 import kotlinx.coroutines.channels.Channel
 import kotlinx.coroutines.channels.awaitClose
@@ -114,10 +115,19 @@ class AgentConversation private constructor(
 
     init {
         scope.launch {
+            var lastPublish = 0L
             for (item in queue) {
                 handle(item)
                 while (true) handle(queue.tryReceive().getOrNull() ?: break)
+                // While the agent streams, publish at most once a frame: a UI shows no more, and
+                // each publish copies the growing message text once.
+                val wait = PUBLISH_INTERVAL_NS - (System.nanoTime() - lastPublish)
+                if (wait > 0 && dirty()) {
+                    delay(wait / 1_000_000 + 1)
+                    while (true) handle(queue.tryReceive().getOrNull() ?: break)
+                }
                 publish()
+                lastPublish = System.nanoTime()
             }
         }
     }
@@ -319,6 +329,8 @@ class AgentConversation private constructor(
         _events.tryEmit(event)
     }
 
+    private fun dirty() = messagesDirty || toolCallsDirty || surfacesDirty || stateDirty || stepsDirty
+
     private fun publish() {
         if (messagesDirty) {
             for (id in grown) messageIndex[id]?.let { messageIndex[id] = it.copy(text = growing.getValue(id).toString()) }
@@ -348,6 +360,7 @@ class AgentConversation private constructor(
 
     companion object {
         private const val EVENT_BUFFER = 256
+        private const val PUBLISH_INTERVAL_NS = 16_000_000L
 
         /** Wraps a generated [Conversation]; [close] cancels and frees it. */
         internal fun wrap(native: Conversation, dispatcher: CoroutineDispatcher): AgentConversation =

@@ -69,14 +69,24 @@ class AdapterBenchmark {
     }
 
     /** One send() against [url], timed until it returned; [until] must hold at once after it. */
-    private fun timedRun(url: String, until: (AgentConversation) -> Boolean): Run {
+    private fun timedRun(url: String, threadId: String, until: (AgentConversation) -> Boolean): Run {
         val main = MainThread()
-        val conversation = Fixtures.runtime.connect(url, dispatcher = main.dispatcher)
+        // A recorded stream answers on its own thread: continue that one.
+        val conversation = Fixtures.runtime.connect(url, options = AgentOptions(threadId = threadId), dispatcher = main.dispatcher)
         val t0 = System.nanoTime()
         runBlocking { conversation.send("go") }
         val ms = (System.nanoTime() - t0) / 1e6
-        check(until(conversation)) { "send() returned before the flows showed the run's end" }
+        check(until(conversation)) {
+            "send() returned before the flows showed the run's end: ${conversation.messages.value.size} messages, ${conversation.phase.value}"
+        }
         return Run(ms, conversation, main)
+    }
+
+    /** The stream's messages: all but the user message the run was started with. */
+    private fun AgentConversation.agentMessages() = messages.value.count { it.role != Role.USER }
+
+    private companion object {
+        const val BENCH_THREAD = "thread-bench-0001"
     }
 
     @Test
@@ -84,13 +94,13 @@ class AdapterBenchmark {
         val body = benchFile().readBytes()
         SseServer { it.write(body) }.use { server ->
             // Warm-up run (JIT, connections), then the measured one from a fresh peak.
-            timedRun(server.url) { it.messages.value.size == 4040 }.close()
+            timedRun(server.url, BENCH_THREAD) { it.agentMessages() == 4040 }.close()
             System.gc()
             resetPeakRss()
-            val run = timedRun(server.url) { it.messages.value.size == 4040 && it.phase.value is RunPhase.Finished }
+            val run = timedRun(server.url, BENCH_THREAD) { it.agentMessages() == 4040 && it.phase.value is RunPhase.Finished }
             val (ms, rss) = run.ms to peakRssMb()
             run.use {
-                assertEquals(4040, it.conversation.messages.value.size)
+                assertEquals(4040, it.conversation.agentMessages())
                 assertIs<RunPhase.Finished>(it.conversation.phase.value)
             }
             println("BENCH %-60s %8.1f ms, %.2f us/event, peak RSS (VmHWM) %.0f MB".format(
@@ -112,7 +122,7 @@ class AdapterBenchmark {
         }.use { server ->
             System.gc()
             resetPeakRss()
-            val run = timedRun(server.url) { it.messages.value.lastOrNull()?.text?.length == deltas }
+            val run = timedRun(server.url, "t") { it.messages.value.lastOrNull()?.text?.length == deltas }
             val (ms, rss) = run.ms to peakRssMb()
             run.use { assertEquals(deltas, it.conversation.messages.value.last().text!!.length) }
             println("BENCH %-60s %8.1f ms, %.2f us/event, peak RSS (VmHWM) %.0f MB".format(
