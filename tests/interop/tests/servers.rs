@@ -371,13 +371,14 @@ async fn adk_state_snapshot_and_delta() {
     bounded(async {
         let (c, rec, thread) =
             conversation_with(&server.url("/adk"), "state", |s| s.set_state(json!({"theme": "dark"})));
-        c.send_message("increment the state".into()).await.unwrap();
+        let summary = c.send_message("increment the state".into()).await.unwrap();
         let counters = observed_counters(&rec).await;
         assert_eq!(counters.first(), Some(&json!(1)), "{counters:?}");
         assert_eq!(counters.last(), Some(&json!(2)), "{counters:?}");
         assert_eq!(c.snapshot().state["counter"], 2);
         assert!(rec.saw(|d| matches!(d, ConversationDelta::StatePatched(_))).await, "patches, as ADK sent them");
-        // Every delta applied: none asked for a resync.
+        // Every delta applied: the run ended in sync and no subscriber was told to resync.
+        assert!(!summary.needs_resync, "every delta applied");
         assert!(!rec.saw(|d| matches!(d, ConversationDelta::StateResyncNeeded { .. })).await);
         assert_eq!(server.inputs(&thread).await[0]["state"]["theme"], "dark");
     })
