@@ -450,3 +450,21 @@ async fn subscriptions_end_when_the_conversation_is_gone() {
     assert!(matches!(sub.recv().await, Some(Observed::Snapshot(_))));
     assert_eq!(sub.recv().await, None);
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_surface_subscriber_that_falls_behind_gets_a_fresh_reset() {
+    let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![form_events()]))]).await;
+    let conv = conversation(&server);
+    conv.send_message("form".into()).await.unwrap();
+    let mut idle = conv.subscribe_surface("f").expect("the surface exists");
+    // More writes than a queue holds, none of them read.
+    for i in 0..10_000 {
+        conv.set_value("f", "/form/name", json!(format!("name {i}"))).unwrap();
+    }
+    let Some(SurfaceDiff::Reset { nodes, .. }) = idle.try_recv() else { panic!("a fresh reset") };
+    let field = nodes.iter().find(|n| &*n.id == "name").unwrap();
+    assert_eq!(field.props.get("value"), Some(&json!("name 9999")), "the reset shows the state now");
+    assert_eq!(idle.try_recv(), None, "the overflowed queue was dropped, not kept");
+    conv.set_value("f", "/form/name", json!("after")).unwrap();
+    assert!(matches!(idle.try_recv(), Some(SurfaceDiff::Patch { .. })), "then it follows the writes again");
+}

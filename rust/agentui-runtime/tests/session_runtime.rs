@@ -1,12 +1,16 @@
 //! The conversation session end to end against a scripted loopback agent: the run loop,
-//! listeners, tool faults, follow-up bounds, interrupts and cancellation.
+//! listeners, tool faults, follow-up bounds, interrupts and cancellation. On tokio's paused
+//! clock: time bounds (tool timeouts, cancellation latency, `TEST_BOUND`) are virtual, so they
+//! hold exactly and never flake on a loaded machine.
 
 mod support;
 
 use agentui_runtime::ConversationDelta;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use agentui_agui::message::Context;
 use agentui_agui::transport::{TransportError, TransportOptions, Truncation};
@@ -45,7 +49,7 @@ fn phases(r: &Recorder) -> Vec<RunPhase> {
         .collect()
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn run_sends_the_conversation_and_listeners_see_one_ordered_stream() {
     timeout(TEST_BOUND, async {
         let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![text("a1", "Hello!")]))]).await;
@@ -107,7 +111,7 @@ async fn run_sends_the_conversation_and_listeners_see_one_ordered_stream() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn hung_handler_is_bounded_by_its_timeout_and_reported() {
     timeout(TEST_BOUND, async {
         let server = TestServer::start(vec![
@@ -144,7 +148,7 @@ async fn hung_handler_is_bounded_by_its_timeout_and_reported() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn failing_and_panicking_handlers_become_error_results() {
     timeout(TEST_BOUND, async {
         let server = TestServer::start(vec![
@@ -177,7 +181,7 @@ async fn failing_and_panicking_handlers_become_error_results() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn follow_ups_are_bounded_and_the_bound_is_reported() {
     timeout(TEST_BOUND, async {
         // An agent that asks for the tool again on every run.
@@ -219,7 +223,7 @@ async fn follow_ups_are_bounded_and_the_bound_is_reported() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn transport_faults_surface_as_typed_session_errors() {
     timeout(TEST_BOUND, async {
         let mut truncated = vec![started("r1")];
@@ -268,7 +272,7 @@ async fn transport_faults_surface_as_typed_session_errors() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn cancel_mid_run_stops_promptly_and_nothing_executes_afterwards() {
     timeout(TEST_BOUND, async {
         // c1 arrives at once (its handler is slow); c2 would arrive a second later.
@@ -339,7 +343,7 @@ fn interrupt_run(run: &str, expires_at: &str) -> Vec<Value> {
     ]
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn interrupts_are_answered_on_the_next_run_and_expired_ones_refused() {
     timeout(TEST_BOUND, async {
         let server = TestServer::start(vec![
@@ -385,7 +389,7 @@ async fn interrupts_are_answered_on_the_next_run_and_expired_ones_refused() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_failed_request_keeps_interrupt_answers_for_the_retry() {
     timeout(TEST_BOUND, async {
         let server = TestServer::start(vec![
@@ -407,7 +411,7 @@ async fn a_failed_request_keeps_interrupt_answers_for_the_retry() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_panicking_listener_does_not_break_the_session() {
     timeout(TEST_BOUND, async {
         let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![text("a1", "fine")]))]).await;
@@ -420,7 +424,7 @@ async fn a_panicking_listener_does_not_break_the_session() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn registration_rejects_bad_tools_with_typed_errors() {
     let ok = |_c: ToolInvocation| async { Ok(Value::Null) };
     assert!(ClientTool::new("", "x", open_params(), ok).is_err());

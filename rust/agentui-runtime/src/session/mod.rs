@@ -1,10 +1,13 @@
 //! The conversation runtime: one conversation with one agent, its client tools, interrupts and
 //! observers.
 //!
-//! A [`ConversationSession`] is an actor in the plain sense: every mutation happens inside its
-//! `&mut self` methods, on the task that awaits them, in event order; listeners are called
-//! inline after each mutation, so all of them see the same sequence. Tool handlers run on their
-//! own tasks, but their results are applied by the session loop, never by the handlers.
+//! A [`ConversationSession`] runs one run at a time through its `&mut self` methods, in event
+//! order. What user input changes while a run streams (surfaces, tools, interrupts) sits behind
+//! short locks the run takes per event or per request ([`SharedParts`]), so input applies at
+//! once and keeps its place among the events; the [`Conversation`](crate::Conversation) actor
+//! builds on that. Listeners are called inline after each mutation, so all of them see the same
+//! sequence. Tool handlers run on their own tasks, but their results are applied by the session
+//! loop, never by the handlers.
 //!
 //! One [`run`](ConversationSession::run): append the user message, send `RunAgentInput` (tools
 //! from the registry), stream and apply the events, execute the live client tool calls once
