@@ -42,7 +42,7 @@ struct ChatView: View {
             inputBar
         }
         .onReceive(conversation.$surfaces) { surfaces in
-            for id in surfaces.keys where surfaceAnchors[id] == nil {
+            for id in surfaces.map(\.id) where surfaceAnchors[id] == nil {
                 surfaceAnchors[id] = conversation.messages.count
             }
         }
@@ -65,8 +65,8 @@ struct ChatView: View {
     /// Messages a person reads, with each live surface after the message it came with.
     /// Activity messages are not shown: their surfaces are.
     private var timeline: [ChatItem] {
-        let live = conversation.surfaces.keys
-            .map { (id: $0, anchor: surfaceAnchors[$0] ?? conversation.messages.count) }
+        let live = conversation.surfaces
+            .map { (id: $0.id, anchor: surfaceAnchors[$0.id] ?? conversation.messages.count) }
             .sorted { ($0.anchor, $0.id) < ($1.anchor, $1.id) }
         var items: [ChatItem] = []
         var next = 0
@@ -97,7 +97,7 @@ struct ChatView: View {
     // MARK: Input
 
     private var isRunning: Bool {
-        switch conversation.status {
+        switch conversation.phase {
         case .starting, .running: return true
         default: return false
         }
@@ -140,14 +140,13 @@ struct ChatView: View {
 @MainActor
 private struct MessageRow: View {
     let message: ChatMessage
-    let toolCalls: [String: ToolCallStatus]
+    let toolCalls: [String: ToolCallUpdate]
 
     var body: some View {
         let mine = message.role == .user
         VStack(alignment: mine ? .trailing : .leading, spacing: 4) {
             if !message.text.isEmpty {
-                // Text cut short by Stop is not a finished answer: say so.
-                Text(message.isIncomplete ? message.text + " … (stopped)" : message.text)
+                Text(message.text)
                     .padding(10)
                     .background(
                         RoundedRectangle(cornerRadius: 12)
@@ -155,7 +154,7 @@ private struct MessageRow: View {
                     )
             }
             ForEach(message.toolCalls, id: \.id) { call in
-                Label("\(call.name): \(describe(toolCalls[call.id]))", systemImage: "wrench.and.screwdriver")
+                Label("\(call.name): \(describe(toolCalls[call.id]?.phase))", systemImage: "wrench.and.screwdriver")
                     .font(.caption)
                     .foregroundColor(.secondary)
             }
@@ -166,7 +165,7 @@ private struct MessageRow: View {
         .frame(maxWidth: .infinity, alignment: mine ? .trailing : .leading)
     }
 
-    private func describe(_ status: ToolCallStatus?) -> String {
+    private func describe(_ status: ToolCallPhase?) -> String {
         switch status {
         case .streaming?: return "arguments streaming"
         case .requested?: return "requested"

@@ -1,6 +1,6 @@
-// The Swift layer over the generated `AgentUICore` bindings, the same shape as the Kotlin
-// `dev.agentui.AgentConversation`: observable messages, run status, tool calls and surfaces,
-// updated on the main actor; client tools as async closures; explicit close().
+// The Swift layer over the generated `AgentUICore` bindings, the same design as the Kotlin
+// `dev.agentui.AgentConversation`: an adapter that applies the core's snapshot and deltas to
+// @Published properties on the main actor; client tools as async closures; explicit close().
 //
 // NOT COMPILED HERE: this machine has no Swift compiler. Written against the Swift that
 // uniffi-bindgen 0.32.2 generates from rust/agentui-ffi (see rust/agentui-ffi/API.md).
@@ -10,24 +10,13 @@ import Combine
 import AgentUICore
 
 /// One chat message as a UI shows it.
-///
-/// `localOnly` is set when the message stays on this device and is not sent back to the agent:
-/// `.cancelled` for text cut short by a cancel (show it as `isIncomplete`, never as a finished
-/// answer), `.orphanToolResult` for a tool result that matched no call.
 public struct ChatMessage: Identifiable, Equatable {
     public let id: String
     public let role: MessageRole
-    public let text: String
-    public let toolCalls: [ToolCallRecord]
+    public var text: String
+    public var toolCalls: [MessageToolCall]
+    public let toolCallId: String?
     public let error: String?
-    public let localOnly: LocalOnlyReason?
-
-    /// Cut short by a cancel: the agent never finished it, and it is not sent back.
-    public var isIncomplete: Bool { localOnly == .cancelled }
-
-    func keptLocal(_ reason: LocalOnlyReason?) -> ChatMessage {
-        ChatMessage(id: id, role: role, text: text, toolCalls: toolCalls, error: error, localOnly: reason)
-    }
 }
 
 /// What the agent streams besides conversation state, in stream order: AG-UI `CUSTOM`, `RAW`,
@@ -46,15 +35,11 @@ public enum AgentEvent: Equatable, Sendable {
     case stepFinished(name: String)
 }
 
-/// A surface's resolved nodes, kept in the order the core published them.
-public struct SurfaceState: Equatable {
+/// A surface the agent created; its nodes are observed one surface at a time
+/// (`AgentConversation.surfaceDiffs`, `AgentUISwiftUI.SurfaceModel`).
+public struct SurfaceInfo: Equatable, Identifiable {
     public let id: String
     public let catalogId: String
-    public let root: String?
-    public let nodes: [String: ResolvedNodeRecord]
-    public let order: [String]
-
-    public func node(_ id: String) -> ResolvedNodeRecord? { nodes[id] }
 }
 
 /// A client tool: receives the validated arguments (JSON text), returns the result text the
@@ -126,85 +111,87 @@ public final class AgentRuntime {
     }
 }
 
-/// A conversation with one agent. Listener callbacks arrive on Rust worker threads; they are
-/// applied to the published properties on the main actor, in order.
+/// A conversation with one agent: an adapter. The Rust runtime owns the state and sends a
+/// snapshot, then deltas; this class applies them to its published properties on the main
+/// actor, in one place (`apply`). `send`, `continueRun` and `dispatchAction` return once the
+/// properties show the run's end: the core returns after publishing it, then the call waits for
+/// a marker queued behind every batch delivered so far.
 @MainActor
 public final class AgentConversation: ObservableObject {
-    public let native: Conversation
+    let native: Conversation
     public let threadId: String
 
     @Published public private(set) var messages: [ChatMessage] = []
-    @Published public private(set) var status: RunStatus = .idle
-    @Published public private(set) var toolCalls: [String: ToolCallStatus] = [:]
-    @Published public private(set) var surfaces: [String: SurfaceState] = [:]
+    @Published public private(set) var phase: RunPhase = .idle
+    /// The last phase of every tool call by id.
+    @Published public private(set) var toolCalls: [String: ToolCallUpdate] = [:]
+    @Published public private(set) var interrupts: [InterruptRecord] = []
+    /// The agent's live surfaces, in creation order.
+    @Published public private(set) var surfaces: [SurfaceInfo] = []
+    /// The shared state (`nil` before the agent sent any), as Foundation JSON values.
+    @Published public private(set) var state: Any? = nil
     @Published public private(set) var stateJson: String = "{}"
     /// The steps of the current run that started and have not finished, outermost first.
-    /// Emptied when a run starts or ends (a cancelled run may leave steps open).
     @Published public private(set) var activeSteps: [String] = []
 
-    private var subscription: SubscriptionHandle?
-    private let updates: AsyncStream<ConversationUpdate>.Continuation
+    enum QueueItem: Sendable {
+        case batch([ConversationUpdate])
+        case marker(CheckedContinuation<Void, Never>)
+    }
+
+    private var subscription: TaskHandle?
+    private let queue: AsyncStream<QueueItem>.Continuation
     private var pump: Task<Void, Never>?
-    private let surfaceEventSubject = PassthroughSubject<SurfaceEvent, Never>()
     private let eventSubject = PassthroughSubject<AgentEvent, Never>()
-    /// Why messages stay on this device, by message id (marks arrive after the message).
-    private var localOnlyMarks: [String: LocalOnlyReason] = [:]
+    private let warningSubject = PassthroughSubject<SessionWarning, Never>()
+    private var messageIndex: [String: Int] = [:]
+    private var stateTree = StateTree()
     private var closed = false
 
-    /// Every surface change, sent on the main actor right after it was applied to `surfaces`.
-    /// A renderer that keeps one observable object per node follows these instead of comparing
-    /// whole `surfaces` snapshots (see `AgentUISwiftUI.SurfaceModel`).
-    public var surfaceEvents: AnyPublisher<SurfaceEvent, Never> { surfaceEventSubject.eraseToAnyPublisher() }
-
-    /// The agent's CUSTOM, RAW and STEP events in the order it sent them, on the main actor,
-    /// each sent after every earlier update was applied to the published properties. Not
-    /// replayed: subscribe before `send` to see a run's events. As an async sequence:
-    /// `for await event in conversation.events.values { ... }` (iOS 15+).
+    /// The agent's CUSTOM, RAW and STEP events in stream order, on the main actor, each sent
+    /// after every earlier delta was applied. Not replayed: subscribe before `send`.
     public var events: AnyPublisher<AgentEvent, Never> { eventSubject.eraseToAnyPublisher() }
+
+    /// Non-fatal observations (a dropped event, a tool result kept local...), as they happen.
+    public var warnings: AnyPublisher<SessionWarning, Never> { warningSubject.eraseToAnyPublisher() }
 
     init(native: Conversation) {
         self.native = native
         self.threadId = native.threadId()
-        // One FIFO queue and one consumer on the main actor, as the Kotlin layer's channel:
-        // a Task per callback would not guarantee that updates are applied in order.
-        var continuation: AsyncStream<ConversationUpdate>.Continuation!
-        let stream = AsyncStream<ConversationUpdate>(bufferingPolicy: .unbounded) { continuation = $0 }
-        self.updates = continuation
-        // Subscribe before reading the current state: what happens in between is queued and
-        // applied on top (upserts by id and full resets, so nothing is lost or doubled).
+        // One FIFO queue and one consumer on the main actor: batches and markers in one order.
+        var continuation: AsyncStream<QueueItem>.Continuation!
+        let stream = AsyncStream<QueueItem>(bufferingPolicy: .unbounded) { continuation = $0 }
+        self.queue = continuation
         self.subscription = native.addListener(listener: Forwarder(continuation))
-        seed()
         self.pump = Task { @MainActor [weak self] in
-            for await update in stream {
+            for await item in stream {
                 guard let self else { return }
-                self.apply(update)
+                switch item {
+                case .batch(let updates): updates.forEach(self.handle)
+                case .marker(let done): done.resume()
+                }
             }
         }
     }
 
     public func send(_ text: String) async throws -> RunSummary {
-        try await native.sendMessage(text: text)
+        try await settled { try await self.native.sendMessage(text: text) }
     }
 
     public func continueRun() async throws -> RunSummary {
-        try await native.continueRun()
+        try await settled { try await self.native.continueRun() }
     }
 
     public func dispatchAction(surfaceId: String, nodeId: String) async throws -> ActionResultRecord {
-        try await native.dispatchAction(surfaceId: surfaceId, nodeId: nodeId)
+        try await settled { try await self.native.dispatchAction(surfaceId: surfaceId, nodeId: nodeId) }
     }
 
-    /// Writes the data model of `surfaceId` at JSON Pointer `path`; the bound nodes come back
-    /// re-resolved through `surfaces` / `surfaceEvents`. During a run the core queues the write
-    /// and applies it when the run ends (a refusal then arrives as an `inputNotApplied`
-    /// warning). Throws `SurfaceError` (`unknownSurface`, `rejected` when the engine refuses the
-    /// value, `busy` only past 1,024 queued writes).
+    /// Writes the data model of `surfaceId` at JSON Pointer `path`, at once (during a run too).
+    /// Throws `SurfaceError` (`unknownSurface`, `unknownNode`, `rejected`).
     public func setValue(surfaceId: String, path: String, value: NodeValue) throws {
         try native.setValue(surfaceId: surfaceId, path: path, value: value)
     }
 
-    /// `setValue` with a plain Swift value (`Bool`, numbers, `String`, arrays, `[String: ...]`,
-    /// optionals; see `NodeValueConvertible`).
     public func setValue<Value: NodeValueConvertible>(surfaceId: String, path: String, value: Value) throws {
         try setValue(surfaceId: surfaceId, path: path, value: value.nodeValue)
     }
@@ -217,7 +204,8 @@ public final class AgentConversation: ObservableObject {
 
     public func cancelInterrupt(id: String) throws { try native.cancelInterrupt(id: id) }
 
-    /// The registry that executes tools is the one the agent sees in `RunAgentInput.tools`.
+    /// The registry that executes tools is the one the agent sees in `RunAgentInput.tools`; a
+    /// run in flight keeps its tools, the next request has this one.
     public func registerTool(name: String, description: String, parametersJsonSchema: String, tool: @escaping ClientTool) throws {
         try native.registerTool(
             name: name,
@@ -227,14 +215,19 @@ public final class AgentConversation: ObservableObject {
         )
     }
 
-    public func unregisterTool(name: String) throws -> Bool {
-        try native.unregisterTool(name: name)
+    public func unregisterTool(name: String) -> Bool {
+        native.unregisterTool(name: name)
     }
 
-    public func pendingInterrupts() -> [InterruptRecord] { native.pendingInterrupts() }
-
-    /// The native live surface, for a renderer that subscribes to it itself.
-    public func surface(_ surfaceId: String) -> Surface? { native.surface(surfaceId: surfaceId) }
+    /// One surface's diffs: a `.reset` first (empty once the agent deleted the surface), then
+    /// `.patch`es, in order. Ending the iteration ends the native subscription.
+    public func surfaceDiffs(_ surfaceId: String) throws -> AsyncStream<SurfaceDiffRecord> {
+        var continuation: AsyncStream<SurfaceDiffRecord>.Continuation!
+        let stream = AsyncStream<SurfaceDiffRecord>(bufferingPolicy: .unbounded) { continuation = $0 }
+        let handle = try native.addSurfaceListener(surfaceId: surfaceId, listener: SurfaceForwarder(continuation))
+        continuation.onTermination = { _ in handle.cancel() }
+        return stream
+    }
 
     public func close() {
         guard !closed else { return }
@@ -242,49 +235,88 @@ public final class AgentConversation: ObservableObject {
         native.cancel()
         subscription?.cancel()
         subscription = nil
-        updates.finish()
+        queue.finish()
         pump?.cancel()
         pump = nil
     }
 
-    private func seed() {
-        messages = native.messages().map(Self.chatMessage)
-        status = native.status()
-        stateJson = native.stateJson()
-        var seeded: [String: SurfaceState] = [:]
-        for id in native.surfaceIds() {
-            guard let surface = native.surface(surfaceId: id) else { continue }
-            let empty = SurfaceState(id: id, catalogId: surface.catalogId(), root: nil, nodes: [:], order: [])
-            seeded[id] = Self.applying(surface.snapshot(), to: empty)
+    /// Runs `call`, then waits until everything the core published before it returned is applied.
+    private func settled<T>(_ call: () async throws -> T) async throws -> T {
+        let result = try await call()
+        if let subscription {
+            await subscription.flush()
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                if case .terminated = queue.yield(.marker(done)) { done.resume() }
+            }
         }
-        surfaces = seeded
+        return result
     }
 
-    private func apply(_ update: ConversationUpdate) {
+    private func handle(_ update: ConversationUpdate) {
         guard !closed else { return }
         switch update {
-        case .runStatusChanged(let status):
-            self.status = status
-            // Steps belong to one run: none is open before it streams or after it ended.
-            if !activeSteps.isEmpty, !Self.isRunning(status) { activeSteps = [] }
-        case .messageUpserted(let message):
-            let chat = Self.chatMessage(message).keptLocal(localOnlyMarks[message.id])
-            if let index = messages.firstIndex(where: { $0.id == chat.id }) {
+        case .reset(let snapshot): reset(snapshot)
+        case .delta(let delta): apply(delta)
+        }
+    }
+
+    private func reset(_ snapshot: ConversationSnapshot) {
+        messages = snapshot.messages.map(Self.chatMessage)
+        reindex()
+        phase = snapshot.phase
+        toolCalls = Dictionary(snapshot.toolCalls.map { ($0.toolCallId, $0) }, uniquingKeysWith: { $1 })
+        interrupts = snapshot.pendingInterrupts
+        surfaces = snapshot.surfaces.map { SurfaceInfo(id: $0.surfaceId, catalogId: $0.catalogId) }
+        stateTree.replace(snapshot.state)
+        publishState()
+    }
+
+    /// The one place a delta changes what the properties show.
+    private func apply(_ delta: ConversationDelta) {
+        switch delta {
+        case .messageAdded(let message), .messageReplaced(let message):
+            let chat = Self.chatMessage(message)
+            if let index = messageIndex[chat.id] {
                 messages[index] = chat
             } else {
+                messageIndex[chat.id] = messages.count
                 messages.append(chat)
             }
-        case .messagesReset(let all):
-            // As the core does: the agent holds what its snapshot carries, so only messages of
-            // client-only roles (which a snapshot leaves in place) keep their mark.
-            let kept = Set(all.filter { $0.role == .activity || $0.role == .reasoning }.map(\.id))
-            localOnlyMarks = localOnlyMarks.filter { kept.contains($0.key) }
-            messages = all.map { Self.chatMessage($0).keptLocal(localOnlyMarks[$0.id]) }
-        case .messageKeptLocal(let messageId, let reason):
-            localOnlyMarks[messageId] = reason
-            if let index = messages.firstIndex(where: { $0.id == messageId }) {
-                messages[index] = messages[index].keptLocal(reason)
+        case .textAppended(let messageId, let piece):
+            if let index = messageIndex[messageId] { messages[index].text += piece }
+        case .toolCallArgsAppended(let messageId, let toolCallId, let piece):
+            if let index = messageIndex[messageId],
+               let call = messages[index].toolCalls.firstIndex(where: { $0.id == toolCallId }) {
+                messages[index].toolCalls[call].argumentsJson += piece
             }
+        case .messagesReset(let all):
+            messages = all.map(Self.chatMessage)
+            reindex()
+        case .statePatched(let operations):
+            // The core applied this patch; if it does not replay here, re-read the state whole.
+            if !stateTree.apply(operations) { stateTree.replace(native.snapshot().state) }
+            publishState()
+        case .stateReplaced(let value):
+            stateTree.replace(value)
+            publishState()
+        case .stateResyncNeeded:
+            break
+        case .runPhase(let phase):
+            // Steps belong to one run: none is open before it streams or after it ended.
+            if case .running = phase {} else if !activeSteps.isEmpty { activeSteps = [] }
+            self.phase = phase
+        case .toolCall(let update):
+            toolCalls[update.toolCallId] = update
+        case .interrupts(let pending):
+            interrupts = pending
+        case .surfaceAdded(let surface):
+            surfaces.removeAll { $0.id == surface.surfaceId }
+            surfaces.append(SurfaceInfo(id: surface.surfaceId, catalogId: surface.catalogId))
+        case .surfaceRemoved(let surfaceId):
+            surfaces.removeAll { $0.id == surfaceId }
+        case .warning(let warning):
+            // Delivered, never dropped (the old layer ignored `.warning`).
+            warningSubject.send(warning)
         case .custom(let name, let valueJson):
             eventSubject.send(.custom(name: name, valueJson: valueJson))
         case .raw(let eventJson, let source):
@@ -297,55 +329,16 @@ public final class AgentConversation: ObservableObject {
                 if let index = activeSteps.lastIndex(of: name) { activeSteps.remove(at: index) }
                 eventSubject.send(.stepFinished(name: name))
             }
-        case .toolCall(let toolCallId, _, let status):
-            toolCalls[toolCallId] = status
-        case .stateChanged(let json):
-            stateJson = json
-        case .stateResyncNeeded, .warning:
-            break
-        case .surfaceCreated(let surfaceId, let catalogId):
-            surfaces[surfaceId] = SurfaceState(id: surfaceId, catalogId: catalogId, root: nil, nodes: [:], order: [])
-            surfaceEventSubject.send(.created(surfaceId: surfaceId, catalogId: catalogId))
-        case .surfaceDiff(let surfaceId, let diff):
-            // A diff for a surface created before this object existed and not seeded: take the
-            // catalog from the native side once.
-            let current = surfaces[surfaceId] ?? SurfaceState(
-                id: surfaceId,
-                catalogId: native.surface(surfaceId: surfaceId)?.catalogId() ?? "",
-                root: nil, nodes: [:], order: []
-            )
-            surfaces[surfaceId] = Self.applying(diff, to: current)
-            surfaceEventSubject.send(.diff(surfaceId: surfaceId, diff: diff))
-        case .surfaceDeleted(let surfaceId):
-            surfaces[surfaceId] = nil
-            surfaceEventSubject.send(.deleted(surfaceId: surfaceId))
         }
     }
 
-    private static func isRunning(_ status: RunStatus) -> Bool {
-        if case .running = status { return true }
-        return false
+    private func reindex() {
+        messageIndex = Dictionary(messages.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { $1 })
     }
 
-    /// A reset replaces everything; a patch replaces the upserted nodes and drops the removed.
-    static func applying(_ diff: SurfaceDiffRecord, to state: SurfaceState) -> SurfaceState {
-        switch diff {
-        case .reset(let root, let nodes):
-            var byId: [String: ResolvedNodeRecord] = [:]
-            for node in nodes { byId[node.id] = node }
-            return SurfaceState(id: state.id, catalogId: state.catalogId, root: root, nodes: byId, order: nodes.map(\.id))
-        case .patch(let upserted, let removed):
-            var byId = state.nodes
-            var order = state.order
-            for node in upserted {
-                if byId[node.id] == nil { order.append(node.id) }
-                byId[node.id] = node
-            }
-            let gone = Set(removed)
-            for id in removed { byId[id] = nil }
-            order.removeAll { gone.contains($0) }
-            return SurfaceState(id: state.id, catalogId: state.catalogId, root: state.root, nodes: byId, order: order)
-        }
+    private func publishState() {
+        state = stateTree.root
+        stateJson = stateTree.json()
     }
 
     static func chatMessage(_ m: MessageRecord) -> ChatMessage {
@@ -359,17 +352,173 @@ public final class AgentConversation: ObservableObject {
             }.joined()
         default: text = ""
         }
-        return ChatMessage(id: m.id, role: m.role, text: text, toolCalls: m.toolCalls, error: m.error, localOnly: nil)
+        return ChatMessage(id: m.id, role: m.role, text: text, toolCalls: m.toolCalls, toolCallId: m.toolCallId, error: m.error)
     }
 }
 
-/// Receives updates on a Rust worker thread and only enqueues them; never blocks that thread.
+/// The shared state as Foundation JSON values, with the core's applied JSON Patches replayed on it.
+struct StateTree {
+    private(set) var root: Any? = nil
+
+    mutating func replace(_ value: NodeValue) {
+        root = Self.foundation(value)
+    }
+
+    /// False when an operation does not resolve (the tree is then unspecified).
+    mutating func apply(_ operations: [PatchOperationRecord]) -> Bool {
+        for op in operations {
+            let value = op.value.map(Self.foundation) ?? NSNull()
+            switch op.op {
+            case .add: guard put(op.path, value, insert: true) else { return false }
+            case .replace: guard put(op.path, value, insert: false) else { return false }
+            case .remove: guard remove(op.path) != nil else { return false }
+            case .move:
+                guard let from = op.from, let moved = remove(from), put(op.path, moved, insert: true) else { return false }
+            case .copy:
+                guard let from = op.from, let copied = get(from), put(op.path, copied, insert: true) else { return false }
+            case .test: break
+            }
+        }
+        return true
+    }
+
+    func json() -> String {
+        guard let root, !(root is NSNull),
+              let data = try? JSONSerialization.data(withJSONObject: root, options: [.fragmentsAllowed]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func tokens(_ path: String) -> [String] {
+        guard !path.isEmpty else { return [] }
+        return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
+            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        }
+    }
+
+    private func get(_ path: String) -> Any? {
+        var node: Any? = root
+        for token in Self.tokens(path) { node = Self.child(node, token) }
+        return node
+    }
+
+    private static func child(_ node: Any?, _ token: String) -> Any? {
+        if let object = node as? [String: Any] { return object[token] }
+        if let array = node as? [Any], let i = Int(token), array.indices.contains(i) { return array[i] }
+        return nil
+    }
+
+    /// Rebuilds the containers along `tokens` with `edit` applied at the last one (values are
+    /// copied on write, so this is O(depth x width), which state patches stay well within).
+    private static func edit(_ node: Any?, _ tokens: ArraySlice<String>, _ change: (inout Any?) -> Bool) -> (Any?, Bool) {
+        guard let token = tokens.first else {
+            var value = node
+            let ok = change(&value)
+            return (value, ok)
+        }
+        if var object = node as? [String: Any] {
+            if tokens.count == 1 {
+                var slot: Any? = object[token]
+                let ok = change(&slot)
+                object[token] = slot
+                return (object, ok)
+            }
+            let (updated, ok) = edit(object[token], tokens.dropFirst(), change)
+            object[token] = updated
+            return (object, ok)
+        }
+        if var array = node as? [Any], let i = Int(token), array.indices.contains(i) {
+            let (updated, ok) = edit(array[i], tokens.dropFirst(), change)
+            array[i] = updated ?? NSNull()
+            return (array, ok)
+        }
+        return (node, false)
+    }
+
+    private mutating func put(_ path: String, _ value: Any, insert: Bool) -> Bool {
+        var tokens = Self.tokens(path)
+        guard let last = tokens.popLast() else {
+            root = value
+            return true
+        }
+        let (updated, ok) = Self.edit(root, tokens[...]) { parent in
+            if var object = parent as? [String: Any] {
+                object[last] = value
+                parent = object
+                return true
+            }
+            if var array = parent as? [Any] {
+                if last == "-" {
+                    array.append(value)
+                } else if let i = Int(last), insert, i <= array.count {
+                    array.insert(value, at: i)
+                } else if let i = Int(last), !insert, array.indices.contains(i) {
+                    array[i] = value
+                } else {
+                    return false
+                }
+                parent = array
+                return true
+            }
+            return false
+        }
+        root = updated
+        return ok
+    }
+
+    private mutating func remove(_ path: String) -> Any? {
+        var tokens = Self.tokens(path)
+        guard let last = tokens.popLast() else {
+            defer { root = nil }
+            return root ?? NSNull()
+        }
+        var removed: Any?
+        let (updated, ok) = Self.edit(root, tokens[...]) { parent in
+            if var object = parent as? [String: Any], let value = object.removeValue(forKey: last) {
+                removed = value
+                parent = object
+                return true
+            }
+            if var array = parent as? [Any], let i = Int(last), array.indices.contains(i) {
+                removed = array.remove(at: i)
+                parent = array
+                return true
+            }
+            return false
+        }
+        guard ok else { return nil }
+        root = updated
+        return removed
+    }
+
+    private static func foundation(_ value: NodeValue) -> Any {
+        switch value {
+        case .null: return NSNull()
+        case .bool(let b): return b
+        case .number(let n): return n
+        case .text(let t): return t
+        case .array(let items): return items.map(foundation)
+        case .object(let entries):
+            var object: [String: Any] = [:]
+            for entry in entries { object[entry.name] = foundation(entry.value) }
+            return object
+        }
+    }
+}
+
+/// Receives update batches on a Rust worker thread and only enqueues them; never blocks it.
 private final class Forwarder: ConversationListener, @unchecked Sendable {
     // AsyncStream.Continuation is safe to use from any thread.
-    private let queue: AsyncStream<ConversationUpdate>.Continuation
-    init(_ queue: AsyncStream<ConversationUpdate>.Continuation) { self.queue = queue }
-    func onUpdate(update: ConversationUpdate) throws { queue.yield(update) }
-    // The core drops the listener when the subscription ends: end the consumer loop too.
+    private let queue: AsyncStream<AgentConversation.QueueItem>.Continuation
+    init(_ queue: AsyncStream<AgentConversation.QueueItem>.Continuation) { self.queue = queue }
+    func onUpdates(updates: [ConversationUpdate]) throws { queue.yield(.batch(updates)) }
+}
+
+/// Receives one surface's diffs on a Rust worker thread and only enqueues them.
+private final class SurfaceForwarder: SurfaceListener, @unchecked Sendable {
+    private let queue: AsyncStream<SurfaceDiffRecord>.Continuation
+    init(_ queue: AsyncStream<SurfaceDiffRecord>.Continuation) { self.queue = queue }
+    func onDiffs(diffs: [SurfaceDiffRecord]) throws { diffs.forEach { queue.yield($0) } }
+    // The core drops the listener when the subscription ends: end the stream too.
     deinit { queue.finish() }
 }
 

@@ -25,33 +25,40 @@ public final class NodeModel: ObservableObject, Identifiable {
     }
 }
 
-/// The nodes of one surface, kept current from the conversation's surface events (or fed by
-/// hand with `apply`). Only `rootId` and `exists` are published here; node changes are
+/// The nodes of one surface, kept current from its own subscription (`AgentConversation.surfaceDiffs`)
+/// or fed by hand with `apply`. A `.patch` touches only the models of the nodes it upserts or
+/// removes: O(changed nodes). Only `rootId` and `exists` are published here; node changes are
 /// published by each node's own `NodeModel`.
 @MainActor
 public final class SurfaceModel: ObservableObject {
     public let surfaceId: String
     @Published public private(set) var rootId: String?
-    /// False before the surface was created and after the agent deleted it.
+    /// False before the first reset, and once the agent deleted the surface (an empty reset).
     @Published public private(set) var exists = false
 
     private var nodes: [String: NodeModel] = [:]
-    private var subscription: AnyCancellable?
+    private var follow: Task<Void, Never>?
 
-    /// An empty model; feed it with `reset(to:)` and `apply(_:)`.
+    /// An empty model; feed it with `apply(_:)`.
     public init(surfaceId: String) {
         self.surfaceId = surfaceId
     }
 
-    /// A model that follows surface `surfaceId` of `conversation`: it starts from the surface's
-    /// current state and then applies each of its events, in order, on the main actor. Both
-    /// happen on the main actor, so no event can fall between the two.
+    /// A model that follows surface `surfaceId` of `conversation`: a reset, then each patch, in
+    /// order, applied on the main actor. A surface that does not exist stays empty.
     public convenience init(conversation: AgentConversation, surfaceId: String) {
         self.init(surfaceId: surfaceId)
-        reset(to: conversation.surfaces[surfaceId])
-        subscription = conversation.surfaceEvents
-            .filter { $0.surfaceId == surfaceId }
-            .sink { [weak self] event in self?.apply(event) }
+        guard let diffs = try? conversation.surfaceDiffs(surfaceId) else { return }
+        follow = Task { @MainActor [weak self] in
+            for await diff in diffs {
+                guard let self else { return }
+                self.apply(diff)
+            }
+        }
+    }
+
+    deinit {
+        follow?.cancel()
     }
 
     /// The observable node for instance id `id`, made (pending) on first use, so a view can
@@ -68,55 +75,22 @@ public final class SurfaceModel: ObservableObject {
         nodes[id]?.record
     }
 
-    /// Replaces everything with `state` (nil: the surface does not exist).
-    public func reset(to state: SurfaceState?) {
-        guard let state else {
-            clear()
-            setExists(false)
-            return
-        }
-        setExists(true)
-        replaceAll(root: state.root, with: state.nodes)
-    }
-
-    public func apply(_ event: SurfaceEvent) {
-        guard event.surfaceId == surfaceId else { return }
-        switch event {
-        case .created:
-            clear()
-            setExists(true)
-        case .diff(_, let diff):
-            setExists(true)
-            apply(diff)
-        case .deleted:
-            clear()
-            setExists(false)
-        }
-    }
-
     public func apply(_ diff: SurfaceDiffRecord) {
         switch diff {
         case .reset(let root, let records):
             var byId: [String: ResolvedNodeRecord] = [:]
             for record in records { byId[record.id] = record }
-            replaceAll(root: root, with: byId)
+            for (id, record) in byId { node(id).update(record) }
+            // Nodes that are gone become pending again; their models stay so that views that
+            // observe them see the change (and a later upsert of the same id reaches them).
+            for (id, model) in nodes where byId[id] == nil { model.update(nil) }
+            setRoot(root)
+            setExists(root != nil || !records.isEmpty)
         case .patch(let upserted, let removed):
             for id in removed { nodes[id]?.update(nil) }
             for record in upserted { node(record.id).update(record) }
+            setExists(true)
         }
-    }
-
-    private func replaceAll(root: String?, with records: [String: ResolvedNodeRecord]) {
-        for (id, record) in records { node(id).update(record) }
-        // Nodes that are gone become pending again; their models stay so that views that
-        // observe them see the change (and a later upsert of the same id reaches them).
-        for (id, model) in nodes where records[id] == nil { model.update(nil) }
-        setRoot(root)
-    }
-
-    private func clear() {
-        for model in nodes.values { model.update(nil) }
-        setRoot(nil)
     }
 
     // @Published announces every assignment; assign only real changes.

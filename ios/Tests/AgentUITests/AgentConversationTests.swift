@@ -6,7 +6,7 @@
 
 import Combine
 import XCTest
-import AgentUI
+@testable import AgentUI
 import AgentUICore
 
 final class AgentConversationTests: XCTestCase {
@@ -20,7 +20,7 @@ final class AgentConversationTests: XCTestCase {
         defer { subscription.cancel() }
 
         let summary = try await conversation.send("hello")
-        XCTAssertTrue(summary.status.isFinished, "\(summary.status)")
+        XCTAssertTrue(summary.phase.isFinished, "\(summary.phase)")
         let final = try await eventually("the whole greeting") {
             conversation.messages.lastAssistantText.hasSuffix("emoji 🎉.") ? conversation.messages : nil
         }
@@ -32,7 +32,7 @@ final class AgentConversationTests: XCTestCase {
         XCTAssertTrue(final.lastAssistantText.hasPrefix("Hello! I am the demo agent"), final.lastAssistantText)
         XCTAssertTrue(final.lastAssistantText.contains("日本語"), "non-ASCII survives the bindings")
         XCTAssertEqual(final.map(\.role), [.user, .assistant])
-        try await waitUntil("status finished") { conversation.status.isFinished }
+        try await waitUntil("status finished") { conversation.phase.isFinished }
     }
 
     @MainActor
@@ -57,12 +57,12 @@ final class AgentConversationTests: XCTestCase {
         XCTAssertEqual(summary.toolCalls.count, 1)
         let report = try XCTUnwrap(summary.toolCalls.first)
         XCTAssertEqual(report.toolName, "get_location")
-        XCTAssertEqual(report.status, .succeeded(result: "Lisbon, Portugal"))
+        XCTAssertEqual(report.phase, .succeeded(result: "Lisbon, Portugal"))
 
         let quoted = "Your location according to the app: Lisbon, Portugal"
         try await waitUntil("the agent quoting the tool") { conversation.messages.assistantTexts.contains(quoted) }
         try await waitUntil("the call marked succeeded") {
-            conversation.toolCalls[report.toolCallId] == ToolCallStatus.succeeded(result: "Lisbon, Portugal")
+            conversation.toolCalls[report.toolCallId]?.phase == ToolCallPhase.succeeded(result: "Lisbon, Portugal")
         }
         // The result went back as a tool message, and the run continued from it.
         XCTAssertTrue(
@@ -85,7 +85,7 @@ final class AgentConversationTests: XCTestCase {
 
         let summary = try await conversation.send("my location please")
 
-        let status = try XCTUnwrap(summary.toolCalls.first?.status)
+        let status = try XCTUnwrap(summary.toolCalls.first?.phase)
         guard case .failed = status else { return XCTFail("expected a failed call, got \(status)") }
         try await waitUntil("the agent reading the failure") {
             conversation.messages.assistantTexts.contains("location permission denied")
@@ -123,7 +123,7 @@ final class AgentConversationTests: XCTestCase {
         defer { conversation.close() }
         _ = try await conversation.send("book a table")
         let surface = try await eventually("the booking surface with its root") {
-            conversation.surfaces["booking"].flatMap { $0.root != nil ? $0 : nil }
+            conversation.surfaceNow("booking").flatMap { $0.root != nil ? $0 : nil }
         }
 
         let root = try XCTUnwrap(surface.root.flatMap { surface.node($0) })
@@ -138,10 +138,10 @@ final class AgentConversationTests: XCTestCase {
         XCTAssertEqual(surface.children(of: form).map(\.id), ["title", "name", "date", "guests", "book"])
         XCTAssertEqual(surface.node("title")?.prop("text")?.textValue, "Book a table")
 
-        // A renderer reading the native surface itself starts from a full Reset.
-        let native = try XCTUnwrap(conversation.surface("booking"))
-        guard case .reset(let resetRoot, let nodes) = native.snapshot() else {
-            return XCTFail("a snapshot is a reset")
+        // A renderer subscribing to the surface starts from a full Reset.
+        var diffs = try conversation.surfaceDiffs("booking").makeAsyncIterator()
+        guard case .reset(let resetRoot, let nodes)? = await diffs.next() else {
+            return XCTFail("the first diff is a reset")
         }
         XCTAssertEqual(resetRoot, "root")
         XCTAssertFalse(nodes.isEmpty)
@@ -151,7 +151,7 @@ final class AgentConversationTests: XCTestCase {
         try conversation.setValue(surfaceId: "booking", path: "/booking/guests", value: ["4"])
 
         let filled = try await eventually("Book enabled") {
-            conversation.surfaces["booking"].flatMap { $0.node("book")?.enabled == true ? $0 : nil }
+            conversation.surfaceNow("booking").flatMap { $0.node("book")?.enabled == true ? $0 : nil }
         }
         XCTAssertEqual(filled.node("name")?.prop("value")?.textValue, "Ada")
 
@@ -162,7 +162,7 @@ final class AgentConversationTests: XCTestCase {
             conversation.messages.assistantTexts.contains(booked)
         }
         // The agent removes the form once the table is booked.
-        try await waitUntil("the surface deleted") { conversation.surfaces["booking"] == nil }
+        try await waitUntil("the surface deleted") { !conversation.surfaces.contains { $0.id == "booking" } }
     }
 
     @MainActor
@@ -170,7 +170,7 @@ final class AgentConversationTests: XCTestCase {
         let conversation = try connect(try AgentRuntime())
         defer { conversation.close() }
         _ = try await conversation.send("book a table")
-        try await waitUntil("the Book button") { conversation.surfaces["booking"]?.node("book") != nil }
+        try await waitUntil("the Book button") { conversation.surfaceNow("booking")?.node("book") != nil }
         do {
             let result = try await conversation.dispatchAction(surfaceId: "booking", nodeId: "book")
             XCTFail("a disabled button must refuse, got \(result)")
@@ -184,9 +184,9 @@ final class AgentConversationTests: XCTestCase {
         let conversation = try connect(try AgentRuntime())
         defer { conversation.close() }
         let summary = try await conversation.send("delete the report")
-        XCTAssertTrue(summary.status.isInterrupted, "\(summary.status)")
-        try await waitUntil("status interrupted") { conversation.status.isInterrupted }
-        let pending = conversation.pendingInterrupts()
+        XCTAssertTrue(summary.phase.isInterrupted, "\(summary.phase)")
+        try await waitUntil("status interrupted") { conversation.phase.isInterrupted }
+        let pending = conversation.interrupts
         XCTAssertEqual(pending.count, 1)
         let interrupt = try XCTUnwrap(pending.first)
         XCTAssertEqual(interrupt.reason, "confirm_delete")
@@ -194,11 +194,11 @@ final class AgentConversationTests: XCTestCase {
 
         try conversation.resolveInterrupt(id: interrupt.id, payloadJson: #"{"approved": true}"#)
         let next = try await conversation.continueRun()
-        XCTAssertTrue(next.status.isFinished, "\(next.status)")
+        XCTAssertTrue(next.phase.isFinished, "\(next.phase)")
         try await waitUntil("the deletion reported") {
             conversation.messages.lastAssistantText.contains("Deleted report.pdf.")
         }
-        XCTAssertTrue(conversation.pendingInterrupts().isEmpty)
+        XCTAssertTrue(conversation.interrupts.isEmpty)
     }
 
     @MainActor
@@ -217,11 +217,11 @@ final class AgentConversationTests: XCTestCase {
         let stopSeconds = Date().timeIntervalSince(started)
         switch outcome {
         case .success(let summary):
-            XCTFail("a cancelled run throws, it returned \(summary.status)")
+            XCTFail("a cancelled run throws, it returned \(summary.phase)")
         case .failure(let error):
             XCTAssertEqual(error as? ConversationError, ConversationError.Cancelled, "got \(error)")
         }
-        try await waitUntil("status cancelled") { conversation.status.isCancelled }
+        try await waitUntil("status cancelled") { conversation.phase.isCancelled }
         XCTAssertLessThan(stopSeconds, 2, "cancel took \(stopSeconds) s")
         let text = conversation.messages.lastAssistantText
         XCTAssertFalse(text.contains("Slow token 50."), "the stream stopped early: \(text)")
@@ -233,11 +233,11 @@ final class AgentConversationTests: XCTestCase {
         defer { conversation.close() }
         do {
             let summary = try await conversation.send("hello")
-            XCTFail("an HTTP 500 must throw, got \(summary.status)")
+            XCTFail("an HTTP 500 must throw, got \(summary.phase)")
         } catch ConversationError.HttpStatus(let status, _) {
             XCTAssertEqual(status, 500)
         }
-        try await waitUntil("status failed") { conversation.status.isFailed }
+        try await waitUntil("status failed") { conversation.phase.isFailed }
     }
 
     @MainActor
@@ -246,11 +246,11 @@ final class AgentConversationTests: XCTestCase {
         defer { conversation.close() }
         do {
             let summary = try await conversation.send("please fail")
-            XCTFail("RUN_ERROR must throw, got \(summary.status)")
+            XCTFail("RUN_ERROR must throw, got \(summary.phase)")
         } catch ConversationError.Agent {
             // the agent's RUN_ERROR, as expected
         }
-        try await waitUntil("status agentError") { conversation.status.isAgentError }
+        try await waitUntil("status agentError") { conversation.phase.isAgentError }
     }
 
     @MainActor

@@ -6,7 +6,7 @@
 
 import Combine
 import XCTest
-import AgentUI
+@testable import AgentUI
 import AgentUICore
 
 final class AgentEventsTests: XCTestCase {
@@ -26,7 +26,7 @@ final class AgentEventsTests: XCTestCase {
         defer { steps.cancel() }
 
         let summary = try await conversation.send("show me the steps")
-        XCTAssertTrue(summary.status.isFinished, "\(summary.status)")
+        XCTAssertTrue(summary.phase.isFinished, "\(summary.phase)")
         try await waitUntil("the step's end") {
             received.contains { $0.event == .stepFinished(name: "research") }
         }
@@ -44,7 +44,7 @@ final class AgentEventsTests: XCTestCase {
         // The text streamed inside the step was already published when the step's end arrived.
         XCTAssertEqual(received[3].text, "Research step done.")
 
-        try await waitUntil("status finished") { conversation.status.isFinished }
+        try await waitUntil("status finished") { conversation.phase.isFinished }
         try await waitUntil("no active step") { conversation.activeSteps.isEmpty }
         XCTAssertTrue(stepValues.contains(["research"]), "the step was shown as active: \(stepValues)")
     }
@@ -60,9 +60,9 @@ final class AgentEventsTests: XCTestCase {
         defer { events.cancel() }
 
         let summary = try await conversation.send("legacy approval please")
-        XCTAssertTrue(summary.status.isInterrupted, "\(summary.status)")
-        try await waitUntil("status interrupted") { conversation.status.isInterrupted }
-        let pending = conversation.pendingInterrupts()
+        XCTAssertTrue(summary.phase.isInterrupted, "\(summary.phase)")
+        try await waitUntil("status interrupted") { conversation.phase.isInterrupted }
+        let pending = conversation.interrupts
         XCTAssertEqual(pending.count, 1)
         let interrupt = try XCTUnwrap(pending.first)
         XCTAssertEqual(interrupt.id, "lg-1", "the id comes from LangGraph's rawEvent")
@@ -76,19 +76,23 @@ final class AgentEventsTests: XCTestCase {
 
         try conversation.resolveInterrupt(id: interrupt.id, payloadJson: #"{"approved": true}"#)
         let next = try await conversation.continueRun()
-        XCTAssertTrue(next.status.isFinished, "\(next.status)")
+        XCTAssertTrue(next.phase.isFinished, "\(next.phase)")
         // The answer streams in two deltas: wait for the quoted payload, then compare exactly.
         try await waitUntil("the quoted payload") {
             conversation.messages.lastAssistantText.hasPrefix("Approved: {")
         }
         XCTAssertEqual(conversation.messages.lastAssistantText, #"Approved: {"approved":true}"#)
-        XCTAssertTrue(conversation.pendingInterrupts().isEmpty)
+        XCTAssertTrue(conversation.interrupts.isEmpty)
     }
 
     @MainActor
-    func testTextCutShortByACancelIsMarkedIncompleteAndKeptLocal() async throws {
+    func testTextCutShortByACancelStaysVisibleAndIsReportedKeptLocal() async throws {
         let conversation = try connect(try AgentRuntime())
         defer { conversation.close() }
+        // Warnings are delivered (the layer used to drop them).
+        var warnings: [SessionWarning] = []
+        let sink = conversation.warnings.sink { warnings.append($0) }
+        defer { sink.cancel() }
         let run = Task { @MainActor in try await conversation.send("slow please") }
         try await waitUntil("the second slow token") {
             conversation.messages.lastAssistantText.contains("Slow token 2.")
@@ -96,15 +100,10 @@ final class AgentEventsTests: XCTestCase {
         conversation.cancel()
         _ = await run.result
 
-        let messages = try await eventually("a message marked incomplete") {
-            conversation.messages.contains { $0.isIncomplete } ? conversation.messages : nil
-        }
-        let kept = messages.filter { $0.localOnly != nil }
-        XCTAssertEqual(kept.count, 1, "\(kept)")
-        let cut = try XCTUnwrap(kept.first)
-        XCTAssertEqual(cut.role, .assistant)
-        XCTAssertEqual(cut.localOnly, .cancelled)
-        XCTAssertTrue(cut.isIncomplete)
+        let cut = try XCTUnwrap(conversation.messages.last { $0.role == .assistant })
         XCTAssertTrue(cut.text.contains("Slow token 2."), "the partial text stays visible: \(cut.text)")
+        try await waitUntil("the KEPT_LOCAL warning") {
+            warnings.contains { $0.kind == .keptLocal && $0.message.contains(cut.id) }
+        }
     }
 }

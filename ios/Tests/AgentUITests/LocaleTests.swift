@@ -7,7 +7,7 @@
 // has never been compiled or run. Needs AGENTUI_DEMO_AGENT_URL (see TestSupport.swift).
 
 import XCTest
-import AgentUI
+@testable import AgentUI
 import AgentUICore
 
 final class LocaleTests: XCTestCase {
@@ -21,7 +21,7 @@ final class LocaleTests: XCTestCase {
         _ = try await conversation.send("show my receipt")
         // The components arrive before the data model: wait for the formatted values.
         let surface = try await eventually("the receipt's formatted values") {
-            conversation.surfaces["receipt"].flatMap { surface in
+            conversation.surfaceNow("receipt").flatMap { surface in
                 (surface.node("total")?.prop("text")?.textValue ?? "").isEmpty ? nil : surface
             }
         }

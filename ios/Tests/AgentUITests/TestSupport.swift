@@ -12,7 +12,7 @@
 
 import Foundation
 import XCTest
-import AgentUI
+@testable import AgentUI
 import AgentUICore
 
 enum DemoAgent {
@@ -95,7 +95,7 @@ extension Array where Element == ChatMessage {
     }
 }
 
-extension RunStatus {
+extension RunPhase {
     var isFinished: Bool { if case .finished = self { return true }; return false }
     var isInterrupted: Bool { if case .interrupted = self { return true }; return false }
     var isCancelled: Bool { if case .cancelled = self { return true }; return false }
@@ -103,10 +103,19 @@ extension RunStatus {
     var isAgentError: Bool { if case .agentError = self { return true }; return false }
 }
 
-extension SurfaceState {
+extension AgentConversation {
+    /// One surface's tree as the core holds it now (tests read the core; renderers subscribe).
+    func surfaceNow(_ surfaceId: String) -> SurfaceSnapshot? {
+        native.surface(surfaceId: surfaceId)
+    }
+}
+
+extension SurfaceSnapshot {
+    func node(_ id: String) -> ResolvedNodeRecord? { nodes.first { $0.id == id } }
+
     /// The child nodes of `node` in order (pending children left out).
     func children(of node: ResolvedNodeRecord) -> [ResolvedNodeRecord] {
-        node.children.compactMap { nodes[$0] }
+        node.children.compactMap { self.node($0) }
     }
 }
 

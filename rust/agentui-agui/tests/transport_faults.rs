@@ -1,7 +1,10 @@
 //! The HTTP transport against a scripted loopback server: every fault is a typed error, the
-//! body is consumed incrementally, and nothing after the run's end is applied.
+//! body is consumed incrementally, and nothing after the run's end is applied. On tokio's
+//! paused clock: idle timeouts, stalls and the test bound are virtual time, exact on any machine.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use agentui_agui::message::RunAgentInput;
 use agentui_agui::transport::{CancelToken, HttpTransport, TransportError, TransportOptions, Truncation};
@@ -44,7 +47,7 @@ async fn exchange(
     (c, r, seen)
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn request_is_a_post_of_the_input_with_sse_accept_and_extra_headers() {
     timeout(TEST_BOUND, async {
         let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![text("m1", "hi")]))]).await;
@@ -74,7 +77,7 @@ async fn request_is_a_post_of_the_input_with_sse_accept_and_extra_headers() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn connection_dropped_mid_event_is_an_error_not_a_short_run() {
     timeout(TEST_BOUND, async {
         let server = TestServer::start(vec![Reply::sse_steps(vec![
@@ -92,7 +95,7 @@ async fn connection_dropped_mid_event_is_an_error_not_a_short_run() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn body_ending_cleanly_inside_an_event_is_truncated() {
     timeout(TEST_BOUND, async {
         let server = TestServer::start(vec![Reply::sse_steps(vec![
@@ -107,7 +110,7 @@ async fn body_ending_cleanly_inside_an_event_is_truncated() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn body_ending_cleanly_mid_run_is_truncated() {
     timeout(TEST_BOUND, async {
         let mut events = vec![started("r1")];
@@ -123,7 +126,7 @@ async fn body_ending_cleanly_mid_run_is_truncated() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn stall_past_the_idle_timeout_is_a_typed_error_within_bound() {
     timeout(TEST_BOUND, async {
         let server = TestServer::start(vec![Reply::sse_steps(vec![
@@ -145,7 +148,7 @@ async fn stall_past_the_idle_timeout_is_a_typed_error_within_bound() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn server_silent_before_headers_hits_the_idle_timeout() {
     timeout(TEST_BOUND, async {
         let server = TestServer::start(vec![]).await;
@@ -167,7 +170,7 @@ async fn server_silent_before_headers_hits_the_idle_timeout() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn http_500_reports_status_and_a_bounded_body_excerpt() {
     timeout(TEST_BOUND, async {
         let body = format!("internal failure: {}", "x".repeat(10_000));
@@ -183,7 +186,7 @@ async fn http_500_reports_status_and_a_bounded_body_excerpt() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn html_instead_of_sse_reports_the_content_type() {
     timeout(TEST_BOUND, async {
         let page = b"<html><body>Please log in</body></html>";
@@ -198,7 +201,7 @@ async fn html_instead_of_sse_reports_the_content_type() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn invalid_utf8_is_a_typed_sse_error() {
     timeout(TEST_BOUND, async {
         let server = TestServer::start(vec![Reply::sse_steps(vec![
@@ -213,7 +216,7 @@ async fn invalid_utf8_is_a_typed_sse_error() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn oversized_event_is_a_typed_sse_error() {
     timeout(TEST_BOUND, async {
         let big = json!({"type": "CUSTOM", "name": "blob", "value": "y".repeat(8 * 1024)});
@@ -226,7 +229,7 @@ async fn oversized_event_is_a_typed_sse_error() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn protocol_violation_is_a_typed_error() {
     timeout(TEST_BOUND, async {
         let stray = json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "nope", "delta": "x"});
@@ -238,7 +241,7 @@ async fn protocol_violation_is_a_typed_error() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn events_after_run_finished_are_never_applied() {
     timeout(TEST_BOUND, async {
         // The late events share RUN_FINISHED's chunk, and more follow in later chunks.
@@ -259,7 +262,7 @@ async fn events_after_run_finished_are_never_applied() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn events_are_applied_as_they_arrive_not_after_the_body() {
     timeout(TEST_BOUND, async {
         let mut steps: Vec<Step> =
@@ -292,7 +295,7 @@ async fn events_are_applied_as_they_arrive_not_after_the_body() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn cancel_stops_a_slow_stream_promptly() {
     timeout(TEST_BOUND, async {
         let mut steps = vec![Step::Send(frame(&started("r1")))];
@@ -319,7 +322,7 @@ async fn cancel_stops_a_slow_stream_promptly() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn connection_refused_is_a_connect_error() {
     timeout(TEST_BOUND, async {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -333,7 +336,7 @@ async fn connection_refused_is_a_connect_error() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn https_to_a_port_answering_garbage_is_an_error_not_a_panic() {
     timeout(TEST_BOUND, async {
         // Builds the real client (rustls + ring + webpki roots via use_preconfigured_tls) and

@@ -2,24 +2,28 @@
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 use agentui_demo_agent::{DemoAgent, DemoAgentOptions, SCENARIOS};
-use agentui_runtime::session::{
-    ActionResult, ClientTool, ConversationSession, SessionOptions, SessionUpdate, ToolInvocation,
-};
+use agentui_runtime::session::{ActionResult, ClientTool, ConversationSession, SessionOptions, ToolInvocation};
+use agentui_runtime::{Conversation, Subscription};
 use serde_json::json;
 
-use crate::run::Printer;
+use crate::run::{printing, Printer};
 use crate::tree;
 
-fn printing_session(url: &str) -> Result<(ConversationSession, Arc<Printer>), String> {
-    let mut session = ConversationSession::connect(url, &[], SessionOptions::default()).map_err(|e| e.to_string())?;
-    let printer = Arc::new(Printer::new(false));
-    let listener = printer.clone();
-    session.add_listener(Arc::new(move |u: &SessionUpdate| listener.on_update(u)));
-    Ok((session, printer))
+/// The demo's conversation, printed as it streams.
+struct PrintedConversation {
+    conversation: Conversation,
+    subscription: Subscription,
+    printer: Printer,
+}
+
+fn printing_conversation(url: &str) -> Result<PrintedConversation, String> {
+    let session = ConversationSession::connect(url, &[], SessionOptions::default()).map_err(|e| e.to_string())?;
+    let conversation = Conversation::start(session, tokio::runtime::Handle::current());
+    let subscription = conversation.subscribe();
+    Ok(PrintedConversation { conversation, subscription, printer: Printer::new(false) })
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, String> {
@@ -49,7 +53,7 @@ pub fn demo() -> Result<ExitCode, String> {
     runtime()?.block_on(async {
         let options = DemoAgentOptions { event_delay: Duration::from_millis(15), ..DemoAgentOptions::default() };
         let handle = DemoAgent::new(options).serve(([127, 0, 0, 1], 0).into()).await.map_err(|e| e.to_string())?;
-        let (mut session, _printer) = printing_session(&handle.agent_url())?;
+        let mut demo = printing_conversation(&handle.agent_url())?;
         // A client tool as an app would register it: the device's location, here a fixed city.
         let location = ClientTool::new(
             "get_location",
@@ -58,25 +62,27 @@ pub fn demo() -> Result<ExitCode, String> {
             |_call: ToolInvocation| async { Ok(json!({"city": "Lisbon", "country": "PT"})) },
         )
         .map_err(|e| e.to_string())?;
-        session.register_tool(location).map_err(|e| e.to_string())?;
+        demo.conversation.register_tool(location).map_err(|e| e.to_string())?;
 
         step("1. streamed text");
-        turn(&mut session, "hello!").await?;
+        turn(&mut demo, "hello!").await?;
         step("2. a client tool: the agent asks, the app answers, the agent quotes the answer");
-        turn(&mut session, "what is my location?").await?;
+        turn(&mut demo, "what is my location?").await?;
         step("3. an A2UI surface");
-        turn(&mut session, "book a table for tonight").await?;
-        let surface_id = session.a2ui().group().surfaces().next().map(|s| s.id().to_owned()).ok_or("no surface")?;
-        print_surface(&session, &surface_id);
+        turn(&mut demo, "book a table for tonight").await?;
+        let surface_id =
+            demo.conversation.snapshot().surfaces.first().map(|s| s.surface_id.clone()).ok_or("no surface")?;
+        print_surface(&demo.conversation, &surface_id);
         step("4. the user fills the form and presses Book; the agent answers with the submitted values");
         for (path, value) in
             [("/booking/name", json!("Ada")), ("/booking/date", json!("2026-12-24")), ("/booking/guests", json!(["4"]))]
         {
             println!("  user sets {path} = {value}");
-            session.set_value(&surface_id, path, value).map_err(|e| e.to_string())?;
+            demo.conversation.set_value(&surface_id, path, value).map_err(|e| e.to_string())?;
         }
-        print_surface(&session, &surface_id);
-        match session.dispatch_action(&surface_id, "book").await.map_err(|e| e.to_string())? {
+        print_surface(&demo.conversation, &surface_id);
+        let action = demo.conversation.dispatch_action(&surface_id, "book");
+        match printing(&mut demo.subscription, &demo.printer, action).await.map_err(|e| e.to_string())? {
             ActionResult::Ran(_) => println!(),
             other => return Err(format!("unexpected action result {other:?}")),
         }
@@ -90,15 +96,16 @@ fn step(title: &str) {
     println!("\n=== {title}");
 }
 
-async fn turn(session: &mut ConversationSession, message: &str) -> Result<(), String> {
+async fn turn(demo: &mut PrintedConversation, message: &str) -> Result<(), String> {
     println!("you: {message}");
-    session.run(message).await.map_err(|e| e.to_string())?;
+    let send = demo.conversation.send_message(message.to_owned());
+    printing(&mut demo.subscription, &demo.printer, send).await.map_err(|e| e.to_string())?;
     println!();
     Ok(())
 }
 
-fn print_surface(session: &ConversationSession, surface_id: &str) {
-    if let Some(surface) = session.a2ui().group().surface(surface_id) {
-        print!("{}", tree::render(surface));
+fn print_surface(conversation: &Conversation, surface_id: &str) {
+    if let Some(surface) = conversation.surface(surface_id) {
+        print!("{}", tree::render_snapshot(&surface));
     }
 }

@@ -5,6 +5,7 @@ mod input;
 mod live;
 mod locale;
 mod run;
+mod serve_file;
 mod tls;
 mod tree;
 
@@ -48,6 +49,13 @@ enum Command {
     /// A scripted conversation with the in-process demo agent: streamed text, a client tool
     /// round trip, an A2UI form and an action round trip.
     Demo,
+    /// Answer every POST on 127.0.0.1 with FILE as an SSE body (a recorded or generated
+    /// stream, e.g. a benchmark workload for `agentui run --thread`) until Ctrl-C.
+    ServeSse {
+        file: PathBuf,
+        #[arg(long, default_value_t = 8766)]
+        port: u16,
+    },
 }
 
 #[derive(Subcommand)]
@@ -98,6 +106,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(&args),
         Command::ServeDemo { port } => live::serve_demo(port),
         Command::Demo => live::demo(),
+        Command::ServeSse { file, port } => serve_file::serve_sse(&file, port),
     };
     match result {
         Ok(code) => code,

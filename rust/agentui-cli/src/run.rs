@@ -1,18 +1,20 @@
 //! `agentui run`: one conversation turn with a live agent, with the command line playing the
 //! app: client tools declared on the command line, interrupts answered by policy or by asking,
-//! and either a readable transcript or one JSON object per session update.
+//! and either a readable transcript or one JSON object per conversation delta. It drives the
+//! same conversation actor and subscription the apps use.
 
 use std::collections::HashMap;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
-use agentui_agui::message::Interrupt;
+use agentui_agui::message::{Interrupt, Role};
 use agentui_agui::Message;
 use agentui_runtime::session::{
-    ClientTool, ConversationSession, RunPhase, RunSummary, SessionError, SessionOptions, SessionUpdate, ToolCallPhase,
-    ToolError, ToolInvocation,
+    ClientTool, ConversationSession, RunPhase, RunSummary, SessionError, SessionOptions, ToolCallPhase, ToolError,
+    ToolInvocation,
 };
+use agentui_runtime::{Conversation, ConversationDelta, Observed, Subscription};
 use serde_json::{json, Value};
 
 use crate::tree;
@@ -43,6 +45,9 @@ pub struct RunArgs {
     /// otherwise the run stops at the first interrupt, exit 3).
     #[arg(long, value_enum)]
     pub interrupts: Option<InterruptPolicy>,
+    /// The thread to continue (a fresh id when absent); a recorded stream answers on its own.
+    #[arg(long = "thread", value_name = "ID")]
+    pub thread_id: Option<String>,
     /// The state the conversation starts from (a JSON value).
     #[arg(long, value_name = "JSON")]
     pub state: Option<String>,
@@ -108,16 +113,19 @@ fn parse_headers(headers: &[String]) -> Result<Vec<(String, String)>, String> {
         .ok_or_else(|| "headers are written NAME:VALUE".to_owned())
 }
 
-/// Writes session updates to stdout: a transcript, or JSON lines.
+/// Writes a conversation's deltas to stdout: a transcript, or JSON lines.
 pub(crate) struct Printer {
     json: bool,
-    /// Bytes of each assistant message already printed, so only the new text goes out.
+    /// Bytes of each assistant message already printed, so only the new text goes out (also
+    /// after a fresh snapshot, when this printer fell behind).
     printed: Mutex<HashMap<String, usize>>,
+    /// Roles of the messages seen, to tell assistant text from other streamed text.
+    roles: Mutex<HashMap<String, Role>>,
 }
 
 impl Printer {
     pub(crate) fn new(json: bool) -> Self {
-        Printer { json, printed: Mutex::new(HashMap::new()) }
+        Printer { json, printed: Mutex::new(HashMap::new()), roles: Mutex::new(HashMap::new()) }
     }
 
     fn emit(&self, line: Value) {
@@ -126,7 +134,24 @@ impl Printer {
         let _ = out.flush();
     }
 
-    /// The part of an assistant message's text not printed yet, and whether it is the first.
+    fn role(&self, message_id: &str) -> Option<Role> {
+        self.roles.lock().unwrap_or_else(|p| p.into_inner()).get(message_id).copied()
+    }
+
+    fn note(&self, message: &Message) {
+        self.roles.lock().unwrap_or_else(|p| p.into_inner()).insert(message.id.clone(), message.role);
+    }
+
+    /// Counts `piece` as printed for `message_id`; true if it is the message's first text.
+    fn mark_printed(&self, message_id: &str, piece: &str) -> bool {
+        let mut printed = self.printed.lock().unwrap_or_else(|p| p.into_inner());
+        let done = printed.entry(message_id.to_owned()).or_insert(0);
+        let first = *done == 0;
+        *done += piece.len();
+        first
+    }
+
+    /// The part of a whole assistant message's text not printed yet, and whether it is the first.
     fn new_text(&self, message: &Message) -> Option<(String, bool)> {
         let text = message.text()?;
         let mut printed = self.printed.lock().unwrap_or_else(|p| p.into_inner());
@@ -137,23 +162,65 @@ impl Printer {
         (!delta.is_empty()).then_some((delta, first))
     }
 
-    pub(crate) fn on_update(&self, update: &SessionUpdate) {
+    fn print_text(&self, delta: &str, first: bool) {
+        let mut out = std::io::stdout().lock();
+        let _ = write!(out, "{}{delta}", if first { "\nagent: " } else { "" });
+        let _ = out.flush();
+    }
+
+    pub(crate) fn on_observed(&self, item: &Observed) {
+        match item {
+            Observed::Delta(delta) => self.on_delta(delta),
+            // First, or after falling behind: what was not printed yet of each message.
+            Observed::Snapshot(snapshot) => {
+                for message in &snapshot.messages {
+                    self.note(message);
+                    if message.role == Role::Assistant && message.tool_calls.is_none() {
+                        if let Some((delta, first)) = self.new_text(message) {
+                            if self.json {
+                                self.emit(json!({"type": "text", "messageId": message.id, "delta": delta}));
+                            } else {
+                                self.print_text(&delta, first);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn on_delta(&self, delta: &ConversationDelta) {
+        if let ConversationDelta::MessageAdded(m) | ConversationDelta::MessageReplaced(m) = delta {
+            self.note(m);
+        }
+        if let ConversationDelta::MessagesReset(ms) = delta {
+            ms.iter().for_each(|m| self.note(m));
+        }
         if self.json {
-            if let Some(line) = self.json_line(update) {
+            if let Some(line) = self.json_line(delta) {
                 self.emit(line);
             }
             return;
         }
-        match update {
-            SessionUpdate::MessageUpserted(message) if message.role.as_str() == "assistant" => {
-                if let Some((delta, first)) = self.new_text(message) {
-                    let mut out = std::io::stdout().lock();
-                    let _ = write!(out, "{}{delta}", if first { "\nagent: " } else { "" });
-                    let _ = out.flush();
+        match delta {
+            ConversationDelta::MessageAdded(m) | ConversationDelta::MessageReplaced(m) if m.role == Role::Assistant => {
+                if let Some((delta, first)) = self.new_text(m) {
+                    self.print_text(&delta, first);
                 }
             }
-            SessionUpdate::MessageUpserted(_) | SessionUpdate::MessagesReset(_) | SessionUpdate::RunPhase(_) => {}
-            SessionUpdate::ToolCall(call) => match &call.phase {
+            ConversationDelta::TextAppended { message_id, delta } => {
+                if self.role(message_id) == Some(Role::Assistant) {
+                    let first = self.mark_printed(message_id, delta);
+                    self.print_text(delta, first);
+                }
+            }
+            ConversationDelta::MessageAdded(_)
+            | ConversationDelta::MessageReplaced(_)
+            | ConversationDelta::ToolCallArgsAppended { .. }
+            | ConversationDelta::MessagesReset(_)
+            | ConversationDelta::RunPhase(_)
+            | ConversationDelta::Interrupts(_) => {}
+            ConversationDelta::ToolCall(call) => match &call.phase {
                 ToolCallPhase::Streaming => {}
                 phase => println!("\n  [tool {} {}: {}]", call.tool_name, call.tool_call_id, phase_label(phase)),
             },
@@ -161,15 +228,33 @@ impl Printer {
         }
     }
 
-    fn json_line(&self, update: &SessionUpdate) -> Option<Value> {
-        Some(match update {
-            SessionUpdate::MessageUpserted(m) if m.role.as_str() == "assistant" && m.tool_calls.is_none() => {
+    fn json_line(&self, delta: &ConversationDelta) -> Option<Value> {
+        Some(match delta {
+            ConversationDelta::MessageAdded(m) | ConversationDelta::MessageReplaced(m)
+                if m.role == Role::Assistant && m.tool_calls.is_none() =>
+            {
                 json!({"type": "text", "messageId": m.id, "delta": self.new_text(m)?.0})
             }
-            SessionUpdate::MessageUpserted(m) => json!({"type": "message", "message": m.to_json()}),
-            SessionUpdate::MessagesReset(ms) => json!({"type": "messagesReset", "count": ms.len()}),
-            SessionUpdate::RunPhase(phase) => phase_json(phase),
-            SessionUpdate::ToolCall(t) => {
+            ConversationDelta::MessageAdded(m) | ConversationDelta::MessageReplaced(m) => {
+                json!({"type": "message", "message": m.to_json()})
+            }
+            ConversationDelta::TextAppended { message_id, delta } => {
+                let role = self.role(message_id);
+                if role == Some(Role::Assistant) {
+                    self.mark_printed(message_id, delta);
+                }
+                let mut line = json!({"type": "text", "messageId": message_id, "delta": delta});
+                if let Some(role) = role.filter(|r| *r != Role::Assistant) {
+                    line["role"] = json!(role.as_str());
+                }
+                line
+            }
+            ConversationDelta::ToolCallArgsAppended { message_id, tool_call_id, delta } => {
+                json!({"type": "toolCallArgs", "messageId": message_id, "toolCallId": tool_call_id, "delta": delta})
+            }
+            ConversationDelta::MessagesReset(ms) => json!({"type": "messagesReset", "count": ms.len()}),
+            ConversationDelta::RunPhase(phase) => phase_json(phase),
+            ConversationDelta::ToolCall(t) => {
                 let mut line = json!({"type": "toolCall", "toolCallId": t.tool_call_id, "toolName": t.tool_name,
                     "phase": phase_name(&t.phase)});
                 match &t.phase {
@@ -181,26 +266,47 @@ impl Printer {
                 }
                 line
             }
-            SessionUpdate::StateChanged(state) => json!({"type": "state", "state": state}),
-            SessionUpdate::StateResyncNeeded { reason } => json!({"type": "stateResyncNeeded", "reason": reason}),
-            SessionUpdate::Warning(w) => {
+            ConversationDelta::StateReplaced(state) => json!({"type": "state", "state": state}),
+            ConversationDelta::StatePatched(ops) => json!({"type": "statePatch", "patch": ops}),
+            ConversationDelta::StateResyncNeeded { reason } => json!({"type": "stateResyncNeeded", "reason": reason}),
+            ConversationDelta::Interrupts(pending) => {
+                json!({"type": "interrupts", "pending": interrupts_json(pending)})
+            }
+            ConversationDelta::Warning(w) => {
                 json!({"type": "warning", "kind": format!("{:?}", w.kind), "message": w.message})
             }
-            SessionUpdate::Custom { name, value } => json!({"type": "custom", "name": name, "value": value}),
-            SessionUpdate::Raw { event, source } => json!({"type": "raw", "event": event, "source": source}),
-            SessionUpdate::Step { name, started } => json!({"type": "step", "name": name, "started": started}),
-            SessionUpdate::MessageKeptLocal { message_id, reason } => {
-                json!({"type": "keptLocal", "messageId": message_id, "reason": format!("{reason:?}")})
+            ConversationDelta::Custom { name, value } => json!({"type": "custom", "name": name, "value": value}),
+            ConversationDelta::Raw { event, source } => json!({"type": "raw", "event": event, "source": source}),
+            ConversationDelta::Step { name, started } => json!({"type": "step", "name": name, "started": started}),
+            ConversationDelta::SurfaceAdded(entry) => {
+                json!({"type": "surface", "event": delta.to_string(), "surfaceId": entry.surface_id})
             }
-            SessionUpdate::Surface(event) => {
-                json!({"type": "surface", "event": update.to_string(), "surfaceId": match event {
-                    agentui_a2ui::SurfaceEvent::Created { surface_id, .. }
-                    | agentui_a2ui::SurfaceEvent::Changed { surface_id, .. }
-                    | agentui_a2ui::SurfaceEvent::Deleted { surface_id } => surface_id,
-                }})
+            ConversationDelta::SurfaceRemoved { surface_id } => {
+                json!({"type": "surface", "event": delta.to_string(), "surfaceId": surface_id})
             }
         })
     }
+}
+
+/// Awaits `call` while printing what the conversation streams; once it returns, prints what is
+/// left (the call returns after its run's last delta was queued for every subscriber).
+pub(crate) async fn printing<T>(
+    subscription: &mut Subscription,
+    printer: &Printer,
+    call: impl std::future::Future<Output = T>,
+) -> T {
+    tokio::pin!(call);
+    let out = loop {
+        tokio::select! {
+            biased;
+            out = &mut call => break out,
+            Some(item) = subscription.recv() => printer.on_observed(&item),
+        }
+    };
+    while let Some(item) = subscription.try_recv() {
+        printer.on_observed(&item);
+    }
+    out
 }
 
 fn phase_name(phase: &ToolCallPhase) -> &'static str {
@@ -266,17 +372,21 @@ fn ask(interrupt: &Interrupt) -> Result<bool, String> {
 }
 
 /// Answers every pending interrupt by `policy`; false when there is none to answer it.
-fn answer_interrupts(session: &mut ConversationSession, policy: Option<InterruptPolicy>) -> Result<bool, String> {
+fn answer_interrupts(
+    conversation: &Conversation,
+    pending: &[Interrupt],
+    policy: Option<InterruptPolicy>,
+) -> Result<bool, String> {
     let Some(policy) = policy else { return Ok(false) };
-    for interrupt in session.pending_interrupts().to_vec() {
+    for interrupt in pending {
         let approve = match policy {
             InterruptPolicy::Approve => true,
             InterruptPolicy::Reject => false,
-            InterruptPolicy::Ask => ask(&interrupt)?,
+            InterruptPolicy::Ask => ask(interrupt)?,
         };
         let mut last_error = None;
         let answered = decision_payloads(approve).into_iter().any(|payload| {
-            match session.resolve_interrupt(&interrupt.id, Some(payload)) {
+            match conversation.resolve_interrupt(&interrupt.id, Some(payload)) {
                 Ok(()) => true,
                 Err(e) => {
                     last_error = Some(e.to_string());
@@ -303,18 +413,20 @@ enum TurnEnd {
 }
 
 async fn play_turn(
-    session: &mut ConversationSession,
+    conversation: &Conversation,
+    subscription: &mut Subscription,
+    printer: &Printer,
     message: &str,
     policy: Option<InterruptPolicy>,
 ) -> Result<TurnEnd, String> {
-    let mut result = session.run(message).await;
+    let mut result = printing(subscription, printer, conversation.send_message(message.to_owned())).await;
     for _ in 0..MAX_INTERRUPT_ROUNDS {
         match result {
             Ok(summary) if matches!(summary.phase, RunPhase::Interrupted { .. }) => {
-                if !answer_interrupts(session, policy)? {
+                if !answer_interrupts(conversation, &summary.pending_interrupts, policy)? {
                     return Ok(TurnEnd::Interrupted(summary));
                 }
-                result = session.continue_run().await;
+                result = printing(subscription, printer, conversation.continue_run()).await;
             }
             Ok(summary) => return Ok(TurnEnd::Completed(summary)),
             Err(e) => return Ok(TurnEnd::Failed(e)),
@@ -343,29 +455,31 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         .map_err(|e| e.to_string())?;
     runtime.block_on(async {
         let mut session = ConversationSession::connect(&args.url, &headers, options).map_err(|e| e.to_string())?;
-        for tool in tools {
-            session.register_tool(tool).map_err(|e| e.to_string())?;
-        }
         if let Some(state) = state {
             session.set_state(state);
         }
-        let printer = Arc::new(Printer::new(args.json));
-        let listener = printer.clone();
-        session.add_listener(Arc::new(move |u: &SessionUpdate| listener.on_update(u)));
+        // The same runtime the apps use: the conversation actor and its subscription.
+        let conversation = Conversation::start(session, tokio::runtime::Handle::current());
+        for tool in tools {
+            conversation.register_tool(tool).map_err(|e| e.to_string())?;
+        }
+        let printer = Printer::new(args.json);
+        let mut subscription = conversation.subscribe();
         if !args.json {
             println!("you: {}", args.message);
         }
-        let end = play_turn(&mut session, &args.message, policy).await?;
+        let end = play_turn(&conversation, &mut subscription, &printer, &args.message, policy).await?;
         let (status, code, detail) = match &end {
             TurnEnd::Completed(_) => ("completed", ExitCode::SUCCESS, None),
             TurnEnd::Interrupted(_) => ("interrupted", ExitCode::from(EXIT_INTERRUPTED), None),
             TurnEnd::Failed(e) => ("failed", ExitCode::from(1), Some(e.to_string())),
         };
+        let snapshot = conversation.snapshot();
         if args.json {
             let mut last = json!({
                 "status": status,
-                "messages": session.messages().iter().map(Message::to_json).collect::<Vec<_>>(),
-                "state": session.state(),
+                "messages": snapshot.messages.iter().map(Message::to_json).collect::<Vec<_>>(),
+                "state": snapshot.state,
             });
             if let Some(detail) = detail {
                 last["error"] = json!(detail);
@@ -376,8 +490,10 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             printer.emit(json!({"final": last}));
         } else {
             println!();
-            for surface in session.a2ui().group().surfaces() {
-                print!("{}", tree::render(surface));
+            for entry in &snapshot.surfaces {
+                if let Some(surface) = conversation.surface(&entry.surface_id) {
+                    print!("{}", tree::render_snapshot(&surface));
+                }
             }
             match &end {
                 TurnEnd::Completed(summary) => {
@@ -397,7 +513,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
 /// The session options of `run`: the defaults with the `--ca-cert` / `--pin` / `--trust-store`
 /// trust and the `--locale` / `--time-zone` localization.
 fn session_options(args: &RunArgs) -> Result<SessionOptions, String> {
-    let mut options = SessionOptions::default();
+    let mut options = SessionOptions { thread_id: args.thread_id.clone(), ..SessionOptions::default() };
     options.transport.tls = args.tls.options()?;
     options.localization = args.locale.localization()?;
     Ok(options)

@@ -1,341 +1,256 @@
-//! A conversation with one agent: a thin actor around `ConversationSession`.
-//!
-//! The session takes `&mut self` for everything that changes it, so it sits behind a tokio
-//! mutex: runs (`send_message`, `continue_run`, `dispatch_action`) queue for it in call order
-//! and each runs on the runtime as one task. Synchronous mutators take the lock only if it is
-//! free and otherwise fail with `Busy`: they are called from UI threads and must never wait
-//! for a run. The exception is user input (`set_value`): refusing it would lose what the user
-//! typed, so during a run it is queued and applied, in order, as soon as the session is free
-//! (before the next run starts). Reads go to the published view (see `view.rs`), which is
-//! current at all times.
-//!
-//! Cancellation: `cancel()` bumps an epoch and cancels the session's run in flight through
-//! its `SessionCanceller`, which lives outside the lock. A run checks the epoch once it holds
-//! the lock (so queued runs are withdrawn) and watches it while it runs (so a cancel that
-//! lands between the check and the run's start is not lost). Dropping the future of an async
-//! call (a cancelled coroutine or Swift task) cancels that run the same way.
+//! A conversation with one agent: a thin object over `agentui_runtime::Conversation`, which
+//! owns the state, serialises runs and applies input at once. Nothing is mirrored here: reads
+//! ask the runtime, listeners forward its snapshot and deltas.
 
-use std::collections::VecDeque;
+use std::future::Future;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
-use agentui_runtime::session::{
-    ActionResult, ConversationSession, RunSummary as CoreSummary, SessionCanceller, SessionError,
-};
-use tokio::sync::{oneshot, watch, Mutex};
+use agentui_runtime::{Observed, Subscription, SurfaceSubscription};
+use tokio::runtime::Handle;
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::AbortHandle;
 
-use crate::error::{ConversationError, SurfaceError};
-use crate::message::{interrupts, InterruptRecord, MessageRecord};
+use crate::error::{ConversationError, ListenerError, SurfaceError};
+use crate::node::SurfaceDiffRecord;
 use crate::runtime::RuntimeCore;
-use crate::surface::Surface;
 use crate::tools::{client_tool, ClientToolHandler};
-use crate::update::{ActionResultRecord, ConversationUpdate, RunStatus, RunSummary};
+use crate::update::{ActionResultRecord, ConversationSnapshot, ConversationUpdate, RunSummary, SurfaceSnapshot};
 use crate::value::NodeValue;
-use crate::view::{Published, SubscriptionHandle, ViewUpdater};
 
-/// Receives every update of a conversation, in order, on a runtime thread.
+/// Receives a conversation's updates in order, in batches, on a runtime thread: a `Reset`
+/// first (and again after falling behind), then deltas.
 #[uniffi::export(foreign)]
 pub trait ConversationListener: Send + Sync {
-    fn on_update(&self, update: ConversationUpdate) -> Result<(), crate::error::ListenerError>;
+    fn on_updates(&self, updates: Vec<ConversationUpdate>) -> Result<(), ListenerError>;
 }
 
-/// What a queued run will do once it holds the session.
-enum Request {
-    Message(String),
-    Continue,
-    Action { surface_id: String, node_id: String },
+/// Receives one surface's diffs in order, in batches: a `Reset` first, then `Patch`es.
+#[uniffi::export(foreign)]
+pub trait SurfaceListener: Send + Sync {
+    fn on_diffs(&self, diffs: Vec<SurfaceDiffRecord>) -> Result<(), ListenerError>;
 }
 
-enum Outcome {
-    Summary(CoreSummary),
-    Action(ActionResult),
+/// Most items handed over in one callback: a batch amortises the foreign call, the bound keeps
+/// one call's buffer small.
+const MAX_BATCH: usize = 1024;
+
+type Next<'a, T> = Pin<Box<dyn Future<Output = Option<T>> + Send + 'a>>;
+
+/// A runtime stream the forwarding task drains.
+trait Source: Send + 'static {
+    type Item;
+    fn next(&mut self) -> Next<'_, Self::Item>;
+    fn ready(&mut self) -> Option<Self::Item>;
 }
 
-pub(crate) struct ConversationInner {
-    runtime: Arc<RuntimeCore>,
-    session: Mutex<ConversationSession>,
-    canceller: SessionCanceller,
-    cancel_epoch: watch::Sender<u64>,
-    pub(crate) published: Arc<Published>,
-    thread_id: String,
-    /// User input that arrived while a run held the session, applied in order once it is free.
-    queued_input: std::sync::Mutex<VecDeque<QueuedInput>>,
+impl Source for Subscription {
+    type Item = Observed;
+    fn next(&mut self) -> Next<'_, Observed> {
+        Box::pin(self.recv())
+    }
+    fn ready(&mut self) -> Option<Observed> {
+        self.try_recv()
+    }
 }
 
-struct QueuedInput {
-    surface_id: String,
-    path: String,
-    value: serde_json::Value,
+impl Source for SurfaceSubscription {
+    type Item = agentui_a2ui::SurfaceDiff;
+    fn next(&mut self) -> Next<'_, Self::Item> {
+        Box::pin(self.recv())
+    }
+    fn ready(&mut self) -> Option<Self::Item> {
+        self.try_recv()
+    }
 }
 
-/// Most inputs held while a run is in flight; beyond it `set_value` answers `Busy`.
-const MAX_QUEUED_INPUT: usize = 1024;
+/// A forwarding task. Cancelled by `cancel()` and on drop.
+#[derive(Debug, uniffi::Object)]
+pub struct TaskHandle {
+    task: AbortHandle,
+    active: Arc<AtomicBool>,
+    flushes: mpsc::UnboundedSender<oneshot::Sender<()>>,
+}
 
-impl ConversationInner {
-    /// Queues `request` behind the runs before it and waits for its outcome.
-    async fn execute(self: &Arc<Self>, request: Request) -> Result<Outcome, ConversationError> {
-        let epoch = *self.cancel_epoch.borrow();
-        // Dropped with this future: tells the run its caller is gone.
-        let (_caller, caller_gone) = oneshot::channel::<()>();
-        let inner = self.clone();
-        let task = self.runtime.handle().spawn(async move { inner.run_locked(request, epoch, caller_gone).await });
-        match task.await {
-            Ok(result) => result.map_err(ConversationError::from),
-            Err(e) if e.is_panic() => {
-                tracing::error!("a run panicked");
-                Err(ConversationError::Internal { detail: "the run panicked".to_owned() })
-            }
-            Err(_) => Err(ConversationError::Internal { detail: "the runtime shut down".to_owned() }),
-        }
+#[uniffi::export]
+impl TaskHandle {
+    /// Stops the deliveries; one in progress finishes, none starts after. Idempotent.
+    pub fn cancel(&self) {
+        self.active.store(false, Ordering::SeqCst);
+        self.task.abort();
     }
 
-    async fn run_locked(
-        self: Arc<Self>,
-        request: Request,
-        epoch: u64,
-        mut caller_gone: oneshot::Receiver<()>,
-    ) -> Result<Outcome, SessionError> {
-        let mut epochs = self.cancel_epoch.subscribe();
-        let mut session = self.session.lock().await;
-        let withdrawn = *epochs.borrow_and_update() != epoch
-            || matches!(caller_gone.try_recv(), Err(oneshot::error::TryRecvError::Closed));
-        if withdrawn {
-            drop(session);
-            self.drain_queued_input();
-            return Err(SessionError::Cancelled);
+    pub fn is_active(&self) -> bool {
+        self.active.load(Ordering::SeqCst) && !self.task.is_finished()
+    }
+
+    /// Returns once every item published before this call has been delivered, so a caller that
+    /// awaited `send_message` and then this sees the run's end in what its listener applied.
+    pub async fn flush(&self) {
+        let (ack, done) = oneshot::channel();
+        if self.flushes.send(ack).is_ok() {
+            // An error means the task ended: nothing is left to deliver.
+            let _ = done.await;
         }
-        // What the user typed while the previous run went on is in the model before this one
-        // starts (an action sends the values the user sees).
-        self.apply_queued_input(&mut session);
-        let result = {
-            let run = async {
-                match request {
-                    Request::Message(text) => session.run(text).await.map(Outcome::Summary),
-                    Request::Continue => session.continue_run().await.map(Outcome::Summary),
-                    Request::Action { surface_id, node_id } => {
-                        session.dispatch_action(&surface_id, &node_id).await.map(Outcome::Action)
-                    }
-                }
-            };
-            tokio::pin!(run);
-            let mut cancelled = false;
-            loop {
-                // `run` is polled first, so the session has installed this run's cancel token
-                // before a cancellation is acted on.
-                tokio::select! {
-                    biased;
-                    result = &mut run => break result,
-                    _ = epochs.changed(), if !cancelled => {
-                        cancelled = true;
-                        self.canceller.cancel();
-                    }
-                    _ = &mut caller_gone, if !cancelled => {
-                        cancelled = true;
-                        self.canceller.cancel();
-                    }
+    }
+}
+
+impl Drop for TaskHandle {
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
+
+fn forward<S: Source>(handle: &Handle, mut source: S, deliver: impl Fn(Vec<S::Item>) + Send + 'static) -> TaskHandle
+where
+    S::Item: Send,
+{
+    let (flushes, mut requests) = mpsc::unbounded_channel::<oneshot::Sender<()>>();
+    let active = Arc::new(AtomicBool::new(true));
+    let still = active.clone();
+    let task = handle.spawn(async move {
+        let drain = |source: &mut S, batch: &mut Vec<S::Item>| {
+            while batch.len() < MAX_BATCH {
+                match source.ready() {
+                    Some(item) => batch.push(item),
+                    None => break,
                 }
             }
         };
-        self.apply_queued_input(&mut session);
-        self.published.refresh(&session);
-        drop(session);
-        // Input queued between the last apply and the release would otherwise wait for the next run.
-        self.drain_queued_input();
-        result
-    }
-
-    /// Applies every queued input, in order, on a session this caller holds.
-    fn apply_queued_input(&self, session: &mut ConversationSession) {
-        let queued = std::mem::take(&mut *self.queued_input.lock().unwrap_or_else(|p| p.into_inner()));
-        for input in queued {
-            session.apply_queued_input(&input.surface_id, &input.path, input.value);
-        }
-    }
-
-    /// Applies queued input if no run holds the session. Whoever queues input or releases the
-    /// session calls this afterwards, so input never waits behind a lock nobody holds.
-    fn drain_queued_input(&self) {
         loop {
-            if self.queued_input.lock().unwrap_or_else(|p| p.into_inner()).is_empty() {
-                return;
-            }
-            let Ok(mut session) = self.session.try_lock() else { return };
-            // The view follows through the session's surface events, as for a direct write.
-            self.apply_queued_input(&mut session);
-        }
-    }
-
-    /// Runs `f` on the session if no run holds it.
-    fn try_with_session<T>(&self, f: impl FnOnce(&mut ConversationSession) -> T) -> Option<T> {
-        let mut session = self.session.try_lock().ok()?;
-        Some(f(&mut session))
-    }
-
-    pub(crate) async fn dispatch_action(
-        self: &Arc<Self>,
-        surface_id: String,
-        node_id: String,
-    ) -> Result<ActionResultRecord, ConversationError> {
-        match self.execute(Request::Action { surface_id, node_id }).await? {
-            Outcome::Action(result) => Ok((&result).into()),
-            Outcome::Summary(summary) => Ok(ActionResultRecord::Ran { summary: (&summary).into() }),
-        }
-    }
-
-    pub(crate) fn set_value(&self, surface_id: &str, path: &str, value: &NodeValue) -> Result<(), SurfaceError> {
-        let value = value.to_json().map_err(|e| SurfaceError::Rejected {
-            code: "INVALID_VALUE".to_owned(),
-            detail: format!(
-                "not a JSON value at {}: {}",
-                if e.path.is_empty() { "/" } else { &e.path },
-                if e.too_deep {
-                    "nested deeper than the 64 levels a value may have"
-                } else {
-                    "NaN and infinities have no JSON form"
+            let mut batch = Vec::new();
+            let ack = tokio::select! {
+                biased;
+                Some(ack) = requests.recv() => Some(ack),
+                item = source.next() => match item {
+                    Some(item) => { batch.push(item); None }
+                    None => break,
+                },
+            };
+            loop {
+                drain(&mut source, &mut batch);
+                if batch.is_empty() || !still.load(Ordering::SeqCst) {
+                    break;
                 }
-            ),
-        })?;
-        if let Ok(mut session) = self.session.try_lock() {
-            // Earlier queued input first: writes apply in the order the user made them.
-            self.apply_queued_input(&mut session);
-            return session.set_value(surface_id, path, value).map_err(SurfaceError::from);
-        }
-        // A run holds the session: the input must not be lost nor wait for the run (this is a
-        // UI thread), so it is queued and applied as soon as the session is free.
-        if self.published.view().surface(surface_id).is_none() {
-            return Err(SurfaceError::UnknownSurface { surface_id: surface_id.to_owned() });
-        }
-        {
-            let mut queued = self.queued_input.lock().unwrap_or_else(|p| p.into_inner());
-            // Keystrokes on one field replace each other; anything else keeps its order.
-            let full = queued.len() >= MAX_QUEUED_INPUT;
-            match queued.back_mut() {
-                Some(last) if last.surface_id == surface_id && last.path == path => last.value = value,
-                _ if full => return Err(SurfaceError::Busy),
-                _ => queued.push_back(QueuedInput { surface_id: surface_id.to_owned(), path: path.to_owned(), value }),
+                let full = batch.len() == MAX_BATCH;
+                // A listener's panic stays here; the next batch is delivered as usual.
+                if catch_unwind(AssertUnwindSafe(|| deliver(std::mem::take(&mut batch)))).is_err() {
+                    tracing::warn!("a listener panicked; its batch was dropped");
+                }
+                // A flush answers only once all that was ready is delivered.
+                if !(full && ack.is_some()) {
+                    break;
+                }
+            }
+            if let Some(ack) = ack {
+                let _ = ack.send(());
             }
         }
-        self.drain_queued_input();
-        Ok(())
+    });
+    TaskHandle { task: task.abort_handle(), active, flushes }
+}
+
+/// Polls `future` inside the library's runtime (the runtime's futures may use its timers and
+/// I/O) and turns a panic into `Internal` instead of unwinding into the caller.
+struct OnRuntime<F> {
+    handle: Handle,
+    future: Pin<Box<F>>,
+}
+
+impl<T, E: Into<ConversationError>, F: Future<Output = Result<T, E>>> Future for OnRuntime<F> {
+    type Output = Result<T, ConversationError>;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = &mut *self;
+        let _entered = this.handle.enter();
+        match catch_unwind(AssertUnwindSafe(|| this.future.as_mut().poll(cx))) {
+            Ok(poll) => poll.map(|r| r.map_err(Into::into)),
+            Err(_) => Poll::Ready(Err(ConversationError::Internal { detail: "the call panicked".to_owned() })),
+        }
     }
 }
 
 /// One conversation with one AG-UI agent. Made by `Runtime::connect`.
 #[derive(uniffi::Object)]
 pub struct Conversation {
-    inner: Arc<ConversationInner>,
+    runtime: Arc<RuntimeCore>,
+    inner: agentui_runtime::Conversation,
 }
 
 impl std::fmt::Debug for Conversation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Conversation").field("thread_id", &self.inner.thread_id).finish_non_exhaustive()
+        f.debug_struct("Conversation").finish_non_exhaustive()
     }
 }
 
 impl Conversation {
-    pub(crate) fn new(runtime: Arc<RuntimeCore>, mut session: ConversationSession) -> Arc<Self> {
-        let published = Published::new(runtime.handle().clone());
-        session.add_listener(Arc::new(ViewUpdater(published.clone())));
-        published.refresh(&session);
-        let inner = ConversationInner {
-            canceller: session.canceller(),
-            thread_id: session.thread_id().to_owned(),
-            session: Mutex::new(session),
-            cancel_epoch: watch::Sender::new(0),
-            published,
-            runtime,
-            queued_input: std::sync::Mutex::new(VecDeque::new()),
-        };
-        Arc::new(Conversation { inner: Arc::new(inner) })
+    pub(crate) fn new(runtime: Arc<RuntimeCore>, inner: agentui_runtime::Conversation) -> Arc<Self> {
+        Arc::new(Conversation { runtime, inner })
     }
 
-    async fn summary(&self, request: Request) -> Result<RunSummary, ConversationError> {
-        match self.inner.execute(request).await? {
-            Outcome::Summary(summary) => Ok((&summary).into()),
-            // Not produced for these requests; answered rather than assumed.
-            Outcome::Action(_) => Err(ConversationError::Internal { detail: "unexpected action result".to_owned() }),
-        }
+    fn on_runtime<F>(&self, future: F) -> OnRuntime<F> {
+        OnRuntime { handle: self.runtime.handle().clone(), future: Box::pin(future) }
     }
 }
 
 #[uniffi::export]
 impl Conversation {
-    /// Sends `text` as a user message and runs until the agent is done with it, client tools
-    /// and their follow-up runs included.
-    pub async fn send_message(&self, text: String) -> Result<RunSummary, ConversationError> {
-        self.summary(Request::Message(text)).await
+    pub fn thread_id(&self) -> String {
+        self.inner.thread_id().to_owned()
     }
 
-    /// Runs without a new message: after answering interrupts, or to deliver tool results
-    /// the follow-up bound held back.
+    /// Sends `text` as a user message and runs until the agent is done with it (client tools
+    /// and follow-up runs included). Returns after the run's end was published to listeners.
+    pub async fn send_message(&self, text: String) -> Result<RunSummary, ConversationError> {
+        self.on_runtime(self.inner.send_message(text)).await.map(|s| (&s).into())
+    }
+
+    /// Runs without a new message: after answering interrupts, or to deliver held tool results.
     pub async fn continue_run(&self) -> Result<RunSummary, ConversationError> {
-        self.summary(Request::Continue).await
+        self.on_runtime(self.inner.continue_run()).await.map(|s| (&s).into())
+    }
+
+    /// A user gesture on a node: an event action runs the agent (queued behind a run in
+    /// flight), `openUrl` is returned for the app, a disabled node refuses (`ACTION_REFUSED`).
+    pub async fn dispatch_action(
+        &self,
+        surface_id: String,
+        node_id: String,
+    ) -> Result<ActionResultRecord, ConversationError> {
+        self.on_runtime(self.inner.dispatch_action(&surface_id, &node_id)).await.map(|r| (&r).into())
+    }
+
+    /// Writes user input into a surface's data model, at once (during a run too).
+    pub fn set_value(&self, surface_id: String, path: String, value: NodeValue) -> Result<(), SurfaceError> {
+        let value = value.to_json().map_err(|e| SurfaceError::Rejected {
+            code: "INVALID_VALUE".to_owned(),
+            detail: format!("not a JSON value at '{}': {}", e.path, e.reason()),
+        })?;
+        Ok(self.inner.set_value(&surface_id, &path, value)?)
     }
 
     /// Stops the run in flight and withdraws runs queued behind it. Never blocks.
     pub fn cancel(&self) {
-        self.inner.cancel_epoch.send_modify(|epoch| *epoch = epoch.wrapping_add(1));
-        self.inner.canceller.cancel();
-    }
-
-    pub fn thread_id(&self) -> String {
-        self.inner.thread_id.clone()
-    }
-
-    /// The last published run status.
-    pub fn status(&self) -> RunStatus {
-        (&self.inner.published.view().status).into()
-    }
-
-    pub fn messages(&self) -> Vec<MessageRecord> {
-        self.inner.published.view().messages.iter().map(MessageRecord::from).collect()
-    }
-
-    /// The shared state as JSON text (`{}` before the agent sent any).
-    pub fn state_json(&self) -> String {
-        let view = self.inner.published.view();
-        if view.state.is_null() {
-            "{}".to_owned()
-        } else {
-            view.state.to_string()
-        }
-    }
-
-    pub fn pending_interrupts(&self) -> Vec<InterruptRecord> {
-        interrupts(&self.inner.published.view().interrupts)
+        self.inner.cancel();
     }
 
     /// Answers an interrupt; the answer goes with the next `continue_run`.
     pub fn resolve_interrupt(&self, id: String, payload_json: Option<String>) -> Result<(), ConversationError> {
-        let payload = match payload_json {
-            None => None,
-            Some(text) => Some(
-                serde_json::from_str(&text)
-                    .map_err(|e| ConversationError::InvalidJson { detail: format!("interrupt payload: {e}") })?,
-            ),
-        };
-        self.inner
-            .try_with_session(|session| {
-                let result = session.resolve_interrupt(&id, payload);
-                self.inner.published.refresh_interrupts(session);
-                result
-            })
-            .ok_or(ConversationError::Busy)?
-            .map_err(ConversationError::from)
+        let payload = payload_json
+            .map(|text| serde_json::from_str(&text))
+            .transpose()
+            .map_err(|e| ConversationError::InvalidJson { detail: format!("interrupt payload: {e}") })?;
+        Ok(self.inner.resolve_interrupt(&id, payload)?)
     }
 
     /// Abandons an interrupt; the next `continue_run` tells the agent.
     pub fn cancel_interrupt(&self, id: String) -> Result<(), ConversationError> {
-        self.inner
-            .try_with_session(|session| {
-                let result = session.cancel_interrupt(&id);
-                self.inner.published.refresh_interrupts(session);
-                result
-            })
-            .ok_or(ConversationError::Busy)?
-            .map_err(ConversationError::from)
+        Ok(self.inner.cancel_interrupt(&id)?)
     }
 
-    /// Declares a client tool to the agent (in every run's `tools`) and executes its calls.
+    /// Declares a client tool (from the next request on) and executes its calls.
     pub fn register_tool(
         &self,
         name: String,
@@ -343,49 +258,45 @@ impl Conversation {
         parameters_json_schema: String,
         handler: Arc<dyn ClientToolHandler>,
     ) -> Result<(), ConversationError> {
-        let tool = client_tool(name, description, &parameters_json_schema, handler)?;
-        self.inner
-            .try_with_session(|session| session.register_tool(tool))
-            .ok_or(ConversationError::Busy)?
-            .map_err(ConversationError::from)
+        Ok(self.inner.register_tool(client_tool(name, description, &parameters_json_schema, handler)?)?)
     }
 
     /// Removes a tool; later calls to it get a "not registered" error result.
-    pub fn unregister_tool(&self, name: String) -> Result<bool, ConversationError> {
-        self.inner.try_with_session(|session| session.unregister_tool(&name)).ok_or(ConversationError::Busy)
+    pub fn unregister_tool(&self, name: String) -> bool {
+        self.inner.unregister_tool(&name)
     }
 
-    /// Every update from now on, in order, on a runtime thread.
-    pub fn add_listener(&self, listener: Arc<dyn ConversationListener>) -> Arc<SubscriptionHandle> {
-        self.inner.published.subscribe(move |update| {
-            if let Err(e) = listener.on_update((&update).into()) {
+    pub fn snapshot(&self) -> ConversationSnapshot {
+        (&self.inner.snapshot()).into()
+    }
+
+    /// One surface's resolved tree, if the agent created it and has not deleted it.
+    pub fn surface(&self, surface_id: String) -> Option<SurfaceSnapshot> {
+        self.inner.surface(&surface_id).map(|s| (&s).into())
+    }
+
+    /// Forwards a `Reset`, then every delta, in order, until the handle is cancelled or dropped.
+    pub fn add_listener(&self, listener: Arc<dyn ConversationListener>) -> Arc<TaskHandle> {
+        let subscription = self.inner.subscribe();
+        Arc::new(forward(self.runtime.handle(), subscription, move |items: Vec<Observed>| {
+            if let Err(e) = listener.on_updates(items.iter().map(Into::into).collect()) {
                 tracing::warn!(error = %e, "conversation listener failed");
             }
-        })
+        }))
     }
 
-    /// A live view of one surface, if the agent created it and has not deleted it.
-    pub fn surface(&self, surface_id: String) -> Option<Arc<Surface>> {
-        let catalog_id = self.inner.published.view().surface(&surface_id)?.catalog_id.clone();
-        Some(Arc::new(Surface::new(self.inner.clone(), surface_id, catalog_id)))
-    }
-
-    pub fn surface_ids(&self) -> Vec<String> {
-        self.inner.published.view().surfaces.iter().map(|s| s.id.clone()).collect()
-    }
-
-    /// A user gesture on a node: an event action runs the agent, `openUrl` is returned for
-    /// the app to open, a disabled node refuses (`A2ui` with code `ACTION_REFUSED`).
-    pub async fn dispatch_action(
+    /// Forwards one surface's `Reset`, then its `Patch`es, in order.
+    pub fn add_surface_listener(
         &self,
         surface_id: String,
-        node_id: String,
-    ) -> Result<ActionResultRecord, ConversationError> {
-        self.inner.dispatch_action(surface_id, node_id).await
-    }
-
-    /// Writes user input into a surface's data model (a two-way bound input).
-    pub fn set_value(&self, surface_id: String, path: String, value: NodeValue) -> Result<(), SurfaceError> {
-        self.inner.set_value(&surface_id, &path, &value)
+        listener: Arc<dyn SurfaceListener>,
+    ) -> Result<Arc<TaskHandle>, SurfaceError> {
+        let subscription =
+            self.inner.subscribe_surface(&surface_id).ok_or(SurfaceError::UnknownSurface { surface_id })?;
+        Ok(Arc::new(forward(self.runtime.handle(), subscription, move |diffs: Vec<agentui_a2ui::SurfaceDiff>| {
+            if let Err(e) = listener.on_diffs(diffs.iter().map(Into::into).collect()) {
+                tracing::warn!(error = %e, "surface listener failed");
+            }
+        })))
     }
 }

@@ -59,9 +59,6 @@ pub enum ConversationError {
     /// A surface operation was refused; `code` is the A2UI error code (`ACTION_REFUSED`...).
     #[error("A2UI {code}: {detail}")]
     A2ui { code: String, detail: String },
-    /// A run is in flight; synchronous mutators never wait for it.
-    #[error("a run is in progress")]
-    Busy,
     /// A defect of this library (a panic or a lost task), reported instead of crashing.
     #[error("internal error: {detail}")]
     Internal { detail: String },
@@ -77,9 +74,6 @@ pub enum SurfaceError {
     /// The engine refused the input; `code` is the A2UI error code.
     #[error("A2UI {code}: {detail}")]
     Rejected { code: String, detail: String },
-    /// A run is in flight; the data model cannot change under it.
-    #[error("a run is in progress")]
-    Busy,
 }
 
 /// Why the runtime could not start.

@@ -1,16 +1,33 @@
 //! UniFFI bindings of the agent UI runtime (Kotlin package `dev.agentui.core`, Swift module
-//! `AgentUICore`). Thin wrappers only: conversation and protocol logic live in `agentui-runtime`,
-//! `agentui-agui` and `agentui-a2ui`. See `API.md` for the surface as Kotlin and Swift see it.
+//! `AgentUICore`). Thin wrappers only: conversation state and protocol logic live in
+//! `agentui-runtime`, `agentui-agui` and `agentui-a2ui`. See `API.md` for the surface as Kotlin
+//! and Swift see it.
 //!
 //! - [`Runtime`] owns the one tokio runtime; [`Runtime::connect`] makes a [`Conversation`].
-//! - Listeners ([`ConversationListener`], [`SurfaceListener`]) and client tools
-//!   ([`ClientToolHandler`]) are foreign traits; subscriptions return a [`SubscriptionHandle`]
-//!   that cancels on drop.
-//! - Panics: UniFFI catches a panic in any exported function and raises it as an internal
-//!   exception; listener panics are contained per delivery, tool handler panics become failed
-//!   tool results (the core runs handlers on their own tasks).
+//! - Listeners ([`ConversationListener`], [`SurfaceListener`]) get a snapshot, then deltas, on a
+//!   [`TaskHandle`] that cancels on drop. Client tools ([`ClientToolHandler`]) are foreign traits.
+//! - Panics: UniFFI catches a panic in any exported function; async calls and listener
+//!   deliveries contain their own; tool handler panics become failed tool results.
 
 uniffi::setup_scaffolding!();
+
+/// Declares a bindings enum of unit variants mirroring a core enum one to one, with its `From`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! mirror {
+    ($(#[$meta:meta])* $name:ident from $($core:ident)::+ { $($variant:ident),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+        pub enum $name { $($variant),* }
+
+        impl From<$($core)::+> for $name {
+            fn from(value: $($core)::+) -> Self {
+                use $($core)::+ as Core;
+                match value { $(Core::$variant => $name::$variant),* }
+            }
+        }
+    };
+}
 
 mod budget;
 mod conversation;
@@ -21,15 +38,13 @@ mod logging;
 mod message;
 mod node;
 mod runtime;
-mod surface;
 mod tls;
 mod tools;
 mod update;
 mod value;
-mod view;
 
 pub use budget::{default_memory_budget, MemoryBudget};
-pub use conversation::{Conversation, ConversationListener};
+pub use conversation::{Conversation, ConversationListener, SurfaceListener, TaskHandle};
 #[cfg(feature = "demo-agent")]
 pub use demo::{
     panic_for_tests, start_demo_agent, start_demo_agent_with, start_tls_demo_agent, DemoAgentError, DemoAgentHandle,
@@ -38,16 +53,15 @@ pub use demo::{
 pub use error::{ConversationError, ListenerError, RuntimeStartError, SurfaceError};
 pub use logging::{set_log_level, LogLevel};
 pub use message::{
-    ContentPart, InterruptRecord, MediaSource, MessageContent, MessageRecord, MessageRole, ToolCallRecord,
+    ContentPart, InterruptRecord, MediaSource, MessageContent, MessageRecord, MessageRole, MessageToolCall,
 };
 pub use node::{ActionKindRecord, BindingRecord, CheckRecord, ResolvedNodeRecord, SurfaceDiffRecord};
 pub use runtime::{ContextEntry, ConversationOptions, Header, Runtime};
-pub use surface::{Surface, SurfaceListener};
 pub use tls::{CertificateRejection, TrustStore};
 pub use tools::{ClientToolHandler, ToolHandlerError};
 pub use update::{
-    ActionResultRecord, ConversationUpdate, RunOutcome, RunStatus, RunSummary, ToolCallReport, ToolCallStatus,
-    ToolFailureKind, WarningKind, WarningRecord,
+    ActionResultRecord, ConversationDelta, ConversationSnapshot, ConversationUpdate, PatchOp, PatchOperationRecord,
+    RunOutcome, RunPhase, RunSummary, SessionWarning, SessionWarningKind, SurfaceEntry, SurfaceSnapshot, ToolCallPhase,
+    ToolCallUpdate, ToolFailureKind,
 };
 pub use value::{NodeValue, PropEntry};
-pub use view::SubscriptionHandle;

@@ -1,21 +1,14 @@
 //! Conversation values as records: messages, tool calls, interrupts.
 
-use agentui_agui::message::{ContentPart as CorePart, Interrupt, MessageContent as CoreContent, PartSource, Role};
+use agentui_agui::message::{ContentPart as CorePart, Interrupt, MessageContent as CoreContent, PartSource};
 use agentui_agui::Message;
 use serde_json::Value;
 
 use crate::value::{entries, NodeValue, PropEntry};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
-pub enum MessageRole {
-    Developer,
-    System,
-    Assistant,
-    User,
-    Tool,
-    Activity,
-    Reasoning,
-}
+crate::mirror!(MessageRole from agentui_agui::message::Role {
+    Developer, System, Assistant, User, Tool, Activity, Reasoning
+});
 
 /// Where a media part's bytes are.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Enum)]
@@ -64,7 +57,7 @@ pub enum MessageContent {
 
 /// A call an assistant message made; the arguments stay the text the model produced.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
-pub struct ToolCallRecord {
+pub struct MessageToolCall {
     pub id: String,
     pub name: String,
     pub arguments_json: String,
@@ -76,7 +69,7 @@ pub struct MessageRecord {
     pub role: MessageRole,
     pub content: MessageContent,
     pub name: Option<String>,
-    pub tool_calls: Vec<ToolCallRecord>,
+    pub tool_calls: Vec<MessageToolCall>,
     /// For tool results: the call this answers.
     pub tool_call_id: Option<String>,
     /// For failed tool results: the error the agent reads.
@@ -96,20 +89,6 @@ pub struct InterruptRecord {
     /// RFC 3339.
     pub expires_at: Option<String>,
     pub metadata: Option<NodeValue>,
-}
-
-impl From<Role> for MessageRole {
-    fn from(role: Role) -> Self {
-        match role {
-            Role::Developer => MessageRole::Developer,
-            Role::System => MessageRole::System,
-            Role::Assistant => MessageRole::Assistant,
-            Role::User => MessageRole::User,
-            Role::Tool => MessageRole::Tool,
-            Role::Activity => MessageRole::Activity,
-            Role::Reasoning => MessageRole::Reasoning,
-        }
-    }
 }
 
 fn source(source: &PartSource) -> MediaSource {
@@ -150,7 +129,7 @@ impl From<&Message> for MessageRecord {
                 .tool_calls
                 .iter()
                 .flatten()
-                .map(|c| ToolCallRecord {
+                .map(|c| MessageToolCall {
                     id: c.id.clone(),
                     name: c.function.name.clone(),
                     arguments_json: c.function.arguments.clone(),

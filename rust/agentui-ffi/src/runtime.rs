@@ -265,6 +265,7 @@ impl Runtime {
         let _context = self.core.handle().enter();
         let session = ConversationSession::connect(&url, &headers, options)?;
         tracing::debug!(headers = headers.len(), "conversation connected");
-        Ok(Conversation::new(self.core.clone(), session))
+        let conversation = agentui_runtime::Conversation::start(session, self.core.handle().clone());
+        Ok(Conversation::new(self.core.clone(), conversation))
     }
 }

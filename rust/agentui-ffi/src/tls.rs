@@ -22,34 +22,12 @@ pub enum TrustStore {
     WebpkiRoots,
 }
 
-/// Why the agent's certificate was refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
-pub enum CertificateRejection {
-    UnknownIssuer,
-    Expired,
-    NotYetValid,
-    NotValidForName,
-    Revoked,
-    PinMismatch,
-    PlatformUnavailable,
-    Other,
-}
-
-impl From<core::CertificateRejection> for CertificateRejection {
-    fn from(kind: core::CertificateRejection) -> Self {
-        use core::CertificateRejection as C;
-        match kind {
-            C::UnknownIssuer => CertificateRejection::UnknownIssuer,
-            C::Expired => CertificateRejection::Expired,
-            C::NotYetValid => CertificateRejection::NotYetValid,
-            C::NotValidForName => CertificateRejection::NotValidForName,
-            C::Revoked => CertificateRejection::Revoked,
-            C::PinMismatch => CertificateRejection::PinMismatch,
-            C::PlatformUnavailable => CertificateRejection::PlatformUnavailable,
-            C::Other => CertificateRejection::Other,
-        }
+crate::mirror!(
+    /// Why the agent's certificate was refused.
+    CertificateRejection from agentui_agui::transport::CertificateRejection {
+        UnknownIssuer, Expired, NotYetValid, NotValidForName, Revoked, PinMismatch, PlatformUnavailable, Other,
     }
-}
+);
 
 /// The TLS part of the options; a bad root or pin is `InvalidOptions`.
 pub(crate) fn tls_options(options: &ConversationOptions) -> Result<TlsOptions, ConversationError> {

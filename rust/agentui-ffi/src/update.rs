@@ -1,17 +1,15 @@
-//! What a conversation reports: run status, tool call status, warnings, run summaries and the
-//! update stream listeners receive.
+//! What a conversation reports, as records: run and tool call phases, warnings, run summaries,
+//! and the snapshot and deltas listeners receive. Field for field what `agentui-runtime` says.
 
-use agentui_a2ui::SurfaceEvent;
-use agentui_agui::error::WarningKind as ProtocolWarningKind;
+use agentui_agui::error::WarningKind as Protocol;
 use agentui_agui::message::RunOutcome as CoreOutcome;
-use agentui_agui::reducer::LocalOnly;
-use agentui_runtime::session::{
-    ActionResult, RunPhase, RunSummary as CoreSummary, SessionUpdate, SessionWarning, SessionWarningKind,
-    ToolCallPhase, ToolFailure,
+use agentui_runtime::observe::{
+    ConversationDelta as Core, ConversationSnapshot as CoreSnapshot, SurfaceEntry as Entry,
 };
+use agentui_runtime::session::{self as s, ActionResult, SessionWarningKind as K, ToolFailure};
 
 use crate::message::{interrupts, InterruptRecord, MessageRecord};
-use crate::node::SurfaceDiffRecord;
+use crate::value::NodeValue;
 
 /// Why a run finished, as the agent said.
 #[derive(Debug, Clone, PartialEq, uniffi::Enum)]
@@ -23,7 +21,7 @@ pub enum RunOutcome {
 
 /// Where the conversation's current (or last) run stands.
 #[derive(Debug, Clone, PartialEq, uniffi::Enum)]
-pub enum RunStatus {
+pub enum RunPhase {
     Idle,
     /// The request is being sent.
     Starting {
@@ -66,10 +64,9 @@ pub enum ToolFailureKind {
     Incomplete,
 }
 
-/// How far one tool call has got. `Requested` (the agent asked) and `Succeeded` (the client
-/// ran it) are different states.
+/// How far one tool call has got (the runtime's `ToolCallPhase`).
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Enum)]
-pub enum ToolCallStatus {
+pub enum ToolCallPhase {
     Streaming,
     Requested,
     Running,
@@ -83,30 +80,26 @@ pub enum ToolCallStatus {
         detail: String,
     },
     CompletedByServer,
-    /// A duplicate or replay that was not run.
     Skipped {
         reason: String,
     },
-    /// A call to a tool this client did not declare: the server's (server-side, long-running
-    /// or confirmation-gated). Shown, never answered by the client.
+    /// A call to a tool this client did not declare: shown, never answered by the client.
     OwnedByServer,
-    /// Named by a pending interrupt: answered only through that interrupt.
     AwaitingInterrupt {
         interrupt_id: String,
     },
 }
 
-/// Why a message stays on the device and is not sent back to the agent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
-pub enum LocalOnlyReason {
-    /// A tool result that matched no tool call.
-    OrphanToolResult,
-    /// Cut short by a cancel: incomplete, not to be shown as complete.
-    Cancelled,
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct ToolCallUpdate {
+    pub tool_call_id: String,
+    pub tool_name: String,
+    pub phase: ToolCallPhase,
 }
 
+/// The runtime's `SessionWarningKind`, its `Protocol(kind)` spelled out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
-pub enum WarningKind {
+pub enum SessionWarningKind {
     DroppedEvent,
     Stripped,
     Compatibility,
@@ -122,26 +115,14 @@ pub enum WarningKind {
     UnansweredInterrupt,
     InputDowngrade,
     A2ui,
-    /// Input written during a run (queued) was refused when the run ended.
-    InputNotApplied,
-    /// A message stays on this device (an orphan result, a message cut short by a cancel).
     KeptLocal,
-    /// A client tool's result was not sent because an interrupt names its call.
     AnsweredByInterrupt,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
-pub struct WarningRecord {
-    pub kind: WarningKind,
+pub struct SessionWarning {
+    pub kind: SessionWarningKind,
     pub message: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
-pub struct ToolCallReport {
-    pub tool_call_id: String,
-    pub tool_name: String,
-    /// `Succeeded` or `Failed`.
-    pub status: ToolCallStatus,
 }
 
 /// The result of one `send_message`/`continue_run` and its automatic follow-up runs.
@@ -150,93 +131,147 @@ pub struct RunSummary {
     pub thread_id: String,
     pub run_ids: Vec<String>,
     /// `Finished` or `Interrupted`.
-    pub status: RunStatus,
-    pub tool_calls: Vec<ToolCallReport>,
+    pub phase: RunPhase,
+    /// Every call the client answered, `Succeeded` or `Failed`.
+    pub tool_calls: Vec<ToolCallUpdate>,
     pub pending_interrupts: Vec<InterruptRecord>,
     /// Tool results wait for `continue_run`.
     pub follow_up_limit_reached: bool,
     pub needs_resync: bool,
-    pub warnings: Vec<WarningRecord>,
+    pub warnings: Vec<SessionWarning>,
 }
 
 /// What a user action led to.
 #[derive(Debug, Clone, PartialEq, uniffi::Enum)]
 pub enum ActionResultRecord {
-    /// The action went to the agent in a new run.
-    Ran { summary: RunSummary },
+    Ran {
+        summary: RunSummary,
+    },
     /// Open this URL (already checked against the URL policy).
-    OpenUrl { url: String },
+    OpenUrl {
+        url: String,
+    },
     /// A local function ran; nothing went to the agent.
     Handled,
 }
 
-/// One observable change of a conversation, in order.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct SurfaceEntry {
+    pub surface_id: String,
+    pub catalog_id: String,
+}
+
+/// The whole observable state at one point of the conversation's sequence.
+#[derive(Debug, Clone, PartialEq, uniffi::Record)]
+pub struct ConversationSnapshot {
+    pub thread_id: String,
+    pub messages: Vec<MessageRecord>,
+    /// `Null` before the agent sent any.
+    pub state: NodeValue,
+    pub phase: RunPhase,
+    pub tool_calls: Vec<ToolCallUpdate>,
+    pub pending_interrupts: Vec<InterruptRecord>,
+    pub surfaces: Vec<SurfaceEntry>,
+}
+
+crate::mirror!(PatchOp from agentui_agui::event::PatchOp { Add, Remove, Replace, Move, Copy, Test });
+
+/// One RFC 6902 operation as it was applied to the state.
+#[derive(Debug, Clone, PartialEq, uniffi::Record)]
+pub struct PatchOperationRecord {
+    pub op: PatchOp,
+    pub path: String,
+    pub from: Option<String>,
+    pub value: Option<NodeValue>,
+}
+
+/// One change of the conversation (the runtime's `ConversationDelta`).
 #[derive(Debug, Clone, PartialEq, uniffi::Enum)]
-pub enum ConversationUpdate {
-    RunStatusChanged {
-        status: RunStatus,
+pub enum ConversationDelta {
+    MessageAdded {
+        message: MessageRecord,
     },
-    MessageUpserted {
+    /// Only the new piece of a message's text.
+    TextAppended {
+        message_id: String,
+        delta: String,
+    },
+    ToolCallArgsAppended {
+        message_id: String,
+        tool_call_id: String,
+        delta: String,
+    },
+    MessageReplaced {
         message: MessageRecord,
     },
     MessagesReset {
         messages: Vec<MessageRecord>,
     },
-    ToolCall {
-        tool_call_id: String,
-        tool_name: String,
-        status: ToolCallStatus,
+    /// The JSON Patch that was applied to the state.
+    StatePatched {
+        operations: Vec<PatchOperationRecord>,
     },
-    StateChanged {
-        json: String,
+    StateReplaced {
+        state: NodeValue,
     },
-    /// A state delta could not apply; the old state is kept and the next run resynchronises.
     StateResyncNeeded {
         reason: String,
     },
+    RunPhase {
+        phase: RunPhase,
+    },
+    ToolCall {
+        update: ToolCallUpdate,
+    },
+    Interrupts {
+        interrupts: Vec<InterruptRecord>,
+    },
+    SurfaceAdded {
+        surface: SurfaceEntry,
+    },
+    SurfaceRemoved {
+        surface_id: String,
+    },
     Warning {
-        kind: WarningKind,
-        message: String,
+        warning: SessionWarning,
     },
-    SurfaceCreated {
-        surface_id: String,
-        catalog_id: String,
-    },
-    SurfaceDiff {
-        surface_id: String,
-        diff: SurfaceDiffRecord,
-    },
-    SurfaceDeleted {
-        surface_id: String,
-    },
-    /// A `CUSTOM` event (e.g. LangGraph's `on_interrupt`, ADK's `PredictState`); `value_json` is
-    /// its value as JSON text.
     Custom {
         name: String,
         value_json: String,
     },
-    /// A `RAW` event passed through from the provider; `event_json` is the event as JSON text.
     Raw {
         event_json: String,
         source: Option<String>,
     },
-    /// A step started (`started`) or finished.
     Step {
         name: String,
         started: bool,
     },
-    /// The message stays on this device and is not sent to the agent again.
-    MessageKeptLocal {
-        message_id: String,
-        reason: LocalOnlyReason,
-    },
+}
+
+/// What a conversation listener receives: a `Reset` first (and again after falling behind),
+/// then deltas, in order.
+#[derive(Debug, Clone, PartialEq, uniffi::Enum)]
+pub enum ConversationUpdate {
+    Reset { snapshot: ConversationSnapshot },
+    Delta { delta: ConversationDelta },
+}
+
+/// One surface's resolved tree.
+#[derive(Debug, Clone, PartialEq, uniffi::Record)]
+pub struct SurfaceSnapshot {
+    pub surface_id: String,
+    pub catalog_id: String,
+    pub root: Option<String>,
+    /// Depth-first from the root.
+    pub nodes: Vec<crate::node::ResolvedNodeRecord>,
 }
 
 impl From<&CoreOutcome> for RunOutcome {
     fn from(o: &CoreOutcome) -> Self {
         match o {
-            CoreOutcome::Success { pending_tool_call_ids } => {
-                RunOutcome::Success { pending_tool_call_ids: pending_tool_call_ids.clone().unwrap_or_default() }
+            CoreOutcome::Success { pending_tool_call_ids: ids } => {
+                RunOutcome::Success { pending_tool_call_ids: ids.clone().unwrap_or_default() }
             }
             CoreOutcome::Interrupt { interrupts: list } => RunOutcome::Interrupt { interrupts: interrupts(list) },
             CoreOutcome::Cancelled => RunOutcome::Cancelled,
@@ -244,29 +279,28 @@ impl From<&CoreOutcome> for RunOutcome {
     }
 }
 
-impl From<&RunPhase> for RunStatus {
-    fn from(p: &RunPhase) -> Self {
+impl From<&s::RunPhase> for RunPhase {
+    fn from(p: &s::RunPhase) -> Self {
+        use s::RunPhase as P;
         match p {
-            RunPhase::Idle => RunStatus::Idle,
-            RunPhase::Starting { run_id } => RunStatus::Starting { run_id: run_id.clone() },
-            RunPhase::Running { run_id } => RunStatus::Running { run_id: run_id.clone() },
-            RunPhase::Finished { run_id, outcome } => {
-                RunStatus::Finished { run_id: run_id.clone(), outcome: outcome.as_ref().map(RunOutcome::from) }
+            P::Idle => RunPhase::Idle,
+            P::Starting { run_id } => RunPhase::Starting { run_id: run_id.clone() },
+            P::Running { run_id } => RunPhase::Running { run_id: run_id.clone() },
+            P::Finished { run_id, outcome } => {
+                RunPhase::Finished { run_id: run_id.clone(), outcome: outcome.as_ref().map(Into::into) }
             }
-            RunPhase::Interrupted { run_id, interrupts: list } => {
-                RunStatus::Interrupted { run_id: run_id.clone(), interrupts: interrupts(list) }
+            P::Interrupted { run_id, interrupts: list } => {
+                RunPhase::Interrupted { run_id: run_id.clone(), interrupts: interrupts(list) }
             }
-            RunPhase::AgentError { message, code } => {
-                RunStatus::AgentError { detail: message.clone(), code: code.clone() }
-            }
-            RunPhase::Failed { error } => RunStatus::Failed { detail: error.clone() },
-            RunPhase::Cancelled => RunStatus::Cancelled,
+            P::AgentError { message, code } => RunPhase::AgentError { detail: message.clone(), code: code.clone() },
+            P::Failed { error } => RunPhase::Failed { detail: error.clone() },
+            P::Cancelled => RunPhase::Cancelled,
         }
     }
 }
 
-fn failure_kind(f: &ToolFailure) -> ToolFailureKind {
-    match f {
+fn failed(f: &ToolFailure) -> ToolCallPhase {
+    let failure = match f {
         ToolFailure::NotRegistered { .. } => ToolFailureKind::NotRegistered,
         ToolFailure::Denied { .. } => ToolFailureKind::Denied,
         ToolFailure::InvalidArguments { .. } => ToolFailureKind::InvalidArguments,
@@ -275,86 +309,84 @@ fn failure_kind(f: &ToolFailure) -> ToolFailureKind {
         ToolFailure::Crashed => ToolFailureKind::Crashed,
         ToolFailure::Cancelled => ToolFailureKind::Cancelled,
         ToolFailure::Incomplete => ToolFailureKind::Incomplete,
-    }
+    };
+    ToolCallPhase::Failed { failure, detail: f.to_string() }
 }
 
-fn failed(f: &ToolFailure) -> ToolCallStatus {
-    ToolCallStatus::Failed { failure: failure_kind(f), detail: f.to_string() }
-}
-
-impl From<&ToolCallPhase> for ToolCallStatus {
-    fn from(p: &ToolCallPhase) -> Self {
+impl From<&s::ToolCallPhase> for ToolCallPhase {
+    fn from(p: &s::ToolCallPhase) -> Self {
+        use s::ToolCallPhase as P;
         match p {
-            ToolCallPhase::Streaming => ToolCallStatus::Streaming,
-            ToolCallPhase::Requested => ToolCallStatus::Requested,
-            ToolCallPhase::Running => ToolCallStatus::Running,
-            ToolCallPhase::Succeeded { result } => ToolCallStatus::Succeeded { result: result.clone() },
-            ToolCallPhase::Failed { failure } => failed(failure),
-            ToolCallPhase::CompletedByServer => ToolCallStatus::CompletedByServer,
-            ToolCallPhase::Skipped { reason } => ToolCallStatus::Skipped { reason: reason.clone() },
-            ToolCallPhase::OwnedByServer => ToolCallStatus::OwnedByServer,
-            ToolCallPhase::AwaitingInterrupt { interrupt_id } => {
-                ToolCallStatus::AwaitingInterrupt { interrupt_id: interrupt_id.clone() }
+            P::Streaming => ToolCallPhase::Streaming,
+            P::Requested => ToolCallPhase::Requested,
+            P::Running => ToolCallPhase::Running,
+            P::Succeeded { result } => ToolCallPhase::Succeeded { result: result.clone() },
+            P::Failed { failure } => failed(failure),
+            P::CompletedByServer => ToolCallPhase::CompletedByServer,
+            P::Skipped { reason } => ToolCallPhase::Skipped { reason: reason.clone() },
+            P::OwnedByServer => ToolCallPhase::OwnedByServer,
+            P::AwaitingInterrupt { interrupt_id } => {
+                ToolCallPhase::AwaitingInterrupt { interrupt_id: interrupt_id.clone() }
             }
         }
     }
 }
 
-impl From<SessionWarningKind> for WarningKind {
-    fn from(k: SessionWarningKind) -> Self {
-        match k {
-            SessionWarningKind::Protocol(p) => match p {
-                ProtocolWarningKind::DroppedEvent => WarningKind::DroppedEvent,
-                ProtocolWarningKind::Stripped => WarningKind::Stripped,
-                ProtocolWarningKind::Compatibility => WarningKind::Compatibility,
-                ProtocolWarningKind::Version => WarningKind::Version,
-                ProtocolWarningKind::PatchNotApplied => WarningKind::PatchNotApplied,
-                ProtocolWarningKind::Skipped => WarningKind::Skipped,
-            },
-            SessionWarningKind::UnresolvedToolCall => WarningKind::UnresolvedToolCall,
-            SessionWarningKind::UnmatchedToolResult => WarningKind::UnmatchedToolResult,
-            SessionWarningKind::DuplicateToolCall => WarningKind::DuplicateToolCall,
-            SessionWarningKind::ServerAnsweredClientTool => WarningKind::ServerAnsweredClientTool,
-            SessionWarningKind::FollowUpLimit => WarningKind::FollowUpLimit,
-            SessionWarningKind::IgnoredAfterRunEnd => WarningKind::IgnoredAfterRunEnd,
-            SessionWarningKind::UnansweredInterrupt => WarningKind::UnansweredInterrupt,
-            SessionWarningKind::InputDowngrade => WarningKind::InputDowngrade,
-            SessionWarningKind::A2ui => WarningKind::A2ui,
-            SessionWarningKind::InputNotApplied => WarningKind::InputNotApplied,
-            SessionWarningKind::KeptLocal => WarningKind::KeptLocal,
-            SessionWarningKind::AnsweredByInterrupt => WarningKind::AnsweredByInterrupt,
+impl From<&s::ToolCallUpdate> for ToolCallUpdate {
+    fn from(u: &s::ToolCallUpdate) -> Self {
+        ToolCallUpdate {
+            tool_call_id: u.tool_call_id.clone(),
+            tool_name: u.tool_name.clone(),
+            phase: (&u.phase).into(),
         }
     }
 }
 
-impl From<&SessionWarning> for WarningRecord {
-    fn from(w: &SessionWarning) -> Self {
-        WarningRecord { kind: w.kind.into(), message: w.message.clone() }
+impl From<&s::SessionWarning> for SessionWarning {
+    fn from(w: &s::SessionWarning) -> Self {
+        use SessionWarningKind as W;
+        let kind = match w.kind {
+            K::Protocol(Protocol::DroppedEvent) => W::DroppedEvent,
+            K::Protocol(Protocol::Stripped) => W::Stripped,
+            K::Protocol(Protocol::Compatibility) => W::Compatibility,
+            K::Protocol(Protocol::Version) => W::Version,
+            K::Protocol(Protocol::PatchNotApplied) => W::PatchNotApplied,
+            K::Protocol(Protocol::Skipped) => W::Skipped,
+            K::UnresolvedToolCall => W::UnresolvedToolCall,
+            K::UnmatchedToolResult => W::UnmatchedToolResult,
+            K::DuplicateToolCall => W::DuplicateToolCall,
+            K::ServerAnsweredClientTool => W::ServerAnsweredClientTool,
+            K::FollowUpLimit => W::FollowUpLimit,
+            K::IgnoredAfterRunEnd => W::IgnoredAfterRunEnd,
+            K::UnansweredInterrupt => W::UnansweredInterrupt,
+            K::InputDowngrade => W::InputDowngrade,
+            K::A2ui => W::A2ui,
+            K::KeptLocal => W::KeptLocal,
+            K::AnsweredByInterrupt => W::AnsweredByInterrupt,
+        };
+        SessionWarning { kind, message: w.message.clone() }
     }
 }
 
-impl From<&CoreSummary> for RunSummary {
-    fn from(s: &CoreSummary) -> Self {
+impl From<&s::RunSummary> for RunSummary {
+    fn from(s: &s::RunSummary) -> Self {
+        let report = |r: &s::ToolCallReport| ToolCallUpdate {
+            tool_call_id: r.tool_call_id.clone(),
+            tool_name: r.tool_name.clone(),
+            phase: match &r.outcome {
+                Ok(value) => ToolCallPhase::Succeeded { result: s::result_text(value) },
+                Err(f) => failed(f),
+            },
+        };
         RunSummary {
             thread_id: s.thread_id.clone(),
             run_ids: s.run_ids.clone(),
-            status: (&s.phase).into(),
-            tool_calls: s
-                .tool_calls
-                .iter()
-                .map(|r| ToolCallReport {
-                    tool_call_id: r.tool_call_id.clone(),
-                    tool_name: r.tool_name.clone(),
-                    status: match &r.outcome {
-                        Ok(value) => ToolCallStatus::Succeeded { result: agentui_runtime::session::result_text(value) },
-                        Err(f) => failed(f),
-                    },
-                })
-                .collect(),
+            phase: (&s.phase).into(),
+            tool_calls: s.tool_calls.iter().map(report).collect(),
             pending_interrupts: interrupts(&s.pending_interrupts),
             follow_up_limit_reached: s.follow_up_limit_reached,
             needs_resync: s.needs_resync,
-            warnings: s.warnings.iter().map(WarningRecord::from).collect(),
+            warnings: s.warnings.iter().map(Into::into).collect(),
         }
     }
 }
@@ -369,49 +401,85 @@ impl From<&ActionResult> for ActionResultRecord {
     }
 }
 
-impl From<&SessionUpdate> for ConversationUpdate {
-    fn from(u: &SessionUpdate) -> Self {
-        match u {
-            SessionUpdate::RunPhase(p) => ConversationUpdate::RunStatusChanged { status: p.into() },
-            SessionUpdate::MessageUpserted(m) => ConversationUpdate::MessageUpserted { message: m.as_ref().into() },
-            SessionUpdate::MessagesReset(ms) => {
-                ConversationUpdate::MessagesReset { messages: ms.iter().map(MessageRecord::from).collect() }
+fn entry(e: &Entry) -> SurfaceEntry {
+    SurfaceEntry { surface_id: e.surface_id.clone(), catalog_id: e.catalog_id.clone() }
+}
+
+fn messages(list: &[agentui_agui::Message]) -> Vec<MessageRecord> {
+    list.iter().map(Into::into).collect()
+}
+
+impl From<&CoreSnapshot> for ConversationSnapshot {
+    fn from(s: &CoreSnapshot) -> Self {
+        ConversationSnapshot {
+            thread_id: s.thread_id.clone(),
+            messages: messages(&s.messages),
+            state: (&s.state).into(),
+            phase: (&s.phase).into(),
+            tool_calls: s.tool_calls.iter().map(Into::into).collect(),
+            pending_interrupts: interrupts(&s.pending_interrupts),
+            surfaces: s.surfaces.iter().map(entry).collect(),
+        }
+    }
+}
+
+impl From<&Core> for ConversationDelta {
+    fn from(d: &Core) -> Self {
+        use ConversationDelta as D;
+        match d {
+            Core::MessageAdded(m) => D::MessageAdded { message: m.into() },
+            Core::TextAppended { message_id, delta } => {
+                D::TextAppended { message_id: message_id.clone(), delta: delta.clone() }
             }
-            SessionUpdate::ToolCall(t) => ConversationUpdate::ToolCall {
-                tool_call_id: t.tool_call_id.clone(),
-                tool_name: t.tool_name.clone(),
-                status: (&t.phase).into(),
-            },
-            SessionUpdate::StateChanged(state) => ConversationUpdate::StateChanged { json: state.to_string() },
-            SessionUpdate::StateResyncNeeded { reason } => {
-                ConversationUpdate::StateResyncNeeded { reason: reason.clone() }
-            }
-            SessionUpdate::Warning(w) => {
-                ConversationUpdate::Warning { kind: w.kind.into(), message: w.message.clone() }
-            }
-            SessionUpdate::Surface(SurfaceEvent::Created { surface_id, catalog_id }) => {
-                ConversationUpdate::SurfaceCreated { surface_id: surface_id.clone(), catalog_id: catalog_id.clone() }
-            }
-            SessionUpdate::Surface(SurfaceEvent::Changed { surface_id, diff }) => {
-                ConversationUpdate::SurfaceDiff { surface_id: surface_id.clone(), diff: diff.into() }
-            }
-            SessionUpdate::Surface(SurfaceEvent::Deleted { surface_id }) => {
-                ConversationUpdate::SurfaceDeleted { surface_id: surface_id.clone() }
-            }
-            SessionUpdate::Custom { name, value } => {
-                ConversationUpdate::Custom { name: name.clone(), value_json: value.to_string() }
-            }
-            SessionUpdate::Raw { event, source } => {
-                ConversationUpdate::Raw { event_json: event.to_string(), source: source.clone() }
-            }
-            SessionUpdate::Step { name, started } => ConversationUpdate::Step { name: name.clone(), started: *started },
-            SessionUpdate::MessageKeptLocal { message_id, reason } => ConversationUpdate::MessageKeptLocal {
+            Core::ToolCallArgsAppended { message_id, tool_call_id, delta } => D::ToolCallArgsAppended {
                 message_id: message_id.clone(),
-                reason: match reason {
-                    LocalOnly::OrphanToolResult => LocalOnlyReason::OrphanToolResult,
-                    LocalOnly::Cancelled => LocalOnlyReason::Cancelled,
-                },
+                tool_call_id: tool_call_id.clone(),
+                delta: delta.clone(),
             },
+            Core::MessageReplaced(m) => D::MessageReplaced { message: m.into() },
+            Core::MessagesReset(list) => D::MessagesReset { messages: messages(list) },
+            Core::StatePatched(ops) => D::StatePatched {
+                operations: ops
+                    .iter()
+                    .map(|o| PatchOperationRecord {
+                        op: o.op.into(),
+                        path: o.path.clone(),
+                        from: o.from.clone(),
+                        value: o.value.as_ref().map(Into::into),
+                    })
+                    .collect(),
+            },
+            Core::StateReplaced(state) => D::StateReplaced { state: state.into() },
+            Core::StateResyncNeeded { reason } => D::StateResyncNeeded { reason: reason.clone() },
+            Core::RunPhase(phase) => D::RunPhase { phase: phase.into() },
+            Core::ToolCall(update) => D::ToolCall { update: update.into() },
+            Core::Interrupts(list) => D::Interrupts { interrupts: interrupts(list) },
+            Core::SurfaceAdded(e) => D::SurfaceAdded { surface: entry(e) },
+            Core::SurfaceRemoved { surface_id } => D::SurfaceRemoved { surface_id: surface_id.clone() },
+            Core::Warning(w) => D::Warning { warning: w.into() },
+            Core::Custom { name, value } => D::Custom { name: name.clone(), value_json: value.to_string() },
+            Core::Raw { event, source } => D::Raw { event_json: event.to_string(), source: source.clone() },
+            Core::Step { name, started } => D::Step { name: name.clone(), started: *started },
+        }
+    }
+}
+
+impl From<&agentui_runtime::Observed> for ConversationUpdate {
+    fn from(o: &agentui_runtime::Observed) -> Self {
+        match o {
+            agentui_runtime::Observed::Snapshot(s) => ConversationUpdate::Reset { snapshot: s.as_ref().into() },
+            agentui_runtime::Observed::Delta(d) => ConversationUpdate::Delta { delta: d.into() },
+        }
+    }
+}
+
+impl From<&agentui_runtime::SurfaceSnapshot> for SurfaceSnapshot {
+    fn from(s: &agentui_runtime::SurfaceSnapshot) -> Self {
+        SurfaceSnapshot {
+            surface_id: s.surface_id.clone(),
+            catalog_id: s.catalog_id.clone(),
+            root: s.root.clone(),
+            nodes: crate::node::records(&s.nodes),
         }
     }
 }

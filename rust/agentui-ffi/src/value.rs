@@ -53,6 +53,16 @@ pub(crate) struct NotJson {
 /// values anyway), so an app cannot overflow the stack by passing a pathologically deep value.
 pub(crate) const MAX_VALUE_DEPTH: usize = 64;
 
+impl NotJson {
+    pub(crate) fn reason(&self) -> &'static str {
+        if self.too_deep {
+            "nested deeper than the 64 levels a value may have"
+        } else {
+            "NaN and infinities have no JSON form"
+        }
+    }
+}
+
 impl NodeValue {
     /// The JSON form. Whole numbers within ±2^53 become JSON integers, so a picker's `4` is
     /// stored as `4`, not `4.0`. Duplicate object names: the last one wins, as in JSON parsers.

@@ -65,8 +65,10 @@ fn kotlin_and_swift_bindings_generate_from_the_library() {
     for name in [
         "class Runtime",
         "class Conversation",
-        "class Surface",
-        "class SubscriptionHandle",
+        "class TaskHandle",
+        "suspend fun `flush`()",
+        "sealed class ConversationDelta",
+        "data class ConversationSnapshot",
         "interface ConversationListener",
         "interface SurfaceListener",
         "interface ClientToolHandler",

@@ -7,55 +7,51 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use agentui_ffi::{
-    ConversationError, ConversationOptions, ConversationUpdate, Header, MessageContent, MessageRole, RunStatus,
-    Runtime, RuntimeStartError, ToolCallStatus, ToolFailureKind, ToolHandlerError,
+    ConversationDelta, ConversationError, ConversationOptions, ConversationUpdate, Header, MessageContent, MessageRole,
+    RunPhase, Runtime, RuntimeStartError, ToolCallPhase, ToolFailureKind, ToolHandlerError,
 };
 use common::*;
-
-fn last_assistant_text(f: &Fixture) -> String {
-    f.conversation
-        .messages()
-        .iter()
-        .rev()
-        .find(|m| m.role == MessageRole::Assistant)
-        .and_then(|m| match &m.content {
-            MessageContent::Text { text } => Some(text.clone()),
-            _ => None,
-        })
-        .unwrap_or_default()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn send_message_streams_updates_and_returns_a_summary() {
     let f = fixture();
     let updates = Arc::new(Recorder::<ConversationUpdate>::default());
-    let _subscription = f.conversation.add_listener(updates.clone());
+    let subscription = f.conversation.add_listener(updates.clone());
 
     let summary =
         tokio::time::timeout(LIMIT, f.conversation.send_message("hello there".into())).await.unwrap().unwrap();
 
-    assert!(matches!(summary.status, RunStatus::Finished { .. }), "{:?}", summary.status);
+    assert!(matches!(summary.phase, RunPhase::Finished { .. }), "{:?}", summary.phase);
     assert_eq!(summary.thread_id, f.conversation.thread_id());
     assert_eq!(summary.run_ids.len(), 1);
-    let messages = f.conversation.messages();
+    let messages = messages(&f.conversation);
     assert_eq!(messages[0].role, MessageRole::User);
     assert_eq!(messages[0].content, MessageContent::Text { text: "hello there".into() });
-    assert!(!last_assistant_text(&f).is_empty());
-    assert!(matches!(f.conversation.status(), RunStatus::Finished { .. }));
+    assert!(!last_assistant_text(&f.conversation).is_empty());
+    assert!(matches!(phase(&f.conversation), RunPhase::Finished { .. }));
 
-    // Deliveries are asynchronous; they arrive in order and end with the final status.
-    wait_until("the final status update", || {
-        matches!(
-            updates.snapshot().last(),
-            Some(ConversationUpdate::RunStatusChanged { status: RunStatus::Finished { .. } })
-        )
-    })
-    .await;
+    // The call returned after the end was published: a flush delivers it, in order, after a Reset.
+    tokio::time::timeout(LIMIT, subscription.flush()).await.unwrap();
     let seen = updates.snapshot();
-    assert!(matches!(seen[0], ConversationUpdate::MessageUpserted { .. }), "{:?}", seen[0]);
+    assert!(matches!(seen[0], ConversationUpdate::Reset { .. }), "{:?}", seen[0]);
+    assert!(
+        matches!(seen[1], ConversationUpdate::Delta { delta: ConversationDelta::MessageAdded { .. } }),
+        "{:?}",
+        seen[1]
+    );
+    let phases: Vec<&RunPhase> = seen
+        .iter()
+        .filter_map(|u| match u {
+            ConversationUpdate::Delta { delta: ConversationDelta::RunPhase { phase } } => Some(phase),
+            _ => None,
+        })
+        .collect();
+    assert!(phases.iter().any(|p| matches!(p, RunPhase::Running { .. })), "{phases:?}");
+    assert!(matches!(phases.last(), Some(RunPhase::Finished { .. })), "{phases:?}");
+    // Text streams as pieces, never as the whole message again.
     assert!(seen
         .iter()
-        .any(|u| matches!(u, ConversationUpdate::RunStatusChanged { status: RunStatus::Running { .. } })));
+        .any(|u| matches!(u, ConversationUpdate::Delta { delta: ConversationDelta::TextAppended { .. } })));
     f.agent.stop().unwrap();
 }
 
@@ -67,7 +63,7 @@ async fn a_foreign_client_tool_runs_and_its_result_reaches_the_agent() {
         .register_tool("get_location".into(), "Where the user is".into(), LOCATION_SCHEMA.into(), tool.clone())
         .unwrap();
     let updates = Arc::new(Recorder::<ConversationUpdate>::default());
-    let _subscription = f.conversation.add_listener(updates.clone());
+    let subscription = f.conversation.add_listener(updates.clone());
 
     let summary =
         tokio::time::timeout(LIMIT, f.conversation.send_message("what is my location?".into())).await.unwrap().unwrap();
@@ -80,21 +76,25 @@ async fn a_foreign_client_tool_runs_and_its_result_reaches_the_agent() {
     );
     assert_eq!(summary.tool_calls.len(), 1);
     assert_eq!(summary.tool_calls[0].tool_call_id, calls[0].0);
-    assert_eq!(summary.tool_calls[0].status, ToolCallStatus::Succeeded { result: "Paris, France".into() });
+    assert_eq!(summary.tool_calls[0].phase, ToolCallPhase::Succeeded { result: "Paris, France".into() });
     assert_eq!(summary.run_ids.len(), 2, "the follow-up run delivered the result");
-    assert!(last_assistant_text(&f).contains("Paris, France"), "{}", last_assistant_text(&f));
+    assert!(last_assistant_text(&f.conversation).contains("Paris, France"), "{}", last_assistant_text(&f.conversation));
     // "Requested" and "Succeeded" are distinct states for the UI.
-    wait_until("the tool call updates", || {
-        updates
-            .snapshot()
-            .iter()
-            .any(|u| matches!(u, ConversationUpdate::ToolCall { status: ToolCallStatus::Succeeded { .. }, .. }))
-    })
-    .await;
-    assert!(updates
+    tokio::time::timeout(LIMIT, subscription.flush()).await.unwrap();
+    let phases: Vec<ToolCallPhase> = updates
         .snapshot()
-        .iter()
-        .any(|u| matches!(u, ConversationUpdate::ToolCall { status: ToolCallStatus::Requested, tool_name, .. } if tool_name == "get_location")));
+        .into_iter()
+        .filter_map(|u| match u {
+            ConversationUpdate::Delta { delta: ConversationDelta::ToolCall { update } }
+                if update.tool_name == "get_location" =>
+            {
+                Some(update.phase)
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(phases.contains(&ToolCallPhase::Requested), "{phases:?}");
+    assert!(phases.iter().any(|p| matches!(p, ToolCallPhase::Succeeded { .. })), "{phases:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -104,13 +104,17 @@ async fn a_failing_tool_reports_its_failure_to_the_agent() {
     f.conversation.register_tool("get_location".into(), "".into(), LOCATION_SCHEMA.into(), tool).unwrap();
     let summary =
         tokio::time::timeout(LIMIT, f.conversation.send_message("location please".into())).await.unwrap().unwrap();
-    match &summary.tool_calls[0].status {
-        ToolCallStatus::Failed { failure: ToolFailureKind::HandlerFailed, detail } => {
+    match &summary.tool_calls[0].phase {
+        ToolCallPhase::Failed { failure: ToolFailureKind::HandlerFailed, detail } => {
             assert!(detail.contains("location permission denied"), "{detail}")
         }
         other => panic!("expected a handler failure, got {other:?}"),
     }
-    assert!(last_assistant_text(&f).contains("location permission denied"), "{}", last_assistant_text(&f));
+    assert!(
+        last_assistant_text(&f.conversation).contains("location permission denied"),
+        "{}",
+        last_assistant_text(&f.conversation)
+    );
 
     // An unexpected foreign exception reaches the agent as a generic failure.
     let g = fixture();
@@ -119,8 +123,8 @@ async fn a_failing_tool_reports_its_failure_to_the_agent() {
     g.conversation.register_tool("get_location".into(), "".into(), LOCATION_SCHEMA.into(), tool).unwrap();
     let summary =
         tokio::time::timeout(LIMIT, g.conversation.send_message("location please".into())).await.unwrap().unwrap();
-    match &summary.tool_calls[0].status {
-        ToolCallStatus::Failed { detail, .. } => {
+    match &summary.tool_calls[0].phase {
+        ToolCallPhase::Failed { detail, .. } => {
             assert!(!detail.contains("Secret.kt"), "{detail}");
             assert!(detail.contains("unexpectedly"), "{detail}");
         }
@@ -139,8 +143,8 @@ async fn tool_registration_errors_are_typed() {
     f.conversation.register_tool("t".into(), "".into(), "{}".into(), tool.clone()).unwrap();
     let duplicate = f.conversation.register_tool("t".into(), "".into(), "{}".into(), tool);
     assert_eq!(duplicate, Err(ConversationError::DuplicateTool { name: "t".into() }));
-    assert_eq!(f.conversation.unregister_tool("t".into()), Ok(true));
-    assert_eq!(f.conversation.unregister_tool("t".into()), Ok(false));
+    assert!(f.conversation.unregister_tool("t".into()));
+    assert!(!f.conversation.unregister_tool("t".into()));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -148,23 +152,23 @@ async fn cancel_stops_the_run_in_flight_without_waiting() {
     let f = fixture();
     let conversation = f.conversation.clone();
     let run = tokio::spawn(async move { conversation.send_message("go slow please".into()).await });
-    wait_until("the run to stream", || matches!(f.conversation.status(), RunStatus::Running { .. })).await;
+    wait_until("the run to stream", || matches!(phase(&f.conversation), RunPhase::Running { .. })).await;
 
-    // Mutators fail fast while the run holds the session; reads answer at once.
-    let busy = f.conversation.register_tool("t".into(), "".into(), "{}".into(), FixedTool::new(Ok(String::new())));
-    assert_eq!(busy, Err(ConversationError::Busy));
-    assert!(!f.conversation.messages().is_empty());
+    // Mutators apply at once during a run (the tool is for the next request); reads answer at once.
+    let tool = FixedTool::new(Ok(String::new()));
+    f.conversation.register_tool("t".into(), "".into(), "{}".into(), tool).unwrap();
+    assert!(!messages(&f.conversation).is_empty());
 
     let started = std::time::Instant::now();
     f.conversation.cancel();
     assert!(started.elapsed() < Duration::from_millis(100), "cancel() must not block");
     let result = tokio::time::timeout(LIMIT, run).await.unwrap().unwrap();
     assert_eq!(result.unwrap_err(), ConversationError::Cancelled);
-    assert_eq!(f.conversation.status(), RunStatus::Cancelled);
+    assert_eq!(phase(&f.conversation), RunPhase::Cancelled);
 
     // The conversation goes on afterwards.
     let summary = tokio::time::timeout(LIMIT, f.conversation.send_message("hello".into())).await.unwrap().unwrap();
-    assert!(matches!(summary.status, RunStatus::Finished { .. }));
+    assert!(matches!(summary.phase, RunPhase::Finished { .. }));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -174,14 +178,14 @@ async fn cancel_withdraws_queued_runs_too() {
         let c = f.conversation.clone();
         tokio::spawn(async move { c.send_message("slow one".into()).await })
     };
-    wait_until("the first run to stream", || matches!(f.conversation.status(), RunStatus::Running { .. })).await;
+    wait_until("the first run to stream", || matches!(phase(&f.conversation), RunPhase::Running { .. })).await;
     // Polled once, so it is queued behind the first run before the cancel.
     let mut second = Box::pin(f.conversation.send_message("hello".into()));
     assert!(tokio::time::timeout(Duration::from_millis(20), &mut second).await.is_err(), "still queued");
     f.conversation.cancel();
     assert_eq!(tokio::time::timeout(LIMIT, first).await.unwrap().unwrap().unwrap_err(), ConversationError::Cancelled);
     assert_eq!(tokio::time::timeout(LIMIT, second).await.unwrap().unwrap_err(), ConversationError::Cancelled);
-    let users = f.conversation.messages().iter().filter(|m| m.role == MessageRole::User).count();
+    let users = messages(&f.conversation).iter().filter(|m| m.role == MessageRole::User).count();
     assert_eq!(users, 1, "the withdrawn run never sent its message");
 }
 
@@ -191,7 +195,7 @@ async fn dropping_the_call_cancels_its_run() {
     // As a cancelled Kotlin coroutine does: the future is dropped before it completes.
     let abandoned = tokio::time::timeout(Duration::from_millis(300), f.conversation.send_message("slow".into())).await;
     assert!(abandoned.is_err(), "the slow run outlives the timeout");
-    wait_until("the abandoned run to stop", || f.conversation.status() == RunStatus::Cancelled).await;
+    wait_until("the abandoned run to stop", || phase(&f.conversation) == RunPhase::Cancelled).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -199,8 +203,8 @@ async fn interrupts_are_answered_and_continued() {
     let f = fixture();
     let summary =
         tokio::time::timeout(LIMIT, f.conversation.send_message("delete the report".into())).await.unwrap().unwrap();
-    assert!(matches!(summary.status, RunStatus::Interrupted { .. }), "{:?}", summary.status);
-    let pending = f.conversation.pending_interrupts();
+    assert!(matches!(summary.phase, RunPhase::Interrupted { .. }), "{:?}", summary.phase);
+    let pending = f.conversation.snapshot().pending_interrupts;
     assert_eq!(pending.len(), 1);
     assert_eq!(summary.pending_interrupts, pending);
     let id = pending[0].id.clone();
@@ -216,8 +220,8 @@ async fn interrupts_are_answered_and_continued() {
 
     f.conversation.resolve_interrupt(id, Some(r#"{"approved": true}"#.into())).unwrap();
     tokio::time::timeout(LIMIT, f.conversation.continue_run()).await.unwrap().unwrap();
-    assert_eq!(last_assistant_text(&f), "Deleted report.pdf.");
-    assert!(f.conversation.pending_interrupts().is_empty());
+    assert_eq!(last_assistant_text(&f.conversation), "Deleted report.pdf.");
+    assert!(f.conversation.snapshot().pending_interrupts.is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -225,7 +229,7 @@ async fn failures_surface_as_typed_errors() {
     let f = fixture();
     let agent_error = tokio::time::timeout(LIMIT, f.conversation.send_message("please fail".into())).await.unwrap();
     assert!(matches!(agent_error, Err(ConversationError::Agent { .. })), "{agent_error:?}");
-    assert!(matches!(f.conversation.status(), RunStatus::AgentError { .. }));
+    assert!(matches!(phase(&f.conversation), RunPhase::AgentError { .. }));
 
     let runtime = Runtime::new().unwrap();
     let invalid = runtime.connect("not a url".into(), Vec::new(), ConversationOptions::default());
@@ -266,7 +270,7 @@ async fn failures_surface_as_typed_errors() {
 async fn listeners_that_fail_or_panic_do_not_stop_deliveries() {
     struct Faulty(std::sync::atomic::AtomicUsize);
     impl agentui_ffi::ConversationListener for Faulty {
-        fn on_update(&self, _update: ConversationUpdate) -> Result<(), agentui_ffi::ListenerError> {
+        fn on_updates(&self, _updates: Vec<ConversationUpdate>) -> Result<(), agentui_ffi::ListenerError> {
             match self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst) {
                 0 => panic!("listener bug"),
                 1 => Err(agentui_ffi::ListenerError::Unexpected { detail: "IllegalStateException".into() }),
@@ -276,21 +280,26 @@ async fn listeners_that_fail_or_panic_do_not_stop_deliveries() {
     }
     let f = fixture();
     let faulty = Arc::new(Faulty(Default::default()));
-    let _a = f.conversation.add_listener(faulty.clone());
+    let a = f.conversation.add_listener(faulty.clone());
     let healthy = Arc::new(Recorder::<ConversationUpdate>::default());
     let b = f.conversation.add_listener(healthy.clone());
-    tokio::time::timeout(LIMIT, f.conversation.send_message("hello".into())).await.unwrap().unwrap();
-    wait_until("every delivery", || {
-        faulty.0.load(std::sync::atomic::Ordering::SeqCst) == healthy.len() && healthy.len() > 3
-    })
-    .await;
+    // The first batch (the Reset) panics, the next one throws: later batches still arrive.
+    for text in ["hello", "hello again", "and again"] {
+        tokio::time::timeout(LIMIT, f.conversation.send_message(text.into())).await.unwrap().unwrap();
+        tokio::time::timeout(LIMIT, a.flush()).await.unwrap();
+    }
+    assert!(faulty.0.load(std::sync::atomic::Ordering::SeqCst) >= 3);
+    assert!(a.is_active());
+    tokio::time::timeout(LIMIT, b.flush()).await.unwrap();
+    assert!(healthy.len() > 3);
 
     // A cancelled subscription hears nothing more.
     b.cancel();
     assert!(!b.is_active());
     let before = healthy.len();
-    tokio::time::timeout(LIMIT, f.conversation.send_message("hello again".into())).await.unwrap().unwrap();
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    tokio::time::timeout(LIMIT, f.conversation.send_message("once more".into())).await.unwrap().unwrap();
+    tokio::time::timeout(LIMIT, a.flush()).await.unwrap();
+    b.flush().await;
     assert_eq!(healthy.len(), before);
 }
 

@@ -9,11 +9,10 @@ use common::*;
 /// The demo agent's receipt (raw values, formatted on the device), as the conversation shows it.
 async fn receipt_texts(conversation: &Conversation) -> Vec<String> {
     tokio::time::timeout(LIMIT, conversation.send_message("show my receipt".into())).await.unwrap().unwrap();
-    let surface = conversation.surface("receipt".into()).expect("the receipt surface");
     ["total", "paid", "delivery", "points", "items"]
         .iter()
         .map(|id| {
-            let node = surface.node((*id).into()).unwrap_or_else(|| panic!("node {id}"));
+            let node = surface_node(conversation, "receipt", id).unwrap_or_else(|| panic!("node {id}"));
             match node.props.iter().find(|p| p.name == "text").map(|p| &p.value) {
                 Some(NodeValue::Text { value }) => value.clone(),
                 other => panic!("{id}: {other:?}"),

@@ -5,6 +5,9 @@
 //!   the tool policy.
 //! - [`a2ui_bridge`]: A2UI carried over AG-UI: finding it in its carriers, replay fingerprints,
 //!   what goes back to the agent.
+//! - [`conversation`]: the actor apps hold: runs serialised, input applied at once.
+//! - [`observe`]: what observers see: a snapshot, then deltas; the model they observe and the
+//!   bounded queues that deliver it are internal (`model`, `observers`).
 //! - [`budget`]: where the memory budget meets the A2UI engine.
 //!
 //! `agentui-agui` is protocol only (events, SSE, verifier, reducer, transport) and
@@ -12,6 +15,12 @@
 
 pub mod a2ui_bridge;
 pub mod budget;
+pub mod conversation;
+mod model;
+pub mod observe;
+mod observers;
 pub mod session;
 
 pub use budget::SurfaceBudget;
+pub use conversation::{Conversation, Subscription, SurfaceSnapshot, SurfaceSubscription};
+pub use observe::{ConversationDelta, ConversationSnapshot, Observed, SurfaceEntry};

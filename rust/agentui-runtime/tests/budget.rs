@@ -312,8 +312,11 @@ async fn a2ui_data_model_over_budget_is_reported_to_the_agent() {
         let budget = MemoryBudget { max_data_model_bytes: MIB, ..MemoryBudget::default() };
         let mut s = connect(&server, budget);
         s.run("show").await.unwrap();
-        let surface = s.a2ui().group().surface("s").expect("the surface was created");
-        assert_eq!(surface.data_model(), &json!({}));
+        {
+            let a2ui = s.a2ui();
+            let surface = a2ui.group().surface("s").expect("the surface was created");
+            assert_eq!(surface.data_model(), &json!({}));
+        }
         s.run("next").await.unwrap();
         let props = &server.requests()[1].body["forwardedProps"];
         assert_eq!(props["a2uiErrors"][0]["error"]["code"], "LIMIT_EXCEEDED", "{props}");

@@ -1,5 +1,6 @@
 //! The session end to end over HTTP against the scripted demo agent on loopback.
 
+use agentui_runtime::ConversationDelta;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -49,7 +50,7 @@ async fn streamed_chat_text_arrives_as_one_assistant_message() {
     let deltas = Arc::new(Mutex::new(0usize));
     let seen = deltas.clone();
     s.add_listener(Arc::new(move |u: &SessionUpdate| {
-        if matches!(u, SessionUpdate::MessageUpserted(m) if m.role.as_str() == "assistant") {
+        if matches!(u, SessionUpdate::Delta(ConversationDelta::TextAppended { .. })) {
             *seen.lock().unwrap() += 1;
         }
     }));
@@ -108,9 +109,12 @@ async fn an_a2ui_form_renders_and_its_submitted_values_come_back_from_the_agent(
     let demo = agent().await;
     let mut s = session(&demo.agent_url());
     tokio::time::timeout(LIMIT, s.run("book a table")).await.unwrap().unwrap();
-    let surface = s.a2ui().group().surface("booking").expect("the agent's surface exists");
-    assert_eq!(&*surface.node("root").unwrap().component_type, "Card");
-    assert!(!surface.node("book").unwrap().enabled, "Book is disabled until the checks pass");
+    {
+        let a2ui = s.a2ui();
+        let surface = a2ui.group().surface("booking").expect("the agent's surface exists");
+        assert_eq!(&*surface.node("root").unwrap().component_type, "Card");
+        assert!(!surface.node("book").unwrap().enabled, "Book is disabled until the checks pass");
+    }
     let refused = s.dispatch_action("booking", "book").await.unwrap_err();
     assert!(matches!(refused, SessionError::A2ui(_)), "{refused:?}");
 
@@ -127,7 +131,8 @@ async fn an_a2ui_form_renders_and_its_submitted_values_come_back_from_the_agent(
 async fn a2ui_is_formatted_in_the_session_locale_and_time_zone() {
     let demo = agent().await;
     let texts = |s: &ConversationSession| {
-        let surface = s.a2ui().group().surface("receipt").expect("the receipt surface");
+        let a2ui = s.a2ui();
+        let surface = a2ui.group().surface("receipt").expect("the receipt surface");
         ["total", "paid", "delivery"].map(|id| surface.node(id).unwrap().props["text"].as_str().unwrap().to_owned())
     };
     let mut default = session(&demo.agent_url());

@@ -3,6 +3,7 @@
 
 mod support;
 
+use agentui_runtime::ConversationDelta;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -10,8 +11,8 @@ use std::time::Duration;
 use agentui_agui::message::{FunctionCall, Message, MessageContent, Role, ToolCall, ToolCallKind};
 use agentui_agui::WarningKind;
 use agentui_runtime::session::{
-    ClientTool, ConversationSession, SessionOptions, SessionUpdate, SessionWarningKind, ToolCallPhase, ToolDecision,
-    ToolError, ToolFailure, ToolInvocation, STATE_RESYNC_PROP,
+    ClientTool, ConversationSession, SessionOptions, SessionWarningKind, ToolCallPhase, ToolDecision, ToolError,
+    ToolFailure, ToolInvocation, STATE_RESYNC_PROP,
 };
 use serde_json::{json, Value};
 use support::*;
@@ -39,7 +40,7 @@ fn tool(name: &str, count: &Arc<AtomicUsize>, answer: fn(&Value) -> Result<Value
 }
 
 fn has_warning(r: &Recorder, kind: SessionWarningKind) -> bool {
-    r.all().iter().any(|u| matches!(u, SessionUpdate::Warning(w) if w.kind == kind))
+    r.all().iter().any(|u| matches!(u, ConversationDelta::Warning(w) if w.kind == kind))
 }
 
 #[tokio::test]
@@ -387,7 +388,7 @@ async fn lesson7_unappliable_delta_keeps_state_and_resyncs() {
         // The whole patch failed atomically: the old state stays, nothing half-applied.
         assert_eq!(*s.state(), json!({"count": 1, "items": []}));
         assert!(s.needs_resync() && summary.needs_resync);
-        assert!(rec.all().iter().any(|u| matches!(u, SessionUpdate::StateResyncNeeded { .. })));
+        assert!(rec.all().iter().any(|u| matches!(u, ConversationDelta::StateResyncNeeded { .. })));
         assert!(has_warning(&rec, SessionWarningKind::Protocol(WarningKind::PatchNotApplied)));
 
         // The next run resynchronises: the kept state is the baseline, and the flag says so.

@@ -4,6 +4,7 @@
 
 mod support;
 
+use agentui_runtime::ConversationDelta;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,8 +12,8 @@ use std::time::Duration;
 use agentui_agui::reducer::LocalOnly;
 use agentui_agui::transport::TransportError;
 use agentui_runtime::session::{
-    ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, SessionUpdate, SessionWarningKind,
-    ToolCallPhase, ToolInvocation,
+    ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, SessionWarningKind, ToolCallPhase,
+    ToolInvocation,
 };
 use serde_json::{json, Value};
 use support::*;
@@ -168,23 +169,29 @@ async fn defect3_custom_raw_and_step_events_reach_listeners_in_order() {
         let (mut s, rec) = session(&server);
         s.run("hi").await.unwrap();
 
-        let seen: Vec<SessionUpdate> = rec
+        let seen: Vec<ConversationDelta> = rec
             .all()
             .into_iter()
             .filter(|u| {
-                matches!(u, SessionUpdate::Custom { .. } | SessionUpdate::Raw { .. } | SessionUpdate::Step { .. })
+                matches!(
+                    u,
+                    ConversationDelta::Custom { .. } | ConversationDelta::Raw { .. } | ConversationDelta::Step { .. }
+                )
             })
             .collect();
         assert_eq!(
             seen,
             vec![
-                SessionUpdate::Step { name: "agent".into(), started: true },
-                SessionUpdate::Raw { event: json!({"event": "on_chat_model_start"}), source: Some("langgraph".into()) },
-                SessionUpdate::Custom {
+                ConversationDelta::Step { name: "agent".into(), started: true },
+                ConversationDelta::Raw {
+                    event: json!({"event": "on_chat_model_start"}),
+                    source: Some("langgraph".into())
+                },
+                ConversationDelta::Custom {
                     name: "PredictState".into(),
                     value: json!([{"state_key": "doc", "tool": "write"}])
                 },
-                SessionUpdate::Step { name: "agent".into(), started: false },
+                ConversationDelta::Step { name: "agent".into(), started: false },
             ]
         );
     })
@@ -219,7 +226,7 @@ async fn defect3_langgraph_on_interrupt_is_an_interrupt_resumed_through_command_
         assert_eq!(interrupts[0].id, "5f0c", "LangGraph's own interrupt id");
         assert_eq!(interrupts[0].message.as_deref(), Some("Approve deleting /tmp/report.txt?"));
         assert_eq!(interrupts[0].tool_call_id.as_deref(), Some("call_del"));
-        assert!(rec.all().iter().any(|u| matches!(u, SessionUpdate::Custom { name, .. } if name == "on_interrupt")));
+        assert!(rec.all().iter().any(|u| matches!(u, ConversationDelta::Custom { name, .. } if name == "on_interrupt")));
         assert_eq!(
             rec.tool_phases("call_del").last(),
             Some(&ToolCallPhase::AwaitingInterrupt { interrupt_id: "5f0c".into() })
@@ -279,10 +286,9 @@ async fn defect4_an_orphan_tool_result_stays_local() {
         let (mut s, rec) = session(&server);
         s.run("one").await.unwrap();
         assert!(s.messages().iter().any(|m| m.id == "res-x"), "the app still sees it");
+        assert_eq!(s.conversation().local_only("res-x"), Some(LocalOnly::OrphanToolResult));
         assert!(rec.all().iter().any(|u| matches!(u,
-            SessionUpdate::MessageKeptLocal { message_id, reason: LocalOnly::OrphanToolResult } if message_id == "res-x")));
-        assert!(rec.all().iter().any(|u| matches!(u,
-            SessionUpdate::Warning(w) if w.kind == SessionWarningKind::UnmatchedToolResult)));
+            ConversationDelta::Warning(w) if w.kind == SessionWarningKind::UnmatchedToolResult)));
 
         s.run("two").await.unwrap();
         let sent = &server.requests()[1].body["messages"];
@@ -312,7 +318,7 @@ async fn defect4_a_message_cut_short_by_a_cancel_is_marked_and_not_resent_as_com
         let watcher = rec.clone();
         tokio::spawn(async move {
             // Cancel once the partial text has arrived.
-            while !watcher.all().iter().any(|u| matches!(u, SessionUpdate::MessageUpserted(m) if m.id == "partial")) {
+            while !watcher.all().iter().any(|u| matches!(u, ConversationDelta::TextAppended { message_id, .. } if message_id == "partial")) {
                 tokio::time::sleep(Duration::from_millis(5)).await;
             }
             canceller.cancel();
@@ -320,7 +326,7 @@ async fn defect4_a_message_cut_short_by_a_cancel_is_marked_and_not_resent_as_com
         let err = s.run("question").await.unwrap_err();
         assert!(matches!(err, SessionError::Cancelled), "{err:?}");
         assert!(rec.all().iter().any(|u| matches!(u,
-            SessionUpdate::MessageKeptLocal { message_id, reason: LocalOnly::Cancelled } if message_id == "partial")));
+            ConversationDelta::Warning(w) if w.kind == SessionWarningKind::KeptLocal && w.message.contains("'partial'"))));
         assert_eq!(s.conversation().local_only("partial"), Some(LocalOnly::Cancelled));
 
         s.run("ask again").await.unwrap();

@@ -1,11 +1,16 @@
 //! The conversation session end to end against a scripted loopback agent: the run loop,
-//! listeners, tool faults, follow-up bounds, interrupts and cancellation.
+//! listeners, tool faults, follow-up bounds, interrupts and cancellation. On tokio's paused
+//! clock: time bounds (tool timeouts, cancellation latency, `TEST_BOUND`) are virtual, so they
+//! hold exactly and never flake on a loaded machine.
 
 mod support;
 
+use agentui_runtime::ConversationDelta;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use agentui_agui::message::Context;
 use agentui_agui::transport::{TransportError, TransportOptions, Truncation};
@@ -38,13 +43,13 @@ fn phases(r: &Recorder) -> Vec<RunPhase> {
     r.all()
         .into_iter()
         .filter_map(|u| match u {
-            SessionUpdate::RunPhase(p) => Some(p),
+            ConversationDelta::RunPhase(p) => Some(p),
             _ => None,
         })
         .collect()
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn run_sends_the_conversation_and_listeners_see_one_ordered_stream() {
     timeout(TEST_BOUND, async {
         let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![text("a1", "Hello!")]))]).await;
@@ -85,25 +90,28 @@ async fn run_sends_the_conversation_and_listeners_see_one_ordered_stream() {
         assert!(matches!(phases[0], RunPhase::Starting { .. }));
         assert_eq!(phases[1], RunPhase::Running { run_id: "r1".into() });
         assert!(matches!(phases[2], RunPhase::Finished { .. }));
-        // The user message first, then the assistant's text growing, then the end of the run.
+        // The user message first, then the assistant's message, its text as the piece that
+        // streamed, then the end of the run.
         let texts: Vec<String> = updates
             .iter()
             .filter_map(|u| match u {
-                SessionUpdate::MessageUpserted(m) => Some(format!("{}:{}", m.id, m.text().unwrap_or_default())),
+                ConversationDelta::MessageAdded(m) => Some(format!("added {}:{}", m.id, m.text().unwrap_or_default())),
+                ConversationDelta::TextAppended { message_id, delta } => Some(format!("{message_id}+={delta}")),
+                ConversationDelta::MessageReplaced(m) => Some(format!("replaced {}", m.id)),
                 _ => None,
             })
             .collect();
-        assert!(texts[0].ends_with(":hi"));
-        assert_eq!(texts[1..], ["a1:", "a1:Hello!", "a1:Hello!"]);
+        assert!(texts[0].starts_with("added ") && texts[0].ends_with(":hi"), "{texts:?}");
+        assert_eq!(texts[1..], ["added a1:", "a1+=Hello!"]);
         let last = updates.last().unwrap();
-        assert!(matches!(last, SessionUpdate::RunPhase(RunPhase::Finished { .. })), "{last}");
+        assert!(matches!(last, ConversationDelta::RunPhase(RunPhase::Finished { .. })), "{last}");
         assert!(!format!("{s:?}").contains("t0ken"));
     })
     .await
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn hung_handler_is_bounded_by_its_timeout_and_reported() {
     timeout(TEST_BOUND, async {
         let server = TestServer::start(vec![
@@ -140,7 +148,7 @@ async fn hung_handler_is_bounded_by_its_timeout_and_reported() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn failing_and_panicking_handlers_become_error_results() {
     timeout(TEST_BOUND, async {
         let server = TestServer::start(vec![
@@ -173,7 +181,7 @@ async fn failing_and_panicking_handlers_become_error_results() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn follow_ups_are_bounded_and_the_bound_is_reported() {
     timeout(TEST_BOUND, async {
         // An agent that asks for the tool again on every run.
@@ -205,7 +213,7 @@ async fn follow_ups_are_bounded_and_the_bound_is_reported() {
         assert!(rec
             .all()
             .iter()
-            .any(|u| matches!(u, SessionUpdate::Warning(w) if w.kind == SessionWarningKind::FollowUpLimit)));
+            .any(|u| matches!(u, ConversationDelta::Warning(w) if w.kind == SessionWarningKind::FollowUpLimit)));
         // The held-back result goes out with an explicit continue.
         s.continue_run().await.unwrap_or_else(|e| panic!("{e}"));
         let results = tool_results(&server.requests()[3].body);
@@ -215,7 +223,7 @@ async fn follow_ups_are_bounded_and_the_bound_is_reported() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn transport_faults_surface_as_typed_session_errors() {
     timeout(TEST_BOUND, async {
         let mut truncated = vec![started("r1")];
@@ -264,7 +272,7 @@ async fn transport_faults_surface_as_typed_session_errors() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn cancel_mid_run_stops_promptly_and_nothing_executes_afterwards() {
     timeout(TEST_BOUND, async {
         // c1 arrives at once (its handler is slow); c2 would arrive a second later.
@@ -335,7 +343,7 @@ fn interrupt_run(run: &str, expires_at: &str) -> Vec<Value> {
     ]
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn interrupts_are_answered_on_the_next_run_and_expired_ones_refused() {
     timeout(TEST_BOUND, async {
         let server = TestServer::start(vec![
@@ -375,13 +383,13 @@ async fn interrupts_are_answered_on_the_next_run_and_expired_ones_refused() {
             ])
         );
         assert!(s.pending_interrupts().is_empty());
-        assert!(rec.all().iter().any(|u| matches!(u, SessionUpdate::Warning(w) if w.kind == SessionWarningKind::UnansweredInterrupt && w.message.contains("i-skip"))));
+        assert!(rec.all().iter().any(|u| matches!(u, ConversationDelta::Warning(w) if w.kind == SessionWarningKind::UnansweredInterrupt && w.message.contains("i-skip"))));
     })
     .await
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_failed_request_keeps_interrupt_answers_for_the_retry() {
     timeout(TEST_BOUND, async {
         let server = TestServer::start(vec![
@@ -403,7 +411,7 @@ async fn a_failed_request_keeps_interrupt_answers_for_the_retry() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_panicking_listener_does_not_break_the_session() {
     timeout(TEST_BOUND, async {
         let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![text("a1", "fine")]))]).await;
@@ -416,7 +424,7 @@ async fn a_panicking_listener_does_not_break_the_session() {
     .unwrap();
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn registration_rejects_bad_tools_with_typed_errors() {
     let ok = |_c: ToolInvocation| async { Ok(Value::Null) };
     assert!(ClientTool::new("", "x", open_params(), ok).is_err());

@@ -1,7 +1,9 @@
 //! A tiny scripted HTTP/1.1 server on 127.0.0.1 for transport, runtime and interop tests, plus
 //! AG-UI event builders. Each request takes the next scripted reply; each reply is
 //! a list of steps (write bytes, sleep, drop the connection, hang), so faults and timing are
-//! exact and owned by the test.
+//! exact and owned by the test. Every reply closes its connection: on tokio's paused clock a
+//! request on a reused keep-alive connection was not answered before the clock jumped to the
+//! client's idle timeout, and one connection per request keeps the timing the script's own.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -52,7 +54,7 @@ impl Reply {
     /// drops or hangs.
     pub fn sse_steps(steps: Vec<Step>) -> Self {
         Reply {
-            head: "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n".into(),
+            head: "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n".into(),
             chunked: true,
             steps,
         }
@@ -66,7 +68,7 @@ impl Reply {
     /// A complete response with a body and a content length.
     pub fn status(code: u16, content_type: &str, body: &[u8]) -> Self {
         let head = format!(
-            "HTTP/1.1 {code} Whatever\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n",
+            "HTTP/1.1 {code} Whatever\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
             body.len()
         );
         Reply { head, chunked: false, steps: vec![Step::Send(body.to_vec())] }

@@ -1,5 +1,5 @@
 //! Shared pieces of the interop tests: where the real servers are, what they received, and a
-//! session wired like an app's.
+//! conversation wired like an app's (the `Conversation` actor and a subscription to it).
 //!
 //! The servers (`adk_server.py`, `langgraph_server.py`) run on the real PyPI packages with
 //! scripted fake models; `tests/interop/run.sh` starts them and exports their addresses. The
@@ -10,12 +10,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use agentui_agui::patch::apply_patch;
 use agentui_agui::Message;
 use agentui_runtime::session::{
-    ClientTool, ConversationSession, SessionListener, SessionOptions, SessionUpdate, ToolCallPhase, ToolError,
-    ToolInvocation,
+    ClientTool, ConversationSession, SessionOptions, ToolCallPhase, ToolError, ToolInvocation,
 };
+use agentui_runtime::{Conversation, ConversationDelta, Observed, Subscription};
 use serde_json::{json, Value};
+use tokio::sync::{mpsc, oneshot};
 
 /// Why the tests are ignored by default.
 pub const NEEDS_SERVERS: &str = "needs the interop servers: run tests/interop/run.sh";
@@ -85,47 +87,142 @@ pub fn unique_thread(label: &str) -> String {
     format!("{label}-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::SeqCst))
 }
 
-/// Records every session update, like an app's listener.
-#[derive(Default, Clone)]
+/// Records what a subscriber of the conversation sees, like an app's observer: a task drains
+/// the subscription into a list (the first snapshot, then the deltas).
+#[derive(Clone)]
 pub struct Recorder {
-    updates: Arc<Mutex<Vec<SessionUpdate>>>,
-}
-
-impl SessionListener for Recorder {
-    fn on_update(&self, update: &SessionUpdate) {
-        self.updates.lock().unwrap().push(update.clone());
-    }
+    seen: Arc<Mutex<Vec<Observed>>>,
+    flush: mpsc::UnboundedSender<oneshot::Sender<()>>,
 }
 
 impl Recorder {
-    pub fn all(&self) -> Vec<SessionUpdate> {
-        self.updates.lock().unwrap().clone()
+    /// Drains `subscription` on a task of the current runtime.
+    pub fn start(mut subscription: Subscription) -> Recorder {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let (flush, mut flushes) = mpsc::unbounded_channel::<oneshot::Sender<()>>();
+        let sink = seen.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    biased;
+                    Some(done) = flushes.recv() => {
+                        // Whatever is queued now was published before the flush was asked for.
+                        while let Some(item) = subscription.try_recv() {
+                            sink.lock().unwrap().push(item);
+                        }
+                        let _ = done.send(());
+                    }
+                    item = subscription.recv() => match item {
+                        Some(item) => sink.lock().unwrap().push(item),
+                        None => break,
+                    },
+                }
+            }
+        });
+        Recorder { seen, flush }
+    }
+
+    /// Everything seen up to now. A call that returned has had its run's last delta queued for
+    /// every subscriber, so after it this includes that run's deltas.
+    pub async fn observed(&self) -> Vec<Observed> {
+        let (done, flushed) = oneshot::channel();
+        // A recorder whose conversation is gone has drained everything already.
+        if self.flush.send(done).is_ok() {
+            let _ = flushed.await;
+        }
+        self.seen.lock().unwrap().clone()
+    }
+
+    /// The deltas seen up to now. Panics if the recorder ever fell behind (a second snapshot):
+    /// the deltas would then have a gap, and assertions on them would prove less than they say.
+    pub async fn deltas(&self) -> Vec<ConversationDelta> {
+        deltas_of(self.observed().await)
+    }
+
+    /// The state as the first snapshot had it, then after each state delta, in order.
+    pub async fn states(&self) -> Vec<Value> {
+        let observed = self.observed().await;
+        let Some(Observed::Snapshot(first)) = observed.first() else { panic!("a subscription starts with a snapshot") };
+        let mut state = first.state.clone();
+        let mut states = vec![state.clone()];
+        for delta in deltas_of(observed) {
+            match delta {
+                ConversationDelta::StateReplaced(s) => state = s,
+                ConversationDelta::StatePatched(ops) => {
+                    // The runtime applied this very patch to this very state; it must apply here too.
+                    apply_patch(&mut state, &ops).expect("a published patch applies to the published state")
+                }
+                _ => continue,
+            }
+            states.push(state.clone());
+        }
+        states
     }
 
     /// The phases the calls of tool `name` went through, in order.
-    pub fn phases_of(&self, name: &str) -> Vec<ToolCallPhase> {
-        self.all()
+    pub async fn phases_of(&self, name: &str) -> Vec<ToolCallPhase> {
+        self.deltas()
+            .await
             .into_iter()
-            .filter_map(|u| match u {
-                SessionUpdate::ToolCall(t) if t.tool_name == name => Some(t.phase),
+            .filter_map(|d| match d {
+                ConversationDelta::ToolCall(t) if t.tool_name == name => Some(t.phase),
                 _ => None,
             })
             .collect()
     }
 
-    pub fn saw(&self, matches: impl Fn(&SessionUpdate) -> bool) -> bool {
-        self.all().iter().any(matches)
+    pub async fn saw(&self, matches: impl Fn(&ConversationDelta) -> bool) -> bool {
+        self.deltas().await.iter().any(matches)
     }
 }
 
-/// A session on `url` with its own thread and a recorder attached.
-pub fn session(url: &str, label: &str) -> (ConversationSession, Recorder, String) {
+fn deltas_of(observed: Vec<Observed>) -> Vec<ConversationDelta> {
+    assert!(matches!(observed.first(), Some(Observed::Snapshot(_))), "a subscription starts with a snapshot");
+    observed
+        .into_iter()
+        .skip(1)
+        .map(|o| match o {
+            Observed::Delta(d) => d,
+            Observed::Snapshot(_) => panic!("the recorder fell behind: its deltas have a gap"),
+        })
+        .collect()
+}
+
+/// A conversation (the actor the FFI uses) on `url` with its own thread and a recorder
+/// subscribed before anything runs.
+pub fn conversation(url: &str, label: &str) -> (Conversation, Recorder, String) {
+    conversation_with(url, label, |_| {})
+}
+
+/// [`conversation`], with `configure` applied to the session before the actor takes it over
+/// (what an app sets up front, such as its initial state).
+pub fn conversation_with(
+    url: &str,
+    label: &str,
+    configure: impl FnOnce(&mut ConversationSession),
+) -> (Conversation, Recorder, String) {
     let thread = unique_thread(label);
     let options = SessionOptions { thread_id: Some(thread.clone()), ..SessionOptions::default() };
     let mut session = ConversationSession::connect(url, &[], options).expect("session");
-    let recorder = Recorder::default();
-    session.add_listener(Arc::new(recorder.clone()));
-    (session, recorder, thread)
+    configure(&mut session);
+    let conversation = Conversation::start(session, tokio::runtime::Handle::current());
+    let recorder = Recorder::start(conversation.subscribe());
+    (conversation, recorder, thread)
+}
+
+/// Cancels `conversation` once `trigger` holds for an item of a subscription taken now (so
+/// nothing published from here on is missed), as a user pressing stop while watching.
+pub fn cancel_when(conversation: &Conversation, mut trigger: impl FnMut(&Observed) -> bool + Send + 'static) {
+    let mut subscription = conversation.subscribe();
+    let conversation = conversation.clone();
+    tokio::spawn(async move {
+        while let Some(item) = subscription.recv().await {
+            if trigger(&item) {
+                conversation.cancel();
+                return;
+            }
+        }
+    });
 }
 
 /// A client tool that counts its executions and answers with `answer(arguments)`.
@@ -161,18 +258,6 @@ pub fn last_assistant_text(messages: &[Message]) -> String {
         .to_owned()
 }
 
-/// The tool messages of one `RunAgentInput` as (toolCallId, content).
-pub fn tool_messages(input: &Value) -> Vec<(String, String)> {
-    input["messages"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|m| m["role"] == "tool")
-        .map(|m| {
-            (
-                m["toolCallId"].as_str().unwrap_or_default().to_owned(),
-                m["content"].as_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect()
-}
+/// The tool messages of one `RunAgentInput` as (toolCallId, content, error): the test server's
+/// reading of an input, shared with the runtime's tests.
+pub use agentui_test_server::tool_results;

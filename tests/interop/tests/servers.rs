@@ -1,15 +1,17 @@
-//! The Rust session against Google ADK (ag-ui-adk) and LangGraph (ag-ui-langgraph), each with a
-//! scripted fake model: what an app sees, and what reached the server (its input log).
+//! The Rust runtime against Google ADK (ag-ui-adk) and LangGraph (ag-ui-langgraph), each with a
+//! scripted fake model, driven through the `Conversation` actor the FFI uses: what an app's
+//! subscription sees, and what reached the server (its input log).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use agentui_agui::reducer::LocalOnly;
 use agentui_interop::*;
 use agentui_runtime::session::{
-    ClientTool, RunPhase, SessionError, SessionUpdate, ToolCallPhase, ToolError, ToolInvocation,
+    ClientTool, RunPhase, SessionError, SessionWarningKind, ToolCallPhase, ToolError, ToolInvocation,
 };
+use agentui_runtime::{ConversationDelta, Observed};
 use serde_json::{json, Value};
 use tokio::time::timeout;
 
@@ -32,7 +34,7 @@ async fn bounded<T>(f: impl std::future::Future<Output = T>) -> T {
 /// nothing fabricated reached the server.
 async fn assert_no_fabricated_results(server: &Server, thread: &str, allowed: &[&str]) {
     for input in server.inputs(thread).await {
-        for (call_id, content) in tool_messages(&input) {
+        for (call_id, content, _) in tool_results(&input) {
             assert!(
                 allowed.contains(&call_id.as_str()),
                 "{}: unexpected tool message {call_id}: {content}",
@@ -46,16 +48,31 @@ async fn assert_no_fabricated_results(server: &Server, thread: &str, allowed: &[
 
 async fn streamed_text(server: Server, path: &str, expected: &str) {
     bounded(async {
-        let (mut s, rec, thread) = session(&server.url(path), "text");
-        let summary = s.run("hello").await.unwrap();
+        let (c, rec, thread) = conversation(&server.url(path), "text");
+        let summary = c.send_message("hello".into()).await.unwrap();
         assert!(matches!(summary.phase, RunPhase::Finished { .. }), "{:?}", summary.phase);
-        assert_eq!(last_assistant_text(s.messages()), expected);
-        let upserts = rec
-            .all()
+        let messages = c.snapshot().messages;
+        assert_eq!(last_assistant_text(&messages), expected);
+        // The model streams three chunks: subscribers get each as its own piece, only the new
+        // text, and the message as added plus the pieces is the final text.
+        let id = &messages.iter().rev().find(|m| m.role.as_str() == "assistant").unwrap().id;
+        let deltas = rec.deltas().await;
+        let added: String = deltas
             .iter()
-            .filter(|u| matches!(u, SessionUpdate::MessageUpserted(m) if m.role.as_str() == "assistant"))
-            .count();
-        assert!(upserts >= 3, "{}: the text streamed in pieces ({upserts} upserts)", server.name);
+            .filter_map(|d| match d {
+                ConversationDelta::MessageAdded(m) if &m.id == id => Some(m.text().unwrap_or_default().to_owned()),
+                _ => None,
+            })
+            .collect();
+        let pieces: Vec<&str> = deltas
+            .iter()
+            .filter_map(|d| match d {
+                ConversationDelta::TextAppended { message_id, delta } if message_id == id => Some(delta.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert!(pieces.len() >= 3, "{}: the text streamed in pieces ({pieces:?})", server.name);
+        assert_eq!(format!("{added}{}", pieces.concat()), expected, "{}: the pieces add up", server.name);
         let inputs = server.inputs(&thread).await;
         assert_eq!(inputs.len(), 1);
         assert_eq!(inputs[0]["tools"], json!([]), "tools is sent, empty");
@@ -72,14 +89,14 @@ interop_test!(langgraph_streamed_text, streamed_text(langgraph(), "/langgraph", 
 
 async fn server_tool(server: Server, path: &str) {
     bounded(async {
-        let (mut s, rec, thread) = session(&server.url(path), "weather");
+        let (c, rec, thread) = conversation(&server.url(path), "weather");
         let (tool, count) = counting_tool("get_location", |_| Ok(json!({"lat": 1.5})));
-        s.register_tool(tool).unwrap();
-        let summary = s.run("what is the weather?").await.unwrap();
+        c.register_tool(tool).unwrap();
+        let summary = c.send_message("what is the weather?".into()).await.unwrap();
         assert!(summary.tool_calls.is_empty(), "the client answered nothing");
         assert_eq!(count.load(Ordering::SeqCst), 0);
-        assert_eq!(rec.phases_of("get_weather").last(), Some(&ToolCallPhase::CompletedByServer));
-        let text = last_assistant_text(s.messages());
+        assert_eq!(rec.phases_of("get_weather").await.last(), Some(&ToolCallPhase::CompletedByServer));
+        let text = last_assistant_text(&c.snapshot().messages);
         assert!(text.starts_with("Tool get_weather returned:") && text.contains("sunny"), "{text}");
         assert_eq!(server.inputs(&thread).await.len(), 1, "no follow-up run for a server tool");
         assert_no_fabricated_results(&server, &thread, &[]).await;
@@ -95,22 +112,22 @@ interop_test!(langgraph_server_tool, server_tool(langgraph(), "/langgraph"));
 
 async fn client_tool_round_trip(server: Server, path: &str) {
     bounded(async {
-        let (mut s, rec, thread) = session(&server.url(path), "location");
+        let (c, rec, thread) = conversation(&server.url(path), "location");
         let (tool, count) = counting_tool("get_location", |_| Ok(json!({"lat": 1.5, "lon": 2.5})));
-        s.register_tool(tool).unwrap();
-        let summary = s.run("what is my location?").await.unwrap();
+        c.register_tool(tool).unwrap();
+        let summary = c.send_message("what is my location?".into()).await.unwrap();
 
         assert_eq!(count.load(Ordering::SeqCst), 1, "executed exactly once");
         assert_eq!(summary.tool_calls.len(), 1);
         let call_id = summary.tool_calls[0].tool_call_id.clone();
-        assert!(matches!(rec.phases_of("get_location").last(), Some(ToolCallPhase::Succeeded { .. })));
+        assert!(matches!(rec.phases_of("get_location").await.last(), Some(ToolCallPhase::Succeeded { .. })));
         let inputs = server.inputs(&thread).await;
         assert_eq!(inputs.len(), 2, "the result went back in one follow-up run");
         let declared: Vec<&str> =
             inputs[0]["tools"].as_array().unwrap().iter().filter_map(|t| t["name"].as_str()).collect();
         assert_eq!(declared, ["get_location"]);
-        assert_eq!(tool_messages(&inputs[1]), [(call_id.clone(), r#"{"lat":1.5,"lon":2.5}"#.to_owned())]);
-        let text = last_assistant_text(s.messages());
+        assert_eq!(tool_results(&inputs[1]), [(call_id.clone(), r#"{"lat":1.5,"lon":2.5}"#.to_owned(), None)]);
+        let text = last_assistant_text(&c.snapshot().messages);
         assert_eq!(text, r#"Tool get_location returned: {"lat":1.5,"lon":2.5}"#, "the agent quotes the real result");
         assert_no_fabricated_results(&server, &thread, &[&call_id]).await;
     })
@@ -125,27 +142,27 @@ interop_test!(langgraph_client_tool_round_trip, client_tool_round_trip(langgraph
 
 async fn parallel_client_calls(server: Server, path: &str) {
     bounded(async {
-        let (mut s, _rec, thread) = session(&server.url(path), "compare");
+        let (c, _rec, thread) = conversation(&server.url(path), "compare");
         let (tool, count) = counting_tool("get_price", |args| {
             let item = args["item"].as_str().unwrap_or("?").to_owned();
             let price = if item == "apple" { 3 } else { 5 };
             Ok(json!({"item": item, "price": price}))
         });
-        s.register_tool(tool).unwrap();
-        let summary = s.run("compare the prices").await.unwrap();
+        c.register_tool(tool).unwrap();
+        let summary = c.send_message("compare the prices".into()).await.unwrap();
 
         assert_eq!(count.load(Ordering::SeqCst), 2);
         assert_eq!(summary.tool_calls.len(), 2);
         let inputs = server.inputs(&thread).await;
         assert_eq!(inputs.len(), 2, "both results in one follow-up run");
-        let results = tool_messages(&inputs[1]);
+        let results = tool_results(&inputs[1]);
         assert_eq!(results.len(), 2);
         for report in &summary.tool_calls {
             // Paired by id: each call's message carries the answer to its own arguments.
-            let (_, content) = results.iter().find(|(id, _)| *id == report.tool_call_id).expect("paired by id");
+            let (_, content, _) = results.iter().find(|(id, _, _)| *id == report.tool_call_id).expect("paired by id");
             assert_eq!(content, &agentui_runtime::session::result_text(report.outcome.as_ref().unwrap()));
         }
-        let text = last_assistant_text(s.messages());
+        let text = last_assistant_text(&c.snapshot().messages);
         assert!(
             text.contains(r#"{"item":"apple","price":3}"#) && text.contains(r#"{"item":"pear","price":5}"#),
             "{text}"
@@ -162,21 +179,19 @@ interop_test!(langgraph_parallel_client_calls, parallel_client_calls(langgraph()
 
 async fn failing_client_tool(server: Server, path: &str) {
     bounded(async {
-        let (mut s, rec, thread) = session(&server.url(path), "fail");
+        let (c, rec, thread) = conversation(&server.url(path), "fail");
         let (tool, count) = counting_tool("explode", |_| Err(ToolError::new("disk full")));
-        s.register_tool(tool).unwrap();
-        s.run("make it fail").await.unwrap();
+        c.register_tool(tool).unwrap();
+        c.send_message("make it fail".into()).await.unwrap();
 
         assert_eq!(count.load(Ordering::SeqCst), 1);
-        assert!(matches!(rec.phases_of("explode").last(), Some(ToolCallPhase::Failed { .. })));
+        assert!(matches!(rec.phases_of("explode").await.last(), Some(ToolCallPhase::Failed { .. })));
         let inputs = server.inputs(&thread).await;
-        let results = tool_messages(&inputs[1]);
+        let results = tool_results(&inputs[1]);
         assert_eq!(results.len(), 1);
         assert!(results[0].1.contains("disk full"), "{results:?}");
-        let error_field =
-            inputs[1]["messages"].as_array().unwrap().iter().find(|m| m["role"] == "tool").unwrap()["error"].clone();
-        assert!(error_field.as_str().is_some_and(|e| e.contains("disk full")), "{error_field}");
-        let text = last_assistant_text(s.messages());
+        assert!(results[0].2.as_deref().is_some_and(|e| e.contains("disk full")), "the error field: {results:?}");
+        let text = last_assistant_text(&c.snapshot().messages);
         assert!(text.starts_with("Tool explode returned:") && text.contains("disk full"), "{text}");
     })
     .await
@@ -196,13 +211,13 @@ interop_test!(langgraph_failing_client_tool, failing_client_tool(langgraph(), "/
 async fn adk_confirmation_is_left_to_the_server_when_the_app_does_not_declare_it() {
     let server = adk();
     bounded(async {
-        let (mut s, rec, thread) = session(&server.url("/adk"), "hitl-undeclared");
-        let summary = s.run("delete the report").await.unwrap();
+        let (c, rec, thread) = conversation(&server.url("/adk"), "hitl-undeclared");
+        let summary = c.send_message("delete the report".into()).await.unwrap();
         assert!(matches!(summary.phase, RunPhase::Finished { .. }), "{:?}", summary.phase);
-        assert_eq!(rec.phases_of("delete_file").last(), Some(&ToolCallPhase::OwnedByServer));
-        assert_eq!(rec.phases_of("adk_request_confirmation").last(), Some(&ToolCallPhase::OwnedByServer));
+        assert_eq!(rec.phases_of("delete_file").await.last(), Some(&ToolCallPhase::OwnedByServer));
+        assert_eq!(rec.phases_of("adk_request_confirmation").await.last(), Some(&ToolCallPhase::OwnedByServer));
         assert_eq!(server.inputs(&thread).await.len(), 1, "no follow-up run");
-        assert!(!rec.saw(|u| matches!(u, SessionUpdate::RunPhase(RunPhase::AgentError { .. }))));
+        assert!(!rec.saw(|d| matches!(d, ConversationDelta::RunPhase(RunPhase::AgentError { .. }))).await);
         assert_no_fabricated_results(&server, &thread, &[]).await;
     })
     .await
@@ -215,19 +230,19 @@ async fn adk_confirmation_is_left_to_the_server_when_the_app_does_not_declare_it
 async fn adk_default_human_in_the_loop_through_the_confirmation_tool() {
     let server = adk();
     bounded(async {
-        let (mut s, rec, thread) = session(&server.url("/adk"), "hitl-default");
+        let (c, rec, thread) = conversation(&server.url("/adk"), "hitl-default");
         let (tool, count) = counting_tool("adk_request_confirmation", |_| Ok(json!({"confirmed": true})));
-        s.register_tool(tool).unwrap();
-        let summary = s.run("delete the report").await.unwrap();
+        c.register_tool(tool).unwrap();
+        let summary = c.send_message("delete the report".into()).await.unwrap();
 
         assert_eq!(count.load(Ordering::SeqCst), 1);
         assert_eq!(summary.tool_calls.len(), 1);
         let confirmation_id = summary.tool_calls[0].tool_call_id.clone();
-        assert_eq!(last_assistant_text(s.messages()), "Deleted /tmp/report.txt");
-        assert_eq!(rec.phases_of("delete_file").last(), Some(&ToolCallPhase::CompletedByServer));
+        assert_eq!(last_assistant_text(&c.snapshot().messages), "Deleted /tmp/report.txt");
+        assert_eq!(rec.phases_of("delete_file").await.last(), Some(&ToolCallPhase::CompletedByServer));
         let inputs = server.inputs(&thread).await;
         assert_eq!(inputs.len(), 2);
-        assert_eq!(tool_messages(&inputs[1]), [(confirmation_id.clone(), r#"{"confirmed":true}"#.to_owned())]);
+        assert_eq!(tool_results(&inputs[1]), [(confirmation_id.clone(), r#"{"confirmed":true}"#.to_owned(), None)]);
         assert_no_fabricated_results(&server, &thread, &[&confirmation_id]).await;
     })
     .await
@@ -242,8 +257,8 @@ async fn adk_interrupt_outcome_human_in_the_loop() {
     let server = adk();
     for (approve, expected) in [(true, "Deleted /tmp/report.txt"), (false, "Not deleted")] {
         bounded(async {
-            let (mut s, rec, thread) = session(&server.url("/adk-outcome"), "hitl-outcome");
-            let summary = s.run("delete the report").await.unwrap();
+            let (c, rec, thread) = conversation(&server.url("/adk-outcome"), "hitl-outcome");
+            let summary = c.send_message("delete the report".into()).await.unwrap();
             let RunPhase::Interrupted { interrupts, .. } = &summary.phase else {
                 panic!("interrupted expected, got {:?}", summary.phase)
             };
@@ -251,13 +266,13 @@ async fn adk_interrupt_outcome_human_in_the_loop() {
             let interrupt = interrupts[0].clone();
             assert_eq!(interrupt.reason, "confirmation");
             assert_eq!(
-                rec.phases_of("adk_request_confirmation").last(),
+                rec.phases_of("adk_request_confirmation").await.last(),
                 Some(&ToolCallPhase::AwaitingInterrupt { interrupt_id: interrupt.id.clone() })
             );
-            s.resolve_interrupt(&interrupt.id, Some(json!({"confirmed": approve}))).unwrap();
-            let resumed = s.continue_run().await.unwrap();
+            c.resolve_interrupt(&interrupt.id, Some(json!({"confirmed": approve}))).unwrap();
+            let resumed = c.continue_run().await.unwrap();
             assert!(matches!(resumed.phase, RunPhase::Finished { .. }), "{:?}", resumed.phase);
-            assert_eq!(last_assistant_text(s.messages()), expected);
+            assert_eq!(last_assistant_text(&c.snapshot().messages), expected);
             let inputs = server.inputs(&thread).await;
             assert_eq!(inputs.len(), 2);
             assert_eq!(inputs[1]["resume"][0]["interruptId"], interrupt.id.as_str());
@@ -273,26 +288,26 @@ async fn adk_interrupt_outcome_human_in_the_loop() {
 async fn langgraph_interrupt(path: &str, approve: bool) {
     let server = langgraph();
     bounded(async {
-        let (mut s, rec, thread) = session(&server.url(path), "lg-interrupt");
-        let summary = s.run("delete the report").await.unwrap();
+        let (c, rec, thread) = conversation(&server.url(path), "lg-interrupt");
+        let summary = c.send_message("delete the report".into()).await.unwrap();
         let RunPhase::Interrupted { interrupts, .. } = &summary.phase else {
             panic!("{path}: interrupted expected, got {:?}", summary.phase)
         };
         assert_eq!(interrupts.len(), 1, "{path}: one interrupt, whatever the channels: {interrupts:?}");
         let interrupt = interrupts[0].clone();
         assert_eq!(interrupt.message.as_deref(), Some("Approve deleting /tmp/report.txt?"));
-        assert!(rec.saw(|u| matches!(u, SessionUpdate::Custom { name, .. } if name == "on_interrupt")));
-        assert_eq!(rec.phases_of("delete_file").first(), Some(&ToolCallPhase::Streaming));
-        assert!(!rec.phases_of("delete_file").iter().any(|p| matches!(p, ToolCallPhase::Failed { .. })));
+        assert!(rec.saw(|d| matches!(d, ConversationDelta::Custom { name, .. } if name == "on_interrupt")).await);
+        assert_eq!(rec.phases_of("delete_file").await.first(), Some(&ToolCallPhase::Streaming));
+        assert!(!rec.phases_of("delete_file").await.iter().any(|p| matches!(p, ToolCallPhase::Failed { .. })));
 
-        s.resolve_interrupt(&interrupt.id, Some(json!(approve))).unwrap();
-        let resumed = s.continue_run().await.unwrap();
+        c.resolve_interrupt(&interrupt.id, Some(json!(approve))).unwrap();
+        let resumed = c.continue_run().await.unwrap();
         assert!(matches!(resumed.phase, RunPhase::Finished { .. }), "{path}: {:?}", resumed.phase);
         let expected = if approve { "Deleted /tmp/report.txt" } else { "Not deleted" };
         assert!(
-            last_assistant_text(s.messages()).contains(expected),
+            last_assistant_text(&c.snapshot().messages).contains(expected),
             "{path}: {:?}",
-            last_assistant_text(s.messages())
+            last_assistant_text(&c.snapshot().messages)
         );
         let inputs = server.inputs(&thread).await;
         assert_eq!(inputs.len(), 2);
@@ -305,11 +320,11 @@ async fn langgraph_interrupt(path: &str, approve: bool) {
 /// server received it.
 async fn approval_as_received(path: &str) -> Value {
     let server = langgraph();
-    let (mut s, _rec, thread) = session(&server.url(path), "lg-channel");
+    let (c, _rec, thread) = conversation(&server.url(path), "lg-channel");
     bounded(async {
-        let summary = s.run("delete the report").await.unwrap();
-        s.resolve_interrupt(&summary.pending_interrupts[0].id, Some(json!(true))).unwrap();
-        s.continue_run().await.unwrap();
+        let summary = c.send_message("delete the report".into()).await.unwrap();
+        c.resolve_interrupt(&summary.pending_interrupts[0].id, Some(json!(true))).unwrap();
+        c.continue_run().await.unwrap();
     })
     .await;
     server.inputs(&thread).await.swap_remove(1)
@@ -341,15 +356,10 @@ async fn langgraph_interrupt_on_the_agui_outcome() {
 
 // ---- state ----
 
-fn observed_counters(rec: &Recorder) -> Vec<Value> {
-    rec.all()
-        .into_iter()
-        .filter_map(|u| match u {
-            SessionUpdate::StateChanged(state) => state.get("counter").cloned(),
-            _ => None,
-        })
-        .filter(|c| !c.is_null())
-        .collect()
+/// The counter after each state change a subscriber saw (from its snapshot on, replaying the
+/// published patches and replacements).
+async fn observed_counters(rec: &Recorder) -> Vec<Value> {
+    rec.states().await.into_iter().filter_map(|state| state.get("counter").cloned()).filter(|c| !c.is_null()).collect()
 }
 
 /// ADK: the counter arrives as STATE_DELTA patches on the state the client holds, then a
@@ -359,14 +369,17 @@ fn observed_counters(rec: &Recorder) -> Vec<Value> {
 async fn adk_state_snapshot_and_delta() {
     let server = adk();
     bounded(async {
-        let (mut s, rec, thread) = session(&server.url("/adk"), "state");
-        s.set_state(json!({"theme": "dark"}));
-        s.run("increment the state").await.unwrap();
-        let counters = observed_counters(&rec);
+        let (c, rec, thread) =
+            conversation_with(&server.url("/adk"), "state", |s| s.set_state(json!({"theme": "dark"})));
+        let summary = c.send_message("increment the state".into()).await.unwrap();
+        let counters = observed_counters(&rec).await;
         assert_eq!(counters.first(), Some(&json!(1)), "{counters:?}");
         assert_eq!(counters.last(), Some(&json!(2)), "{counters:?}");
-        assert_eq!(s.state()["counter"], 2);
-        assert!(!s.needs_resync(), "every delta applied");
+        assert_eq!(c.snapshot().state["counter"], 2);
+        assert!(rec.saw(|d| matches!(d, ConversationDelta::StatePatched(_))).await, "patches, as ADK sent them");
+        // Every delta applied: the run ended in sync and no subscriber was told to resync.
+        assert!(!summary.needs_resync, "every delta applied");
+        assert!(!rec.saw(|d| matches!(d, ConversationDelta::StateResyncNeeded { .. })).await);
         assert_eq!(server.inputs(&thread).await[0]["state"]["theme"], "dark");
     })
     .await
@@ -378,11 +391,11 @@ async fn adk_state_snapshot_and_delta() {
 async fn langgraph_state_snapshots() {
     let server = langgraph();
     bounded(async {
-        let (mut s, rec, thread) = session(&server.url("/langgraph"), "state");
-        s.set_state(json!({"theme": "dark"}));
-        s.run("increment the state").await.unwrap();
-        assert_eq!(observed_counters(&rec).last(), Some(&json!(2)));
-        assert_eq!(s.state()["counter"], 2);
+        let (c, rec, thread) =
+            conversation_with(&server.url("/langgraph"), "state", |s| s.set_state(json!({"theme": "dark"})));
+        c.send_message("increment the state".into()).await.unwrap();
+        assert_eq!(observed_counters(&rec).await.last(), Some(&json!(2)));
+        assert_eq!(c.snapshot().state["counter"], 2);
         assert_eq!(server.inputs(&thread).await[0]["state"]["theme"], "dark");
     })
     .await
@@ -392,31 +405,49 @@ async fn langgraph_state_snapshots() {
 
 async fn cancel_during_text(server: Server, path: &str, hello: &str) {
     bounded(async {
-        let (mut s, rec, thread) = session(&server.url(path), "cancel-text");
-        let canceller = s.canceller();
-        let watcher = rec.clone();
-        tokio::spawn(async move {
-            while !watcher.saw(
-                |u| matches!(u, SessionUpdate::MessageUpserted(m) if m.text().is_some_and(|t| t.contains("chunk 02"))),
-            ) {
-                tokio::time::sleep(Duration::from_millis(10)).await;
+        let (c, rec, thread) = conversation(&server.url(path), "cancel-text");
+        // The user stops once the second chunk is on screen: the text as a subscriber builds it.
+        let mut texts: HashMap<String, String> = HashMap::new();
+        cancel_when(&c, move |item| {
+            match item {
+                Observed::Snapshot(snapshot) => {
+                    texts =
+                        snapshot.messages.iter().map(|m| (m.id.clone(), m.text().unwrap_or_default().into())).collect();
+                }
+                Observed::Delta(ConversationDelta::MessageAdded(m) | ConversationDelta::MessageReplaced(m)) => {
+                    texts.insert(m.id.clone(), m.text().unwrap_or_default().into());
+                }
+                Observed::Delta(ConversationDelta::TextAppended { message_id, delta }) => {
+                    texts.entry(message_id.clone()).or_default().push_str(delta);
+                }
+                Observed::Delta(_) => {}
             }
-            canceller.cancel();
+            texts.values().any(|t| t.contains("chunk 02"))
         });
-        let err = s.run("tell me something slow").await.unwrap_err();
+        let err = c.send_message("tell me something slow".into()).await.unwrap_err();
         assert!(matches!(err, SessionError::Cancelled), "{err:?}");
-        let partial = rec
-            .all()
+        // The cut-short text is marked: a KeptLocal warning names it (the runtime warns so only
+        // for a message cut short by a cancel).
+        let messages = c.snapshot().messages;
+        let warnings: Vec<String> = rec
+            .deltas()
+            .await
             .into_iter()
-            .find_map(|u| match u {
-                SessionUpdate::MessageKeptLocal { message_id, reason: LocalOnly::Cancelled } => Some(message_id),
+            .filter_map(|d| match d {
+                ConversationDelta::Warning(w) if w.kind == SessionWarningKind::KeptLocal => Some(w.message),
                 _ => None,
             })
-            .expect("the cut-short text is marked");
+            .collect();
+        let partial = messages
+            .iter()
+            .find(|m| warnings.iter().any(|w| w.contains(&format!("'{}'", m.id))))
+            .unwrap_or_else(|| panic!("the cut-short text is marked: {warnings:?}"));
+        assert!(partial.text().is_some_and(|t| t.contains("chunk 02")), "{partial:?}");
+        let partial = partial.id.clone();
 
-        let summary = s.run("hello").await.unwrap();
+        let summary = c.send_message("hello".into()).await.unwrap();
         assert!(matches!(summary.phase, RunPhase::Finished { .. }));
-        assert_eq!(last_assistant_text(s.messages()), hello);
+        assert_eq!(last_assistant_text(&c.snapshot().messages), hello);
         let inputs = server.inputs(&thread).await;
         let sent = inputs.last().unwrap()["messages"].as_array().unwrap().clone();
         assert!(sent.iter().all(|m| m["id"] != partial.as_str()), "the partial text is not re-sent as complete");
@@ -433,7 +464,7 @@ interop_test!(
 
 async fn cancel_during_client_tool(server: Server, path: &str, hello: &str) {
     bounded(async {
-        let (mut s, rec, thread) = session(&server.url(path), "cancel-tool");
+        let (c, rec, thread) = conversation(&server.url(path), "cancel-tool");
         // A handler that takes far longer than the user waits.
         let started = Arc::new(AtomicUsize::new(0));
         let counter = started.clone();
@@ -450,26 +481,23 @@ async fn cancel_during_client_tool(server: Server, path: &str, hello: &str) {
             },
         )
         .unwrap();
-        s.register_tool(slow).unwrap();
-        let canceller = s.canceller();
-        let watcher = rec.clone();
-        tokio::spawn(async move {
-            while !watcher.saw(|u| matches!(u, SessionUpdate::ToolCall(t) if t.phase == ToolCallPhase::Running)) {
-                tokio::time::sleep(Duration::from_millis(10)).await;
-            }
-            canceller.cancel();
-        });
-        let err = s.run("what is my location?").await.unwrap_err();
+        c.register_tool(slow).unwrap();
+        // The user stops while the handler runs.
+        cancel_when(
+            &c,
+            |item| matches!(item, Observed::Delta(ConversationDelta::ToolCall(t)) if t.phase == ToolCallPhase::Running),
+        );
+        let err = c.send_message("what is my location?".into()).await.unwrap_err();
         assert!(matches!(err, SessionError::Cancelled), "{err:?}");
         assert_eq!(started.load(Ordering::SeqCst), 1, "the handler started once");
-        assert!(matches!(rec.phases_of("get_location").last(), Some(ToolCallPhase::Failed { .. })));
+        assert!(matches!(rec.phases_of("get_location").await.last(), Some(ToolCallPhase::Failed { .. })));
 
-        let summary = s.run("hello").await.unwrap();
+        let summary = c.send_message("hello".into()).await.unwrap();
         assert!(matches!(summary.phase, RunPhase::Finished { .. }), "{:?}", summary.phase);
-        assert_eq!(last_assistant_text(s.messages()), hello);
+        assert_eq!(last_assistant_text(&c.snapshot().messages), hello);
         let inputs = server.inputs(&thread).await;
         assert_eq!(inputs.len(), 2, "no follow-up after the cancel; one new turn");
-        let results = tool_messages(&inputs[1]);
+        let results = tool_results(&inputs[1]);
         assert_eq!(results.len(), 1, "the cancelled call is answered as cancelled: {results:?}");
         assert!(results[0].1.contains("cancelled"), "{results:?}");
     })
@@ -490,20 +518,21 @@ interop_test!(
 
 async fn snapshot_replay_executes_nothing(server: Server, path: &str) {
     bounded(async {
-        let (mut s, rec, _thread) = session(&server.url(path), "snapshot");
+        let (c, rec, _thread) = conversation(&server.url(path), "snapshot");
         let (tool, count) = counting_tool("get_location", |_| Ok(json!({"lat": 1.5, "lon": 2.5})));
-        s.register_tool(tool).unwrap();
-        s.run("what is my location?").await.unwrap();
-        s.run("hello").await.unwrap();
-        s.run("hello again").await.unwrap();
+        c.register_tool(tool).unwrap();
+        c.send_message("what is my location?".into()).await.unwrap();
+        c.send_message("hello".into()).await.unwrap();
+        c.send_message("hello again".into()).await.unwrap();
         assert!(
-            rec.saw(|u| matches!(u, SessionUpdate::MessagesReset(_))),
+            rec.saw(|d| matches!(d, ConversationDelta::MessagesReset(_))).await,
             "{}: the server sent a snapshot",
             server.name
         );
         assert_eq!(count.load(Ordering::SeqCst), 1, "{}: history re-ran nothing", server.name);
-        let calls = s
-            .messages()
+        let calls = c
+            .snapshot()
+            .messages
             .iter()
             .flat_map(|m| m.tool_calls.iter().flatten())
             .filter(|c| c.function.name == "get_location")

@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 
 use agentui_ffi::{
     start_demo_agent, ClientToolHandler, Conversation, ConversationListener, ConversationOptions, ConversationUpdate,
-    DemoAgentHandle, ListenerError, Runtime, SurfaceDiffRecord, SurfaceListener, ToolHandlerError,
+    DemoAgentHandle, ListenerError, MessageContent, MessageRecord, MessageRole, ResolvedNodeRecord, RunPhase, Runtime,
+    SurfaceDiffRecord, SurfaceListener, ToolHandlerError,
 };
 
 /// Bound on every wait: generous for a loaded CI machine, short enough to fail fast.
@@ -55,17 +56,42 @@ impl<T: Clone> Recorder<T> {
 }
 
 impl ConversationListener for Recorder<ConversationUpdate> {
-    fn on_update(&self, update: ConversationUpdate) -> Result<(), ListenerError> {
-        self.items.lock().unwrap().push(update);
+    fn on_updates(&self, updates: Vec<ConversationUpdate>) -> Result<(), ListenerError> {
+        self.items.lock().unwrap().extend(updates);
         Ok(())
     }
 }
 
 impl SurfaceListener for Recorder<SurfaceDiffRecord> {
-    fn on_diff(&self, diff: SurfaceDiffRecord) -> Result<(), ListenerError> {
-        self.items.lock().unwrap().push(diff);
+    fn on_diffs(&self, diffs: Vec<SurfaceDiffRecord>) -> Result<(), ListenerError> {
+        self.items.lock().unwrap().extend(diffs);
         Ok(())
     }
+}
+
+pub fn messages(conversation: &Conversation) -> Vec<MessageRecord> {
+    conversation.snapshot().messages
+}
+
+pub fn phase(conversation: &Conversation) -> RunPhase {
+    conversation.snapshot().phase
+}
+
+pub fn last_assistant_text(conversation: &Conversation) -> String {
+    messages(conversation)
+        .iter()
+        .rev()
+        .find(|m| m.role == MessageRole::Assistant)
+        .and_then(|m| match &m.content {
+            MessageContent::Text { text } => Some(text.clone()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// Node `id` of surface `surface` as the conversation holds it now.
+pub fn surface_node(conversation: &Conversation, surface: &str, id: &str) -> Option<ResolvedNodeRecord> {
+    conversation.surface(surface.into())?.nodes.into_iter().find(|n| n.id == id)
 }
 
 /// A client tool written in Rust against the foreign trait, as Kotlin or Swift would.

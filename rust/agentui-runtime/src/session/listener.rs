@@ -1,18 +1,18 @@
 //! What a session tells its observers, in the order it happened.
 //!
-//! Listeners are called inline on the task that runs the session, after each mutation, so every
-//! listener sees one consistent order. A panicking listener is contained: the session goes on.
+//! Listeners are called inline, after each mutation and before the next one, so every listener
+//! sees one consistent order. A panicking listener is contained: the session goes on.
 
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
-use serde_json::Value;
+use agentui_a2ui::{SurfaceDiff, SurfaceEvent};
 
 use super::executor::ToolFailure;
+use crate::observe::ConversationDelta;
 use agentui_agui::error::WarningKind;
-use agentui_agui::message::{Interrupt, Message, RunOutcome};
-use agentui_agui::reducer::LocalOnly;
+use agentui_agui::message::{Interrupt, RunOutcome};
 
 /// Where the session's current (or last) run stands.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -93,8 +93,6 @@ pub enum SessionWarningKind {
     InputDowngrade,
     /// A2UI material the engine could not take (also reported to the agent on the next run).
     A2ui,
-    /// User input queued while a run held the session was refused when applied.
-    InputNotApplied,
     /// A message stays on this device and is not sent back to the agent (an orphan tool result,
     /// a message cut short by a cancel).
     KeptLocal,
@@ -109,89 +107,38 @@ pub struct SessionWarning {
     pub message: String,
 }
 
-/// One observable change of the session.
+/// What a session tells its listeners: a change of the conversation, in the vocabulary its
+/// observers see ([`ConversationDelta`]), or a change of one A2UI surface (which observers follow
+/// per surface, so it is not part of the conversation's deltas).
+// Not boxed: one update per streamed piece, and boxing would allocate for each.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum SessionUpdate {
-    RunPhase(RunPhase),
-    /// A message was added or changed (streamed text, tool call arguments, a result...).
-    MessageUpserted(Box<Message>),
-    /// The whole message list was replaced (a `MESSAGES_SNAPSHOT` or an input echo).
-    MessagesReset(Vec<Message>),
-    ToolCall(ToolCallUpdate),
-    StateChanged(Value),
-    /// A state delta could not apply; the old state is kept and the next run resynchronises.
-    StateResyncNeeded {
-        reason: String,
-    },
-    Warning(SessionWarning),
-    /// An A2UI surface was created, changed (resolved node diff) or deleted.
-    Surface(agentui_a2ui::SurfaceEvent),
-    /// A `CUSTOM` event: the agent's own extension (LangGraph's `on_interrupt`, ADK's
-    /// `PredictState`, app-specific events). Delivered as it came; interrupts it stands for are
-    /// also reported through the run phase.
-    Custom {
-        name: String,
-        value: Value,
-    },
-    /// A `RAW` event: a provider-native event passed through verbatim.
-    Raw {
-        event: Value,
-        source: Option<String>,
-    },
-    /// A `STEP_STARTED` (`started`) or `STEP_FINISHED` event.
-    Step {
-        name: String,
-        started: bool,
-    },
-    /// Message `message_id` stays on this device and is not sent to the agent again.
-    MessageKeptLocal {
-        message_id: String,
-        reason: LocalOnly,
-    },
+    Delta(ConversationDelta),
+    Surface(SurfaceEvent),
 }
 
 impl fmt::Display for SessionUpdate {
     // One line per update, for logs and the command line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SessionUpdate::RunPhase(p) => write!(f, "run: {p:?}"),
-            SessionUpdate::MessageUpserted(m) => {
-                write!(f, "message {} ({}): {}", m.id, m.role.as_str(), m.text().unwrap_or("<non-text>"))
-            }
-            SessionUpdate::MessagesReset(ms) => write!(f, "messages reset: {} messages", ms.len()),
-            SessionUpdate::ToolCall(t) => write!(f, "tool call {} ({}): {:?}", t.tool_call_id, t.tool_name, t.phase),
-            SessionUpdate::StateChanged(s) => write!(f, "state: {s}"),
-            SessionUpdate::StateResyncNeeded { reason } => write!(f, "state resync needed: {reason}"),
-            SessionUpdate::Warning(w) => write!(f, "warning ({:?}): {}", w.kind, w.message),
-            SessionUpdate::Surface(agentui_a2ui::SurfaceEvent::Created { surface_id, catalog_id }) => {
+            SessionUpdate::Delta(delta) => delta.fmt(f),
+            SessionUpdate::Surface(SurfaceEvent::Created { surface_id, catalog_id }) => {
                 write!(f, "surface {surface_id} created ({catalog_id})")
             }
-            SessionUpdate::Surface(agentui_a2ui::SurfaceEvent::Changed { surface_id, diff }) => match diff {
-                agentui_a2ui::SurfaceDiff::Reset { nodes, .. } => {
-                    write!(f, "surface {surface_id}: reset with {} nodes", nodes.len())
-                }
-                agentui_a2ui::SurfaceDiff::Patch { upserted, removed } => {
+            SessionUpdate::Surface(SurfaceEvent::Changed { surface_id, diff }) => match diff {
+                SurfaceDiff::Reset { nodes, .. } => write!(f, "surface {surface_id}: reset with {} nodes", nodes.len()),
+                SurfaceDiff::Patch { upserted, removed } => {
                     write!(f, "surface {surface_id}: {} nodes changed, {} removed", upserted.len(), removed.len())
                 }
             },
-            SessionUpdate::Surface(agentui_a2ui::SurfaceEvent::Deleted { surface_id }) => {
-                write!(f, "surface {surface_id} deleted")
-            }
-            SessionUpdate::Custom { name, value } => write!(f, "custom {name}: {value}"),
-            SessionUpdate::Raw { event, source } => {
-                write!(f, "raw ({}): {event}", source.as_deref().unwrap_or("unknown source"))
-            }
-            SessionUpdate::Step { name, started } => {
-                write!(f, "step {name} {}", if *started { "started" } else { "finished" })
-            }
-            SessionUpdate::MessageKeptLocal { message_id, reason } => {
-                write!(f, "message {message_id} kept local: {reason:?}")
-            }
+            SessionUpdate::Surface(SurfaceEvent::Deleted { surface_id }) => write!(f, "surface {surface_id} deleted"),
         }
     }
 }
 
-/// Receives session updates. Implemented for closures.
+/// Receives session updates. Implemented for closures. Called inline on the task that applies
+/// the change (a run's, or a UI thread writing input); it must not add or remove listeners.
 pub trait SessionListener: Send + Sync {
     fn on_update(&self, update: &SessionUpdate);
 }
@@ -210,28 +157,42 @@ where
 pub struct ListenerId(u64);
 
 #[derive(Default)]
-pub(crate) struct Listeners {
+struct ListenerList {
     next_id: u64,
     listeners: Vec<(ListenerId, Arc<dyn SessionListener>)>,
 }
 
+/// The session's listeners, shared with the parts of it that change during a run (input is
+/// applied beside the run, and its surface changes go to the same listeners).
+#[derive(Default, Clone)]
+pub(crate) struct Listeners {
+    list: Arc<RwLock<ListenerList>>,
+}
+
 impl Listeners {
-    pub fn add(&mut self, listener: Arc<dyn SessionListener>) -> ListenerId {
-        self.next_id += 1;
-        let id = ListenerId(self.next_id);
-        self.listeners.push((id, listener));
+    pub fn add(&self, listener: Arc<dyn SessionListener>) -> ListenerId {
+        let mut list = self.list.write().unwrap_or_else(|p| p.into_inner());
+        list.next_id += 1;
+        let id = ListenerId(list.next_id);
+        list.listeners.push((id, listener));
         id
     }
 
-    pub fn remove(&mut self, id: ListenerId) -> bool {
-        let before = self.listeners.len();
-        self.listeners.retain(|(i, _)| *i != id);
-        before != self.listeners.len()
+    pub fn remove(&self, id: ListenerId) -> bool {
+        let mut list = self.list.write().unwrap_or_else(|p| p.into_inner());
+        let before = list.listeners.len();
+        list.listeners.retain(|(i, _)| *i != id);
+        before != list.listeners.len()
     }
 
     pub fn emit(&self, update: SessionUpdate) {
-        for (_, l) in &self.listeners {
+        let list = self.list.read().unwrap_or_else(|p| p.into_inner());
+        for (_, l) in &list.listeners {
             let _ = catch_unwind(AssertUnwindSafe(|| l.on_update(&update)));
         }
+    }
+
+    pub fn delta(&self, delta: ConversationDelta) {
+        self.emit(SessionUpdate::Delta(delta));
     }
 }

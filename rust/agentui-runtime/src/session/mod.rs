@@ -1,10 +1,13 @@
 //! The conversation runtime: one conversation with one agent, its client tools, interrupts and
 //! observers.
 //!
-//! A [`ConversationSession`] is an actor in the plain sense: every mutation happens inside its
-//! `&mut self` methods, on the task that awaits them, in event order; listeners are called
-//! inline after each mutation, so all of them see the same sequence. Tool handlers run on their
-//! own tasks, but their results are applied by the session loop, never by the handlers.
+//! A [`ConversationSession`] runs one run at a time through its `&mut self` methods, in event
+//! order. What user input changes while a run streams (surfaces, tools, interrupts) sits behind
+//! short locks the run takes per event or per request ([`SharedParts`]), so input applies at
+//! once and keeps its place among the events; the [`Conversation`](crate::Conversation) actor
+//! builds on that. Listeners are called inline after each mutation, so all of them see the same
+//! sequence. Tool handlers run on their own tasks, but their results are applied by the session
+//! loop, never by the handlers.
 //!
 //! One [`run`](ConversationSession::run): append the user message, send `RunAgentInput` (tools
 //! from the registry), stream and apply the events, execute the live client tool calls once
@@ -12,7 +15,7 @@
 //! added, start the follow-up run automatically (bounded by `max_follow_up_runs`).
 //!
 //! **State resync (lesson 7).** A `STATE_DELTA` that cannot apply leaves the state as it was,
-//! emits [`SessionUpdate::StateResyncNeeded`] and sets [`needs_resync`](ConversationSession::needs_resync).
+//! emits [`ConversationDelta::StateResyncNeeded`] and sets [`needs_resync`](ConversationSession::needs_resync).
 //! The next run then carries the kept state as `RunAgentInput.state` together with
 //! `forwardedProps.agentuiStateResync = true`, which tells the agent to adopt that state as the
 //! baseline (or answer with a `STATE_SNAPSHOT`); the flag clears once that input is sent, and a
@@ -28,7 +31,7 @@ mod runner;
 mod tools;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use futures_util::FutureExt;
 use std::time::Duration;
@@ -48,6 +51,7 @@ pub use tools::{ClientTool, ToolError, ToolFuture, ToolHandler, ToolInvocation, 
 
 use crate::a2ui_bridge::{A2uiBridge, BridgeAction, BridgeLimits};
 use crate::budget::SurfaceBudget;
+use crate::observe::ConversationDelta;
 use agentui_a2ui::catalog::CatalogRegistry;
 use agentui_a2ui::{Limits as A2uiLimits, Localization, SurfaceGroup};
 use agentui_agui::message::{Context, Interrupt, Message, MessageContent, Role};
@@ -165,21 +169,108 @@ pub struct ConversationSession {
     options: SessionOptions,
     thread_id: String,
     conversation: ConversationState,
-    registry: ToolRegistry,
     policy: Arc<dyn ToolPolicy>,
     ledger: ToolLedger,
-    interrupts: InterruptBook,
-    listeners: Listeners,
     current_cancel: Arc<Mutex<CancelToken>>,
     phase: RunPhase,
     ids: IdGenerator,
-    /// The A2UI surfaces this conversation's agent created.
-    a2ui: A2uiBridge,
+    /// What input changes during a run: surfaces, tools, interrupts, listeners.
+    shared: SharedParts,
     /// `forwardedProps` members the next run carries once (a user action).
     next_forwarded: Map<String, Value>,
+}
+
+/// The parts of a session that input changes while a run streams. Each sits behind its own
+/// short lock, which the run also takes per event or per request, so a mutator waits at most
+/// for the event being applied, never for the run.
+#[derive(Clone)]
+pub(crate) struct SharedParts {
+    /// The A2UI surfaces this conversation's agent created.
+    pub a2ui: Arc<Mutex<A2uiBridge>>,
+    /// Read when a request is built: a tool registered during a run is in the next request.
+    pub registry: Arc<Mutex<ToolRegistry>>,
+    pub interrupts: Arc<Mutex<InterruptBook>>,
+    pub listeners: Listeners,
     /// Set when a run or a write panicked: what it left behind cannot be trusted, so every
     /// later call is refused with [`SessionError::Internal`].
-    poisoned: Option<String>,
+    pub poisoned: Arc<Mutex<Option<String>>>,
+}
+
+/// Locks `mutex`, taking over the data of a holder that panicked: every holder here leaves the
+/// data consistent between its steps, and a panic poisons the session through its own flag.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl SharedParts {
+    fn poisoned_detail(&self) -> Option<String> {
+        lock(&self.poisoned).clone()
+    }
+
+    pub fn check_poisoned(&self) -> Result<(), SessionError> {
+        match self.poisoned_detail() {
+            Some(detail) => Err(SessionError::Internal {
+                detail: format!("the session is unusable after an internal error: {detail}"),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    pub fn poison(&self, detail: String) {
+        *lock(&self.poisoned) = Some(detail);
+    }
+
+    /// Writes user input into a surface's data model; its surface changes go to the listeners
+    /// under the same lock, so they keep their place among the run's events.
+    pub fn set_value(&self, surface_id: &str, path: &str, value: Value) -> Result<(), A2uiError> {
+        if let Some(detail) = self.poisoned_detail() {
+            return Err(A2uiError::ActionRefused(format!("the session is unusable after an internal error: {detail}")));
+        }
+        let mut a2ui = lock(&self.a2ui);
+        let outcome = match catch_unwind(AssertUnwindSafe(|| a2ui.set_value(surface_id, path, value))) {
+            Ok(result) => result?,
+            Err(_) => {
+                drop(a2ui);
+                self.poison("a surface write panicked".to_owned());
+                return Err(A2uiError::ActionRefused("internal error: a surface write panicked".to_owned()));
+            }
+        };
+        for event in outcome.events {
+            self.listeners.emit(SessionUpdate::Surface(event));
+        }
+        Ok(())
+    }
+
+    /// The local part of a user gesture: checked (a disabled node refuses) and resolved from
+    /// the values the user sees now.
+    pub fn user_action(&self, surface_id: &str, instance_id: &str) -> Result<BridgeAction, SessionError> {
+        self.check_poisoned()?;
+        let mut a2ui = lock(&self.a2ui);
+        match catch_unwind(AssertUnwindSafe(|| a2ui.user_action(surface_id, instance_id))) {
+            Ok(result) => result.map_err(SessionError::A2ui),
+            Err(_) => {
+                drop(a2ui);
+                self.poison("a user action panicked".to_owned());
+                Err(SessionError::Internal { detail: "a user action panicked".to_owned() })
+            }
+        }
+    }
+
+    pub fn register_tool(&self, tool: ClientTool) -> Result<(), SessionError> {
+        Ok(lock(&self.registry).register(tool)?)
+    }
+
+    pub fn unregister_tool(&self, name: &str) -> bool {
+        lock(&self.registry).unregister(name)
+    }
+
+    pub fn resolve_interrupt(&self, id: &str, payload: Option<Value>) -> Result<(), SessionError> {
+        Ok(lock(&self.interrupts).resolve(id, payload)?)
+    }
+
+    pub fn cancel_interrupt(&self, id: &str) -> Result<(), SessionError> {
+        Ok(lock(&self.interrupts).cancel(id)?)
+    }
 }
 
 impl std::fmt::Debug for ConversationSession {
@@ -188,7 +279,7 @@ impl std::fmt::Debug for ConversationSession {
             .field("transport", &self.transport)
             .field("thread_id", &self.thread_id)
             .field("messages", &self.conversation.messages().len())
-            .field("tools", &self.registry.names().collect::<Vec<_>>())
+            .field("tools", &lock(&self.shared.registry).names().map(str::to_owned).collect::<Vec<_>>())
             .field("phase", &self.phase)
             .finish_non_exhaustive()
     }
@@ -216,82 +307,71 @@ impl ConversationSession {
             options,
             thread_id,
             conversation: ConversationState::default(),
-            registry: ToolRegistry::new(),
             policy: Arc::new(AllowRegistered),
             ledger: ToolLedger::default(),
-            interrupts: InterruptBook::default(),
-            listeners: Listeners::default(),
             current_cancel: Arc::new(Mutex::new(CancelToken::new())),
             phase: RunPhase::Idle,
             ids,
-            a2ui,
+            shared: SharedParts {
+                a2ui: Arc::new(Mutex::new(a2ui)),
+                registry: Arc::new(Mutex::new(ToolRegistry::new())),
+                interrupts: Arc::new(Mutex::new(InterruptBook::default())),
+                listeners: Listeners::default(),
+                poisoned: Arc::new(Mutex::new(None)),
+            },
             next_forwarded: Map::new(),
-            poisoned: None,
         }
     }
 
-    /// The A2UI surfaces of this conversation (resolved nodes, data models).
-    pub fn a2ui(&self) -> &A2uiBridge {
-        &self.a2ui
+    /// The A2UI surfaces of this conversation (resolved nodes, data models). Held briefly:
+    /// a run applies its events under the same lock.
+    pub fn a2ui(&self) -> MutexGuard<'_, A2uiBridge> {
+        lock(&self.shared.a2ui)
     }
 
     /// Register custom catalogs or change limits before the agent creates surfaces.
-    pub fn a2ui_mut(&mut self) -> &mut A2uiBridge {
-        &mut self.a2ui
+    pub fn a2ui_mut(&mut self) -> MutexGuard<'_, A2uiBridge> {
+        lock(&self.shared.a2ui)
+    }
+
+    pub(crate) fn shared(&self) -> &SharedParts {
+        &self.shared
     }
 
     /// Writes user input into a surface's data model (a two-way bound input).
     pub fn set_value(&mut self, surface_id: &str, path: &str, value: Value) -> Result<(), A2uiError> {
-        if let Some(detail) = &self.poisoned {
-            return Err(A2uiError::ActionRefused(format!("the session is unusable after an internal error: {detail}")));
-        }
-        let a2ui = &mut self.a2ui;
-        let outcome = match catch_unwind(AssertUnwindSafe(|| a2ui.set_value(surface_id, path, value))) {
-            Ok(result) => result?,
-            Err(_) => {
-                self.poisoned = Some("a surface write panicked".to_owned());
-                return Err(A2uiError::ActionRefused("internal error: a surface write panicked".to_owned()));
-            }
-        };
-        for event in outcome.events {
-            self.listeners.emit(SessionUpdate::Surface(event));
-        }
-        Ok(())
-    }
-
-    /// [`Self::set_value`] for input that was queued while a run held the session: the caller
-    /// could not be answered then, so a refusal is reported to listeners as an
-    /// `InputNotApplied` warning instead of being returned.
-    pub fn apply_queued_input(&mut self, surface_id: &str, path: &str, value: Value) {
-        if let Err(error) = self.set_value(surface_id, path, value) {
-            self.listeners.emit(SessionUpdate::Warning(SessionWarning {
-                kind: SessionWarningKind::InputNotApplied,
-                message: format!("input for {path} on surface '{surface_id}' was not applied: {error}"),
-            }));
-        }
+        self.shared.set_value(surface_id, path, value)
     }
 
     /// A user gesture on a surface node. An event action starts a run carrying
     /// `forwardedProps.a2uiAction` (the agent answers it); `openUrl` is returned for the app to
     /// open (already checked against the URL policy); a disabled node refuses.
     pub async fn dispatch_action(&mut self, surface_id: &str, instance_id: &str) -> Result<ActionResult, SessionError> {
-        self.check_poisoned()?;
-        match self.a2ui.user_action(surface_id, instance_id).map_err(SessionError::A2ui)? {
+        match self.shared.user_action(surface_id, instance_id)? {
             BridgeAction::SendToAgent { forwarded_props, .. } => {
-                self.next_forwarded.extend(forwarded_props);
-                Ok(ActionResult::Ran(Box::new(self.drive_guarded().await?)))
+                Ok(ActionResult::Ran(Box::new(self.run_action(forwarded_props).await?)))
             }
             BridgeAction::OpenUrl(url) => Ok(ActionResult::OpenUrl(url)),
             BridgeAction::Handled => Ok(ActionResult::Handled),
         }
     }
 
+    /// Runs the agent on a user action resolved before (see [`SharedParts::user_action`]):
+    /// `forwarded_props` go with this run only.
+    pub(crate) async fn run_action(&mut self, forwarded_props: Map<String, Value>) -> Result<RunSummary, SessionError> {
+        self.check_poisoned()?;
+        self.next_forwarded.extend(forwarded_props);
+        self.drive_guarded().await
+    }
+
     /// Continue from a stored conversation. Its tool calls are history: they are never
     /// executed, whether answered or not.
     pub fn restore(&mut self, history: Vec<Message>, state: Option<Value>) {
         self.conversation = ConversationState::new(history, state);
-        self.interrupts = InterruptBook::default();
-        self.listeners.emit(SessionUpdate::MessagesReset(self.conversation.messages().to_vec()));
+        *lock(&self.shared.interrupts) = InterruptBook::default();
+        self.shared.listeners.delta(ConversationDelta::MessagesReset(self.conversation.messages().to_vec()));
+        self.shared.listeners.delta(ConversationDelta::StateReplaced(self.conversation.state().clone()));
+        self.shared.listeners.delta(ConversationDelta::Interrupts(Vec::new()));
     }
 
     pub fn thread_id(&self) -> &str {
@@ -313,7 +393,7 @@ impl ConversationSession {
     /// Replace the state locally; the next run sends it.
     pub fn set_state(&mut self, state: Value) {
         self.conversation.set_state(state);
-        self.listeners.emit(SessionUpdate::StateChanged(self.conversation.state().clone()));
+        self.shared.listeners.delta(ConversationDelta::StateReplaced(self.conversation.state().clone()));
     }
 
     /// Whether a state delta failed to apply and the next run will ask for a resync.
@@ -325,16 +405,17 @@ impl ConversationSession {
         &self.phase
     }
 
-    pub fn tools(&self) -> &ToolRegistry {
-        &self.registry
+    /// The client tools (a copy: a registration during a run goes to the next request).
+    pub fn tools(&self) -> ToolRegistry {
+        lock(&self.shared.registry).clone()
     }
 
     pub fn register_tool(&mut self, tool: ClientTool) -> Result<(), SessionError> {
-        Ok(self.registry.register(tool)?)
+        self.shared.register_tool(tool)
     }
 
     pub fn unregister_tool(&mut self, name: &str) -> bool {
-        self.registry.unregister(name)
+        self.shared.unregister_tool(name)
     }
 
     /// Decide per call whether a registered tool may run (the default allows all).
@@ -348,11 +429,11 @@ impl ConversationSession {
     }
 
     pub fn add_listener(&mut self, listener: Arc<dyn SessionListener>) -> ListenerId {
-        self.listeners.add(listener)
+        self.shared.listeners.add(listener)
     }
 
     pub fn remove_listener(&mut self, id: ListenerId) -> bool {
-        self.listeners.remove(id)
+        self.shared.listeners.remove(id)
     }
 
     /// A handle that cancels this session's run in flight from elsewhere.
@@ -368,18 +449,18 @@ impl ConversationSession {
         self.options.forwarded_props = props;
     }
 
-    pub fn pending_interrupts(&self) -> &[Interrupt] {
-        self.interrupts.pending()
+    pub fn pending_interrupts(&self) -> Vec<Interrupt> {
+        lock(&self.shared.interrupts).pending().to_vec()
     }
 
     /// Answer an interrupt; the next run carries it in `resume`. An expired interrupt or a
     /// payload its `responseSchema` rejects is refused.
     pub fn resolve_interrupt(&mut self, id: &str, payload: Option<Value>) -> Result<(), SessionError> {
-        Ok(self.interrupts.resolve(id, payload)?)
+        self.shared.resolve_interrupt(id, payload)
     }
 
     pub fn cancel_interrupt(&mut self, id: &str) -> Result<(), SessionError> {
-        Ok(self.interrupts.cancel(id)?)
+        self.shared.cancel_interrupt(id)
     }
 
     /// Send `text` as a user message and run until the agent is done with it.
@@ -393,7 +474,7 @@ impl ConversationSession {
     pub async fn run_message(&mut self, message: Message) -> Result<RunSummary, SessionError> {
         self.check_poisoned()?;
         self.conversation.append_local_message(message.clone());
-        self.listeners.emit(SessionUpdate::MessageUpserted(Box::new(message)));
+        self.shared.listeners.delta(ConversationDelta::MessageAdded(message));
         self.drive_guarded().await
     }
 
@@ -407,16 +488,11 @@ impl ConversationSession {
     /// Whether a panic left this session unusable (every call then fails with
     /// [`SessionError::Internal`]).
     pub fn is_poisoned(&self) -> bool {
-        self.poisoned.is_some()
+        self.shared.poisoned_detail().is_some()
     }
 
     fn check_poisoned(&self) -> Result<(), SessionError> {
-        match &self.poisoned {
-            Some(detail) => Err(SessionError::Internal {
-                detail: format!("the session is unusable after an internal error: {detail}"),
-            }),
-            None => Ok(()),
-        }
+        self.shared.check_poisoned()
     }
 
     /// Runs with a panic caught: the session is poisoned (a panic mid-run leaves the
@@ -427,7 +503,7 @@ impl ConversationSession {
             Ok(result) => result,
             Err(payload) => {
                 let detail = panic_message(payload.as_ref());
-                self.poisoned = Some(format!("a run panicked: {detail}"));
+                self.shared.poison(format!("a run panicked: {detail}"));
                 self.set_phase(RunPhase::Failed { error: format!("internal error: {detail}") });
                 Err(SessionError::Internal { detail: format!("a run panicked: {detail}") })
             }
@@ -436,7 +512,7 @@ impl ConversationSession {
 
     fn set_phase(&mut self, phase: RunPhase) {
         self.phase = phase.clone();
-        self.listeners.emit(SessionUpdate::RunPhase(phase));
+        self.shared.listeners.delta(ConversationDelta::RunPhase(phase));
     }
 
     fn warn(&self, warnings: &mut Vec<SessionWarning>, kind: SessionWarningKind, message: String) {
@@ -445,7 +521,7 @@ impl ConversationSession {
         if warnings.len() < self.options.pipeline.limits.max_warnings {
             warnings.push(w.clone());
         }
-        self.listeners.emit(SessionUpdate::Warning(w));
+        self.shared.listeners.delta(ConversationDelta::Warning(w));
     }
 }
 

@@ -12,9 +12,11 @@ use serde_json::{Map, Value};
 use super::executor::{result_message, result_text, InFlight, ToolFailure, ToolOutcome};
 use super::interrupts::{legacy_interrupt, LEGACY_INTERRUPT_EVENT};
 use super::listener::{RunPhase, SessionUpdate, SessionWarningKind, ToolCallPhase, ToolCallUpdate};
+use super::lock;
 use super::policy::ToolDecision;
 use super::tools::ToolInvocation;
 use super::{ConversationSession, RunSummary, SessionError, ToolCallReport, STATE_RESYNC_PROP};
+use crate::observe::ConversationDelta;
 use agentui_agui::compat::PeerEra;
 use agentui_agui::event::*;
 use agentui_agui::input::{build_run_agent_input, RunRequest};
@@ -55,6 +57,24 @@ struct RunContext {
     in_flight: InFlight,
     warnings_seen: usize,
     resync_reported: bool,
+    /// Ids of the messages observers have been told about: a change to one of them is a
+    /// replacement or an append, any other message is added.
+    announced: HashSet<String>,
+    /// Messages changed by an SSE event that expanded to several events (a chunk): told as
+    /// whole messages once the event is applied, since the conversation shows only the end
+    /// result of the group.
+    touched: Vec<String>,
+    state_touched: bool,
+}
+
+/// How one event changed a message.
+enum MessageChange<'a> {
+    /// `delta` was appended to its text.
+    Text(&'a str),
+    /// `delta` was appended to the arguments of its tool call `tool_call_id`.
+    Args { tool_call_id: &'a str, delta: &'a str },
+    /// Anything else: observers get the whole message.
+    Whole,
 }
 
 impl RunContext {
@@ -73,6 +93,9 @@ impl RunContext {
             in_flight: InFlight::default(),
             warnings_seen: conversation.warnings().len(),
             resync_reported: conversation.needs_resync(),
+            announced: conversation.messages().iter().map(|m| m.id.clone()).collect(),
+            touched: Vec::new(),
+            state_touched: false,
         }
     }
 
@@ -156,10 +179,9 @@ impl ConversationSession {
                     return Err(SessionError::Transport(e));
                 }
             };
+            let pending = lock(&self.shared.interrupts).pending().to_vec();
             let phase = match outcome {
-                _ if !self.interrupts.pending().is_empty() => {
-                    RunPhase::Interrupted { run_id, interrupts: self.interrupts.pending().to_vec() }
-                }
+                _ if !pending.is_empty() => RunPhase::Interrupted { run_id, interrupts: pending.clone() },
                 Some(RunOutcome::Cancelled) => RunPhase::Finished { run_id, outcome },
                 _ if results_added && follow_ups < self.options.max_follow_up_runs => {
                     // The agent's next step must start from what really happened (lesson 1).
@@ -180,7 +202,7 @@ impl ConversationSession {
             };
             self.set_phase(phase.clone());
             summary.phase = phase;
-            summary.pending_interrupts = self.interrupts.pending().to_vec();
+            summary.pending_interrupts = pending;
             summary.needs_resync = self.conversation.needs_resync();
             return Ok(summary);
         }
@@ -190,8 +212,14 @@ impl ConversationSession {
     async fn run_once(&mut self, cancel: &CancelToken, summary: &mut RunSummary) -> (RunEnd, bool) {
         let run_id = self.ids.next("run");
         summary.run_ids.push(run_id.clone());
-        let book_before = self.interrupts.clone();
-        let answers = self.interrupts.take_resume();
+        let (book_before, answers) = {
+            let mut book = lock(&self.shared.interrupts);
+            (book.clone(), book.take_resume())
+        };
+        if !book_before.pending().is_empty() {
+            // The answers are on their way: nothing is pending while the run streams.
+            self.shared.listeners.delta(ConversationDelta::Interrupts(Vec::new()));
+        }
         for id in &answers.unanswered {
             let message = format!("interrupt '{id}' was left unanswered");
             self.warn(&mut summary.warnings, SessionWarningKind::UnansweredInterrupt, message);
@@ -204,23 +232,26 @@ impl ConversationSession {
         };
         // A2UI: the user's action (once), engine errors for the agent, and the catalogs this
         // client renders, so the agent only asks for what can be shown.
-        let pending_a2ui = self.a2ui.take_pending_for_agent();
+        let (pending_a2ui, capabilities_props, capabilities_context) = {
+            let mut a2ui = lock(&self.shared.a2ui);
+            (a2ui.take_pending_for_agent(), a2ui.capabilities_forwarded_props(), a2ui.capabilities_context())
+        };
         let mut a2ui_props = std::mem::take(&mut self.next_forwarded);
         if let Some(resume) = answers.command_resume.clone() {
             // ag-ui-langgraph's legacy channel: `forwardedProps.command.resume`.
             a2ui_props.insert("command".to_owned(), serde_json::json!({ "resume": resume }));
         }
         a2ui_props.extend(pending_a2ui.forwarded_props());
-        a2ui_props.extend(self.a2ui.capabilities_forwarded_props());
+        a2ui_props.extend(capabilities_props);
         let forwarded_props = merge_props(forwarded_props, a2ui_props);
         let mut context = self.options.context.clone();
-        context.push(self.a2ui.capabilities_context());
+        context.push(capabilities_context);
         context.extend(pending_a2ui.context());
         let request = RunRequest {
             thread_id: self.thread_id.clone(),
             run_id: run_id.clone(),
             parent_run_id: None,
-            tools: self.registry.declarations(),
+            tools: lock(&self.shared.registry).declarations(),
             context,
             forwarded_props,
             resume: answers.entries.clone(),
@@ -236,7 +267,11 @@ impl ConversationSession {
             Ok(events) => events,
             Err(e) => {
                 // The request never reached the agent: the answers are still to be sent.
-                self.interrupts.restore(book_before);
+                let pending = book_before.pending().to_vec();
+                lock(&self.shared.interrupts).restore(book_before);
+                if !pending.is_empty() {
+                    self.shared.listeners.delta(ConversationDelta::Interrupts(pending));
+                }
                 let end = if e == TransportError::Cancelled { RunEnd::Cancelled } else { RunEnd::Failed(e) };
                 return (end, false);
             }
@@ -261,8 +296,12 @@ impl ConversationSession {
                 }
                 step = stream.next() => match step {
                     Ok(Some(events)) => {
+                        let grouped = events.len() > 1;
                         for e in &events {
-                            self.on_event(e, stream.conversation(), &mut ctx, summary);
+                            self.on_event(e, stream.conversation(), &mut ctx, summary, grouped);
+                        }
+                        if grouped {
+                            self.flush_touched(stream.conversation(), &mut ctx);
                         }
                     }
                     Ok(None) => break None,
@@ -290,7 +329,14 @@ impl ConversationSession {
         self.keep_local(&mut ctx, cancelled, summary);
         let finished = matches!(self.conversation.run_status(), RunStatus::Finished { .. });
         let legacy = if finished && !cancelled { std::mem::take(&mut ctx.legacy_interrupts) } else { Vec::new() };
-        self.interrupts.set_pending(self.conversation.pending_interrupts().to_vec(), legacy);
+        let pending = {
+            let mut book = lock(&self.shared.interrupts);
+            book.set_pending(self.conversation.pending_interrupts().to_vec(), legacy);
+            book.pending().to_vec()
+        };
+        if !pending.is_empty() {
+            self.shared.listeners.delta(ConversationDelta::Interrupts(pending));
+        }
         let results_added = self.settle_tool_calls(&mut ctx, cancelled, summary);
         let end = match (cancelled, failure, self.conversation.run_status()) {
             (true, _, _) => RunEnd::Cancelled,
@@ -307,51 +353,86 @@ impl ConversationSession {
         (end, results_added)
     }
 
-    /// Apply the listener side of one delivered event and dispatch tool calls.
-    fn on_event(&mut self, event: &Event, conv: &ConversationState, ctx: &mut RunContext, summary: &mut RunSummary) {
+    /// Apply the listener side of one delivered event and dispatch tool calls. `grouped`: the
+    /// event came with others from one SSE event, and `conv` shows the whole group applied.
+    fn on_event(
+        &mut self,
+        event: &Event,
+        conv: &ConversationState,
+        ctx: &mut RunContext,
+        summary: &mut RunSummary,
+        grouped: bool,
+    ) {
         // A2UI operations ride on activities, tool results and custom events; the bridge feeds
-        // them to the engine and queues its errors for the agent's next run.
-        let a2ui = self.a2ui.on_event(event);
-        for surface_event in a2ui.events {
-            self.listeners.emit(SessionUpdate::Surface(surface_event));
-        }
-        for error in a2ui.errors {
+        // them to the engine and queues its errors for the agent's next run. Its surface changes
+        // are told under the bridge's lock, so they keep their place among the user's input.
+        let a2ui_errors = {
+            let mut a2ui = lock(&self.shared.a2ui);
+            let outcome = a2ui.on_event(event);
+            for surface_event in outcome.events {
+                self.shared.listeners.emit(SessionUpdate::Surface(surface_event));
+            }
+            outcome.errors
+        };
+        for error in a2ui_errors {
             self.warn(&mut summary.warnings, SessionWarningKind::A2ui, error.to_string());
         }
         match event {
             Event::RunStarted(e) => {
                 if let Some(input) = &e.input {
                     ctx.note_history(&input.messages);
-                    self.listeners.emit(SessionUpdate::MessagesReset(conv.messages().to_vec()));
+                    self.reset_messages(conv, ctx);
                 }
                 self.set_phase(RunPhase::Running { run_id: e.run_id.clone() });
             }
             Event::TextMessageStart(TextMessageStart { message_id, .. })
-            | Event::TextMessageContent(TextMessageContent { message_id, .. })
-            | Event::TextMessageEnd(TextMessageEnd { message_id, .. })
-            | Event::ReasoningMessageStart(ReasoningMessageStart { message_id, .. })
-            | Event::ReasoningMessageContent(ReasoningMessageContent { message_id, .. })
-            | Event::ReasoningMessageEnd(ReasoningMessageEnd { message_id, .. })
-            | Event::ActivitySnapshot(ActivitySnapshot { message_id, .. })
-            | Event::ActivityDelta(ActivityDelta { message_id, .. }) => {
-                match event {
-                    Event::TextMessageStart(_) | Event::ReasoningMessageStart(_) => {
-                        ctx.open_messages.insert(message_id.clone());
-                    }
-                    Event::TextMessageEnd(_) | Event::ReasoningMessageEnd(_) => {
-                        ctx.open_messages.remove(message_id);
-                    }
-                    _ => {}
+            | Event::ReasoningMessageStart(ReasoningMessageStart { message_id, .. }) => {
+                ctx.open_messages.insert(message_id.clone());
+                self.message_changed(conv, ctx, message_id, MessageChange::Whole, grouped);
+            }
+            Event::TextMessageContent(TextMessageContent { message_id, delta, base, .. })
+            | Event::ReasoningMessageContent(ReasoningMessageContent { message_id, delta, base, .. }) => {
+                // Metadata merged into the message is not an append.
+                let change = if base.metadata.is_none() { MessageChange::Text(delta) } else { MessageChange::Whole };
+                self.message_changed(conv, ctx, message_id, change, grouped);
+            }
+            Event::TextMessageEnd(TextMessageEnd { message_id, base, .. })
+            | Event::ReasoningMessageEnd(ReasoningMessageEnd { message_id, base, .. }) => {
+                ctx.open_messages.remove(message_id);
+                if base.metadata.is_some() {
+                    self.message_changed(conv, ctx, message_id, MessageChange::Whole, grouped);
                 }
-                self.emit_message(conv, message_id)
+            }
+            Event::ActivitySnapshot(ActivitySnapshot { message_id, .. })
+            | Event::ActivityDelta(ActivityDelta { message_id, .. }) => {
+                self.message_changed(conv, ctx, message_id, MessageChange::Whole, grouped);
+            }
+            Event::ReasoningEncryptedValue(e) => {
+                let message_id = match e.subtype {
+                    EncryptedValueSubtype::Message => Some(e.entity_id.clone()),
+                    EncryptedValueSubtype::ToolCall => conv.tool_call(&e.entity_id).map(|r| r.message_id.clone()),
+                };
+                if let Some(id) = message_id {
+                    self.message_changed(conv, ctx, &id, MessageChange::Whole, grouped);
+                }
             }
             Event::ToolCallStart(e) => {
                 ctx.started.push((e.tool_call_id.clone(), e.tool_call_name.clone()));
-                self.emit_call_message(conv, &e.tool_call_id);
+                self.call_message_changed(conv, ctx, &e.tool_call_id, MessageChange::Whole, grouped);
                 self.emit_tool(&e.tool_call_id, &e.tool_call_name, ToolCallPhase::Streaming);
             }
-            Event::ToolCallArgs(e) => self.emit_call_message(conv, &e.tool_call_id),
+            Event::ToolCallArgs(e) => {
+                let change = if e.base.metadata.is_none() {
+                    MessageChange::Args { tool_call_id: &e.tool_call_id, delta: &e.delta }
+                } else {
+                    MessageChange::Whole
+                };
+                self.call_message_changed(conv, ctx, &e.tool_call_id, change, grouped);
+            }
             Event::ToolCallEnd(e) => {
+                if e.base.metadata.is_some() {
+                    self.call_message_changed(conv, ctx, &e.tool_call_id, MessageChange::Whole, grouped);
+                }
                 let name = conv.tool_call(&e.tool_call_id).map(|r| r.tool_name.clone()).unwrap_or_default();
                 self.emit_tool(&e.tool_call_id, &name, ToolCallPhase::Requested);
                 self.dispatch(&e.tool_call_id, conv, ctx, summary);
@@ -378,23 +459,23 @@ impl ConversationSession {
                         ctx.orphan_results.push(e.message_id.clone());
                     }
                 }
-                self.emit_message(conv, &e.message_id);
+                self.message_changed(conv, ctx, &e.message_id, MessageChange::Whole, grouped);
             }
-            Event::StateSnapshot(_) | Event::StateDelta(_) => {
-                self.listeners.emit(SessionUpdate::StateChanged(conv.state().clone()));
-                match (conv.needs_resync(), ctx.resync_reported) {
-                    (true, false) => {
-                        ctx.resync_reported = true;
-                        let reason = "a STATE_DELTA could not be applied; the previous state is kept and the next run resynchronises".to_owned();
-                        self.listeners.emit(SessionUpdate::StateResyncNeeded { reason });
-                    }
-                    (false, true) => ctx.resync_reported = false,
-                    _ => {}
+            Event::StateSnapshot(_) | Event::StateDelta(_) if grouped => ctx.state_touched = true,
+            Event::StateSnapshot(_) => {
+                self.shared.listeners.delta(ConversationDelta::StateReplaced(conv.state().clone()));
+                self.note_resync(conv, ctx);
+            }
+            Event::StateDelta(e) => {
+                // A delta that did not apply changed nothing; observers hear of the resync.
+                if !conv.needs_resync() || ctx.resync_reported {
+                    self.shared.listeners.delta(ConversationDelta::StatePatched(e.delta.clone()));
                 }
+                self.note_resync(conv, ctx);
             }
             Event::MessagesSnapshot(e) => {
                 ctx.note_history(&e.messages);
-                self.listeners.emit(SessionUpdate::MessagesReset(conv.messages().to_vec()));
+                self.reset_messages(conv, ctx);
             }
             Event::Custom(e) => {
                 if e.name == LEGACY_INTERRUPT_EVENT {
@@ -403,16 +484,16 @@ impl ConversationSession {
                     interrupt.subagent_run_id = e.subagent_run_id.clone();
                     ctx.legacy_interrupts.push(interrupt);
                 }
-                self.listeners.emit(SessionUpdate::Custom { name: e.name.clone(), value: e.value.clone() });
+                self.shared.listeners.delta(ConversationDelta::Custom { name: e.name.clone(), value: e.value.clone() });
             }
             Event::Raw(e) => {
-                self.listeners.emit(SessionUpdate::Raw { event: e.event.clone(), source: e.source.clone() })
+                self.shared.listeners.delta(ConversationDelta::Raw { event: e.event.clone(), source: e.source.clone() })
             }
             Event::StepStarted(e) => {
-                self.listeners.emit(SessionUpdate::Step { name: e.step_name.clone(), started: true })
+                self.shared.listeners.delta(ConversationDelta::Step { name: e.step_name.clone(), started: true })
             }
             Event::StepFinished(e) => {
-                self.listeners.emit(SessionUpdate::Step { name: e.step_name.clone(), started: false })
+                self.shared.listeners.delta(ConversationDelta::Step { name: e.step_name.clone(), started: false })
             }
             _ => {}
         }
@@ -449,7 +530,7 @@ impl ConversationSession {
             self.emit_tool(id, &name, ToolCallPhase::Skipped { reason: reason.to_owned() });
             return;
         }
-        let Some(tool) = self.registry.get(&name).cloned() else { return };
+        let Some(tool) = lock(&self.shared.registry).get(&name).cloned() else { return };
         self.ledger.claim(id);
         ctx.claimed.insert(id.to_owned());
         let arguments = conv
@@ -510,7 +591,6 @@ impl ConversationSession {
                     format!("message '{id}' was cut short by the cancel; it is kept on this device and not sent back");
                 self.warn(&mut summary.warnings, SessionWarningKind::KeptLocal, message);
             }
-            self.listeners.emit(SessionUpdate::MessageKeptLocal { message_id: id, reason });
         }
     }
 
@@ -524,7 +604,10 @@ impl ConversationSession {
         let mut added = false;
         let mut seen = HashSet::new();
         let named: HashMap<String, String> = self
+            .shared
             .interrupts
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
             .pending()
             .iter()
             .filter_map(|i| i.tool_call_id.clone().map(|call| (call, i.id.clone())))
@@ -589,9 +672,8 @@ impl ConversationSession {
                 _ => self.ids.next("tool-result"),
             };
             let message = result_message(message_id, &id, &outcome);
-            self.conversation.append_local_message(message.clone());
             self.ledger.set_result(&id, message.clone());
-            self.listeners.emit(SessionUpdate::MessageUpserted(Box::new(message)));
+            self.append_local(message);
             summary.tool_calls.push(ToolCallReport { tool_call_id: id, tool_name: name, outcome });
             added = true;
         }
@@ -613,25 +695,103 @@ impl ConversationSession {
             .or_else(|| self.ledger.result(id))
             .cloned();
         if let Some(answer) = answer {
-            self.conversation.append_local_message(answer.clone());
-            self.listeners.emit(SessionUpdate::MessageUpserted(Box::new(answer)));
+            self.append_local(answer);
         }
     }
 
-    fn emit_message(&self, conv: &ConversationState, id: &str) {
-        if let Some(m) = conv.message(id) {
-            self.listeners.emit(SessionUpdate::MessageUpserted(Box::new(m.clone())));
+    /// Appends (or replaces in place) a message the client made, and tells observers.
+    fn append_local(&mut self, message: Message) {
+        let existed = self.conversation.message(&message.id).is_some();
+        let id = message.id.clone();
+        self.conversation.append_local_message(message);
+        let Some(now) = self.conversation.message(&id).cloned() else { return };
+        let delta =
+            if existed { ConversationDelta::MessageReplaced(now) } else { ConversationDelta::MessageAdded(now) };
+        self.shared.listeners.delta(delta);
+    }
+
+    fn reset_messages(&self, conv: &ConversationState, ctx: &mut RunContext) {
+        ctx.announced = conv.messages().iter().map(|m| m.id.clone()).collect();
+        ctx.touched.clear();
+        self.shared.listeners.delta(ConversationDelta::MessagesReset(conv.messages().to_vec()));
+    }
+
+    fn note_resync(&self, conv: &ConversationState, ctx: &mut RunContext) {
+        match (conv.needs_resync(), ctx.resync_reported) {
+            (true, false) => {
+                ctx.resync_reported = true;
+                let reason =
+                    "a STATE_DELTA could not be applied; the previous state is kept and the next run resynchronises"
+                        .to_owned();
+                self.shared.listeners.delta(ConversationDelta::StateResyncNeeded { reason });
+            }
+            (false, true) => ctx.resync_reported = false,
+            _ => {}
         }
     }
 
-    fn emit_call_message(&self, conv: &ConversationState, tool_call_id: &str) {
+    /// Tells observers how message `id` changed: only the appended piece for streamed text and
+    /// arguments (a long message costs each delta its own size, not the message's), the whole
+    /// message otherwise.
+    fn message_changed(
+        &self,
+        conv: &ConversationState,
+        ctx: &mut RunContext,
+        id: &str,
+        change: MessageChange<'_>,
+        grouped: bool,
+    ) {
+        if grouped {
+            if !ctx.touched.iter().any(|t| t == id) {
+                ctx.touched.push(id.to_owned());
+            }
+            return;
+        }
+        let Some(message) = conv.message(id) else { return };
+        let delta = match change {
+            _ if !ctx.announced.contains(id) => {
+                ctx.announced.insert(id.to_owned());
+                ConversationDelta::MessageAdded(message.clone())
+            }
+            MessageChange::Text(delta) => {
+                ConversationDelta::TextAppended { message_id: id.to_owned(), delta: delta.to_owned() }
+            }
+            MessageChange::Args { tool_call_id, delta } => ConversationDelta::ToolCallArgsAppended {
+                message_id: id.to_owned(),
+                tool_call_id: tool_call_id.to_owned(),
+                delta: delta.to_owned(),
+            },
+            MessageChange::Whole => ConversationDelta::MessageReplaced(message.clone()),
+        };
+        self.shared.listeners.delta(delta);
+    }
+
+    fn call_message_changed(
+        &self,
+        conv: &ConversationState,
+        ctx: &mut RunContext,
+        tool_call_id: &str,
+        change: MessageChange<'_>,
+        grouped: bool,
+    ) {
         if let Some(r) = conv.tool_call(tool_call_id) {
-            self.emit_message(conv, &r.message_id);
+            self.message_changed(conv, ctx, &r.message_id.clone(), change, grouped);
+        }
+    }
+
+    /// After a group of events from one SSE event: the messages and state it changed, whole.
+    fn flush_touched(&self, conv: &ConversationState, ctx: &mut RunContext) {
+        for id in std::mem::take(&mut ctx.touched) {
+            self.message_changed(conv, ctx, &id, MessageChange::Whole, false);
+        }
+        if std::mem::take(&mut ctx.state_touched) {
+            self.shared.listeners.delta(ConversationDelta::StateReplaced(conv.state().clone()));
+            self.note_resync(conv, ctx);
         }
     }
 
     fn emit_tool(&self, id: &str, name: &str, phase: ToolCallPhase) {
         let update = ToolCallUpdate { tool_call_id: id.to_owned(), tool_name: name.to_owned(), phase };
-        self.listeners.emit(SessionUpdate::ToolCall(update));
+        self.shared.listeners.delta(ConversationDelta::ToolCall(update));
     }
 }

@@ -5,6 +5,7 @@
 use std::sync::{Arc, Mutex};
 
 use agentui_runtime::session::{SessionListener, SessionUpdate, ToolCallPhase};
+use agentui_runtime::ConversationDelta;
 pub use agentui_test_server::*;
 
 // ---- listener ----
@@ -21,7 +22,21 @@ impl SessionListener for Recorder {
 }
 
 impl Recorder {
-    pub fn all(&self) -> Vec<SessionUpdate> {
+    /// The conversation deltas, in order (surface changes left out).
+    pub fn all(&self) -> Vec<ConversationDelta> {
+        self.updates
+            .lock()
+            .unwrap()
+            .iter()
+            .filter_map(|u| match u {
+                SessionUpdate::Delta(d) => Some(d.clone()),
+                SessionUpdate::Surface(_) => None,
+            })
+            .collect()
+    }
+
+    /// Every update, surface changes included.
+    pub fn updates(&self) -> Vec<SessionUpdate> {
         self.updates.lock().unwrap().clone()
     }
 
@@ -30,7 +45,7 @@ impl Recorder {
         self.all()
             .into_iter()
             .filter_map(|u| match u {
-                SessionUpdate::ToolCall(t) if t.tool_call_id == id => Some(t.phase),
+                ConversationDelta::ToolCall(t) if t.tool_call_id == id => Some(t.phase),
                 _ => None,
             })
             .collect()

@@ -1,306 +1,340 @@
 package dev.agentui
 
-import dev.agentui.core.ActionResultRecord
 import dev.agentui.core.Conversation
+import dev.agentui.core.ConversationDelta
 import dev.agentui.core.ConversationListener
+import dev.agentui.core.ConversationSnapshot
 import dev.agentui.core.ConversationUpdate
-import dev.agentui.core.InterruptRecord
-import dev.agentui.core.LocalOnlyReason
-import dev.agentui.core.MessageRole
+import dev.agentui.core.MessageRecord
 import dev.agentui.core.NodeValue
-import dev.agentui.core.ResolvedNodeRecord
-import dev.agentui.core.RunStatus
-import dev.agentui.core.RunSummary
-import dev.agentui.core.Surface
 import dev.agentui.core.SurfaceDiffRecord
-import dev.agentui.core.SubscriptionHandle
-import dev.agentui.core.ToolCallStatus
+import dev.agentui.core.SurfaceListener
+import dev.agentui.core.TaskHandle
+import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Deferred
 import kotlinx.coroutines.SupervisorJob
 import kotlinx.coroutines.async
 import kotlinx.coroutines.cancel
-import kotlinx.coroutines.channels.Channel
+import kotlinx.coroutines.delay
 import kotlinx.coroutines.channels.BufferOverflow
+import kotlinx.coroutines.channels.Channel
+import kotlinx.coroutines.channels.awaitClose
+import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.MutableSharedFlow
 import kotlinx.coroutines.flow.MutableStateFlow
 import kotlinx.coroutines.flow.SharedFlow
-import kotlinx.coroutines.flow.asSharedFlow
 import kotlinx.coroutines.flow.StateFlow
+import kotlinx.coroutines.flow.asSharedFlow
 import kotlinx.coroutines.flow.asStateFlow
+import kotlinx.coroutines.flow.buffer
+import kotlinx.coroutines.flow.callbackFlow
 import kotlinx.coroutines.launch
 import java.io.Closeable
 import java.util.concurrent.atomic.AtomicBoolean
 
-/** Where one tool call stands; "requested" and "succeeded" are different states (lesson 1). */
-data class ToolCallState(val toolCallId: String, val toolName: String, val status: ToolCallStatus)
-
 /**
- * One conversation with an agent, as state flows a UI observes.
+ * One conversation with an agent, as state flows a UI observes. An adapter: the Rust runtime
+ * owns the conversation's state and sends a snapshot, then deltas; this class applies them to
+ * its flows, in one place ([apply]), and holds nothing the core does not send.
  *
- * The native conversation calls its listener on Rust worker threads. This class only enqueues
- * there; one coroutine on [dispatcher] applies the updates in order and publishes the flows, so
- * every flow changes on that dispatcher (the main thread on Android) and never on a Rust thread.
- * Updates that queued up while the dispatcher was busy are applied together and published once.
+ * The native listener only enqueues batches (on a Rust thread); one coroutine on [dispatcher]
+ * applies them in order and publishes once per drained batch, so every flow changes on that
+ * dispatcher (the main thread on Android). [send], [continueRun] and [dispatchAction] return
+ * once the flows show the run's end: the core returns after publishing it, and the call then
+ * waits for a marker queued behind everything delivered so far.
  *
- * [events] carries what the agent streams besides state (CUSTOM, RAW, STEP_STARTED/FINISHED), in
- * stream order; the state flows are published before each event, so a collector of [events]
- * already sees in [messages], [status]... everything that came before that event.
- *
- * [close] cancels the run in flight, the native subscription and the state coroutine, and frees
- * the native conversation. Flows keep their last values after close.
+ * Surfaces are listed in [surfaces]; their nodes are observed one surface at a time with
+ * [surfaceDiffs] (the Compose renderer does this), so a node change costs what it changed.
  */
 class AgentConversation private constructor(
-    /** The generated object, for what this class does not wrap. Do not close it yourself. */
-    val native: Conversation,
+    /** The generated object; internal so the layer's tests can reach it, never part of the API. */
+    internal val native: Conversation,
     dispatcher: CoroutineDispatcher,
-    private val ownsNative: Boolean,
 ) : Closeable {
     private val closed = AtomicBoolean(false)
     private val scope = CoroutineScope(SupervisorJob() + dispatcher)
-    private val queue = Channel<ConversationUpdate>(Channel.UNLIMITED)
+
+    /** Update batches from the core, and markers [send] waits on, in one order. */
+    private val queue = Channel<Any>(Channel.UNLIMITED)
 
     private val _messages = MutableStateFlow<List<ChatMessage>>(emptyList())
-    private val _status = MutableStateFlow<RunStatus>(RunStatus.Idle)
-    private val _surfaces = MutableStateFlow<Map<String, SurfaceState>>(emptyMap())
-    private val _toolCalls = MutableStateFlow<Map<String, ToolCallState>>(emptyMap())
+    private val _phase = MutableStateFlow<RunPhase>(RunPhase.Idle)
+    private val _surfaces = MutableStateFlow<Map<String, SurfaceInfo>>(emptyMap())
+    private val _toolCalls = MutableStateFlow<Map<String, ToolCall>>(emptyMap())
+    private val _interrupts = MutableStateFlow<List<Interrupt>>(emptyList())
+    private val _state = MutableStateFlow<Any?>(null)
     private val _stateJson = MutableStateFlow("{}")
-    private val _warnings = MutableSharedFlow<ConversationUpdate.Warning>(
-        extraBufferCapacity = 64,
-        onBufferOverflow = BufferOverflow.DROP_OLDEST,
-    )
-    private val _events = MutableSharedFlow<AgentEvent>(
-        extraBufferCapacity = EVENT_BUFFER,
-        onBufferOverflow = BufferOverflow.DROP_OLDEST,
-    )
+    private val _warnings = MutableSharedFlow<Warning>(extraBufferCapacity = 64, onBufferOverflow = BufferOverflow.DROP_OLDEST)
+    private val _events = MutableSharedFlow<AgentEvent>(extraBufferCapacity = EVENT_BUFFER, onBufferOverflow = BufferOverflow.DROP_OLDEST)
     private val _activeSteps = MutableStateFlow<List<String>>(emptyList())
 
-    /**
-     * The messages in conversation order; streamed text updates its message in place. A message
-     * that stays on this device has [ChatMessage.localOnly] set (text cut short by a cancel is
-     * [ChatMessage.incomplete]), from the moment this object exists.
-     */
+    /** The messages in conversation order; streamed text updates its message in place. */
     val messages: StateFlow<List<ChatMessage>> = _messages.asStateFlow()
-    val status: StateFlow<RunStatus> = _status.asStateFlow()
-    /** Live A2UI surfaces by id, as resolved nodes. */
-    val surfaces: StateFlow<Map<String, SurfaceState>> = _surfaces.asStateFlow()
-    /** Tool calls by id, in the order the agent asked. */
-    val toolCalls: StateFlow<Map<String, ToolCallState>> = _toolCalls.asStateFlow()
-    /** The shared agent state as JSON text (`{}` when none). */
+    val phase: StateFlow<RunPhase> = _phase.asStateFlow()
+    /** The agent's live A2UI surfaces by id, in creation order. */
+    val surfaces: StateFlow<Map<String, SurfaceInfo>> = _surfaces.asStateFlow()
+    /** The last phase of every tool call by id, in the order the calls started. */
+    val toolCalls: StateFlow<Map<String, ToolCall>> = _toolCalls.asStateFlow()
+    /** What a run waits for the user to answer ([resolveInterrupt], [cancelInterrupt]). */
+    val interrupts: StateFlow<List<Interrupt>> = _interrupts.asStateFlow()
+    /** The shared agent state as plain Kotlin values (Map, List, String, Double, Boolean, null). */
+    val state: StateFlow<Any?> = _state.asStateFlow()
+    /** [state] as JSON text (`{}` when none). */
     val stateJson: StateFlow<String> = _stateJson.asStateFlow()
-
-    /**
-     * Non-fatal observations as they happen (a dropped event, input queued during a run that the
-     * engine then refused: `WarningKind.INPUT_NOT_APPLIED`...). Not replayed; the latest 64 are
-     * buffered for a slow collector.
-     */
-    val warnings: SharedFlow<ConversationUpdate.Warning> = _warnings.asSharedFlow()
-
-    /**
-     * The agent's CUSTOM, RAW and STEP events, one [AgentEvent] each, in the order the agent sent
-     * them (including LangGraph's `on_interrupt`, which also becomes a pending interrupt). Like
-     * [warnings], not replayed: collect before [send] to see a run's events. The latest 256 are
-     * buffered for a slow collector; older ones are dropped first.
-     */
+    /** Non-fatal observations as they happen; not replayed, the latest 64 buffered. */
+    val warnings: SharedFlow<Warning> = _warnings.asSharedFlow()
+    /** The agent's CUSTOM, RAW and STEP events in stream order; not replayed, the latest 256 buffered. */
     val events: SharedFlow<AgentEvent> = _events.asSharedFlow()
-
-    /**
-     * The steps of the current run that started and have not finished, outermost first. Emptied
-     * when a run starts or ends (a cancelled run may leave steps open).
-     */
+    /** The steps of the current run that started and have not finished, outermost first. */
     val activeSteps: StateFlow<List<String>> = _activeSteps.asStateFlow()
 
     val threadId: String = native.threadId()
 
-    // Mutable working copies, touched only by the state coroutine.
+    // Working copies, touched only by the apply coroutine. Streamed text grows in a builder and
+    // becomes a String once per publish, so a long message costs O(delta) per event.
     private val messageIndex = LinkedHashMap<String, ChatMessage>()
-    private val surfaceBuilders = LinkedHashMap<String, SurfaceBuilder>()
-    private val toolCallIndex = LinkedHashMap<String, ToolCallState>()
-    private val localOnlyIndex = HashMap<String, LocalOnlyReason>()
-    private val stepIndex = ArrayList<String>()
+    private val growing = HashMap<String, StringBuilder>()
+    private val grown = HashSet<String>()
+    private val toolCallIndex = LinkedHashMap<String, ToolCall>()
+    private val surfaceIndex = LinkedHashMap<String, SurfaceInfo>()
+    private val stateTree = StateTree()
+    private val steps = ArrayList<String>()
     private var messagesDirty = false
-    private var surfacesDirty = false
     private var toolCallsDirty = false
+    private var surfacesDirty = false
+    private var stateDirty = false
     private var stepsDirty = false
 
-    private val subscription: SubscriptionHandle
+    private val subscription: TaskHandle = native.addListener(object : ConversationListener {
+        override fun onUpdates(updates: List<ConversationUpdate>) {
+            queue.trySend(updates)
+        }
+    })
 
     init {
-        // Subscribe before reading the current state: whatever happens in between is queued and
-        // applied on top (upserts by id, so nothing is lost or doubled).
-        subscription = native.addListener(object : ConversationListener {
-            override fun onUpdate(update: ConversationUpdate) {
-                queue.trySend(update)
-            }
-        })
-        seed()
         scope.launch {
-            for (update in queue) {
-                apply(update)
-                while (true) apply(queue.tryReceive().getOrNull() ?: break)
+            var lastPublish = 0L
+            for (item in queue) {
+                handle(item)
+                while (true) handle(queue.tryReceive().getOrNull() ?: break)
+                // While the agent streams, publish at most once a frame: a UI shows no more, and
+                // each publish copies the growing message text once.
+                val wait = PUBLISH_INTERVAL_NS - (System.nanoTime() - lastPublish)
+                if (wait > 0 && dirty()) {
+                    delay(wait / 1_000_000 + 1)
+                    while (true) handle(queue.tryReceive().getOrNull() ?: break)
+                }
                 publish()
+                lastPublish = System.nanoTime()
             }
         }
     }
 
-    /** Sends a user message and runs the agent (and any client-tool follow-ups) to the end. */
-    suspend fun send(text: String): RunSummary = native.sendMessage(text)
+    /** Sends a user message and runs the agent (and client-tool follow-ups) to the end. */
+    suspend fun send(text: String): RunResult = settled { native.sendMessage(text) }.toResult()
 
     /** Starts the next run: after answering interrupts, or when the follow-up bound was reached. */
-    suspend fun continueRun(): RunSummary = native.continueRun()
+    suspend fun continueRun(): RunResult = settled { native.continueRun() }.toResult()
 
     /** The user acted on node [nodeId] of surface [surfaceId] (a Button's action...). */
-    suspend fun dispatchAction(surfaceId: String, nodeId: String): ActionResultRecord =
-        native.dispatchAction(surfaceId, nodeId)
+    suspend fun dispatchAction(surfaceId: String, nodeId: String): ActionResult =
+        settled { native.dispatchAction(surfaceId, nodeId) }.toResult()
 
-    /**
-     * [send] in this conversation's own scope: the run goes on when the caller's scope ends (a
-     * screen rotating, a list item scrolling away). [cancel] or [close] stop it.
-     */
-    fun sendAsync(text: String): Deferred<RunSummary> = scope.async { send(text) }
+    /** [send] in this conversation's own scope: the run outlives the caller's scope. */
+    fun sendAsync(text: String): Deferred<RunResult> = scope.async { send(text) }
 
     /** [dispatchAction] in this conversation's own scope, like [sendAsync]. */
-    fun dispatchActionAsync(surfaceId: String, nodeId: String): Deferred<ActionResultRecord> =
+    fun dispatchActionAsync(surfaceId: String, nodeId: String): Deferred<ActionResult> =
         scope.async { dispatchAction(surfaceId, nodeId) }
 
     /**
-     * Writes the data model of [surfaceId] at JSON Pointer [path]; bound nodes update through
-     * [surfaces]. Never waits: during a run the core queues the write and applies it when the
-     * run ends (a refusal then arrives on [warnings] as `INPUT_NOT_APPLIED`). Throws
-     * `SurfaceException` (`UnknownSurface`, `Rejected`, `Busy` only past 1,024 queued writes).
+     * Writes the data model of [surfaceId] at JSON Pointer [path], at once (during a run too);
+     * bound nodes follow through [surfaceDiffs]. Throws `SurfaceException` (`UnknownSurface`,
+     * `UnknownNode`, `Rejected`).
      */
-    fun setValue(surfaceId: String, path: String, value: NodeValue) = native.setValue(surfaceId, path, value)
-
-    /** [setValue] with a plain Kotlin value (see [nodeValueOf]). */
-    fun setValue(surfaceId: String, path: String, value: Any?) = setValue(surfaceId, path, nodeValueOf(value))
+    fun setValue(surfaceId: String, path: String, value: Any?) = native.setValue(surfaceId, path, nodeValueOf(value))
 
     /** Stops the run in flight and the runs queued behind it; never blocks. */
     fun cancel() = native.cancel()
-
-    fun pendingInterrupts(): List<InterruptRecord> = native.pendingInterrupts()
 
     /** Answers interrupt [id]; the answer goes with the next [continueRun]. */
     fun resolveInterrupt(id: String, payloadJson: String?) = native.resolveInterrupt(id, payloadJson)
 
     fun cancelInterrupt(id: String) = native.cancelInterrupt(id)
 
-    /**
-     * Registers a client tool. The same registry declares it to the agent and executes it, so
-     * what the agent is told and what the app runs cannot drift.
-     */
+    /** Registers a client tool; a run in flight keeps its tools, the next request has it. */
     fun registerTool(name: String, description: String, parametersJsonSchema: String, tool: ClientTool) =
         native.registerTool(name, description, parametersJsonSchema, ClientToolAdapter(tool))
 
     fun unregisterTool(name: String): Boolean = native.unregisterTool(name)
 
-    /** The native live surface, for a renderer that subscribes itself ([Surface.diffs]); close it after use. */
-    fun surface(surfaceId: String): Surface? = native.surface(surfaceId)
+    /**
+     * One surface's nodes: a [SurfaceDiff.Reset] first (empty once the agent deleted the
+     * surface), then [SurfaceDiff.Patch]es, delivered where the flow is collected. Cancelling
+     * the collection ends the native subscription. Throws `SurfaceException.UnknownSurface`.
+     */
+    fun surfaceDiffs(surfaceId: String): Flow<SurfaceDiff> = callbackFlow {
+        val handle = native.addSurfaceListener(surfaceId, object : SurfaceListener {
+            override fun onDiffs(diffs: List<SurfaceDiffRecord>) {
+                for (diff in diffs) trySend(diff.toDiff())
+            }
+        })
+        awaitClose { handle.close() }
+    }.buffer(Channel.UNLIMITED)
 
+    /** Cancels the run in flight, the subscription and the apply coroutine; flows keep their last values. */
     override fun close() {
         if (!closed.compareAndSet(false, true)) return
         subscription.close()
         queue.close()
         scope.cancel()
-        if (ownsNative) {
-            native.cancel()
-            native.close()
-        }
+        native.cancel()
+        native.close()
     }
 
-    private fun seed() {
-        native.messages().forEach { messageIndex[it.id] = ChatMessage.from(it) }
-        _status.value = native.status()
-        _stateJson.value = native.stateJson()
-        for (id in native.surfaceIds()) {
-            native.surface(id)?.use { surface ->
-                val builder = SurfaceBuilder(id, surface.catalogId())
-                builder.apply(surface.snapshot())
-                surfaceBuilders[id] = builder
+    /** Runs [call], then waits until the flows have applied everything the core published before it returned. */
+    private suspend fun <T> settled(call: suspend () -> T): T {
+        val result = call()
+        subscription.flush()
+        val marker = CompletableDeferred<Unit>()
+        if (queue.trySend(marker).isSuccess) marker.await()
+        return result
+    }
+
+    private fun handle(item: Any) {
+        when (item) {
+            is CompletableDeferred<*> -> {
+                // Everything before the marker is applied; publish it before releasing the caller.
+                publish()
+                @Suppress("UNCHECKED_CAST")
+                (item as CompletableDeferred<Unit>).complete(Unit)
+            }
+            is List<*> -> for (update in item) {
+                when (update) {
+                    is ConversationUpdate.Reset -> reset(update.snapshot)
+                    is ConversationUpdate.Delta -> apply(update.delta)
+                }
             }
         }
-        messagesDirty = true
-        surfacesDirty = true
-        publish()
     }
 
-    private fun apply(update: ConversationUpdate) {
-        when (update) {
-            is ConversationUpdate.RunStatusChanged -> {
-                _status.value = update.status
+    private fun reset(snapshot: ConversationSnapshot) {
+        messageIndex.clear()
+        growing.clear()
+        grown.clear()
+        snapshot.messages.forEach { messageIndex[it.id] = it.toChat() }
+        stateTree.replace(snapshot.state)
+        _phase.value = snapshot.phase.toPhase()
+        toolCallIndex.clear()
+        snapshot.toolCalls.forEach { toolCallIndex[it.toolCallId] = it.toToolCall() }
+        _interrupts.value = snapshot.pendingInterrupts.map { it.toInterrupt() }
+        surfaceIndex.clear()
+        snapshot.surfaces.forEach { surfaceIndex[it.surfaceId] = SurfaceInfo(it.surfaceId, it.catalogId) }
+        messagesDirty = true
+        toolCallsDirty = true
+        surfacesDirty = true
+        stateDirty = true
+    }
+
+    /** The one place a delta changes what the flows show. */
+    private fun apply(delta: ConversationDelta) {
+        when (delta) {
+            is ConversationDelta.MessageAdded -> upsert(delta.message)
+            is ConversationDelta.MessageReplaced -> upsert(delta.message)
+            is ConversationDelta.TextAppended -> {
+                val message = messageIndex[delta.messageId] ?: return
+                growing.getOrPut(delta.messageId) { StringBuilder(message.text.orEmpty()) }.append(delta.delta)
+                grown += delta.messageId
+                messagesDirty = true
+            }
+            // Arguments are shown from the message record once complete; the tool call's phase says when.
+            is ConversationDelta.ToolCallArgsAppended -> {
+                val message = messageIndex[delta.messageId] ?: return
+                messageIndex[delta.messageId] = message.copy(
+                    toolCalls = message.toolCalls.map {
+                        if (it.id == delta.toolCallId) it.copy(argumentsJson = it.argumentsJson + delta.delta) else it
+                    },
+                )
+                messagesDirty = true
+            }
+            is ConversationDelta.MessagesReset -> {
+                messageIndex.clear()
+                growing.clear()
+                grown.clear()
+                delta.messages.forEach { messageIndex[it.id] = it.toChat() }
+                messagesDirty = true
+            }
+            is ConversationDelta.StatePatched -> {
+                // The core applied this patch; a disagreement here would be a defect, so the state
+                // is re-read whole rather than left wrong.
+                if (!stateTree.apply(delta.operations)) stateTree.replace(native.snapshot().state)
+                stateDirty = true
+            }
+            is ConversationDelta.StateReplaced -> {
+                stateTree.replace(delta.state)
+                stateDirty = true
+            }
+            is ConversationDelta.StateResyncNeeded -> Unit
+            is ConversationDelta.RunPhase -> {
+                val phase = delta.phase.toPhase()
                 // Steps belong to one run: none is open before it streams or after it ended.
-                if (update.status !is RunStatus.Running && stepIndex.isNotEmpty()) {
-                    stepIndex.clear()
+                if (phase !is RunPhase.Running && steps.isNotEmpty()) {
+                    steps.clear()
                     stepsDirty = true
                 }
+                publish()
+                _phase.value = phase
             }
-            is ConversationUpdate.MessageUpserted -> {
-                val id = update.message.id
-                messageIndex[id] = ChatMessage.from(update.message, localOnlyIndex[id])
-                messagesDirty = true
-            }
-            is ConversationUpdate.MessagesReset -> {
-                // As the core does: the agent holds what its snapshot carries, so only messages
-                // of client-only roles (which a snapshot leaves in place) keep their mark.
-                val kept = update.messages.filter { it.role == MessageRole.ACTIVITY || it.role == MessageRole.REASONING }
-                    .mapTo(HashSet()) { it.id }
-                localOnlyIndex.keys.retainAll(kept)
-                messageIndex.clear()
-                update.messages.forEach { messageIndex[it.id] = ChatMessage.from(it, localOnlyIndex[it.id]) }
-                messagesDirty = true
-            }
-            is ConversationUpdate.MessageKeptLocal -> {
-                localOnlyIndex[update.messageId] = update.reason
-                messageIndex[update.messageId]?.let { messageIndex[update.messageId] = it.copy(localOnly = update.reason) }
-                messagesDirty = true
-            }
-            is ConversationUpdate.ToolCall -> {
-                toolCallIndex[update.toolCallId] = ToolCallState(update.toolCallId, update.toolName, update.status)
+            is ConversationDelta.ToolCall -> {
+                toolCallIndex[delta.update.toolCallId] = delta.update.toToolCall()
                 toolCallsDirty = true
             }
-            is ConversationUpdate.StateChanged -> _stateJson.value = update.json
-            is ConversationUpdate.SurfaceCreated -> {
-                surfaceBuilders[update.surfaceId] = SurfaceBuilder(update.surfaceId, update.catalogId)
+            is ConversationDelta.Interrupts -> _interrupts.value = delta.interrupts.map { it.toInterrupt() }
+            is ConversationDelta.SurfaceAdded -> {
+                surfaceIndex[delta.surface.surfaceId] = SurfaceInfo(delta.surface.surfaceId, delta.surface.catalogId)
                 surfacesDirty = true
             }
-            is ConversationUpdate.SurfaceDiff -> {
-                // A diff for a surface created before this object existed and not seeded: take
-                // the catalog from the native side once.
-                val builder = surfaceBuilders.getOrPut(update.surfaceId) {
-                    SurfaceBuilder(update.surfaceId, native.surface(update.surfaceId)?.use { it.catalogId() } ?: "")
-                }
-                builder.apply(update.diff)
+            is ConversationDelta.SurfaceRemoved -> {
+                surfaceIndex.remove(delta.surfaceId)
                 surfacesDirty = true
             }
-            is ConversationUpdate.SurfaceDeleted -> {
-                surfaceBuilders.remove(update.surfaceId)
-                surfacesDirty = true
-            }
-            is ConversationUpdate.Warning -> _warnings.tryEmit(update)
-            is ConversationUpdate.StateResyncNeeded -> Unit
-            is ConversationUpdate.Custom -> emitEvent(AgentEvent.Custom(update.name, update.valueJson))
-            is ConversationUpdate.Raw -> emitEvent(AgentEvent.Raw(update.eventJson, update.source))
-            is ConversationUpdate.Step -> {
-                if (update.started) {
-                    stepIndex += update.name
+            is ConversationDelta.Warning -> _warnings.tryEmit(delta.warning.toWarning())
+            is ConversationDelta.Custom -> emitEvent(AgentEvent.Custom(delta.name, delta.valueJson))
+            is ConversationDelta.Raw -> emitEvent(AgentEvent.Raw(delta.eventJson, delta.source))
+            is ConversationDelta.Step -> {
+                if (delta.started) {
+                    steps += delta.name
                 } else {
-                    val at = stepIndex.lastIndexOf(update.name)
-                    if (at >= 0) stepIndex.removeAt(at)
+                    val at = steps.lastIndexOf(delta.name)
+                    if (at >= 0) steps.removeAt(at)
                 }
                 stepsDirty = true
-                emitEvent(if (update.started) AgentEvent.StepStarted(update.name) else AgentEvent.StepFinished(update.name))
+                emitEvent(if (delta.started) AgentEvent.StepStarted(delta.name) else AgentEvent.StepFinished(delta.name))
             }
         }
     }
 
-    /** Publishes the state first, so the event's collector sees everything that came before it. */
+    private fun upsert(record: MessageRecord) {
+        growing.remove(record.id)
+        grown.remove(record.id)
+        messageIndex[record.id] = record.toChat()
+        messagesDirty = true
+    }
+
+    /** Publishes the flows first, so an event's collector sees everything that came before it. */
     private fun emitEvent(event: AgentEvent) {
         publish()
         _events.tryEmit(event)
     }
 
+    private fun dirty() = messagesDirty || toolCallsDirty || surfacesDirty || stateDirty || stepsDirty
+
     private fun publish() {
         if (messagesDirty) {
+            for (id in grown) messageIndex[id]?.let { messageIndex[id] = it.copy(text = growing.getValue(id).toString()) }
+            grown.clear()
             _messages.value = messageIndex.values.toList()
             messagesDirty = false
         }
@@ -308,57 +342,28 @@ class AgentConversation private constructor(
             _toolCalls.value = LinkedHashMap(toolCallIndex)
             toolCallsDirty = false
         }
-        if (stepsDirty) {
-            _activeSteps.value = stepIndex.toList()
-            stepsDirty = false
-        }
         if (surfacesDirty) {
-            val previous = _surfaces.value
-            _surfaces.value = surfaceBuilders.mapValuesTo(LinkedHashMap()) { (id, builder) ->
-                builder.snapshotOr(previous[id])
-            }
+            _surfaces.value = LinkedHashMap(surfaceIndex)
             surfacesDirty = false
         }
-    }
-
-    /** One surface's nodes while diffs are applied; snapshots are taken only when it changed. */
-    private class SurfaceBuilder(val id: String, val catalogId: String) {
-        private val nodes = LinkedHashMap<String, ResolvedNodeRecord>()
-        private var rootId: String? = null
-        private var version = 0L
-        private var dirty = true
-
-        fun apply(diff: SurfaceDiffRecord) {
-            when (diff) {
-                is SurfaceDiffRecord.Reset -> {
-                    nodes.clear()
-                    rootId = diff.root
-                    diff.nodes.forEach { nodes[it.id] = it }
-                }
-                is SurfaceDiffRecord.Patch -> {
-                    diff.removed.forEach { nodes.remove(it) }
-                    diff.upserted.forEach { nodes[it.id] = it }
-                }
-            }
-            version++
-            dirty = true
+        if (stateDirty) {
+            val state = stateTree.snapshot()
+            _state.value = state
+            _stateJson.value = if (state == null) "{}" else toJson(state)
+            stateDirty = false
         }
-
-        fun snapshotOr(previous: SurfaceState?): SurfaceState {
-            if (!dirty && previous != null) return previous
-            dirty = false
-            return SurfaceState(id, catalogId, rootId, LinkedHashMap(nodes), version)
+        if (stepsDirty) {
+            _activeSteps.value = steps.toList()
+            stepsDirty = false
         }
     }
 
     companion object {
         private const val EVENT_BUFFER = 256
+        private const val PUBLISH_INTERVAL_NS = 16_000_000L
 
-        /**
-         * Wraps a generated [Conversation]. With [ownsNative] (the default) [close] also cancels
-         * and frees it; pass false to keep using the native object after this wrapper is closed.
-         */
-        fun wrap(native: Conversation, dispatcher: CoroutineDispatcher, ownsNative: Boolean = true): AgentConversation =
-            AgentConversation(native, dispatcher, ownsNative)
+        /** Wraps a generated [Conversation]; [close] cancels and frees it. */
+        internal fun wrap(native: Conversation, dispatcher: CoroutineDispatcher): AgentConversation =
+            AgentConversation(native, dispatcher)
     }
 }

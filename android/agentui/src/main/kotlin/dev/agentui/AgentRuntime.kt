@@ -1,15 +1,19 @@
 package dev.agentui
 
+import dev.agentui.core.ContextEntry
 import dev.agentui.core.ConversationOptions
 import dev.agentui.core.Header
 import dev.agentui.core.MemoryBudget
 import dev.agentui.core.Runtime
+import dev.agentui.core.TrustStore
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.Dispatchers
 import java.io.Closeable
 import java.util.Locale
 import java.util.TimeZone
 import java.util.concurrent.atomic.AtomicBoolean
+import kotlin.time.Duration
+import kotlin.time.Duration.Companion.seconds
 
 /**
  * The native runtime (one tokio runtime in Rust) that conversations run on. Make one per app
@@ -29,10 +33,6 @@ class AgentRuntime private constructor(private val native: Runtime) : Closeable 
      * @param dispatcher where state flows are updated. Native callbacks arrive on Rust worker
      *   threads; the conversation hops to this dispatcher (the main thread on Android) before
      *   it touches any state a UI reads. Tests pass their own.
-     * @param memoryBudget bounds on what the agent can make this conversation hold (state,
-     *   data models, message sizes...); overrides `options.memoryBudget`. Without either, the
-     *   phone defaults apply (see `defaultMemoryBudget()`). A breach fails the run with
-     *   `ConversationException.LimitExceeded` and changes nothing.
      *
      * The A2UI formatting functions (`formatNumber`, `formatCurrency`, `formatDate`,
      * `pluralize`) follow `options.locale` (a BCP-47 tag) and `options.timeZone` (an IANA
@@ -43,22 +43,13 @@ class AgentRuntime private constructor(private val native: Runtime) : Closeable 
     fun connect(
         url: String,
         headers: Map<String, String> = emptyMap(),
-        options: ConversationOptions = ConversationOptions(),
+        options: AgentOptions = AgentOptions(),
         dispatcher: CoroutineDispatcher = Dispatchers.Main,
-        memoryBudget: MemoryBudget? = null,
     ): AgentConversation {
         check(!closed.get()) { "AgentRuntime is closed" }
-        val effective = localized(if (memoryBudget != null) options.copy(memoryBudget = memoryBudget) else options)
-        val native = native.connect(url, headers.map { (name, value) -> Header(name, value) }, effective)
+        val native = native.connect(url, headers.map { (name, value) -> Header(name, value) }, options.toNative())
         return AgentConversation.wrap(native, dispatcher)
     }
-
-    /** [options] with the device's locale and time zone where it names none. */
-    private fun localized(options: ConversationOptions): ConversationOptions =
-        options.copy(
-            locale = options.locale ?: Locale.getDefault().toLanguageTag(),
-            timeZone = options.timeZone ?: TimeZone.getDefault().id,
-        )
 
     /** Releases the Kotlin side's reference; the runtime stops once its conversations are closed. */
     override fun close() {
@@ -76,4 +67,53 @@ class AgentRuntime private constructor(private val native: Runtime) : Closeable 
             return AgentRuntime(Runtime.withWorkerThreads(workerThreads.toUInt()))
         }
     }
+}
+
+/**
+ * How a conversation behaves; every field has a default.
+ *
+ * @param memoryBudget bounds on what the agent can make this conversation hold (state, data
+ *   models, message sizes...); the phone defaults (`defaultMemoryBudget()`) when null. A breach
+ *   fails the run with `ConversationException.LimitExceeded` and changes nothing.
+ * @param locale a BCP-47 tag and [timeZone] an IANA name for the A2UI formatting functions;
+ *   the device's at connect time when null.
+ */
+data class AgentOptions(
+    val threadId: String? = null,
+    val connectTimeout: Duration = 10.seconds,
+    /** Longest silence tolerated from the agent while a run streams. */
+    val idleTimeout: Duration = 60.seconds,
+    /** Bound on one client tool handler. */
+    val toolTimeout: Duration = 30.seconds,
+    /** Follow-up runs one [AgentConversation.send] may start to deliver tool results. */
+    val maxFollowUpRuns: Int = 5,
+    /** Ambient information given to the agent with every run: description to value. */
+    val context: Map<String, String> = emptyMap(),
+    val forwardedPropsJson: String? = null,
+    val memoryBudget: MemoryBudget? = null,
+    /** Whose roots vouch for the agent's certificate; null is the platform's. */
+    val trustStore: TrustStore? = null,
+    val extraRootsPem: List<String> = emptyList(),
+    val extraRootsDer: List<ByteArray> = emptyList(),
+    /** `sha256/BASE64` (public key) or `cert-sha256/BASE64` (whole certificate) of the leaf. */
+    val certificatePins: List<String> = emptyList(),
+    val locale: String? = null,
+    val timeZone: String? = null,
+) {
+    internal fun toNative() = ConversationOptions(
+        threadId = threadId,
+        connectTimeoutMs = connectTimeout.inWholeMilliseconds.coerceAtLeast(0).toULong(),
+        idleTimeoutMs = idleTimeout.inWholeMilliseconds.coerceAtLeast(0).toULong(),
+        toolTimeoutMs = toolTimeout.inWholeMilliseconds.coerceAtLeast(0).toULong(),
+        maxFollowUpRuns = maxFollowUpRuns.toUInt(),
+        context = context.map { (description, value) -> ContextEntry(description, value) },
+        forwardedPropsJson = forwardedPropsJson,
+        memoryBudget = memoryBudget,
+        trustStore = trustStore,
+        extraRootsPem = extraRootsPem,
+        extraRootsDer = extraRootsDer,
+        certificatePins = certificatePins,
+        locale = locale ?: Locale.getDefault().toLanguageTag(),
+        timeZone = timeZone ?: TimeZone.getDefault().id,
+    )
 }

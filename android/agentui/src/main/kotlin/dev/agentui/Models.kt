@@ -1,76 +1,215 @@
 package dev.agentui
 
+import dev.agentui.core.ActionResultRecord
 import dev.agentui.core.ContentPart
-import dev.agentui.core.LocalOnlyReason
+import dev.agentui.core.InterruptRecord
 import dev.agentui.core.MessageContent
 import dev.agentui.core.MessageRecord
-import dev.agentui.core.MessageRole
 import dev.agentui.core.NodeValue
 import dev.agentui.core.ResolvedNodeRecord
-import dev.agentui.core.ToolCallRecord
+import dev.agentui.core.RunOutcome as CoreOutcome
+import dev.agentui.core.RunPhase as CorePhase
+import dev.agentui.core.RunSummary
+import dev.agentui.core.SessionWarning
+import dev.agentui.core.ToolCallPhase as CoreToolPhase
+import dev.agentui.core.ToolCallUpdate
+
+// The layer's public vocabulary. The generated records stay inside the layer: these types are
+// what apps match on, and they change only when the app-facing meaning does.
+
+enum class Role { DEVELOPER, SYSTEM, ASSISTANT, USER, TOOL, ACTIVITY, REASONING }
+
+/** A call an assistant message made; [argumentsJson] is the text the model produced. */
+data class MessageToolCall(val id: String, val name: String, val argumentsJson: String)
 
 /**
- * One message of the conversation as a UI shows it. [text] is the readable text (the text
- * parts joined); [record] keeps everything the core sent (media parts, activity type...).
- *
- * [localOnly] is set when the message stays on this device and is not sent back to the agent:
- * `CANCELLED` for text cut short by a cancel (show it as [incomplete], never as a finished
- * answer), `ORPHAN_TOOL_RESULT` for a tool result that matched no call.
+ * One message as a UI shows it. [text] is the readable text (text parts joined); media parts
+ * and activity content stay in [content] (the core's record) for apps that show them.
  */
 data class ChatMessage(
     val id: String,
-    val role: MessageRole,
+    val role: Role,
     val text: String?,
-    val toolCalls: List<ToolCallRecord>,
+    val toolCalls: List<MessageToolCall>,
     val toolCallId: String?,
     val error: String?,
-    val record: MessageRecord,
-    val localOnly: LocalOnlyReason? = null,
-) {
-    /** Cut short by a cancel: the agent never finished it, and it is not sent back. */
-    val incomplete: Boolean get() = localOnly == LocalOnlyReason.CANCELLED
+    val activityType: String?,
+    val content: MessageContent,
+)
 
-    companion object {
-        fun from(record: MessageRecord, localOnly: LocalOnlyReason? = null): ChatMessage = ChatMessage(
-            id = record.id,
-            role = record.role,
-            text = textOf(record.content),
-            toolCalls = record.toolCalls,
-            toolCallId = record.toolCallId,
-            error = record.error,
-            record = record,
-            localOnly = localOnly,
-        )
+/** Something a run needs from the user before it can continue. */
+data class Interrupt(
+    val id: String,
+    val reason: String,
+    val message: String?,
+    val toolCallId: String?,
+    val responseSchemaJson: String?,
+    /** RFC 3339. */
+    val expiresAt: String?,
+    val metadata: Any?,
+)
 
-        private fun textOf(content: MessageContent): String? = when (content) {
-            is MessageContent.Text -> content.text
-            is MessageContent.Parts -> content.parts.filterIsInstance<ContentPart.Text>()
-                .joinToString("") { it.text }
-                .ifEmpty { null }
-            is MessageContent.Empty, is MessageContent.Object -> null
-        }
-    }
+sealed interface RunOutcome {
+    data class Success(val pendingToolCallIds: List<String>) : RunOutcome
+    data class Interrupt(val interrupts: List<dev.agentui.Interrupt>) : RunOutcome
+    data object Cancelled : RunOutcome
 }
 
-/**
- * One A2UI surface as resolved nodes, ready to render: the renderer maps each node to a widget
- * and never resolves bindings or parses JSON. [nodes] keeps the core's tree order.
- * [version] grows with every diff applied, so a UI can key recompositions on it.
- */
-data class SurfaceState(
-    val id: String,
-    val catalogId: String,
-    val rootId: String?,
-    val nodes: Map<String, ResolvedNodeRecord>,
-    val version: Long,
-) {
-    val root: ResolvedNodeRecord? get() = rootId?.let(nodes::get)
+/** Where the conversation's current (or last) run stands. */
+sealed interface RunPhase {
+    data object Idle : RunPhase
+    data class Starting(val runId: String) : RunPhase
+    data class Running(val runId: String) : RunPhase
+    data class Finished(val runId: String, val outcome: RunOutcome?) : RunPhase
+    /** Answer the interrupts, then [AgentConversation.continueRun]. */
+    data class Interrupted(val runId: String, val interrupts: List<Interrupt>) : RunPhase
+    data class AgentError(val detail: String, val code: String?) : RunPhase
+    data class Failed(val detail: String) : RunPhase
+    data object Cancelled : RunPhase
 
-    fun node(id: String): ResolvedNodeRecord? = nodes[id]
+    /** The run has ended (or none ran): nothing is streaming. */
+    val ended: Boolean get() = this !is Starting && this !is Running
+}
 
-    /** Children of [node] that have arrived (ids whose component is still pending are skipped). */
-    fun children(node: ResolvedNodeRecord): List<ResolvedNodeRecord> = node.children.mapNotNull(nodes::get)
+enum class ToolFailureKind { NOT_REGISTERED, DENIED, INVALID_ARGUMENTS, HANDLER_FAILED, TIMED_OUT, CRASHED, CANCELLED, INCOMPLETE }
+
+/** How far one tool call has got; "requested" and "succeeded" are different states (lesson 1). */
+sealed interface ToolCallPhase {
+    data object Streaming : ToolCallPhase
+    data object Requested : ToolCallPhase
+    data object Running : ToolCallPhase
+    data class Succeeded(val result: String) : ToolCallPhase
+    data class Failed(val failure: ToolFailureKind, val detail: String) : ToolCallPhase
+    data object CompletedByServer : ToolCallPhase
+    data class Skipped(val reason: String) : ToolCallPhase
+    /** A call to a tool this client did not declare: shown, never answered here. */
+    data object OwnedByServer : ToolCallPhase
+    data class AwaitingInterrupt(val interruptId: String) : ToolCallPhase
+}
+
+data class ToolCall(val toolCallId: String, val toolName: String, val phase: ToolCallPhase)
+
+enum class WarningKind {
+    DROPPED_EVENT, STRIPPED, COMPATIBILITY, VERSION, PATCH_NOT_APPLIED, SKIPPED, UNRESOLVED_TOOL_CALL,
+    UNMATCHED_TOOL_RESULT, DUPLICATE_TOOL_CALL, SERVER_ANSWERED_CLIENT_TOOL, FOLLOW_UP_LIMIT,
+    IGNORED_AFTER_RUN_END, UNANSWERED_INTERRUPT, INPUT_DOWNGRADE, A2UI, KEPT_LOCAL,
+    ANSWERED_BY_INTERRUPT,
+}
+
+/** A non-fatal observation. */
+data class Warning(val kind: WarningKind, val message: String)
+
+/** What one [AgentConversation.send] / [AgentConversation.continueRun] and its follow-ups came to. */
+data class RunResult(
+    val threadId: String,
+    val runIds: List<String>,
+    /** `Finished` or `Interrupted`. */
+    val phase: RunPhase,
+    /** Every call the client answered, `Succeeded` or `Failed`. */
+    val toolCalls: List<ToolCall>,
+    val pendingInterrupts: List<Interrupt>,
+    /** Tool results wait for [AgentConversation.continueRun]. */
+    val followUpLimitReached: Boolean,
+    val needsResync: Boolean,
+    val warnings: List<Warning>,
+)
+
+sealed interface ActionResult {
+    data class Ran(val result: RunResult) : ActionResult
+    /** Open this URL (already checked against the URL policy). */
+    data class OpenUrl(val url: String) : ActionResult
+    /** A local function ran; nothing went to the agent. */
+    data object Handled : ActionResult
+}
+
+/** A surface the agent created. */
+data class SurfaceInfo(val id: String, val catalogId: String)
+
+/** A resolved A2UI node, field for field what the core resolved (the renderer's input). */
+typealias Node = ResolvedNodeRecord
+
+/** A change to one surface's nodes: a [Reset] first (empty when the agent deleted it), then [Patch]es. */
+sealed interface SurfaceDiff {
+    data class Reset(val rootId: String?, val nodes: List<Node>) : SurfaceDiff
+    data class Patch(val upserted: List<Node>, val removed: List<String>) : SurfaceDiff
 }
 
 /** The resolved value of property [name], or null when the node has none. */
-fun ResolvedNodeRecord.prop(name: String): NodeValue? = props.firstOrNull { it.name == name }?.value
+fun Node.prop(name: String): NodeValue? = props.firstOrNull { it.name == name }?.value
+
+// Conversions from the generated records, used only inside the layer.
+
+internal fun MessageRecord.toChat(text: String? = textOf(content)) = ChatMessage(
+    id = id,
+    role = Role.valueOf(role.name),
+    text = text,
+    toolCalls = toolCalls.map { MessageToolCall(it.id, it.name, it.argumentsJson) },
+    toolCallId = toolCallId,
+    error = error,
+    activityType = activityType,
+    content = content,
+)
+
+internal fun textOf(content: MessageContent): String? = when (content) {
+    is MessageContent.Text -> content.text
+    is MessageContent.Parts -> content.parts.filterIsInstance<ContentPart.Text>().joinToString("") { it.text }.ifEmpty { null }
+    is MessageContent.Empty, is MessageContent.Object -> null
+}
+
+internal fun InterruptRecord.toInterrupt() =
+    Interrupt(id, reason, message, toolCallId, responseSchemaJson, expiresAt, metadata?.toKotlin())
+
+internal fun CoreOutcome.toOutcome(): RunOutcome = when (this) {
+    is CoreOutcome.Success -> RunOutcome.Success(pendingToolCallIds)
+    is CoreOutcome.Interrupt -> RunOutcome.Interrupt(interrupts.map { it.toInterrupt() })
+    is CoreOutcome.Cancelled -> RunOutcome.Cancelled
+}
+
+internal fun CorePhase.toPhase(): RunPhase = when (this) {
+    is CorePhase.Idle -> RunPhase.Idle
+    is CorePhase.Starting -> RunPhase.Starting(runId)
+    is CorePhase.Running -> RunPhase.Running(runId)
+    is CorePhase.Finished -> RunPhase.Finished(runId, outcome?.toOutcome())
+    is CorePhase.Interrupted -> RunPhase.Interrupted(runId, interrupts.map { it.toInterrupt() })
+    is CorePhase.AgentError -> RunPhase.AgentError(detail, code)
+    is CorePhase.Failed -> RunPhase.Failed(detail)
+    is CorePhase.Cancelled -> RunPhase.Cancelled
+}
+
+internal fun CoreToolPhase.toPhase(): ToolCallPhase = when (this) {
+    is CoreToolPhase.Streaming -> ToolCallPhase.Streaming
+    is CoreToolPhase.Requested -> ToolCallPhase.Requested
+    is CoreToolPhase.Running -> ToolCallPhase.Running
+    is CoreToolPhase.Succeeded -> ToolCallPhase.Succeeded(result)
+    is CoreToolPhase.Failed -> ToolCallPhase.Failed(ToolFailureKind.valueOf(failure.name), detail)
+    is CoreToolPhase.CompletedByServer -> ToolCallPhase.CompletedByServer
+    is CoreToolPhase.Skipped -> ToolCallPhase.Skipped(reason)
+    is CoreToolPhase.OwnedByServer -> ToolCallPhase.OwnedByServer
+    is CoreToolPhase.AwaitingInterrupt -> ToolCallPhase.AwaitingInterrupt(interruptId)
+}
+
+internal fun ToolCallUpdate.toToolCall() = ToolCall(toolCallId, toolName, phase.toPhase())
+
+internal fun SessionWarning.toWarning() = Warning(WarningKind.valueOf(kind.name), message)
+
+internal fun RunSummary.toResult() = RunResult(
+    threadId = threadId,
+    runIds = runIds,
+    phase = phase.toPhase(),
+    toolCalls = toolCalls.map { ToolCall(it.toolCallId, it.toolName, it.phase.toPhase()) },
+    pendingInterrupts = pendingInterrupts.map { it.toInterrupt() },
+    followUpLimitReached = followUpLimitReached,
+    needsResync = needsResync,
+    warnings = warnings.map { it.toWarning() },
+)
+
+internal fun ActionResultRecord.toResult(): ActionResult = when (this) {
+    is ActionResultRecord.Ran -> ActionResult.Ran(summary.toResult())
+    is ActionResultRecord.OpenUrl -> ActionResult.OpenUrl(url)
+    is ActionResultRecord.Handled -> ActionResult.Handled
+}
+
+internal fun dev.agentui.core.SurfaceDiffRecord.toDiff(): SurfaceDiff = when (this) {
+    is dev.agentui.core.SurfaceDiffRecord.Reset -> SurfaceDiff.Reset(root, nodes)
+    is dev.agentui.core.SurfaceDiffRecord.Patch -> SurfaceDiff.Patch(upserted, removed)
+}

@@ -40,10 +40,10 @@ object NativeThreads {
         // Nested objects are referenced without initialising their outer object, whose
         // vtable would make the trampolines too early.
         val callbacks: List<Callback> = listOf(
-            uniffiCallbackInterfaceConversationListener.`onUpdate`,
+            uniffiCallbackInterfaceConversationListener.`onUpdates`,
             uniffiCallbackInterfaceConversationListener.uniffiFree,
             uniffiCallbackInterfaceConversationListener.uniffiClone,
-            uniffiCallbackInterfaceSurfaceListener.`onDiff`,
+            uniffiCallbackInterfaceSurfaceListener.`onDiffs`,
             uniffiCallbackInterfaceSurfaceListener.uniffiFree,
             uniffiCallbackInterfaceSurfaceListener.uniffiClone,
             uniffiCallbackInterfaceClientToolHandler.`call`,

@@ -1,24 +1,14 @@
 package dev.agentui
 
-import dev.agentui.core.ActionResultRecord
 import dev.agentui.core.ConversationException
-import dev.agentui.core.ConversationOptions
 import dev.agentui.core.MemoryBudget
 import dev.agentui.core.defaultMemoryBudget
-import dev.agentui.core.MessageRole
 import dev.agentui.core.NodeValue
-import dev.agentui.core.RunStatus
-import dev.agentui.core.ToolCallStatus
-import dev.agentui.core.WarningKind
-import dev.agentui.core.SurfaceDiffRecord
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.async
 import kotlinx.coroutines.delay
 import kotlinx.coroutines.flow.first
-import kotlinx.coroutines.flow.transformWhile
-import dev.agentui.core.ConversationUpdate
-import kotlinx.coroutines.flow.toList
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeout
@@ -50,7 +40,7 @@ class AgentConversationTest {
         main.close()
     }
 
-    private fun connect(url: String = Fixtures.agent.agentUrl(), options: ConversationOptions = ConversationOptions()) =
+    private fun connect(url: String = Fixtures.agent.agentUrl(), options: AgentOptions = AgentOptions()) =
         Fixtures.runtime.connect(url, options = options, dispatcher = main.dispatcher)
 
     @Test
@@ -63,8 +53,11 @@ class AgentConversationTest {
                 conversation.messages.collect { messages -> seen += messages.lastAssistantText() }
             }
             val summary = conversation.send("hello")
-            assertIs<RunStatus.Finished>(summary.status)
-            val final = conversation.messages.awaitValue { it.lastAssistantText().endsWith("emoji 🎉.") }
+            assertIs<RunPhase.Finished>(summary.phase)
+            // send() returns once the flows show the run's end: no waiting needed.
+            val final = conversation.messages.value
+            assertTrue(final.lastAssistantText().endsWith("emoji 🎉."), final.lastAssistantText())
+            assertIs<RunPhase.Finished>(conversation.phase.value)
             collector.cancel()
 
             val assistantValues = seen.filter { it.isNotEmpty() }.distinct()
@@ -72,8 +65,8 @@ class AgentConversationTest {
             assertTrue(assistantValues.zipWithNext().all { (a, b) -> b.startsWith(a) }, "text only grows: $assistantValues")
             assertTrue(final.lastAssistantText().startsWith("Hello! I am the demo agent"))
             assertTrue(final.lastAssistantText().contains("日本語"), "non-ASCII survives the bindings")
-            assertEquals(listOf(MessageRole.USER, MessageRole.ASSISTANT), final.map { it.role })
-            assertIs<RunStatus.Finished>(conversation.status.awaitValue { it is RunStatus.Finished })
+            assertEquals(listOf(Role.USER, Role.ASSISTANT), final.map { it.role })
+            assertIs<RunPhase.Finished>(conversation.phase.awaitValue { it is RunPhase.Finished })
         }
     }
 
@@ -96,17 +89,17 @@ class AgentConversationTest {
             assertEquals(1, summary.toolCalls.size)
             val report = summary.toolCalls.single()
             assertEquals("get_location", report.toolName)
-            assertEquals(ToolCallStatus.Succeeded("Lisbon, Portugal"), report.status)
+            assertEquals(ToolCallPhase.Succeeded("Lisbon, Portugal"), report.phase)
 
             val messages = conversation.messages.awaitValue { it.assistantTexts().contains("Your location according to the app: Lisbon, Portugal") }
             assertTrue(
                 messages.assistantTexts().contains("Your location according to the app: Lisbon, Portugal"),
                 messages.assistantTexts(),
             )
-            val call = conversation.toolCalls.awaitValue { calls -> calls.values.any { it.status is ToolCallStatus.Succeeded } }
+            val call = conversation.toolCalls.awaitValue { calls -> calls.values.any { it.phase is ToolCallPhase.Succeeded } }
             assertEquals("get_location", call.values.single().toolName)
             // The result went back as a tool message (lesson 1: the run continued from it).
-            assertTrue(messages.any { it.role == MessageRole.TOOL && it.toolCallId == report.toolCallId })
+            assertTrue(messages.any { it.role == Role.TOOL && it.toolCallId == report.toolCallId })
         }
     }
 
@@ -117,8 +110,8 @@ class AgentConversationTest {
                 throw ClientToolFailure("location permission denied")
             }
             val summary = conversation.send("my location please")
-            val status = summary.toolCalls.single().status
-            assertIs<ToolCallStatus.Failed>(status)
+            val status = summary.toolCalls.single().phase
+            assertIs<ToolCallPhase.Failed>(status)
             val messages = conversation.messages.awaitValue { it.assistantTexts().contains("location permission denied") }
             assertTrue(messages.assistantTexts().contains("location permission denied"), messages.assistantTexts())
         }
@@ -153,45 +146,49 @@ class AgentConversationTest {
     fun `the booking surface arrives as resolved nodes and the book action is answered`(): Unit = runBlocking {
         connect().use { conversation ->
             conversation.send("book a table")
-            val surface = conversation.surfaces.awaitValue { it["booking"]?.root != null }.getValue("booking")
+            assertEquals("booking", conversation.surfaces.value.getValue("booking").id)
+            conversation.probe("booking", main.dispatcher).use { surface ->
+                surface.await { it.root != null }
+                assertEquals("Card", surface.root!!.componentType)
+                assertEquals("TextField", surface.node("name")!!.componentType)
+                assertEquals("DateTimeInput", surface.node("date")!!.componentType)
+                assertEquals("ChoicePicker", surface.node("guests")!!.componentType)
+                val book = surface.node("book")!!
+                assertEquals("Button", book.componentType)
+                assertFalse(book.enabled, "Book is disabled until a name and a date are set")
+                assertEquals(
+                    listOf("title", "name", "date", "guests", "book"),
+                    surface.children(surface.node("form")!!).map { it.id },
+                )
+                assertEquals("Book a table", surface.node("title")!!.prop("text")?.textOrNull)
 
-            assertEquals("Card", surface.root!!.componentType)
-            assertEquals("TextField", surface.node("name")!!.componentType)
-            assertEquals("DateTimeInput", surface.node("date")!!.componentType)
-            assertEquals("ChoicePicker", surface.node("guests")!!.componentType)
-            val book = surface.node("book")!!
-            assertEquals("Button", book.componentType)
-            assertFalse(book.enabled, "Book is disabled until a name and a date are set")
-            assertEquals(
-                listOf("title", "name", "date", "guests", "book"),
-                surface.children(surface.node("form")!!).map { it.id },
-            )
-            assertEquals("Book a table", surface.node("title")!!.prop("text")?.textOrNull)
+                // A subscriber gets a full Reset first.
+                val first = withTimeout(WAIT_MS) { conversation.surfaceDiffs("booking").first() }
+                assertIs<SurfaceDiff.Reset>(first)
+                assertEquals("root", first.rootId)
 
-            // A renderer subscribing itself gets a full Reset first.
-            conversation.surface("booking")!!.use { native ->
-                val first = withTimeout(WAIT_MS) { native.diffs().first() }
-                assertIs<SurfaceDiffRecord.Reset>(first)
-                assertEquals("root", first.root)
+                val before = surface.nodes.version
+                val title = surface.node("title")
+                conversation.setValue("booking", "/booking/name", "Ada")
+                conversation.setValue("booking", "/booking/date", NodeValue.Text("2026-12-24"))
+                conversation.setValue("booking", "/booking/guests", listOf("4"))
+
+                surface.await { it.node("book")?.enabled == true }
+                assertEquals("Ada", surface.node("name")!!.prop("value")?.textOrNull)
+                assertTrue(surface.nodes.version > before)
+                // Patches touch only the nodes they change: the title keeps its instance.
+                assertTrue(title === surface.node("title"), "an untouched node is not replaced")
+
+                val result = conversation.dispatchAction("booking", "book")
+                assertIs<ActionResult.Ran>(result)
+                assertTrue(
+                    conversation.messages.value.assistantTexts().contains("Booked a table for 4 on 2026-12-24 under the name Ada."),
+                    conversation.messages.value.assistantTexts(),
+                )
+                // The agent removes the form once the table is booked: gone from the list, empty Reset.
+                assertFalse("booking" in conversation.surfaces.value)
+                surface.await { it.root == null && it.nodes.size == 0 }
             }
-
-            conversation.setValue("booking", "/booking/name", "Ada")
-            conversation.setValue("booking", "/booking/date", NodeValue.Text("2026-12-24"))
-            conversation.setValue("booking", "/booking/guests", listOf("4"))
-
-            val filled = conversation.surfaces.awaitValue { it["booking"]?.node("book")?.enabled == true }.getValue("booking")
-            assertEquals("Ada", filled.node("name")!!.prop("value")?.textOrNull)
-            assertTrue(filled.version > surface.version)
-
-            val result = conversation.dispatchAction("booking", "book")
-            assertIs<ActionResultRecord.Ran>(result)
-            val messages = conversation.messages.awaitValue { it.assistantTexts().contains("under the name Ada.") }
-            assertTrue(
-                messages.assistantTexts().contains("Booked a table for 4 on 2026-12-24 under the name Ada."),
-                messages.assistantTexts(),
-            )
-            // The agent removes the form once the table is booked.
-            conversation.surfaces.awaitValue { "booking" !in it }
         }
     }
 
@@ -199,7 +196,7 @@ class AgentConversationTest {
     fun `a disabled button refuses the action`(): Unit = runBlocking {
         connect().use { conversation ->
             conversation.send("book a table")
-            conversation.surfaces.awaitValue { it["booking"]?.node("book") != null }
+            assertTrue("booking" in conversation.surfaces.value)
             val error = runCatching { conversation.dispatchAction("booking", "book") }.exceptionOrNull()
             assertIs<ConversationException.A2ui>(error, "got $error")
         }
@@ -209,19 +206,19 @@ class AgentConversationTest {
     fun `an interrupt is resolved from Kotlin and the run continues`(): Unit = runBlocking {
         connect().use { conversation ->
             val summary = conversation.send("delete the report")
-            assertIs<RunStatus.Interrupted>(summary.status)
-            val status = conversation.status.awaitValue { it is RunStatus.Interrupted }
-            assertIs<RunStatus.Interrupted>(status)
-            val interrupt = conversation.pendingInterrupts().single()
+            assertIs<RunPhase.Interrupted>(summary.phase)
+            val status = conversation.phase.awaitValue { it is RunPhase.Interrupted }
+            assertIs<RunPhase.Interrupted>(status)
+            val interrupt = conversation.interrupts.value.single()
             assertEquals("confirm_delete", interrupt.reason)
             assertEquals(interrupt.id, summary.pendingInterrupts.single().id)
 
             conversation.resolveInterrupt(interrupt.id, """{"approved": true}""")
             val next = conversation.continueRun()
-            assertIs<RunStatus.Finished>(next.status)
+            assertIs<RunPhase.Finished>(next.phase)
             val messages = conversation.messages.awaitValue { it.assistantTexts().contains("Deleted report.pdf.") }
             assertTrue(messages.lastAssistantText().contains("Deleted report.pdf."), messages.assistantTexts())
-            assertTrue(conversation.pendingInterrupts().isEmpty())
+            assertTrue(conversation.interrupts.value.isEmpty())
         }
     }
 
@@ -237,7 +234,7 @@ class AgentConversationTest {
             val stopMs = (System.nanoTime() - started) / 1_000_000
             val error = outcome.exceptionOrNull()
             assertIs<ConversationException.Cancelled>(error, "got $outcome")
-            assertIs<RunStatus.Cancelled>(conversation.status.awaitValue { it is RunStatus.Cancelled })
+            assertIs<RunPhase.Cancelled>(conversation.phase.awaitValue { it is RunPhase.Cancelled })
             assertTrue(stopMs < 2_000, "cancel took $stopMs ms")
             val text = conversation.messages.value.lastAssistantText()
             assertFalse(text.contains("Slow token 50."), "the stream stopped early: $text")
@@ -245,20 +242,22 @@ class AgentConversationTest {
     }
 
     @Test
-    fun `input typed during a run is applied after it, and a refused one is reported`(): Unit = runBlocking {
+    fun `input typed during a run applies at once`(): Unit = runBlocking {
         connect().use { conversation ->
             conversation.send("book a table")
-            val warnings = async { withTimeout(WAIT_MS) { conversation.warnings.first { it.kind == WarningKind.INPUT_NOT_APPLIED } } }
-            val run = async { runCatching { conversation.send("slow please") } }
-            conversation.messages.awaitValue { it.lastAssistantText().contains("Slow token 1.") }
-            // Answered at once from the "UI thread" although a run holds the session.
-            conversation.setValue("booking", "/booking/name", "Ada")
-            conversation.setValue("booking", "/booking/guests/x/y", "bad")
-            assertEquals("", conversation.surfaces.value["booking"]?.node("name")?.prop("value")?.textOrNull)
-            conversation.cancel()
-            run.await()
-            conversation.surfaces.awaitValue { it["booking"]?.node("name")?.prop("value")?.textOrNull == "Ada" }
-            assertTrue(warnings.await().message.contains("/booking/guests/x/y"))
+            conversation.probe("booking", main.dispatcher).use { surface ->
+                surface.await { it.node("name") != null }
+                val run = async { runCatching { conversation.send("slow please") } }
+                conversation.messages.awaitValue { it.lastAssistantText().contains("Slow token 1.") }
+                // Answered at once from the "UI thread", and applied although a run streams.
+                conversation.setValue("booking", "/booking/name", "Ada")
+                surface.await { it.node("name")?.prop("value")?.textOrNull == "Ada" }
+                assertIs<RunPhase.Running>(conversation.phase.value, "the run still streams")
+                // A write the engine refuses is an exception at once, never a later warning.
+                assertTrue(runCatching { conversation.setValue("booking", "no-slash", "bad") }.isFailure)
+                conversation.cancel()
+                run.await()
+            }
         }
     }
 
@@ -268,7 +267,7 @@ class AgentConversationTest {
             val job = launch { conversation.send("slow please") }
             conversation.messages.awaitValue { it.lastAssistantText().contains("Slow token 2.") }
             job.cancel()
-            assertIs<RunStatus.Cancelled>(conversation.status.awaitValue { it is RunStatus.Cancelled })
+            assertIs<RunPhase.Cancelled>(conversation.phase.awaitValue { it is RunPhase.Cancelled })
         }
     }
 
@@ -278,7 +277,7 @@ class AgentConversationTest {
             val error = runCatching { conversation.send("hello") }.exceptionOrNull()
             assertIs<ConversationException.HttpStatus>(error, "got $error")
             assertEquals(500.toUShort(), error.status)
-            assertIs<RunStatus.Failed>(conversation.status.awaitValue { it is RunStatus.Failed })
+            assertIs<RunPhase.Failed>(conversation.phase.awaitValue { it is RunPhase.Failed })
         }
     }
 
@@ -288,19 +287,20 @@ class AgentConversationTest {
             // The demo's counter scenario sends {"counter": 0, "items": []}: about 330 bytes once
             // parsed, over a 200-byte state budget.
             val budget = MemoryBudget(maxStateBytes = 200uL)
-            Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = main.dispatcher, memoryBudget = budget)
+            connect(options = AgentOptions(memoryBudget = budget))
                 .use { conversation ->
                     val error = runCatching { conversation.send("counter") }.exceptionOrNull()
                     assertIs<ConversationException.LimitExceeded>(error, "got $error")
                     assertTrue(error.detail.contains("state size"), error.detail)
-                    assertIs<RunStatus.Failed>(conversation.status.awaitValue { it is RunStatus.Failed })
+                    assertIs<RunPhase.Failed>(conversation.phase.awaitValue { it is RunPhase.Failed })
                     assertEquals("{}", conversation.stateJson.value, "the refused snapshot changed nothing")
                 }
             // The same scenario within the default budget (the phone defaults) applies the state.
             assertEquals(4_194_304uL, defaultMemoryBudget().maxStateBytes)
-            connect(options = ConversationOptions(memoryBudget = defaultMemoryBudget())).use { conversation ->
+            connect(options = AgentOptions(memoryBudget = defaultMemoryBudget())).use { conversation ->
                 conversation.send("counter")
-                assertTrue(conversation.stateJson.awaitValue { it.contains("\"counter\":3") }.isNotEmpty())
+                assertTrue(conversation.stateJson.value.contains("\"counter\":3"), conversation.stateJson.value)
+                assertEquals(3.0, (conversation.state.value as Map<*, *>)["counter"])
             }
         }
 
@@ -309,7 +309,7 @@ class AgentConversationTest {
         connect().use { conversation ->
             val error = runCatching { conversation.send("please fail") }.exceptionOrNull()
             assertIs<ConversationException.Agent>(error, "got $error")
-            assertIs<RunStatus.AgentError>(conversation.status.awaitValue { it is RunStatus.AgentError })
+            assertIs<RunPhase.AgentError>(conversation.phase.awaitValue { it is RunPhase.AgentError })
         }
     }
 
@@ -318,11 +318,9 @@ class AgentConversationTest {
         val testThread = Thread.currentThread().name.substringBefore(" @")
         connect(Fixtures.pacedAgent.agentUrl()).use { conversation ->
             val nativeThreads = Collections.synchronizedSet(mutableSetOf<String>())
-            val raw = conversation.native.updates()
-            val rawCollector = launch(Dispatchers.Unconfined) { raw.collect { } }
             // A listener of our own on the generated object records where Rust calls from.
             val handle = conversation.native.addListener(object : dev.agentui.core.ConversationListener {
-                override fun onUpdate(update: dev.agentui.core.ConversationUpdate) {
+                override fun onUpdates(updates: List<dev.agentui.core.ConversationUpdate>) {
                     nativeThreads += Thread.currentThread().name
                 }
             })
@@ -332,12 +330,11 @@ class AgentConversationTest {
             }
             val statusThreads = Collections.synchronizedSet(mutableSetOf<String>())
             val statusCollector = launch(Dispatchers.Unconfined) {
-                conversation.status.collect { statusThreads += Thread.currentThread().name }
+                conversation.phase.collect { statusThreads += Thread.currentThread().name }
             }
             conversation.send("hello")
-            conversation.messages.awaitValue { it.lastAssistantText().endsWith("🎉.") }
-            conversation.status.awaitValue { it is RunStatus.Finished }
-            collector.cancel(); statusCollector.cancel(); rawCollector.cancel()
+            handle.flush()
+            collector.cancel(); statusCollector.cancel()
             handle.close()
 
             assertTrue(nativeThreads.isNotEmpty())
@@ -355,25 +352,26 @@ class AgentConversationTest {
     }
 
     @Test
-    fun `a test dispatcher holds every update until it runs`(): Unit = runBlocking {
+    fun `a test dispatcher holds every update until it runs, and send waits for it`(): Unit = runBlocking {
         val scheduler = kotlinx.coroutines.test.TestCoroutineScheduler()
         val testMain = kotlinx.coroutines.test.StandardTestDispatcher(scheduler, "test-main")
         Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = testMain).use { conversation ->
-            conversation.send("hello")
-            // The run is over on the Rust side, but nothing was applied: the "main thread"
-            // has not run yet.
+            val sent = async(Dispatchers.Default) { conversation.send("hello") }
+            // The run goes on on the Rust side, but nothing is applied while the "main thread"
+            // does not run, and send() does not return before its end is applied.
+            delay(300)
             assertEquals(emptyList(), conversation.messages.value)
-            assertEquals(RunStatus.Idle, conversation.status.value)
-            // Deliveries may still be on their way from Rust: run the dispatcher until the
-            // final state shows, the way a main looper would keep running.
+            assertEquals(RunPhase.Idle, conversation.phase.value)
+            assertFalse(sent.isCompleted)
             val deadline = System.nanoTime() + WAIT_MS * 1_000_000
-            while (!conversation.messages.value.lastAssistantText().endsWith("🎉.") ||
-                conversation.status.value !is RunStatus.Finished
-            ) {
+            while (!sent.isCompleted) {
                 assertTrue(System.nanoTime() < deadline, "updates never applied")
                 Thread.sleep(5)
                 scheduler.advanceUntilIdle()
             }
+            sent.await()
+            assertTrue(conversation.messages.value.lastAssistantText().endsWith("🎉."))
+            assertIs<RunPhase.Finished>(conversation.phase.value)
         }
     }
 
@@ -391,22 +389,25 @@ class AgentConversationTest {
     }
 
     @Test
-    fun `updates flow of the generated object delivers in order`(): Unit = runBlocking {
+    fun `the generated listener gets a Reset, then the deltas in order`(): Unit = runBlocking {
         connect().use { conversation ->
-            val updates = async {
-                conversation.native.updates()
-                    .transformWhile { emit(it); !(it is ConversationUpdate.RunStatusChanged && it.status is RunStatus.Finished) }
-                    .toList()
-            }
-            delay(50) // let the collector subscribe
+            val received = Collections.synchronizedList(mutableListOf<dev.agentui.core.ConversationUpdate>())
+            val handle = conversation.native.addListener(object : dev.agentui.core.ConversationListener {
+                override fun onUpdates(updates: List<dev.agentui.core.ConversationUpdate>) {
+                    received += updates
+                }
+            })
             conversation.send("hello")
-            val received = withTimeout(WAIT_MS) { updates.await() }
-            val statuses = received.filterIsInstance<ConversationUpdate.RunStatusChanged>().map { it.status::class.simpleName }
-            assertEquals(listOf("Starting", "Running", "Finished"), statuses)
-            val texts = received.filterIsInstance<ConversationUpdate.MessageUpserted>()
-                .filter { it.message.role == MessageRole.ASSISTANT }
-                .map { ChatMessage.from(it.message).text.orEmpty() }
-            assertTrue(texts.size >= 2 && texts.zipWithNext().all { (a, b) -> b.startsWith(a) }, "in order: $texts")
+            handle.flush()
+            handle.close()
+            assertIs<dev.agentui.core.ConversationUpdate.Reset>(received.first())
+            val deltas = received.drop(1).map { (it as dev.agentui.core.ConversationUpdate.Delta).delta }
+            val phases = deltas.filterIsInstance<dev.agentui.core.ConversationDelta.RunPhase>().map { it.phase::class.simpleName }
+            assertEquals(listOf("Starting", "Running", "Finished"), phases)
+            // Streamed text arrives as pieces, not as the whole message each time.
+            val pieces = deltas.filterIsInstance<dev.agentui.core.ConversationDelta.TextAppended>()
+            assertTrue(pieces.size >= 2, "text streamed in pieces: ${pieces.size}")
+            assertTrue(conversation.messages.value.lastAssistantText().endsWith(pieces.last().delta))
         }
     }
 

@@ -1,9 +1,5 @@
 package dev.agentui
 
-import dev.agentui.core.LocalOnlyReason
-import dev.agentui.core.MessageRole
-import dev.agentui.core.RunStatus
-import dev.agentui.core.WarningKind
 import kotlinx.coroutines.CoroutineStart
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.async
@@ -57,7 +53,7 @@ class AgentEventsTest {
             val stepCollector = launch(Dispatchers.Unconfined) { conversation.activeSteps.collect { stepValues += it } }
 
             val summary = conversation.send("show me the steps")
-            assertIs<RunStatus.Finished>(summary.status)
+            assertIs<RunPhase.Finished>(summary.phase)
             val events = withTimeout(WAIT_MS) { received.await() }
 
             assertEquals(4, events.size, "$events")
@@ -71,7 +67,7 @@ class AgentEventsTest {
             // already in the messages flow when the step's end arrives.
             assertEquals("Research step done.", events[3].second)
 
-            conversation.status.awaitValue { it is RunStatus.Finished }
+            conversation.phase.awaitValue { it is RunPhase.Finished }
             conversation.activeSteps.awaitValue { it.isEmpty() }
             stepCollector.cancel()
             assertTrue(listOf("research") in stepValues, "the step was shown as active: $stepValues")
@@ -85,9 +81,9 @@ class AgentEventsTest {
                 conversation.events.first { it is AgentEvent.Custom }
             }
             val summary = conversation.send("legacy approval please")
-            assertIs<RunStatus.Interrupted>(summary.status)
-            assertIs<RunStatus.Interrupted>(conversation.status.awaitValue { it is RunStatus.Interrupted })
-            val interrupt = conversation.pendingInterrupts().single()
+            assertIs<RunPhase.Interrupted>(summary.phase)
+            assertIs<RunPhase.Interrupted>(conversation.phase.awaitValue { it is RunPhase.Interrupted })
+            val interrupt = conversation.interrupts.value.single()
             assertEquals("lg-1", interrupt.id, "the id comes from LangGraph's rawEvent")
             assertEquals("Approve?", interrupt.message)
 
@@ -98,16 +94,16 @@ class AgentEventsTest {
 
             conversation.resolveInterrupt(interrupt.id, """{"approved": true}""")
             val next = conversation.continueRun()
-            assertIs<RunStatus.Finished>(next.status)
+            assertIs<RunPhase.Finished>(next.phase)
             // The answer streams in two deltas: wait for the quoted payload, then compare exactly.
             val messages = conversation.messages.awaitValue { it.lastAssistantText().startsWith("Approved: {") }
             assertEquals("""Approved: {"approved":true}""", messages.lastAssistantText())
-            assertTrue(conversation.pendingInterrupts().isEmpty())
+            assertTrue(conversation.interrupts.value.isEmpty())
         }
     }
 
     @Test
-    fun `text cut short by a cancel is marked incomplete and kept local`(): Unit = runBlocking {
+    fun `text cut short by a cancel stays visible and is reported kept local`(): Unit = runBlocking {
         connect().use { conversation ->
             val warning = async(Dispatchers.Unconfined, start = CoroutineStart.UNDISPATCHED) {
                 conversation.warnings.first { it.kind == WarningKind.KEPT_LOCAL }
@@ -117,11 +113,7 @@ class AgentEventsTest {
             conversation.cancel()
             run.await()
 
-            val messages = conversation.messages.awaitValue { list -> list.any { it.incomplete } }
-            val cut = messages.single { it.localOnly != null }
-            assertEquals(MessageRole.ASSISTANT, cut.role)
-            assertEquals(LocalOnlyReason.CANCELLED, cut.localOnly)
-            assertTrue(cut.incomplete)
+            val cut = conversation.messages.value.last { it.role == Role.ASSISTANT }
             assertTrue(cut.text.orEmpty().contains("Slow token 2."), "the partial text stays visible: ${cut.text}")
             assertTrue(withTimeout(WAIT_MS) { warning.await() }.message.contains(cut.id))
         }

@@ -1,7 +1,6 @@
 package dev.agentui
 
 import dev.agentui.core.ConversationException
-import dev.agentui.core.ConversationOptions
 import kotlinx.coroutines.runBlocking
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.BeforeEach
@@ -39,17 +38,17 @@ class LocaleTest {
         main.close()
     }
 
-    private fun connect(options: ConversationOptions = ConversationOptions()) =
+    private fun connect(options: AgentOptions = AgentOptions()) =
         Fixtures.runtime.connect(Fixtures.agent.agentUrl(), options = options, dispatcher = main.dispatcher)
 
     /** The receipt's texts, in display order. */
     private fun receipt(conversation: AgentConversation): List<String?> = runBlocking {
         conversation.send("show my receipt")
         // The components arrive before the data model: wait for the formatted values.
-        val surface = conversation.surfaces.awaitValue { surfaces ->
-            surfaces["receipt"]?.node("total")?.prop("text")?.textOrNull?.isNotEmpty() == true
-        }.getValue("receipt")
-        listOf("total", "paid", "delivery", "points", "items").map { surface.node(it)?.prop("text")?.textOrNull }
+        conversation.probe("receipt", main.dispatcher).use { surface ->
+            surface.await { it.node("total")?.prop("text")?.textOrNull?.isNotEmpty() == true }
+            listOf("total", "paid", "delivery", "points", "items").map { surface.node(it)?.prop("text")?.textOrNull }
+        }
     }
 
     @Test
@@ -76,14 +75,14 @@ class LocaleTest {
     fun `options name a locale and zone other than the device's`() {
         Locale.setDefault(Locale.GERMANY)
         TimeZone.setDefault(TimeZone.getTimeZone("Europe/Berlin"))
-        connect(ConversationOptions(locale = "en-US", timeZone = "UTC")).use { conversation ->
+        connect(AgentOptions(locale = "en-US", timeZone = "UTC")).use { conversation ->
             assertEquals(
                 listOf("€1,234.50", "Sunday 1 March 2026 10:00", "Mon 2 Mar 2026", "12,345.678", "several items"),
                 receipt(conversation),
             )
         }
         // Polish plural rules: 3 is "few"; the zone still comes from the device.
-        connect(ConversationOptions(locale = "pl-PL")).use { conversation ->
+        connect(AgentOptions(locale = "pl-PL")).use { conversation ->
             val texts = receipt(conversation)
             assertEquals("a few items", texts[4])
             assertEquals("niedziela 1 marca 2026 11:00", texts[1])
@@ -93,11 +92,11 @@ class LocaleTest {
     @Test
     fun `an invalid locale or time zone is InvalidOptions at connect`() {
         val badLocale = assertFailsWith<ConversationException.InvalidOptions> {
-            connect(ConversationOptions(locale = "en_US"))
+            connect(AgentOptions(locale = "en_US"))
         }
         assertTrue(badLocale.detail.contains("locale"), badLocale.detail)
         val badZone = assertFailsWith<ConversationException.InvalidOptions> {
-            connect(ConversationOptions(timeZone = "Mars/Olympus"))
+            connect(AgentOptions(timeZone = "Mars/Olympus"))
         }
         assertTrue(badZone.detail.contains("time zone"), badZone.detail)
     }

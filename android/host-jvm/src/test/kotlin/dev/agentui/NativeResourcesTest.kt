@@ -1,6 +1,5 @@
 package dev.agentui
 
-import dev.agentui.core.SurfaceDiffRecord
 import kotlinx.coroutines.flow.first
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeout
@@ -28,12 +27,10 @@ class NativeResourcesTest {
                         conversation.send("hello")
                     } else {
                         conversation.send("book a table")
-                        conversation.surface("booking")!!.use { surface ->
-                            // A renderer-style subscription, left open: close() of the
-                            // conversation must still release everything.
-                            val first = withTimeout(WAIT_MS) { surface.diffs().first() }
-                            check(first is SurfaceDiffRecord.Reset)
-                        }
+                        // A renderer-style subscription, left open: close() of the
+                        // conversation must still release everything.
+                        val first = withTimeout(WAIT_MS) { conversation.surfaceDiffs("booking").first() }
+                        check(first is SurfaceDiff.Reset)
                     }
                     conversation.messages.awaitValue { it.size >= 2 }
                 }

@@ -7,6 +7,7 @@ import kotlinx.coroutines.ExecutorCoroutineDispatcher
 import kotlinx.coroutines.asCoroutineDispatcher
 import kotlinx.coroutines.flow.StateFlow
 import kotlinx.coroutines.flow.first
+import kotlinx.coroutines.launch
 import kotlinx.coroutines.withTimeout
 import java.util.concurrent.Executors
 
@@ -46,8 +47,42 @@ suspend fun <T> StateFlow<T>.awaitValue(timeoutMs: Long = WAIT_MS, predicate: (T
 
 /** The text of the last assistant message, or "" if none. */
 fun List<ChatMessage>.lastAssistantText(): String =
-    lastOrNull { it.role == dev.agentui.core.MessageRole.ASSISTANT && !it.text.isNullOrEmpty() }?.text ?: ""
+    lastOrNull { it.role == Role.ASSISTANT && !it.text.isNullOrEmpty() }?.text ?: ""
 
 /** Every assistant text joined, for assertions that do not care which message said it. */
 fun List<ChatMessage>.assistantTexts(): String =
-    filter { it.role == dev.agentui.core.MessageRole.ASSISTANT }.mapNotNull { it.text }.joinToString("\n")
+    filter { it.role == Role.ASSISTANT }.mapNotNull { it.text }.joinToString("\n")
+
+/**
+ * Follows one surface the way the Compose renderer does: its diffs applied to a [SurfaceNodes]
+ * on [dispatcher] (the test's main thread). [await] polls the node state until it matches.
+ */
+class SurfaceProbe(
+    conversation: AgentConversation,
+    surfaceId: String,
+    dispatcher: kotlinx.coroutines.CoroutineDispatcher,
+) : AutoCloseable {
+    val nodes = dev.agentui.compose.SurfaceNodes()
+    private val scope = kotlinx.coroutines.CoroutineScope(dispatcher)
+    private val job = scope.launch { conversation.surfaceDiffs(surfaceId).collect(nodes::apply) }
+
+    fun node(id: String): Node? = nodes.node(id)
+    val root: Node? get() = nodes.rootId?.let(nodes::node)
+    fun children(node: Node): List<Node> = node.children.mapNotNull(nodes::node)
+
+    suspend fun await(timeoutMs: Long = WAIT_MS, predicate: (SurfaceProbe) -> Boolean): SurfaceProbe =
+        withTimeout(timeoutMs) {
+            while (!predicate(this@SurfaceProbe)) kotlinx.coroutines.delay(2)
+            this@SurfaceProbe
+        }
+
+    override fun close() {
+        job.cancel()
+    }
+}
+
+/** Waits until [surfaceId] exists, then follows it. */
+suspend fun AgentConversation.probe(surfaceId: String, dispatcher: kotlinx.coroutines.CoroutineDispatcher): SurfaceProbe {
+    surfaces.awaitValue { surfaceId in it }
+    return SurfaceProbe(this, surfaceId, dispatcher)
+}

@@ -2,8 +2,6 @@ package dev.agentui
 
 import dev.agentui.core.CertificateRejection
 import dev.agentui.core.ConversationException
-import dev.agentui.core.ConversationOptions
-import dev.agentui.core.RunStatus
 import dev.agentui.core.TlsDemoAgentHandle
 import dev.agentui.core.TrustStore
 import dev.agentui.core.startTlsDemoAgent
@@ -46,14 +44,14 @@ class TlsTrustTest {
         agent.stop()
     }
 
-    private fun connect(options: ConversationOptions) =
+    private fun connect(options: AgentOptions) =
         Fixtures.runtime.connect(agent.agentUrl(), options = options, dispatcher = main.dispatcher)
 
     @Test
     fun `the test CA given as an extra root is trusted`(): Unit = runBlocking {
-        connect(ConversationOptions(extraRootsPem = listOf(agent.caPem()))).use { conversation ->
+        connect(AgentOptions(extraRootsPem = listOf(agent.caPem()))).use { conversation ->
             val summary = conversation.send("hello")
-            assertIs<RunStatus.Finished>(summary.status)
+            assertIs<RunPhase.Finished>(summary.phase)
             // send() returns before the flow's last hop to the main dispatcher: wait for it.
             // (awaitValue fails the test if the greeting never arrives.)
             conversation.messages.awaitValue { it.lastAssistantText().startsWith("Hello!") }
@@ -63,10 +61,10 @@ class TlsTrustTest {
     @Test
     fun `without the extra root the certificate is refused with a typed exception`(): Unit = runBlocking {
         for (store in listOf(null, TrustStore.PLATFORM, TrustStore.WEBPKI_ROOTS)) {
-            connect(ConversationOptions(trustStore = store)).use { conversation ->
+            connect(AgentOptions(trustStore = store)).use { conversation ->
                 val error = assertFailsWith<ConversationException.Certificate> { conversation.send("hello") }
                 assertEquals(CertificateRejection.UNKNOWN_ISSUER, error.kind, "store $store: $error")
-                assertIs<RunStatus.Failed>(conversation.status.awaitValue { it is RunStatus.Failed })
+                assertIs<RunPhase.Failed>(conversation.phase.awaitValue { it is RunPhase.Failed })
             }
         }
     }
@@ -74,12 +72,12 @@ class TlsTrustTest {
     @Test
     fun `a pin that does not match is refused and a malformed one is invalid options`(): Unit = runBlocking {
         val wrongPin = "sha256/" + "A".repeat(43) + "="
-        connect(ConversationOptions(extraRootsPem = listOf(agent.caPem()), certificatePins = listOf(wrongPin))).use {
+        connect(AgentOptions(extraRootsPem = listOf(agent.caPem()), certificatePins = listOf(wrongPin))).use {
             val error = assertFailsWith<ConversationException.Certificate> { it.send("hello") }
             assertEquals(CertificateRejection.PIN_MISMATCH, error.kind)
         }
         assertFailsWith<ConversationException.InvalidOptions> {
-            connect(ConversationOptions(certificatePins = listOf("md5/nope")))
+            connect(AgentOptions(certificatePins = listOf("md5/nope")))
         }
     }
 }

@@ -5,6 +5,7 @@ import androidx.compose.material3.MaterialTheme
 import androidx.compose.material3.Text
 import androidx.compose.runtime.Composable
 import androidx.compose.runtime.LaunchedEffect
+import androidx.compose.runtime.collectAsState
 import androidx.compose.runtime.CompositionLocalProvider
 import androidx.compose.runtime.getValue
 import androidx.compose.runtime.mutableStateOf
@@ -16,9 +17,8 @@ import androidx.compose.ui.Modifier
 import androidx.compose.ui.platform.LocalUriHandler
 import androidx.compose.ui.platform.testTag
 import dev.agentui.AgentConversation
+import dev.agentui.SurfaceDiff
 import dev.agentui.core.SurfaceException
-import kotlinx.coroutines.flow.distinctUntilChanged
-import kotlinx.coroutines.flow.map
 
 /**
  * Renders A2UI surface [surfaceId] of [conversation] from the core's resolved nodes.
@@ -42,19 +42,26 @@ fun A2uiSurface(
     onError: ((Throwable) -> Unit)? = null,
 ) {
     val actions = remember(conversation, surfaceId) { ConversationSurfaceActions(conversation, surfaceId) }
-    val nodes = remember(conversation, surfaceId) {
-        SurfaceNodes().apply { update(conversation.surfaces.value[surfaceId]) }
-    }
-    LaunchedEffect(nodes) {
-        conversation.surfaces
-            .map { it[surfaceId] }
-            .distinctUntilChanged { old, new -> old === new }
-            .collect(nodes::update)
+    val nodes = remember(conversation, surfaceId) { SurfaceNodes() }
+    val present = conversation.surfaces.collectAsState().value.containsKey(surfaceId)
+    // One subscription per rendered surface while it exists: a Reset, then Patches applied on
+    // this coroutine (the composition's thread). A surface that is gone renders nothing; one
+    // the agent creates (again) later is followed from its new Reset.
+    LaunchedEffect(nodes, present) {
+        if (!present) {
+            nodes.apply(SurfaceDiff.Reset(null, emptyList()))
+            return@LaunchedEffect
+        }
+        try {
+            conversation.surfaceDiffs(surfaceId).collect(nodes::apply)
+        } catch (e: SurfaceException.UnknownSurface) {
+            nodes.apply(SurfaceDiff.Reset(null, emptyList()))
+        }
     }
     A2uiSurface(surfaceId, nodes, actions, modifier, components, onOpenUrl, onError)
 }
 
-/** Renders [nodes] (kept current by the caller with [SurfaceNodes.update]) with [actions]. */
+/** Renders [nodes] (kept current by the caller with [SurfaceNodes.apply]) with [actions]. */
 @Composable
 fun A2uiSurface(
     surfaceId: String,
@@ -100,7 +107,4 @@ private fun SurfaceRoot(nodes: SurfaceNodes) {
 }
 
 /** A short text for a refused write or a failed action, for the default error line. */
-fun describeError(error: Throwable): String = when (error) {
-    is SurfaceException.Busy -> "A run is in progress and too much input is waiting; try again when it ends."
-    else -> error.message?.takeIf { it.isNotBlank() } ?: error.javaClass.simpleName
-}
+fun describeError(error: Throwable): String = error.message?.takeIf { it.isNotBlank() } ?: error.javaClass.simpleName

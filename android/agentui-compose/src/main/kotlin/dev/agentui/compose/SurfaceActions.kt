@@ -1,7 +1,7 @@
 package dev.agentui.compose
 
 import dev.agentui.AgentConversation
-import dev.agentui.core.ActionResultRecord
+import dev.agentui.ActionResult
 import dev.agentui.core.NodeValue
 import kotlinx.coroutines.Deferred
 
@@ -17,7 +17,7 @@ interface SurfaceActions {
      * Starts the action of node [nodeId]. It must keep running when the caller's composition
      * goes away (a chat list scrolling the surface out of view must not cancel the run).
      */
-    fun dispatchAction(nodeId: String): Deferred<ActionResultRecord>
+    fun dispatchAction(nodeId: String): Deferred<ActionResult>
 }
 
 internal class ConversationSurfaceActions(
@@ -26,6 +26,6 @@ internal class ConversationSurfaceActions(
 ) : SurfaceActions {
     override fun setValue(path: String, value: NodeValue) = conversation.setValue(surfaceId, path, value)
 
-    override fun dispatchAction(nodeId: String): Deferred<ActionResultRecord> =
+    override fun dispatchAction(nodeId: String): Deferred<ActionResult> =
         conversation.dispatchActionAsync(surfaceId, nodeId)
 }

@@ -10,7 +10,7 @@ import androidx.compose.ui.platform.testTag
 import androidx.compose.ui.semantics.contentDescription
 import androidx.compose.ui.semantics.semantics
 import androidx.compose.ui.semantics.stateDescription
-import dev.agentui.core.ActionResultRecord
+import dev.agentui.ActionResult
 import dev.agentui.core.NodeValue
 import dev.agentui.core.ResolvedNodeRecord
 import kotlinx.coroutines.CancellationException
@@ -46,8 +46,8 @@ internal class SurfaceContext(
             try {
                 when (val result = pending.await()) {
                     // Already checked against the core's URL policy; this tap is the gesture.
-                    is ActionResultRecord.OpenUrl -> openUrl(result.url)
-                    is ActionResultRecord.Ran, is ActionResultRecord.Handled -> Unit
+                    is ActionResult.OpenUrl -> openUrl(result.url)
+                    is ActionResult.Ran, is ActionResult.Handled -> Unit
                 }
             } catch (e: CancellationException) {
                 throw e

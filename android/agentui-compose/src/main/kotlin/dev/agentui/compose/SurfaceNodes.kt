@@ -7,47 +7,61 @@ import androidx.compose.runtime.getValue
 import androidx.compose.runtime.mutableStateOf
 import androidx.compose.runtime.referentialEqualityPolicy
 import androidx.compose.runtime.setValue
-import dev.agentui.SurfaceState
-import dev.agentui.core.ResolvedNodeRecord
+import dev.agentui.Node
+import dev.agentui.SurfaceDiff
 
 /**
- * A surface's nodes as one snapshot state per node id, so that a diff which changes node `n`
- * invalidates only the composables that read `n`.
- *
- * The Kotlin layer keeps the same record instance for a node no diff touched, so [update] is
- * mostly O(nodes) reference checks; a re-sent record that is equal to the shown one (a node the
- * core re-resolved to the same result) does not invalidate either. Touched only on the UI thread.
+ * A surface's nodes as one snapshot state per node id, kept current by [apply]: a `Patch`
+ * writes only the slots of the nodes it upserts or removes, so it costs O(changed nodes) and
+ * invalidates only the composables that read those nodes. Touched on one thread (the UI's).
  */
 @Stable
 class SurfaceNodes {
-    private val states = HashMap<String, MutableState<ResolvedNodeRecord?>>()
+    private val states = HashMap<String, MutableState<Node?>>()
 
     var rootId: String? by mutableStateOf(null)
         private set
 
-    /** Whether the surface exists (false once deleted, or before it was created). */
-    var present: Boolean by mutableStateOf(false)
+    /** Diffs applied so far; a test or a UI can wait on it. */
+    var version: Long by mutableStateOf(0L)
         private set
 
     /** The node with instance id [id] as observable state; null while it is pending. */
-    fun state(id: String): State<ResolvedNodeRecord?> = slot(id)
+    fun state(id: String): State<Node?> = slot(id)
 
-    /** Applies the surface's latest published state; null means it is gone. */
-    fun update(surface: SurfaceState?) {
-        present = surface != null
-        val nodes = surface?.nodes.orEmpty()
-        for ((id, record) in nodes) {
-            val slot = slot(id)
-            val shown = slot.value
-            if (shown !== record && shown != record) slot.value = record
+    /** The node with instance id [id] now, outside composition. */
+    fun node(id: String): Node? = states[id]?.value
+
+    /** How many nodes are present. */
+    val size: Int get() = states.values.count { it.value != null }
+
+    fun apply(diff: SurfaceDiff) {
+        when (diff) {
+            is SurfaceDiff.Reset -> {
+                val ids = HashSet<String>(diff.nodes.size * 2)
+                for (node in diff.nodes) {
+                    ids += node.id
+                    set(node.id, node)
+                }
+                // Nodes the reset does not carry become pending; their slots stay so readers see it.
+                for ((id, slot) in states) if (slot.value != null && id !in ids) slot.value = null
+                rootId = diff.rootId
+            }
+            is SurfaceDiff.Patch -> {
+                for (id in diff.removed) states[id]?.value = null
+                for (node in diff.upserted) set(node.id, node)
+            }
         }
-        // Removed nodes become pending again; their slots stay so readers see the change.
-        for ((id, slot) in states) {
-            if (slot.value != null && id !in nodes) slot.value = null
-        }
-        rootId = surface?.rootId
+        version++
     }
 
-    private fun slot(id: String): MutableState<ResolvedNodeRecord?> =
+    private fun set(id: String, node: Node) {
+        val slot = slot(id)
+        val shown = slot.value
+        // A re-sent node equal to the shown one (re-resolved to the same result) does not invalidate.
+        if (shown !== node && shown != node) slot.value = node
+    }
+
+    private fun slot(id: String): MutableState<Node?> =
         states.getOrPut(id) { mutableStateOf(null, referentialEqualityPolicy()) }
 }

@@ -15,6 +15,7 @@ import androidx.compose.ui.test.performTextInput
 import androidx.compose.ui.test.runComposeUiTest
 import dev.agentui.Fixtures
 import dev.agentui.MainThread
+import dev.agentui.SurfaceProbe
 import dev.agentui.WAIT_MS
 import dev.agentui.assistantTexts
 import dev.agentui.core.NodeValue
@@ -57,8 +58,10 @@ class BookingFormRenderTest {
         val conversation = Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = main.dispatcher)
         conversation.use {
             conversation.sendAsync("book a table")
-            waitUntil(timeoutMillis = WAIT_MS) { conversation.surfaces.value["booking"]?.root != null }
+            waitUntil(timeoutMillis = WAIT_MS) { "booking" in conversation.surfaces.value }
+            val probe = SurfaceProbe(conversation, "booking", main.dispatcher)
             setContent { Themed { A2uiSurface(conversation, "booking") } }
+            waitUntil(timeoutMillis = WAIT_MS) { probe.root != null }
 
             onNodeWithText("Book a table").assertExists()
             onNodeWithText("Please enter a name").assertExists()
@@ -72,14 +75,12 @@ class BookingFormRenderTest {
             onNodeWithTag(a2uiNodeTag("name")).performTextInput("Ada")
             onNodeWithTag(a2uiNodeTag("date")).performTextInput("2026-12-24")
             onNodeWithText("4 guests").performClick()
-            // The first run may still hold the session: the writes are then queued by the core
-            // and arrive together once it ends.
+            // Writes apply at once in the core, during the first run too.
             waitUntil(timeoutMillis = WAIT_MS) {
-                val guests = conversation.surfaces.value["booking"]?.node("guests")?.prop("value")
-                conversation.surfaces.value["booking"]?.node("book")?.enabled == true &&
-                    guests == NodeValue.Array(listOf(NodeValue.Text("4")))
+                val guests = probe.node("guests")?.prop("value")
+                probe.node("book")?.enabled == true && guests == NodeValue.Array(listOf(NodeValue.Text("4")))
             }
-            val nodes = conversation.surfaces.value.getValue("booking")
+            val nodes = probe
             assertEquals("Ada", nodes.node("name")?.prop("value")?.textOrNull, "typed text reached the data model")
             assertEquals("2026-12-24", nodes.node("date")?.prop("value")?.textOrNull)
             assertEquals(listOf(NodeValue.Text("4")), (nodes.node("guests")?.prop("value") as NodeValue.Array).items)
@@ -99,7 +100,10 @@ class BookingFormRenderTest {
             }
             // The agent deletes the form once booked.
             waitUntil(timeoutMillis = WAIT_MS) { "booking" !in conversation.surfaces.value }
+            waitUntil(timeoutMillis = WAIT_MS) { probe.root == null }
+            waitForIdle()
             onNodeWithText("Book a table").assertDoesNotExist()
+            probe.close()
         }
     }
 
@@ -108,7 +112,8 @@ class BookingFormRenderTest {
         val conversation = Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = main.dispatcher)
         conversation.use {
             conversation.sendAsync("book a table")
-            waitUntil(timeoutMillis = WAIT_MS) { conversation.surfaces.value["booking"]?.root != null }
+            waitUntil(timeoutMillis = WAIT_MS) { "booking" in conversation.surfaces.value }
+            val probe = SurfaceProbe(conversation, "booking", main.dispatcher)
             val compositions = ConcurrentHashMap<String, AtomicInteger>()
             val counting = ComponentRegistry.basic().wrapAll { _, renderer ->
                 { scope, modifier ->
@@ -117,6 +122,7 @@ class BookingFormRenderTest {
                 }
             }
             setContent { Themed { A2uiSurface(conversation, "booking", components = counting) } }
+            waitUntil(timeoutMillis = WAIT_MS) { probe.root != null }
             waitForIdle()
             val rendered = setOf("root", "form", "title", "name", "date", "guests", "book", "book-label")
             assertEquals(rendered, compositions.keys, "every node rendered once at first")
@@ -124,7 +130,7 @@ class BookingFormRenderTest {
 
             // Not through the UI: only the write's own effect is measured.
             runOnIdle { conversation.setValue("booking", "/booking/name", "Grace") }
-            waitUntil(timeoutMillis = WAIT_MS) { conversation.surfaces.value["booking"]?.node("name")?.prop("value")?.textOrNull == "Grace" }
+            waitUntil(timeoutMillis = WAIT_MS) { probe.node("name")?.prop("value")?.textOrNull == "Grace" }
             waitForIdle()
             onNodeWithText("Grace").assertExists()
             assertTrue("name" in compositions.keys, "the node showing the value recomposed: ${compositions.keys}")
@@ -135,6 +141,7 @@ class BookingFormRenderTest {
                 compositions.keys - setOf("name", "book"),
                 "nodes that do not read /booking/name were not recomposed",
             )
+            probe.close()
         }
     }
 }

@@ -20,9 +20,9 @@ import androidx.compose.ui.test.performSemanticsAction
 import androidx.compose.ui.test.performTextInput
 import androidx.compose.ui.test.runDesktopComposeUiTest
 import androidx.compose.ui.unit.dp
-import dev.agentui.SurfaceState
+import dev.agentui.ActionResult
+import dev.agentui.SurfaceDiff
 import dev.agentui.core.ActionKindRecord
-import dev.agentui.core.ActionResultRecord
 import dev.agentui.core.BindingRecord
 import dev.agentui.core.NodeValue
 import dev.agentui.core.PropEntry
@@ -48,14 +48,14 @@ class GalleryRenderTest {
         var refuseWrites = false
 
         override fun setValue(path: String, value: NodeValue) {
-            if (refuseWrites) throw SurfaceException.Busy()
+            if (refuseWrites) throw SurfaceException.Rejected("TYPE_MISMATCH", "the value is not a boolean")
             writes += path to value
         }
 
-        override fun dispatchAction(nodeId: String): Deferred<ActionResultRecord> {
+        override fun dispatchAction(nodeId: String): Deferred<ActionResult> {
             dispatched += nodeId
             return CompletableDeferred(
-                if (nodeId == "help") ActionResultRecord.OpenUrl("https://example.com/help") else ActionResultRecord.Handled,
+                if (nodeId == "help") ActionResult.OpenUrl("https://example.com/help") else ActionResult.Handled,
             )
         }
     }
@@ -143,8 +143,7 @@ class GalleryRenderTest {
         // "later" is listed by root but has not arrived: pending, renders nothing.
     )
 
-    private fun state(nodes: List<ResolvedNodeRecord>, version: Long = 1) =
-        SurfaceState("gallery", "basic", "root", nodes.associateBy { it.id }, version)
+    private fun state(nodes: List<ResolvedNodeRecord>) = SurfaceDiff.Reset("root", nodes)
 
     private val withRating = ComponentRegistry.basic().with("Rating") { scope, modifier ->
         val stars = scope.number("stars")?.toInt() ?: 0
@@ -156,7 +155,7 @@ class GalleryRenderTest {
         runDesktopComposeUiTest(width = 900, height = 2600) {
             val actions = RecordingActions()
             val opened = mutableListOf<String>()
-            val nodes = SurfaceNodes().apply { update(state(gallery)) }
+            val nodes = SurfaceNodes().apply { apply(state(gallery)) }
             val loaded = mutableListOf<Pair<String?, ContentScale>>()
             val recordingLoader = object : A2uiImageLoader {
                 @Composable
@@ -237,13 +236,13 @@ class GalleryRenderTest {
 
             // Progressive rendering: the pending child appears when its node arrives.
             onNodeWithText("Arrived late").assertDoesNotExist()
-            runOnIdle { nodes.update(state(gallery + node("later", "Text", "text" to "Arrived late"), version = 2)) }
+            runOnIdle { nodes.apply(SurfaceDiff.Patch(listOf(node("later", "Text", "text" to "Arrived late")), emptyList())) }
             onNodeWithText("Arrived late").assertExists()
 
             // A refused write is shown, not swallowed.
             actions.refuseWrites = true
             onNodeWithText("I agree").performClick()
-            onNodeWithText("A run is in progress", substring = true).assertExists()
+            onNodeWithText("the value is not a boolean", substring = true).assertExists()
         }
 
     private fun hasSetProgress() = androidx.compose.ui.test.SemanticsMatcher.keyIsDefined(SemanticsActions.SetProgress)

@@ -34,7 +34,7 @@ class RendererBenchmark {
                 conversation.use {
                     runBlocking { conversation.send("show the wide surface") }
                     runDesktopComposeUiTest(width = 800, height = 1200) {
-                        waitUntil(timeoutMillis = WAIT_MS) { conversation.surfaces.value["wide"]?.nodes?.size == nodeCount }
+                        waitUntil(timeoutMillis = WAIT_MS) { "wide" in conversation.surfaces.value }
                         val compositions = ConcurrentHashMap<String, AtomicInteger>()
                         val shown = ConcurrentHashMap<String, String>()
                         val counting = ComponentRegistry.basic().wrapAll { _, renderer ->
@@ -46,6 +46,7 @@ class RendererBenchmark {
                         }
                         val t0 = System.nanoTime()
                         setContent { MaterialTheme { A2uiSurface(conversation, "wide", components = counting) } }
+                        waitUntil(timeoutMillis = WAIT_MS) { compositions.size == nodeCount }
                         waitForIdle()
                         val first = System.nanoTime() - t0
                         assertEquals(nodeCount, compositions.size)
@@ -67,7 +68,6 @@ class RendererBenchmark {
                         println("BENCH %-58s %8.2f ms p50, %.2f ms p90 (%d updates, %d node recompositions)".format(
                             "Compose: setValue -> the one node recomposed", latencies[latencies.size / 2] / 1e6,
                             latencies[latencies.size * 9 / 10] / 1e6, rounds, recomposed))
-                        check(conversation.surfaces.value["wide"]?.node("t7")?.prop("text")?.textOrNull != null)
                     }
                 }
             }

@@ -13,7 +13,8 @@ import dev.agentui.MainThread
 import dev.agentui.WAIT_MS
 import dev.agentui.assistantTexts
 import dev.agentui.compose.a2uiNodeTag
-import dev.agentui.core.ToolCallStatus
+import dev.agentui.ToolCallPhase
+import androidx.compose.ui.test.assertIsEnabled
 import dev.agentui.sample.ui.NavigationTool
 import dev.agentui.sample.ui.Navigator
 import dev.agentui.sample.ui.SampleApp
@@ -67,8 +68,8 @@ class SampleAppTest {
                 NavigationTool.run("""{"screen": "settings"}""", navigator, kotlinx.coroutines.Dispatchers.Unconfined)
             }
             assertEquals("""{"navigated": true, "screen": "settings"}""", again)
-            val status = conversation.toolCalls.value.values.single().status
-            assertEquals(ToolCallStatus.Succeeded("""{"navigated": true, "screen": "settings"}"""), status)
+            val status = conversation.toolCalls.value.values.single().phase
+            assertEquals(ToolCallPhase.Succeeded("""{"navigated": true, "screen": "settings"}"""), status)
 
             onNodeWithText("← Back to chat").performClick()
             onNodeWithTag("chat").assertExists()
@@ -83,12 +84,12 @@ class SampleAppTest {
             setContent { MaterialTheme { SampleApp(conversation, Navigator()) } }
             onNodeWithTag("composer").performTextInput("book a table")
             onNodeWithTag("send").performClick()
-            waitUntil(timeoutMillis = WAIT_MS) { conversation.surfaces.value["booking"]?.root != null }
+            waitUntil(timeoutMillis = WAIT_MS) { "booking" in conversation.surfaces.value }
             waitForIdle()
             onNodeWithText("Book a table").assertExists()
             onNodeWithTag(a2uiNodeTag("name")).performTextInput("Grace")
             onNodeWithTag(a2uiNodeTag("date")).performTextInput("2027-01-02")
-            waitUntil(timeoutMillis = WAIT_MS) { conversation.surfaces.value["booking"]?.node("book")?.enabled == true }
+            waitUntil(timeoutMillis = WAIT_MS) { runCatching { onNodeWithText("Book").assertIsEnabled() }.isSuccess }
             onNodeWithText("Book").performClick()
             waitUntil(timeoutMillis = WAIT_MS) {
                 conversation.messages.value.assistantTexts().contains("Booked a table for 2 on 2027-01-02 under the name Grace.")

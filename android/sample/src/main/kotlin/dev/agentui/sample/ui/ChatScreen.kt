@@ -37,8 +37,8 @@ import androidx.compose.ui.unit.dp
 import dev.agentui.AgentConversation
 import dev.agentui.ChatMessage
 import dev.agentui.compose.A2uiSurface
-import dev.agentui.core.MessageRole
-import dev.agentui.core.RunStatus
+import dev.agentui.Role
+import dev.agentui.RunPhase
 
 /** One row of the chat: a message, or a surface placed after the message it arrived with. */
 private sealed interface ChatItem {
@@ -57,7 +57,7 @@ private sealed interface ChatItem {
 fun ChatScreen(conversation: AgentConversation) {
     val messages by conversation.messages.collectAsState()
     val surfaces by conversation.surfaces.collectAsState()
-    val status by conversation.status.collectAsState()
+    val phase by conversation.phase.collectAsState()
     // A surface is shown after the messages that existed when it first appeared.
     val anchors = remember(conversation) { mutableStateMapOf<String, Int>() }
     LaunchedEffect(surfaces.keys) {
@@ -67,7 +67,7 @@ fun ChatScreen(conversation: AgentConversation) {
     val listState = rememberLazyListState()
     LaunchedEffect(items.size) { if (items.isNotEmpty()) listState.animateScrollToItem(items.lastIndex) }
     var draft by remember { mutableStateOf("") }
-    val running = status is RunStatus.Starting || status is RunStatus.Running
+    val running = !phase.ended
 
     Column(Modifier.fillMaxSize().safeDrawingPadding().imePadding()) {
         if (running) LinearProgressIndicator(Modifier.fillMaxWidth()) else Box(Modifier.padding(top = 4.dp))
@@ -110,7 +110,7 @@ fun ChatScreen(conversation: AgentConversation) {
 }
 
 private fun chatItems(messages: List<ChatMessage>, surfaceIds: Set<String>, anchors: Map<String, Int>): List<ChatItem> {
-    val visible = messages.filter { it.role == MessageRole.USER || it.role == MessageRole.ASSISTANT && !it.text.isNullOrEmpty() || it.error != null }
+    val visible = messages.filter { it.role == Role.USER || it.role == Role.ASSISTANT && !it.text.isNullOrEmpty() || it.error != null }
     val bySlot = surfaceIds.groupBy { id -> (anchors[id] ?: messages.size).coerceAtMost(messages.size) }
     val out = ArrayList<ChatItem>()
     var shown = 0
@@ -127,12 +127,12 @@ private fun chatItems(messages: List<ChatMessage>, surfaceIds: Set<String>, anch
 
 @Composable
 private fun MessageBubble(message: ChatMessage) {
-    val mine = message.role == MessageRole.USER
+    val mine = message.role == Role.USER
     Box(Modifier.fillMaxWidth(), contentAlignment = if (mine) Alignment.CenterEnd else Alignment.CenterStart) {
         val colors = MaterialTheme.colorScheme
         Text(
             // Text cut short by Stop is not a finished answer: say so.
-            message.error?.let { "⚠ $it" } ?: (message.text.orEmpty() + if (message.incomplete) " … (stopped)" else ""),
+            message.error?.let { "⚠ $it" } ?: message.text.orEmpty(),
             modifier = Modifier
                 .widthIn(max = 320.dp)
                 .background(if (mine) colors.primaryContainer else colors.surfaceVariant, RoundedCornerShape(12.dp))

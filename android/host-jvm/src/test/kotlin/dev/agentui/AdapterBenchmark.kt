@@ -1,0 +1,169 @@
+package dev.agentui
+
+import com.sun.net.httpserver.HttpServer
+import dev.agentui.compose.SurfaceNodes
+import kotlinx.coroutines.CoroutineScope
+import kotlinx.coroutines.cancel
+import kotlinx.coroutines.launch
+import kotlinx.coroutines.runBlocking
+import org.junit.jupiter.api.Tag
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.Timeout
+import java.io.File
+import java.io.OutputStream
+import java.net.InetAddress
+import java.net.InetSocketAddress
+import java.util.concurrent.Semaphore
+import java.util.concurrent.TimeUnit
+import kotlin.test.assertEquals
+import kotlin.test.assertIs
+import kotlin.test.assertTrue
+
+/**
+ * Issue 10's figures for the Kotlin adapter on the host JVM (run with `-Pbench`; printed, not
+ * asserted against a time): the 62,043-event bench run, 1M one-character deltas, and setValue
+ * until the renderer's node state shows the value.
+ */
+@Tag("benchmark")
+@Timeout(value = 600, unit = TimeUnit.SECONDS)
+class AdapterBenchmark {
+    /** Answers any POST with the SSE body [write] produces, on loopback. */
+    private class SseServer(private val write: (OutputStream) -> Unit) : AutoCloseable {
+        private val server = HttpServer.create(InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0).apply {
+            createContext("/") { exchange ->
+                exchange.requestBody.readBytes()
+                exchange.responseHeaders.add("Content-Type", "text/event-stream")
+                exchange.sendResponseHeaders(200, 0)
+                exchange.responseBody.buffered(1 shl 16).use(write)
+            }
+            start()
+        }
+        val url get() = "http://127.0.0.1:${server.address.port}/agent"
+        override fun close() = server.stop(0)
+    }
+
+    private fun benchFile(): File {
+        // The workloads sit beside the repository: ../shared/bench from its root.
+        var dir: File? = File("").absoluteFile
+        while (dir != null) {
+            val candidate = File(dir, "../shared/bench/agui-stream-n2000.sse")
+            if (File(dir, "Cargo.toml").exists() && candidate.exists()) return candidate.canonicalFile
+            dir = dir.parentFile
+        }
+        error("../shared/bench/agui-stream-n2000.sse not found above ${File("").absolutePath}")
+    }
+
+    private fun peakRssMb(): Double =
+        File("/proc/self/status").readLines().first { it.startsWith("VmHWM:") }.split(Regex("\\s+"))[1].toDouble() / 1024
+
+    /** Resets VmHWM so the next reading is this measurement's peak (Linux: clear_refs 5). */
+    private fun resetPeakRss() {
+        runCatching { File("/proc/self/clear_refs").writeText("5") }
+    }
+
+    private class Run(val ms: Double, val conversation: AgentConversation, val main: MainThread) : AutoCloseable {
+        override fun close() {
+            conversation.close()
+            main.close()
+        }
+    }
+
+    /** One send() against [url], timed until it returned; [until] must hold at once after it. */
+    private fun timedRun(url: String, threadId: String, until: (AgentConversation) -> Boolean): Run {
+        val main = MainThread()
+        // A recorded stream answers on its own thread: continue that one.
+        val conversation = Fixtures.runtime.connect(url, options = AgentOptions(threadId = threadId), dispatcher = main.dispatcher)
+        val t0 = System.nanoTime()
+        runBlocking { conversation.send("go") }
+        val ms = (System.nanoTime() - t0) / 1e6
+        check(until(conversation)) {
+            "send() returned before the flows showed the run's end: ${conversation.messages.value.size} messages, ${conversation.phase.value}"
+        }
+        return Run(ms, conversation, main)
+    }
+
+    /** The stream's messages: all but the user message the run was started with. */
+    private fun AgentConversation.agentMessages() = messages.value.count { it.role != Role.USER }
+
+    private companion object {
+        const val BENCH_THREAD = "thread-bench-0001"
+    }
+
+    @Test
+    fun `the 62,043-event run through the Kotlin layer`() {
+        val body = benchFile().readBytes()
+        SseServer { it.write(body) }.use { server ->
+            // Warm-up run (JIT, connections), then the measured one from a fresh peak.
+            timedRun(server.url, BENCH_THREAD) { it.agentMessages() == 4040 }.close()
+            System.gc()
+            resetPeakRss()
+            val run = timedRun(server.url, BENCH_THREAD) { it.agentMessages() == 4040 && it.phase.value is RunPhase.Finished }
+            val (ms, rss) = run.ms to peakRssMb()
+            run.use {
+                assertEquals(4040, it.conversation.agentMessages())
+                assertIs<RunPhase.Finished>(it.conversation.phase.value)
+            }
+            println("BENCH %-60s %8.1f ms, %.2f us/event, peak RSS (VmHWM) %.0f MB".format(
+                "62,043-event run -> AgentConversation flows (4,040 messages)", ms, ms * 1000 / 62_043, rss))
+        }
+    }
+
+    @Test
+    fun `1M one-character text deltas through the Kotlin layer`() {
+        val deltas = 1_000_000
+        val content = """data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"x"}""" + "\n\n"
+        val contentBytes = content.encodeToByteArray()
+        SseServer { out ->
+            out.write("""data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}""".plus("\n\n").encodeToByteArray())
+            out.write("""data: {"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}""".plus("\n\n").encodeToByteArray())
+            repeat(deltas) { out.write(contentBytes) }
+            out.write("""data: {"type":"TEXT_MESSAGE_END","messageId":"m1"}""".plus("\n\n").encodeToByteArray())
+            out.write("""data: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}""".plus("\n\n").encodeToByteArray())
+        }.use { server ->
+            System.gc()
+            resetPeakRss()
+            val run = timedRun(server.url, "t") { it.messages.value.lastOrNull()?.text?.length == deltas }
+            val (ms, rss) = run.ms to peakRssMb()
+            run.use { assertEquals(deltas, it.conversation.messages.value.last().text!!.length) }
+            println("BENCH %-60s %8.1f ms, %.2f us/event, peak RSS (VmHWM) %.0f MB".format(
+                "1M one-character deltas -> AgentConversation flows", ms, ms * 1000 / (deltas + 4), rss))
+        }
+    }
+
+    @Test
+    fun `setValue until the bound node is in the renderer's node state`() {
+        val nodeCount = 1_000
+        WideSurfaceAgent(nodeCount).use { agent ->
+            MainThread().use { main ->
+                Fixtures.runtime.connect(agent.agentUrl, dispatcher = main.dispatcher).use { conversation ->
+                    runBlocking { conversation.send("show the wide surface") }
+                    // The renderer's state, fed as A2uiSurface feeds it: diffs applied on the main thread.
+                    val nodes = SurfaceNodes()
+                    val applied = Semaphore(0)
+                    val scope = CoroutineScope(main.dispatcher)
+                    scope.launch {
+                        conversation.surfaceDiffs("wide").collect {
+                            nodes.apply(it)
+                            applied.release()
+                        }
+                    }
+                    fun shown(id: String) = nodes.node(id)?.prop("text")?.textOrNull
+                    while (nodes.size < nodeCount) check(applied.tryAcquire(WAIT_MS, TimeUnit.MILLISECONDS))
+                    val rounds = 2_000
+                    val latencies = LongArray(rounds) { i ->
+                        val k = 1 + i % (nodeCount - 1)
+                        val t0 = System.nanoTime()
+                        conversation.setValue("wide", "/items/n$k", "v$i")
+                        while (shown("t$k") != "v$i") check(applied.tryAcquire(WAIT_MS, TimeUnit.MILLISECONDS))
+                        System.nanoTime() - t0
+                    }.drop(200).sorted()
+                    scope.cancel()
+                    fun pct(p: Int) = latencies[(latencies.size - 1) * p / 100] / 1e6
+                    println("BENCH %-60s %6.3f ms p50, %.3f ms p99, %.3f ms max (%d updates)".format(
+                        "setValue -> the one node in SurfaceNodes (main thread)", pct(50), pct(99), latencies.last() / 1e6, latencies.size))
+                    assertTrue(latencies.isNotEmpty())
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,315 @@
+//! The conversation actor: the handle apps (through the FFI) and the CLI hold.
+//!
+//! Runs are serialised: `send_message`, `continue_run` and the agent-bound part of
+//! `dispatch_action` queue in call order. Everything else applies at once, during a run too,
+//! in the order it and the stream's events arrive: `set_value` and the local part of
+//! `dispatch_action` take a short lock on the surfaces, tools and interrupts take effect on the
+//! next request. Nothing is queued behind a run and no mutator answers "busy".
+//!
+//! Observers see one sequence ([`crate::observe`]): `subscribe` gives a snapshot, then deltas.
+//! An async call returns after its run's end is published, so a subscriber that has seen the
+//! call return has also been handed the run's last delta.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+
+use agentui_a2ui::node::ResolvedNode;
+use agentui_a2ui::A2uiError;
+use futures_util::FutureExt;
+use serde_json::{Map, Value};
+use tokio::sync::{mpsc, oneshot, watch};
+
+use crate::a2ui_bridge::BridgeAction;
+use crate::model::ConversationModel;
+use crate::observe::{ConversationSnapshot, Observed, SurfaceEntry, SurfaceUpdate};
+use crate::observers::{wait_for, Inbox, Observers};
+use crate::session::{
+    ActionResult, ClientTool, ConversationSession, RunSummary, SessionCanceller, SessionError, SharedParts,
+};
+
+/// One surface's resolved tree at one point of the sequence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SurfaceSnapshot {
+    pub surface_id: String,
+    pub catalog_id: String,
+    pub root: Option<String>,
+    /// Depth-first from the root.
+    pub nodes: Vec<Arc<ResolvedNode>>,
+}
+
+/// A live stream of a conversation's changes. Dropping it unsubscribes.
+pub struct Subscription {
+    observers: Arc<Observers>,
+    inbox: Arc<Inbox<Observed>>,
+}
+
+impl std::fmt::Debug for Subscription {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Subscription").finish_non_exhaustive()
+    }
+}
+
+impl Subscription {
+    /// The next item: a snapshot first (and after falling behind), then deltas. `None` once the
+    /// conversation is gone.
+    pub async fn recv(&mut self) -> Option<Observed> {
+        let (observers, inbox) = (&self.observers, &self.inbox);
+        wait_for(inbox, || observers.next(inbox)).await
+    }
+
+    /// The next item if one is ready, without waiting.
+    pub fn try_recv(&mut self) -> Option<Observed> {
+        self.observers.next(&self.inbox).flatten()
+    }
+}
+
+/// A live stream of one surface's diffs. Dropping it unsubscribes.
+pub struct SurfaceSubscription {
+    surface_id: String,
+    observers: Arc<Observers>,
+    inbox: Arc<Inbox<SurfaceUpdate>>,
+}
+
+impl std::fmt::Debug for SurfaceSubscription {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SurfaceSubscription").field("surface_id", &self.surface_id).finish_non_exhaustive()
+    }
+}
+
+impl SurfaceSubscription {
+    /// The next diff: a `Reset` first (and after falling behind, and an empty one when the agent
+    /// deleted the surface), then `Patch`es. `None` once the conversation is gone.
+    pub async fn recv(&mut self) -> Option<SurfaceUpdate> {
+        let (observers, inbox, id) = (&self.observers, &self.inbox, &self.surface_id);
+        wait_for(inbox, || observers.next_diff(id, inbox)).await
+    }
+
+    pub fn try_recv(&mut self) -> Option<SurfaceUpdate> {
+        self.observers.next_diff(&self.surface_id, &self.inbox).flatten()
+    }
+}
+
+/// What a queued run does once the actor takes it.
+enum RunKind {
+    Message(String),
+    Continue,
+    /// A user action resolved when it was dispatched: these props go with the run.
+    Action(Map<String, Value>),
+}
+
+struct RunRequest {
+    kind: RunKind,
+    /// The cancel epoch when the call was made: a cancel since then withdraws it.
+    epoch: u64,
+    /// Dropped by the caller when it stops waiting, which cancels the run.
+    reply: oneshot::Sender<Result<RunSummary, SessionError>>,
+}
+
+struct Inner {
+    thread_id: String,
+    shared: SharedParts,
+    observers: Arc<Observers>,
+    runs: mpsc::UnboundedSender<RunRequest>,
+    canceller: SessionCanceller,
+    cancel_epoch: watch::Sender<u64>,
+}
+
+/// One conversation with one agent. Cheap to clone; every clone is the same conversation.
+#[derive(Clone)]
+pub struct Conversation {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Conversation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Conversation").field("thread_id", &self.inner.thread_id).finish_non_exhaustive()
+    }
+}
+
+/// Closes the observers when the actor ends, however it ends (its runtime shutting down too).
+struct CloseOnDrop(Arc<Observers>);
+
+impl Drop for CloseOnDrop {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
+
+impl Conversation {
+    /// Takes over `session` and runs its actor on `runtime`.
+    pub fn start(mut session: ConversationSession, runtime: tokio::runtime::Handle) -> Self {
+        let thread_id = session.thread_id().to_owned();
+        let snapshot = ConversationSnapshot {
+            thread_id: thread_id.clone(),
+            messages: session.messages().to_vec(),
+            state: session.state().clone(),
+            phase: session.phase().clone(),
+            tool_calls: Vec::new(),
+            pending_interrupts: session.pending_interrupts(),
+            surfaces: Vec::new(),
+        };
+        let surfaces = session
+            .a2ui()
+            .group()
+            .surfaces()
+            .map(|s| {
+                let entry = SurfaceEntry { surface_id: s.id().to_owned(), catalog_id: s.catalog_id().to_owned() };
+                (entry, s.snapshot())
+            })
+            .collect();
+        let observers = Observers::new(ConversationModel::new(snapshot, surfaces));
+        session.add_listener(observers.clone());
+        let (runs, requests) = mpsc::unbounded_channel();
+        let cancel_epoch = watch::Sender::new(0u64);
+        let inner = Inner {
+            thread_id,
+            shared: session.shared().clone(),
+            observers: observers.clone(),
+            runs,
+            canceller: session.canceller(),
+            cancel_epoch,
+        };
+        let epochs = inner.cancel_epoch.subscribe();
+        let canceller = inner.canceller.clone();
+        runtime.spawn(actor(session, requests, epochs, canceller, CloseOnDrop(observers)));
+        Conversation { inner: Arc::new(inner) }
+    }
+
+    pub fn thread_id(&self) -> &str {
+        &self.inner.thread_id
+    }
+
+    /// Queues a run behind the runs before it and waits for its end. Dropping the returned
+    /// future cancels the run (or withdraws it if it has not started).
+    async fn run(&self, kind: RunKind) -> Result<RunSummary, SessionError> {
+        let epoch = *self.inner.cancel_epoch.borrow();
+        let (reply, answer) = oneshot::channel();
+        let gone = || SessionError::Internal { detail: "the conversation's actor has stopped".to_owned() };
+        self.inner.runs.send(RunRequest { kind, epoch, reply }).map_err(|_| gone())?;
+        answer.await.unwrap_or_else(|_| Err(gone()))
+    }
+
+    /// Sends `text` as a user message and runs until the agent is done with it (client tools and
+    /// follow-up runs included). Returns after the run's end was published to observers.
+    pub async fn send_message(&self, text: String) -> Result<RunSummary, SessionError> {
+        self.run(RunKind::Message(text)).await
+    }
+
+    /// Runs without a new message: after answering interrupts, or to deliver held tool results.
+    pub async fn continue_run(&self) -> Result<RunSummary, SessionError> {
+        self.run(RunKind::Continue).await
+    }
+
+    /// A user gesture on a node. Checked and resolved at once (the values the user sees); an
+    /// event action then runs the agent, queued behind the run in flight.
+    pub async fn dispatch_action(&self, surface_id: &str, node_id: &str) -> Result<ActionResult, SessionError> {
+        match self.inner.shared.user_action(surface_id, node_id)? {
+            BridgeAction::SendToAgent { forwarded_props, .. } => {
+                Ok(ActionResult::Ran(Box::new(self.run(RunKind::Action(forwarded_props)).await?)))
+            }
+            BridgeAction::OpenUrl(url) => Ok(ActionResult::OpenUrl(url)),
+            BridgeAction::Handled => Ok(ActionResult::Handled),
+        }
+    }
+
+    /// Writes user input into a surface's data model, at once (during a run too).
+    pub fn set_value(&self, surface_id: &str, path: &str, value: Value) -> Result<(), A2uiError> {
+        self.inner.shared.set_value(surface_id, path, value)
+    }
+
+    /// Stops the run in flight and withdraws the runs queued behind it. Never blocks.
+    pub fn cancel(&self) {
+        self.inner.cancel_epoch.send_modify(|epoch| *epoch = epoch.wrapping_add(1));
+        self.inner.canceller.cancel();
+    }
+
+    pub fn resolve_interrupt(&self, id: &str, payload: Option<Value>) -> Result<(), SessionError> {
+        self.inner.shared.resolve_interrupt(id, payload)
+    }
+
+    pub fn cancel_interrupt(&self, id: &str) -> Result<(), SessionError> {
+        self.inner.shared.cancel_interrupt(id)
+    }
+
+    /// Declares a client tool; a run in flight keeps the tools it sent, the next request has it.
+    pub fn register_tool(&self, tool: ClientTool) -> Result<(), SessionError> {
+        self.inner.shared.register_tool(tool)
+    }
+
+    pub fn unregister_tool(&self, name: &str) -> bool {
+        self.inner.shared.unregister_tool(name)
+    }
+
+    pub fn snapshot(&self) -> ConversationSnapshot {
+        self.inner.observers.snapshot()
+    }
+
+    pub fn subscribe(&self) -> Subscription {
+        Subscription { observers: self.inner.observers.clone(), inbox: self.inner.observers.subscribe() }
+    }
+
+    pub fn surface(&self, surface_id: &str) -> Option<SurfaceSnapshot> {
+        self.inner.observers.surface(surface_id)
+    }
+
+    /// `None` if the surface does not exist.
+    pub fn subscribe_surface(&self, surface_id: &str) -> Option<SurfaceSubscription> {
+        let inbox = self.inner.observers.subscribe_surface(surface_id)?;
+        Some(SurfaceSubscription { surface_id: surface_id.to_owned(), observers: self.inner.observers.clone(), inbox })
+    }
+}
+
+/// The actor: takes the runs one at a time, in call order, until every handle is gone.
+async fn actor(
+    mut session: ConversationSession,
+    mut requests: mpsc::UnboundedReceiver<RunRequest>,
+    epochs: watch::Receiver<u64>,
+    canceller: SessionCanceller,
+    _close: CloseOnDrop,
+) {
+    while let Some(RunRequest { kind, epoch, mut reply }) = requests.recv().await {
+        let mut epochs = epochs.clone();
+        // Cancelled while queued, or nobody waits for it any more: withdrawn.
+        if *epochs.borrow_and_update() != epoch || reply.is_closed() {
+            let _ = reply.send(Err(SessionError::Cancelled));
+            continue;
+        }
+        let result = {
+            let session = &mut session;
+            let run = async move {
+                match kind {
+                    RunKind::Message(text) => session.run(text).await,
+                    RunKind::Continue => session.continue_run().await,
+                    RunKind::Action(props) => session.run_action(props).await,
+                }
+            };
+            // The session catches a panicking run itself; this keeps the actor alive if anything
+            // around it panics too.
+            let run = AssertUnwindSafe(run).catch_unwind();
+            tokio::pin!(run);
+            let mut cancelled = false;
+            loop {
+                // `run` is polled first, so the session has installed this run's cancel token
+                // before a cancellation is acted on.
+                tokio::select! {
+                    biased;
+                    result = &mut run => break result,
+                    _ = epochs.changed(), if !cancelled => {
+                        cancelled = true;
+                        canceller.cancel();
+                    }
+                    _ = reply.closed(), if !cancelled => {
+                        cancelled = true;
+                        canceller.cancel();
+                    }
+                }
+            }
+        };
+        let result = result.unwrap_or_else(|_| {
+            let detail = "a run panicked".to_owned();
+            session.shared().poison(detail.clone());
+            Err(SessionError::Internal { detail })
+        });
+        let _ = reply.send(result);
+    }
+}

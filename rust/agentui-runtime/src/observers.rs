@@ -1,0 +1,254 @@
+//! Delivery to observers: the model and every subscriber's bounded queue behind one lock.
+//!
+//! A change is applied to the [`ConversationModel`] and pushed to the queues under the same
+//! lock, so the queues hold exactly the sequence the model went through, and a snapshot taken
+//! under that lock is consistent with it. A subscriber whose queue is full loses it: it is
+//! marked lagging and receives nothing until it asks again, when it gets a fresh snapshot
+//! (taken then, under the lock) followed by the changes after it. A slow subscriber costs a
+//! re-render, never unbounded memory, and one never polled costs at most one full queue.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+
+use agentui_a2ui::{SurfaceDiff, SurfaceEvent};
+use tokio::sync::Notify;
+
+use crate::conversation::SurfaceSnapshot;
+use crate::model::ConversationModel;
+use crate::observe::{ConversationSnapshot, Observed};
+use crate::session::{SessionListener, SessionUpdate};
+
+/// Items one subscriber's queue holds before it counts as lagging.
+pub(crate) const QUEUE_CAPACITY: usize = 8192;
+
+/// One subscriber's queue.
+#[derive(Debug)]
+pub(crate) struct Inbox<T> {
+    state: Mutex<InboxState<T>>,
+    ready: Notify,
+}
+
+#[derive(Debug)]
+struct InboxState<T> {
+    queue: VecDeque<T>,
+    /// The queue overflowed and was dropped; the next read starts from a fresh snapshot.
+    lagging: bool,
+    closed: bool,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl<T> Inbox<T> {
+    fn new(first: T) -> Arc<Self> {
+        Arc::new(Inbox {
+            state: Mutex::new(InboxState { queue: VecDeque::from([first]), lagging: false, closed: false }),
+            ready: Notify::new(),
+        })
+    }
+
+    fn push(&self, item: T) {
+        let mut state = lock(&self.state);
+        if state.lagging || state.closed {
+            return;
+        }
+        if state.queue.len() >= QUEUE_CAPACITY {
+            state.queue = VecDeque::new();
+            state.lagging = true;
+        } else {
+            state.queue.push_back(item);
+        }
+        drop(state);
+        self.ready.notify_one();
+    }
+
+    fn close(&self) {
+        lock(&self.state).closed = true;
+        self.ready.notify_one();
+    }
+}
+
+/// What [`Inbox`] reading yields before falling back to the model.
+enum Next<T> {
+    Item(T),
+    Lagging,
+    Closed,
+    Empty,
+}
+
+impl<T> Inbox<T> {
+    fn next(&self) -> Next<T> {
+        let mut state = lock(&self.state);
+        match state.queue.pop_front() {
+            Some(item) => Next::Item(item),
+            None if state.lagging => Next::Lagging,
+            None if state.closed => Next::Closed,
+            None => Next::Empty,
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Hub {
+    model: ConversationModel,
+    subscribers: Vec<Weak<Inbox<Observed>>>,
+    surface_subscribers: Vec<(String, Weak<Inbox<SurfaceDiff>>)>,
+    closed: bool,
+}
+
+/// The model and its subscribers. Installed as the session's listener.
+#[derive(Debug)]
+pub(crate) struct Observers {
+    hub: Mutex<Hub>,
+}
+
+impl Observers {
+    pub fn new(model: ConversationModel) -> Arc<Self> {
+        Arc::new(Observers {
+            hub: Mutex::new(Hub { model, subscribers: Vec::new(), surface_subscribers: Vec::new(), closed: false }),
+        })
+    }
+
+    fn hub(&self) -> MutexGuard<'_, Hub> {
+        lock(&self.hub)
+    }
+
+    pub fn snapshot(&self) -> ConversationSnapshot {
+        self.hub().model.snapshot()
+    }
+
+    pub fn surface(&self, surface_id: &str) -> Option<SurfaceSnapshot> {
+        self.hub().model.surface_snapshot(surface_id)
+    }
+
+    /// A queue that starts with the current snapshot.
+    pub fn subscribe(&self) -> Arc<Inbox<Observed>> {
+        let mut hub = self.hub();
+        let inbox = Inbox::new(Observed::Snapshot(Box::new(hub.model.snapshot())));
+        if hub.closed {
+            inbox.close();
+        }
+        hub.subscribers.push(Arc::downgrade(&inbox));
+        inbox
+    }
+
+    /// A queue that starts with the surface's reset; `None` if there is no such surface.
+    pub fn subscribe_surface(&self, surface_id: &str) -> Option<Arc<Inbox<SurfaceDiff>>> {
+        let mut hub = self.hub();
+        let inbox = Inbox::new(hub.model.surface(surface_id)?.reset());
+        if hub.closed {
+            inbox.close();
+        }
+        hub.surface_subscribers.push((surface_id.to_owned(), Arc::downgrade(&inbox)));
+        Some(inbox)
+    }
+
+    /// The conversation is gone: readers get what is queued, then the end.
+    pub fn close(&self) {
+        let mut hub = self.hub();
+        hub.closed = true;
+        hub.subscribers.iter().filter_map(Weak::upgrade).for_each(|i| i.close());
+        hub.surface_subscribers.iter().filter_map(|(_, i)| i.upgrade()).for_each(|i| i.close());
+    }
+
+    /// The next item of `inbox`; a fresh snapshot if it fell behind.
+    pub fn next(&self, inbox: &Inbox<Observed>) -> Option<Option<Observed>> {
+        match inbox.next() {
+            Next::Item(item) => Some(Some(item)),
+            Next::Closed => Some(None),
+            Next::Empty => None,
+            Next::Lagging => {
+                // Under the hub's lock no change is pushed, so the snapshot and the queue agree.
+                let hub = self.hub();
+                let mut state = lock(&inbox.state);
+                state.lagging = false;
+                state.queue.clear();
+                Some(Some(Observed::Snapshot(Box::new(hub.model.snapshot()))))
+            }
+        }
+    }
+
+    /// The next diff of `inbox` for `surface_id`; a reset if it fell behind (empty if the
+    /// surface is gone).
+    pub fn next_diff(&self, surface_id: &str, inbox: &Inbox<SurfaceDiff>) -> Option<Option<SurfaceDiff>> {
+        match inbox.next() {
+            Next::Item(item) => Some(Some(item)),
+            Next::Closed => Some(None),
+            Next::Empty => None,
+            Next::Lagging => {
+                let hub = self.hub();
+                let mut state = lock(&inbox.state);
+                state.lagging = false;
+                state.queue.clear();
+                let reset = hub
+                    .model
+                    .surface(surface_id)
+                    .map_or_else(|| SurfaceDiff::Reset { root: None, nodes: Vec::new() }, |view| view.reset());
+                Some(Some(reset))
+            }
+        }
+    }
+}
+
+/// Waits for the next item: `next` is tried, then the inbox's signal awaited. A push between
+/// the try and the wait leaves a permit, so no item is missed.
+pub(crate) async fn wait_for<T, I>(inbox: &Inbox<I>, mut next: impl FnMut() -> Option<Option<T>>) -> Option<T> {
+    loop {
+        if let Some(item) = next() {
+            return item;
+        }
+        inbox.ready.notified().await;
+    }
+}
+
+impl Hub {
+    fn publish(&mut self, item: Observed) {
+        // Dropped subscriptions are pruned as they are met.
+        self.subscribers.retain(|weak| match weak.upgrade() {
+            Some(inbox) => {
+                inbox.push(item.clone());
+                true
+            }
+            None => false,
+        });
+    }
+
+    fn publish_diff(&mut self, surface_id: &str, diff: &SurfaceDiff) {
+        self.surface_subscribers.retain(|(id, weak)| match weak.upgrade() {
+            Some(inbox) => {
+                if id == surface_id {
+                    inbox.push(diff.clone());
+                }
+                true
+            }
+            None => false,
+        });
+    }
+}
+
+impl SessionListener for Observers {
+    fn on_update(&self, update: &SessionUpdate) {
+        let mut hub = self.hub();
+        match update {
+            SessionUpdate::Delta(delta) => {
+                hub.model.apply(delta);
+                hub.publish(Observed::Delta(delta.clone()));
+            }
+            SessionUpdate::Surface(event) => {
+                let change = hub.model.apply_surface(event);
+                if let Some(delta) = change.delta {
+                    hub.publish(Observed::Delta(delta));
+                }
+                if let Some(diff) = change.diff {
+                    let surface_id = match event {
+                        SurfaceEvent::Created { surface_id, .. }
+                        | SurfaceEvent::Changed { surface_id, .. }
+                        | SurfaceEvent::Deleted { surface_id } => surface_id,
+                    };
+                    hub.publish_diff(surface_id, &diff);
+                }
+            }
+        }
+    }
+}
