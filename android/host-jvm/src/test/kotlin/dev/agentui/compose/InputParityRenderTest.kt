@@ -12,8 +12,8 @@ import androidx.compose.ui.test.onNodeWithText
 import androidx.compose.ui.test.performTextInput
 import androidx.compose.ui.test.runDesktopComposeUiTest
 import androidx.compose.ui.unit.dp
-import dev.agentui.SurfaceState
-import dev.agentui.core.ActionResultRecord
+import dev.agentui.ActionResult
+import dev.agentui.SurfaceDiff
 import dev.agentui.core.BindingRecord
 import dev.agentui.core.NodeValue
 import dev.agentui.core.PropEntry
@@ -39,7 +39,7 @@ class InputParityRenderTest {
             writes += path to value
         }
 
-        override fun dispatchAction(nodeId: String): Deferred<ActionResultRecord> = CompletableDeferred(ActionResultRecord.Handled)
+        override fun dispatchAction(nodeId: String): Deferred<ActionResult> = CompletableDeferred(ActionResult.Handled)
     }
 
     private fun input(id: String, type: String, vararg props: Pair<String, Any?>, validation: String? = null) = ResolvedNodeRecord(
@@ -58,9 +58,10 @@ class InputParityRenderTest {
         weight = null,
     )
 
-    private fun state(version: Long, vararg nodes: ResolvedNodeRecord): SurfaceState {
+    /** The whole surface as the core would reset it: a column holding [nodes]. */
+    private fun state(vararg nodes: ResolvedNodeRecord): SurfaceDiff {
         val root = input("root", "Column").copy(children = nodes.map { it.id }, bindings = emptyList())
-        return SurfaceState("form", "basic", "root", (listOf(root) + nodes).associateBy { it.id }, version)
+        return SurfaceDiff.Reset("root", listOf(root) + nodes)
     }
 
     private fun inputs(validated: Boolean) = arrayOf(
@@ -77,13 +78,13 @@ class InputParityRenderTest {
     @Test
     fun `every input shows its validation message under it, and drops it once the check passes`() =
         runDesktopComposeUiTest(width = 600, height = 1200) {
-            val nodes = SurfaceNodes().apply { update(state(1, *inputs(validated = true))) }
+            val nodes = SurfaceNodes().apply { apply(state(*inputs(validated = true))) }
             setContent {
                 MaterialTheme { Column(Modifier.width(560.dp)) { A2uiSurface("form", nodes, RecordingActions()) } }
             }
             val messages = listOf("You must agree", "Too quiet", "Enter a name", "Pick a size", "Pick a day")
             for (message in messages) onNodeWithText(message).assertExists()
-            runOnIdle { nodes.update(state(2, *inputs(validated = false))) }
+            runOnIdle { nodes.apply(state(*inputs(validated = false))) }
             for (message in messages) onNodeWithText(message).assertDoesNotExist()
         }
 
@@ -95,17 +96,17 @@ class InputParityRenderTest {
         runDesktopComposeUiTest(width = 600, height = 400) {
             val actions = RecordingActions()
             val field = { value: Any? -> input("amount", "TextField", "label" to "Amount", "variant" to "number", "value" to value) }
-            val nodes = SurfaceNodes().apply { update(state(1, field(null))) }
+            val nodes = SurfaceNodes().apply { apply(state(field(null))) }
             setContent { MaterialTheme { A2uiSurface("form", nodes, actions) } }
 
             onNodeWithTag(a2uiNodeTag("amount")).performTextInput("1,5")
             waitForIdle()
             assertEquals("/form/amount" to NodeValue.Number(1.5), actions.writes.last(), "written as the number 1.5")
             // The core's echo: the number 1.5, whose display text "1.5" differs from what was typed.
-            runOnIdle { nodes.update(state(2, field(1.5))) }
+            runOnIdle { nodes.apply(state(field(1.5))) }
             assertEquals("1,5", onNodeWithTag(a2uiNodeTag("amount")).fieldText(), "the echo did not replace the typing")
             // A value from elsewhere replaces it.
-            runOnIdle { nodes.update(state(3, field(2.25))) }
+            runOnIdle { nodes.apply(state(field(2.25))) }
             assertEquals("2.25", onNodeWithTag(a2uiNodeTag("amount")).fieldText())
         }
 
@@ -116,9 +117,8 @@ class InputParityRenderTest {
         try {
             runDesktopComposeUiTest(width = 600, height = 400) {
                 val nodes = SurfaceNodes().apply {
-                    update(
+                    apply(
                         state(
-                            1,
                             input("start", "DateTimeInput", "label" to "Start", "value" to "2026-01-01T00:15:00Z", "enableDate" to true, "enableTime" to true),
                             input("day", "DateTimeInput", "label" to "Day", "value" to "2026-03-05", "enableDate" to true),
                         ),
