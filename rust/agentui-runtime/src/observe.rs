@@ -7,7 +7,7 @@
 //! falls behind loses its queued deltas and gets a fresh snapshot instead, so a slow UI costs a
 //! re-render, never unbounded memory.
 //!
-//! Surfaces are observed one by one ([`SurfaceSubscription`]): a `Reset`, then `Patch`es, under
+//! Surfaces are observed one by one ([`SurfaceSubscription`](crate::SurfaceSubscription)): a `Reset`, then `Patch`es, under
 //! the same rule.
 
 use std::fmt;
@@ -96,7 +96,7 @@ pub enum ConversationDelta {
     },
 }
 
-/// What a [`Subscription`] yields.
+/// What a [`Subscription`](crate::Subscription) yields.
 // Deltas are the hot path: boxing each would cost an allocation per streamed piece, while the
 // rare, large snapshot is boxed.
 #[allow(clippy::large_enum_variant)]
@@ -107,7 +107,7 @@ pub enum Observed {
     Delta(ConversationDelta),
 }
 
-/// What a [`SurfaceSubscription`] yields: first a `Reset`, then `Patch`es (a `Reset` again after
+/// What a [`SurfaceSubscription`](crate::SurfaceSubscription) yields: first a `Reset`, then `Patch`es (a `Reset` again after
 /// falling behind; an empty `Reset` when the agent deleted the surface).
 pub type SurfaceUpdate = SurfaceDiff;
 

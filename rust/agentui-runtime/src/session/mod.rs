@@ -3,7 +3,7 @@
 //!
 //! A [`ConversationSession`] runs one run at a time through its `&mut self` methods, in event
 //! order. What user input changes while a run streams (surfaces, tools, interrupts) sits behind
-//! short locks the run takes per event or per request ([`SharedParts`]), so input applies at
+//! short locks the run takes per event or per request (`SharedParts`), so input applies at
 //! once and keeps its place among the events; the [`Conversation`](crate::Conversation) actor
 //! builds on that. Listeners are called inline after each mutation, so all of them see the same
 //! sequence. Tool handlers run on their own tasks, but their results are applied by the session
