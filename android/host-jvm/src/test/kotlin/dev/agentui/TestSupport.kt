@@ -60,7 +60,7 @@ fun List<ChatMessage>.assistantTexts(): String =
 class SurfaceProbe(
     conversation: AgentConversation,
     surfaceId: String,
-    dispatcher: kotlinx.coroutines.CoroutineDispatcher,
+    private val dispatcher: kotlinx.coroutines.CoroutineDispatcher,
 ) : AutoCloseable {
     val nodes = dev.agentui.compose.SurfaceNodes()
     private val scope = kotlinx.coroutines.CoroutineScope(dispatcher)
@@ -72,7 +72,11 @@ class SurfaceProbe(
 
     suspend fun await(timeoutMs: Long = WAIT_MS, predicate: (SurfaceProbe) -> Boolean): SurfaceProbe =
         withTimeout(timeoutMs) {
-            while (!predicate(this@SurfaceProbe)) kotlinx.coroutines.delay(2)
+            // Checked on the thread that applies the diffs: a Reset writes its nodes one by one, and
+            // a check from another thread could see the first node of a diff without the rest.
+            kotlinx.coroutines.withContext(dispatcher) {
+                while (!predicate(this@SurfaceProbe)) kotlinx.coroutines.delay(2)
+            }
             this@SurfaceProbe
         }
 
