@@ -10,6 +10,10 @@ import Combine
 import AgentUICore
 
 /// One chat message as a UI shows it.
+///
+/// `localOnly` is set when the message stays on this device and is not sent back to the agent:
+/// `.cancelled` for text cut short by a cancel (show it as `isIncomplete`, never as a finished
+/// answer), `.orphanToolResult` for a tool result that matched no call.
 public struct ChatMessage: Identifiable, Equatable {
     public let id: String
     public let role: MessageRole
@@ -17,6 +21,10 @@ public struct ChatMessage: Identifiable, Equatable {
     public var toolCalls: [MessageToolCall]
     public let toolCallId: String?
     public let error: String?
+    public var localOnly: LocalOnlyReason? = nil
+
+    /// Cut short by a cancel: the agent never finished it, and it is not sent back.
+    public var isIncomplete: Bool { localOnly == .cancelled }
 }
 
 /// What the agent streams besides conversation state, in stream order: AG-UI `CUSTOM`, `RAW`,
@@ -145,6 +153,8 @@ public final class AgentConversation: ObservableObject {
     private let eventSubject = PassthroughSubject<AgentEvent, Never>()
     private let warningSubject = PassthroughSubject<SessionWarning, Never>()
     private var messageIndex: [String: Int] = [:]
+    /// The core's kept-local marks, so a message rebuilt from its record keeps its mark.
+    private var localOnlyMarks: [String: LocalOnlyReason] = [:]
     private var stateTree = StateTree()
     private var closed = false
 
@@ -261,7 +271,8 @@ public final class AgentConversation: ObservableObject {
     }
 
     private func reset(_ snapshot: ConversationSnapshot) {
-        messages = snapshot.messages.map(Self.chatMessage)
+        localOnlyMarks = Dictionary(snapshot.keptLocal.map { ($0.messageId, $0.reason) }, uniquingKeysWith: { $1 })
+        messages = snapshot.messages.map { Self.chatMessage($0, localOnly: localOnlyMarks[$0.id]) }
         reindex()
         phase = snapshot.phase
         toolCalls = Dictionary(snapshot.toolCalls.map { ($0.toolCallId, $0) }, uniquingKeysWith: { $1 })
@@ -275,7 +286,7 @@ public final class AgentConversation: ObservableObject {
     private func apply(_ delta: ConversationDelta) {
         switch delta {
         case .messageAdded(let message), .messageReplaced(let message):
-            let chat = Self.chatMessage(message)
+            let chat = Self.chatMessage(message, localOnly: localOnlyMarks[message.id])
             if let index = messageIndex[chat.id] {
                 messages[index] = chat
             } else {
@@ -290,8 +301,13 @@ public final class AgentConversation: ObservableObject {
                 messages[index].toolCalls[call].argumentsJson += piece
             }
         case .messagesReset(let all):
-            messages = all.map(Self.chatMessage)
+            // A reset clears the marks; the core re-sends the ones that still hold.
+            localOnlyMarks = [:]
+            messages = all.map { Self.chatMessage($0) }
             reindex()
+        case .messageKeptLocal(let messageId, let reason):
+            localOnlyMarks[messageId] = reason
+            if let index = messageIndex[messageId] { messages[index].localOnly = reason }
         case .statePatched(let operations):
             // The core applied this patch; if it does not replay here, re-read the state whole.
             if !stateTree.apply(operations) { stateTree.replace(native.snapshot().state) }
@@ -341,7 +357,7 @@ public final class AgentConversation: ObservableObject {
         stateJson = stateTree.json()
     }
 
-    static func chatMessage(_ m: MessageRecord) -> ChatMessage {
+    static func chatMessage(_ m: MessageRecord, localOnly: LocalOnlyReason? = nil) -> ChatMessage {
         let text: String
         switch m.content {
         case .text(let t): text = t
@@ -352,7 +368,8 @@ public final class AgentConversation: ObservableObject {
             }.joined()
         default: text = ""
         }
-        return ChatMessage(id: m.id, role: m.role, text: text, toolCalls: m.toolCalls, toolCallId: m.toolCallId, error: m.error)
+        return ChatMessage(id: m.id, role: m.role, text: text, toolCalls: m.toolCalls, toolCallId: m.toolCallId, error: m.error,
+                           localOnly: localOnly)
     }
 }
 

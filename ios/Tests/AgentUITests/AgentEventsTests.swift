@@ -86,7 +86,7 @@ final class AgentEventsTests: XCTestCase {
     }
 
     @MainActor
-    func testTextCutShortByACancelStaysVisibleAndIsReportedKeptLocal() async throws {
+    func testTextCutShortByACancelIsMarkedIncompleteAndKeptLocal() async throws {
         let conversation = try connect(try AgentRuntime())
         defer { conversation.close() }
         // Warnings are delivered (the layer used to drop them).
@@ -100,7 +100,15 @@ final class AgentEventsTests: XCTestCase {
         conversation.cancel()
         _ = await run.result
 
-        let cut = try XCTUnwrap(conversation.messages.last { $0.role == .assistant })
+        try await waitUntil("the cut message marked incomplete") {
+            conversation.messages.contains { $0.isIncomplete }
+        }
+        let kept = conversation.messages.filter { $0.localOnly != nil }
+        XCTAssertEqual(kept.count, 1)
+        let cut = try XCTUnwrap(kept.first)
+        XCTAssertEqual(cut.role, .assistant)
+        XCTAssertEqual(cut.localOnly, .cancelled)
+        XCTAssertTrue(cut.isIncomplete)
         XCTAssertTrue(cut.text.contains("Slow token 2."), "the partial text stays visible: \(cut.text)")
         try await waitUntil("the KEPT_LOCAL warning") {
             warnings.contains { $0.kind == .keptLocal && $0.message.contains(cut.id) }

@@ -253,6 +253,9 @@ impl Printer {
                 json!({"type": "toolCallArgs", "messageId": message_id, "toolCallId": tool_call_id, "delta": delta})
             }
             ConversationDelta::MessagesReset(ms) => json!({"type": "messagesReset", "count": ms.len()}),
+            ConversationDelta::MessageKeptLocal { message_id, reason } => {
+                json!({"type": "keptLocal", "messageId": message_id, "reason": format!("{reason:?}")})
+            }
             ConversationDelta::RunPhase(phase) => phase_json(phase),
             ConversationDelta::ToolCall(t) => {
                 let mut line = json!({"type": "toolCall", "toolCallId": t.tool_call_id, "toolName": t.tool_name,

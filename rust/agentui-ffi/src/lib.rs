@@ -60,8 +60,8 @@ pub use runtime::{ContextEntry, ConversationOptions, Header, Runtime};
 pub use tls::{CertificateRejection, TrustStore};
 pub use tools::{ClientToolHandler, ToolHandlerError};
 pub use update::{
-    ActionResultRecord, ConversationDelta, ConversationSnapshot, ConversationUpdate, PatchOp, PatchOperationRecord,
-    RunOutcome, RunPhase, RunSummary, SessionWarning, SessionWarningKind, SurfaceEntry, SurfaceSnapshot, ToolCallPhase,
-    ToolCallUpdate, ToolFailureKind,
+    ActionResultRecord, ConversationDelta, ConversationSnapshot, ConversationUpdate, KeptLocalMessage, LocalOnlyReason,
+    PatchOp, PatchOperationRecord, RunOutcome, RunPhase, RunSummary, SessionWarning, SessionWarningKind, SurfaceEntry,
+    SurfaceSnapshot, ToolCallPhase, ToolCallUpdate, ToolFailureKind,
 };
 pub use value::{NodeValue, PropEntry};

@@ -161,6 +161,19 @@ pub struct SurfaceEntry {
     pub catalog_id: String,
 }
 
+crate::mirror!(
+    /// Why a message stays on this device and is never sent back to the agent: `Cancelled` text
+    /// was cut short by a cancel (show it as incomplete), `OrphanToolResult` matched no call.
+    LocalOnlyReason from agentui_agui::reducer::LocalOnly { OrphanToolResult, Cancelled }
+);
+
+/// A message that stays on this device.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct KeptLocalMessage {
+    pub message_id: String,
+    pub reason: LocalOnlyReason,
+}
+
 /// The whole observable state at one point of the conversation's sequence.
 #[derive(Debug, Clone, PartialEq, uniffi::Record)]
 pub struct ConversationSnapshot {
@@ -172,6 +185,8 @@ pub struct ConversationSnapshot {
     pub tool_calls: Vec<ToolCallUpdate>,
     pub pending_interrupts: Vec<InterruptRecord>,
     pub surfaces: Vec<SurfaceEntry>,
+    /// In the order the messages were marked.
+    pub kept_local: Vec<KeptLocalMessage>,
 }
 
 crate::mirror!(PatchOp from agentui_agui::event::PatchOp { Add, Remove, Replace, Move, Copy, Test });
@@ -204,8 +219,13 @@ pub enum ConversationDelta {
     MessageReplaced {
         message: MessageRecord,
     },
+    /// Clears every kept-local mark; a `MessageKeptLocal` follows for each message still kept.
     MessagesReset {
         messages: Vec<MessageRecord>,
+    },
+    MessageKeptLocal {
+        message_id: String,
+        reason: LocalOnlyReason,
     },
     /// The JSON Patch that was applied to the state.
     StatePatched {
@@ -419,6 +439,11 @@ impl From<&CoreSnapshot> for ConversationSnapshot {
             tool_calls: s.tool_calls.iter().map(Into::into).collect(),
             pending_interrupts: interrupts(&s.pending_interrupts),
             surfaces: s.surfaces.iter().map(entry).collect(),
+            kept_local: s
+                .kept_local
+                .iter()
+                .map(|(id, reason)| KeptLocalMessage { message_id: id.clone(), reason: (*reason).into() })
+                .collect(),
         }
     }
 }
@@ -438,6 +463,9 @@ impl From<&Core> for ConversationDelta {
             },
             Core::MessageReplaced(m) => D::MessageReplaced { message: m.into() },
             Core::MessagesReset(list) => D::MessagesReset { messages: messages(list) },
+            Core::MessageKeptLocal { message_id, reason } => {
+                D::MessageKeptLocal { message_id: message_id.clone(), reason: (*reason).into() }
+            }
             Core::StatePatched(ops) => D::StatePatched {
                 operations: ops
                     .iter()

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use agentui_ffi::{
-    ConversationDelta, ConversationError, ConversationOptions, ConversationUpdate, Header, MessageContent, MessageRole,
-    RunPhase, Runtime, RuntimeStartError, ToolCallPhase, ToolFailureKind, ToolHandlerError,
+    ConversationDelta, ConversationError, ConversationOptions, ConversationUpdate, Header, KeptLocalMessage,
+    LocalOnlyReason, MessageContent, MessageRole, RunPhase, Runtime, RuntimeStartError, ToolCallPhase, ToolFailureKind,
+    ToolHandlerError,
 };
 use common::*;
 
@@ -152,7 +153,7 @@ async fn cancel_stops_the_run_in_flight_without_waiting() {
     let f = fixture();
     let conversation = f.conversation.clone();
     let run = tokio::spawn(async move { conversation.send_message("go slow please".into()).await });
-    wait_until("the run to stream", || matches!(phase(&f.conversation), RunPhase::Running { .. })).await;
+    wait_until("the answer to stream", || !last_assistant_text(&f.conversation).is_empty()).await;
 
     // Mutators apply at once during a run (the tool is for the next request); reads answer at once.
     let tool = FixedTool::new(Ok(String::new()));
@@ -165,6 +166,10 @@ async fn cancel_stops_the_run_in_flight_without_waiting() {
     let result = tokio::time::timeout(LIMIT, run).await.unwrap().unwrap();
     assert_eq!(result.unwrap_err(), ConversationError::Cancelled);
     assert_eq!(phase(&f.conversation), RunPhase::Cancelled);
+    // The answer cut short is marked in the snapshot, for a UI to show as incomplete.
+    let cut = messages(&f.conversation).into_iter().rev().find(|m| m.role == MessageRole::Assistant).unwrap();
+    let kept = vec![KeptLocalMessage { message_id: cut.id, reason: LocalOnlyReason::Cancelled }];
+    assert_eq!(f.conversation.snapshot().kept_local, kept);
 
     // The conversation goes on afterwards.
     let summary = tokio::time::timeout(LIMIT, f.conversation.send_message("hello".into())).await.unwrap().unwrap();

@@ -147,6 +147,11 @@ impl Conversation {
             tool_calls: Vec::new(),
             pending_interrupts: session.pending_interrupts(),
             surfaces: Vec::new(),
+            kept_local: session
+                .messages()
+                .iter()
+                .filter_map(|m| Some((m.id.clone(), session.conversation().local_only(&m.id)?)))
+                .collect(),
         };
         let surfaces = session
             .a2ui()

@@ -184,6 +184,13 @@ impl ConversationModel {
             ConversationDelta::MessagesReset(messages) => {
                 self.snapshot.messages = messages.clone();
                 self.reindex_messages();
+                self.snapshot.kept_local.clear();
+            }
+            ConversationDelta::MessageKeptLocal { message_id, reason } => {
+                match self.snapshot.kept_local.iter_mut().find(|(id, _)| id == message_id) {
+                    Some((_, r)) => *r = *reason,
+                    None => self.snapshot.kept_local.push((message_id.clone(), *reason)),
+                }
             }
             ConversationDelta::StatePatched(ops) => {
                 // The session applied these ops to the same state; one that fails here failed

@@ -15,6 +15,7 @@ use std::fmt;
 use agentui_a2ui::SurfaceDiff;
 use agentui_agui::event::PatchOperation;
 use agentui_agui::message::Interrupt;
+use agentui_agui::reducer::LocalOnly;
 use agentui_agui::Message;
 use serde_json::Value;
 
@@ -39,6 +40,9 @@ pub struct ConversationSnapshot {
     pub tool_calls: Vec<ToolCallUpdate>,
     pub pending_interrupts: Vec<Interrupt>,
     pub surfaces: Vec<SurfaceEntry>,
+    /// Messages that stay on this device, in the order they were marked: a UI shows a
+    /// `Cancelled` one as cut short, never as a finished answer.
+    pub kept_local: Vec<(String, LocalOnly)>,
 }
 
 /// One change of a conversation's observable state.
@@ -60,8 +64,14 @@ pub enum ConversationDelta {
     /// A message changed in some other way (a tool call added, activity content, a result); the
     /// message as it now is.
     MessageReplaced(Message),
-    /// The whole list was replaced (a `MESSAGES_SNAPSHOT`, an input echo, a restore).
+    /// The whole list was replaced (a `MESSAGES_SNAPSHOT`, an input echo, a restore). It clears
+    /// every kept-local mark; a `MessageKeptLocal` follows for each message still kept.
     MessagesReset(Vec<Message>),
+    /// Message `message_id` stays on this device and is not sent back to the agent.
+    MessageKeptLocal {
+        message_id: String,
+        reason: LocalOnly,
+    },
     /// The JSON Patch that was applied to the state, as applied.
     StatePatched(Vec<PatchOperation>),
     /// The state was replaced (a `STATE_SNAPSHOT`, the app's own write).
@@ -123,6 +133,9 @@ impl fmt::Display for ConversationDelta {
                 write!(f, "tool call {tool_call_id} arguments += {delta:?}")
             }
             ConversationDelta::MessagesReset(ms) => write!(f, "messages reset: {} messages", ms.len()),
+            ConversationDelta::MessageKeptLocal { message_id, reason } => {
+                write!(f, "message {message_id} kept local ({reason:?})")
+            }
             ConversationDelta::StatePatched(ops) => write!(f, "state patched: {} operations", ops.len()),
             ConversationDelta::StateReplaced(s) => write!(f, "state: {s}"),
             ConversationDelta::StateResyncNeeded { reason } => write!(f, "state resync needed: {reason}"),

@@ -11,6 +11,7 @@ use std::time::Duration;
 use agentui_a2ui::catalog::BASIC_CATALOG_ID;
 use agentui_a2ui::SurfaceDiff;
 use agentui_agui::message::MessageContent;
+use agentui_agui::reducer::LocalOnly;
 use agentui_runtime::session::{
     ActionResult, ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, SessionUpdate, ToolFailure,
     ToolInvocation,
@@ -350,7 +351,12 @@ async fn send_message_returns_after_every_subscriber_was_handed_the_end() {
 
 #[tokio::test(start_paused = true)]
 async fn cancel_stops_the_run_in_flight_and_withdraws_the_queued_ones() {
-    let mut hang: Vec<Step> = vec![Step::Send(frame(&started("r1")))];
+    let head = [
+        started("r1"),
+        json!({"type": "TEXT_MESSAGE_START", "messageId": "a1", "role": "assistant"}),
+        json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "a1", "delta": "The answer is"}),
+    ];
+    let mut hang: Vec<Step> = head.iter().map(|e| Step::Send(frame(e))).collect();
     hang.push(Step::Hang);
     let server = TestServer::start(vec![Reply::sse_steps(hang)]).await;
     let conv = conversation(&server);
@@ -362,7 +368,8 @@ async fn cancel_stops_the_run_in_flight_and_withdraws_the_queued_ones() {
             tokio::spawn(async move { conv.send_message(m.into()).await })
         })
         .collect();
-    wait_for_delta(&mut sub, |d| matches!(d, ConversationDelta::RunPhase(RunPhase::Running { .. }))).await;
+    wait_for_delta(&mut sub, |d| matches!(d, ConversationDelta::TextAppended { message_id, .. } if message_id == "a1"))
+        .await;
     conv.cancel();
     for call in calls {
         assert!(matches!(call.await.unwrap(), Err(SessionError::Cancelled)));
@@ -370,9 +377,29 @@ async fn cancel_stops_the_run_in_flight_and_withdraws_the_queued_ones() {
     assert_eq!(server.requests().len(), 1, "the queued runs never went out");
     assert_eq!(conv.snapshot().phase, RunPhase::Cancelled);
 
-    // A call made after the cancel runs.
-    server.push(Reply::sse(&run_of("r2", vec![text("a2", "back")])));
+    // The text cut short is marked for observers, not only warned about (queued before the end).
+    let seen = drain(&mut sub);
+    assert!(
+        deltas(&seen).iter().any(|d| matches!(d,
+            ConversationDelta::MessageKeptLocal { message_id, reason: LocalOnly::Cancelled } if message_id == "a1")),
+        "{seen:?}"
+    );
+    let cut = vec![("a1".to_owned(), LocalOnly::Cancelled)];
+    let mut late = conv.subscribe();
+    match late.try_recv() {
+        Some(Observed::Snapshot(snapshot)) => assert_eq!(snapshot.kept_local, cut),
+        other => panic!("a late subscriber starts with a snapshot, got {other:?}"),
+    }
+
+    // A call made after the cancel runs. Its input echo resets the messages, which clears the
+    // observers' marks: the mark that still holds is sent again after the reset.
+    let mut r2 = run_of("r2", vec![text("a2", "back")]);
+    r2[0]["input"] = json!({"threadId": "t", "runId": "r2", "messages": []});
+    server.push(Reply::sse(&r2));
     conv.send_message("four".into()).await.unwrap();
+    let seen = drain(&mut sub);
+    assert!(deltas(&seen).iter().any(|d| matches!(d, ConversationDelta::MessagesReset(_))), "{seen:?}");
+    assert_eq!(conv.snapshot().kept_local, cut);
 }
 
 #[tokio::test(start_paused = true)]

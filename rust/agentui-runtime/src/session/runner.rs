@@ -586,6 +586,7 @@ impl ConversationSession {
                 continue;
             }
             self.conversation.keep_local(&id, reason);
+            self.shared.listeners.delta(ConversationDelta::MessageKeptLocal { message_id: id.clone(), reason });
             if reason == LocalOnly::Cancelled {
                 let message =
                     format!("message '{id}' was cut short by the cancel; it is kept on this device and not sent back");
@@ -714,6 +715,12 @@ impl ConversationSession {
         ctx.announced = conv.messages().iter().map(|m| m.id.clone()).collect();
         ctx.touched.clear();
         self.shared.listeners.delta(ConversationDelta::MessagesReset(conv.messages().to_vec()));
+        // The reset cleared the observers' marks; the ones the conversation still holds follow.
+        for m in conv.messages() {
+            if let Some(reason) = conv.local_only(&m.id) {
+                self.shared.listeners.delta(ConversationDelta::MessageKeptLocal { message_id: m.id.clone(), reason });
+            }
+        }
     }
 
     fn note_resync(&self, conv: &ConversationState, ctx: &mut RunContext) {

@@ -70,7 +70,11 @@ class AgentConversation private constructor(
     private val _events = MutableSharedFlow<AgentEvent>(extraBufferCapacity = EVENT_BUFFER, onBufferOverflow = BufferOverflow.DROP_OLDEST)
     private val _activeSteps = MutableStateFlow<List<String>>(emptyList())
 
-    /** The messages in conversation order; streamed text updates its message in place. */
+    /**
+     * The messages in conversation order; streamed text updates its message in place. A message
+     * that stays on this device has [ChatMessage.localOnly] set (text cut short by a cancel is
+     * [ChatMessage.incomplete]).
+     */
     val messages: StateFlow<List<ChatMessage>> = _messages.asStateFlow()
     val phase: StateFlow<RunPhase> = _phase.asStateFlow()
     /** The agent's live A2UI surfaces by id, in creation order. */
@@ -95,6 +99,8 @@ class AgentConversation private constructor(
     // Working copies, touched only by the apply coroutine. Streamed text grows in a builder and
     // becomes a String once per publish, so a long message costs O(delta) per event.
     private val messageIndex = LinkedHashMap<String, ChatMessage>()
+    /** The core's kept-local marks, so a message rebuilt from its record keeps its mark. */
+    private val localOnlyIndex = HashMap<String, LocalOnlyReason>()
     private val growing = HashMap<String, StringBuilder>()
     private val grown = HashSet<String>()
     private val toolCallIndex = LinkedHashMap<String, ToolCall>()
@@ -224,7 +230,9 @@ class AgentConversation private constructor(
         messageIndex.clear()
         growing.clear()
         grown.clear()
-        snapshot.messages.forEach { messageIndex[it.id] = it.toChat() }
+        localOnlyIndex.clear()
+        snapshot.keptLocal.forEach { localOnlyIndex[it.messageId] = it.reason.toReason() }
+        snapshot.messages.forEach { messageIndex[it.id] = it.toChat(localOnly = localOnlyIndex[it.id]) }
         stateTree.replace(snapshot.state)
         _phase.value = snapshot.phase.toPhase()
         toolCallIndex.clear()
@@ -263,7 +271,15 @@ class AgentConversation private constructor(
                 messageIndex.clear()
                 growing.clear()
                 grown.clear()
+                // A reset clears the marks; the core re-sends the ones that still hold.
+                localOnlyIndex.clear()
                 delta.messages.forEach { messageIndex[it.id] = it.toChat() }
+                messagesDirty = true
+            }
+            is ConversationDelta.MessageKeptLocal -> {
+                val reason = delta.reason.toReason()
+                localOnlyIndex[delta.messageId] = reason
+                messageIndex[delta.messageId]?.let { messageIndex[delta.messageId] = it.copy(localOnly = reason) }
                 messagesDirty = true
             }
             is ConversationDelta.StatePatched -> {
@@ -319,7 +335,7 @@ class AgentConversation private constructor(
     private fun upsert(record: MessageRecord) {
         growing.remove(record.id)
         grown.remove(record.id)
-        messageIndex[record.id] = record.toChat()
+        messageIndex[record.id] = record.toChat(localOnly = localOnlyIndex[record.id])
         messagesDirty = true
     }
 

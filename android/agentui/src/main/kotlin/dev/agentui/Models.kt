@@ -3,6 +3,7 @@ package dev.agentui
 import dev.agentui.core.ActionResultRecord
 import dev.agentui.core.ContentPart
 import dev.agentui.core.InterruptRecord
+import dev.agentui.core.LocalOnlyReason as CoreLocalOnly
 import dev.agentui.core.MessageContent
 import dev.agentui.core.MessageRecord
 import dev.agentui.core.NodeValue
@@ -22,9 +23,20 @@ enum class Role { DEVELOPER, SYSTEM, ASSISTANT, USER, TOOL, ACTIVITY, REASONING 
 /** A call an assistant message made; [argumentsJson] is the text the model produced. */
 data class MessageToolCall(val id: String, val name: String, val argumentsJson: String)
 
+/** Why a message stays on this device and is never sent back to the agent. */
+enum class LocalOnlyReason {
+    /** A tool result that matched no call. */
+    ORPHAN_TOOL_RESULT,
+    /** Text cut short by a cancel: the agent never finished it. */
+    CANCELLED,
+}
+
 /**
  * One message as a UI shows it. [text] is the readable text (text parts joined); media parts
  * and activity content stay in [content] (the core's record) for apps that show them.
+ *
+ * [localOnly] is set when the message stays on this device and is not sent back to the agent;
+ * show an [incomplete] one as cut short, never as a finished answer.
  */
 data class ChatMessage(
     val id: String,
@@ -35,7 +47,11 @@ data class ChatMessage(
     val error: String?,
     val activityType: String?,
     val content: MessageContent,
-)
+    val localOnly: LocalOnlyReason? = null,
+) {
+    /** Cut short by a cancel: the agent never finished it, and it is not sent back. */
+    val incomplete: Boolean get() = localOnly == LocalOnlyReason.CANCELLED
+}
 
 /** Something a run needs from the user before it can continue. */
 data class Interrupt(
@@ -139,7 +155,7 @@ fun Node.prop(name: String): NodeValue? = props.firstOrNull { it.name == name }?
 
 // Conversions from the generated records, used only inside the layer.
 
-internal fun MessageRecord.toChat(text: String? = textOf(content)) = ChatMessage(
+internal fun MessageRecord.toChat(text: String? = textOf(content), localOnly: LocalOnlyReason? = null) = ChatMessage(
     id = id,
     role = Role.valueOf(role.name),
     text = text,
@@ -148,7 +164,10 @@ internal fun MessageRecord.toChat(text: String? = textOf(content)) = ChatMessage
     error = error,
     activityType = activityType,
     content = content,
+    localOnly = localOnly,
 )
+
+internal fun CoreLocalOnly.toReason() = LocalOnlyReason.valueOf(name)
 
 internal fun textOf(content: MessageContent): String? = when (content) {
     is MessageContent.Text -> content.text

@@ -103,7 +103,7 @@ class AgentEventsTest {
     }
 
     @Test
-    fun `text cut short by a cancel stays visible and is reported kept local`(): Unit = runBlocking {
+    fun `text cut short by a cancel is marked incomplete and kept local`(): Unit = runBlocking {
         connect().use { conversation ->
             val warning = async(Dispatchers.Unconfined, start = CoroutineStart.UNDISPATCHED) {
                 conversation.warnings.first { it.kind == WarningKind.KEPT_LOCAL }
@@ -113,7 +113,11 @@ class AgentEventsTest {
             conversation.cancel()
             run.await()
 
-            val cut = conversation.messages.value.last { it.role == Role.ASSISTANT }
+            val messages = conversation.messages.awaitValue { list -> list.any { it.incomplete } }
+            val cut = messages.single { it.localOnly != null }
+            assertEquals(Role.ASSISTANT, cut.role)
+            assertEquals(LocalOnlyReason.CANCELLED, cut.localOnly)
+            assertTrue(cut.incomplete)
             assertTrue(cut.text.orEmpty().contains("Slow token 2."), "the partial text stays visible: ${cut.text}")
             assertTrue(withTimeout(WAIT_MS) { warning.await() }.message.contains(cut.id))
         }
