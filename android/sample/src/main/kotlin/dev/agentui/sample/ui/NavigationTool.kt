@@ -16,8 +16,8 @@ object NavigationTool {
     """.trimIndent()
 
     /**
-     * Registers the tool on [conversation] (before its first run: registration during a run is
-     * refused with Busy). [ui] is the UI thread's dispatcher (`Dispatchers.Main` on Android):
+     * Registers the tool on [conversation] (registered during a run, it is declared from the next
+     * request on). [ui] is the UI thread's dispatcher (`Dispatchers.Main` on Android):
      * tools run on a background dispatcher, navigation must not.
      */
     fun install(conversation: AgentConversation, navigator: Navigator, ui: CoroutineContext) =
