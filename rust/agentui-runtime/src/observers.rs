@@ -154,38 +154,33 @@ impl Observers {
 
     /// The next item of `inbox`; a fresh snapshot if it fell behind.
     pub fn next(&self, inbox: &Inbox<Observed>) -> Option<Option<Observed>> {
-        match inbox.next() {
-            Next::Item(item) => Some(Some(item)),
-            Next::Closed => Some(None),
-            Next::Empty => None,
-            Next::Lagging => {
-                // Under the hub's lock no change is pushed, so the snapshot and the queue agree.
-                let hub = self.hub();
-                let mut state = lock(&inbox.state);
-                state.lagging = false;
-                state.queue.clear();
-                Some(Some(Observed::Snapshot(Box::new(hub.model.snapshot()))))
-            }
-        }
+        self.next_or_resync(inbox, |model| Observed::Snapshot(Box::new(model.snapshot())))
     }
 
     /// The next diff of `inbox` for `surface_id`; a reset if it fell behind (empty if the
     /// surface is gone).
     pub fn next_diff(&self, surface_id: &str, inbox: &Inbox<SurfaceDiff>) -> Option<Option<SurfaceDiff>> {
+        self.next_or_resync(inbox, |model| {
+            model
+                .surface(surface_id)
+                .map_or_else(|| SurfaceDiff::Reset { root: None, nodes: Vec::new() }, |view| view.reset())
+        })
+    }
+
+    /// The next item of `inbox`: `None` when it is empty, `Some(None)` once it is closed, and
+    /// `resync(model)` in place of the dropped queue of a subscriber that fell behind.
+    fn next_or_resync<T>(&self, inbox: &Inbox<T>, resync: impl FnOnce(&ConversationModel) -> T) -> Option<Option<T>> {
         match inbox.next() {
             Next::Item(item) => Some(Some(item)),
             Next::Closed => Some(None),
             Next::Empty => None,
             Next::Lagging => {
+                // Under the hub's lock no change is pushed, so the resync and the queue agree.
                 let hub = self.hub();
                 let mut state = lock(&inbox.state);
                 state.lagging = false;
                 state.queue.clear();
-                let reset = hub
-                    .model
-                    .surface(surface_id)
-                    .map_or_else(|| SurfaceDiff::Reset { root: None, nodes: Vec::new() }, |view| view.reset());
-                Some(Some(reset))
+                Some(Some(resync(&hub.model)))
             }
         }
     }
