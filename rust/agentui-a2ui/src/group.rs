@@ -236,6 +236,53 @@ impl SurfaceGroup {
         outcome
     }
 
+    /// Recreates a surface from its [`Surface::export`] (a conversation restored after process
+    /// death). All or nothing: when a message is refused, a surface it created is deleted again
+    /// and the error returned, so nothing half-restored is left to render. The messages must
+    /// create one surface and only update it. Their size is not held against
+    /// [`Limits::max_message_bytes`]: a surface may hold more than one agent message can carry;
+    /// every other limit applies. Messages buffered for the surface are applied after it.
+    pub fn restore_surface(&mut self, messages: Vec<Value>) -> Result<Outcome, A2uiError> {
+        let mut parsed = Vec::with_capacity(messages.len());
+        for envelope in messages {
+            parsed.extend(wire::parse_server_message(envelope)?);
+        }
+        let mut parsed = parsed.into_iter();
+        let Some(ServerMessage::CreateSurface(create)) = parsed.next() else {
+            return Err(A2uiError::validation("", "a surface is restored from messages starting with its creation"));
+        };
+        let surface_id = create.surface_id.clone();
+        let updates: Vec<ServerMessage> = parsed.collect();
+        if let Some(stray) = updates.iter().find(|m| {
+            m.surface_id() != surface_id
+                || !matches!(m, ServerMessage::UpdateComponents(_) | ServerMessage::UpdateDataModel(_))
+        }) {
+            return Err(A2uiError::validation(
+                "",
+                format!(
+                    "a surface is restored from its creation and updates of it, not {} of {:?}",
+                    stray.kind(),
+                    stray.surface_id()
+                ),
+            ));
+        }
+        // A refused creation leaves alone the surface that already has the id.
+        let mut outcome = self.apply_now(ServerMessage::CreateSurface(create))?;
+        for message in updates {
+            match self.apply_now(message) {
+                Ok(applied) => outcome.merge(applied),
+                Err(error) => {
+                    if let Some(index) = self.surface_index(&surface_id) {
+                        self.surfaces.remove(index);
+                    }
+                    return Err(error);
+                }
+            }
+        }
+        outcome.merge(self.replay_pending(&surface_id));
+        Ok(outcome)
+    }
+
     fn buffer(&mut self, message: ServerMessage) -> Outcome {
         if self.pending.len() >= self.limits.max_buffered_messages {
             let error = A2uiError::LimitExceeded {
@@ -297,7 +344,7 @@ impl SurfaceGroup {
                 let index = self
                     .surface_index(&update.surface_id)
                     .ok_or_else(|| A2uiError::UnknownSurface(update.surface_id.clone()))?;
-                let diff = self.surfaces[index].update_components(&update.components)?;
+                let diff = self.surfaces[index].update_components(update.components)?;
                 push_diff(&mut outcome, &update.surface_id, diff);
             }
             ServerMessage::UpdateDataModel(update) => {

@@ -2,6 +2,9 @@
 //!
 //! Every mutation is atomic: it is checked (and, for structure, resolved) on the side and only
 //! then committed, so a rejected message leaves the surface exactly as it was.
+//!
+//! A surface can also say how to recreate itself ([`Surface::export`]): the messages a store
+//! keeps so that a conversation's surfaces survive process death.
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
@@ -9,7 +12,7 @@ use std::sync::Arc;
 
 use foldhash::fast::RandomState;
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 use crate::catalog::Catalog;
 use crate::component::{self, CompiledComponent};
@@ -21,7 +24,8 @@ use crate::locale::Localization;
 use crate::node::{ResolvedNode, SurfaceDiff};
 use crate::pointer;
 use crate::resolve::{self, ChildKey, ResolveOptions};
-use crate::wire::v09::CreateSurface;
+use crate::wire::v08;
+use crate::wire::v09::{CreateSurface, ServerMessage, EMITTED_VERSION};
 
 /// A resolved instance with what is needed to resolve it again.
 #[derive(Debug, Clone)]
@@ -52,6 +56,17 @@ impl Tree {
     }
 }
 
+/// A component definition: compiled for resolving, and the object as accepted (after v0.8
+/// translation). The object is kept so that [`Surface::export`] can recreate the surface after
+/// process death; it is bounded by the component-count limit, as the compiled form is.
+#[derive(Debug)]
+struct Definition {
+    compiled: CompiledComponent,
+    source: Map<String, Value>,
+}
+
+type Definitions = HashMap<String, Arc<Definition>, RandomState>;
+
 #[derive(Debug)]
 pub struct Surface {
     id: String,
@@ -60,8 +75,7 @@ pub struct Surface {
     root_id: String,
     theme: Option<Value>,
     send_data_model: bool,
-    definitions: HashMap<String, Arc<CompiledComponent>, RandomState>,
-    /// Raw component objects as last accepted, for reports and the CLI.
+    definitions: Definitions,
     data: DataModel,
     tree: Tree,
     limits: Limits,
@@ -151,7 +165,7 @@ impl Surface {
     }
 
     pub(crate) fn definition(&self, component_id: &str) -> Option<&CompiledComponent> {
-        self.definitions.get(component_id).map(Arc::as_ref)
+        self.definitions.get(component_id).map(|d| &d.compiled)
     }
 
     pub(crate) fn scope_of(&self, instance_id: &str) -> Option<&str> {
@@ -179,8 +193,49 @@ impl Surface {
         }
     }
 
-    /// Validates, compiles and merges components. All or nothing.
-    pub(crate) fn update_components(&mut self, components: &[Value]) -> Result<SurfaceDiff, A2uiError> {
+    /// The server messages that recreate this surface as it is now, in a fresh group with the
+    /// same catalogs ([`crate::SurfaceGroup::restore_surface`]): what a store keeps so that a
+    /// conversation's surfaces survive process death. In order: the creation, the whole data
+    /// model (user input included; left out while empty) and every component as last accepted
+    /// (after v0.8 translation; left out while there is none), by id. Data first, so the tree
+    /// is built once. v0.9 envelopes, except that a surface whose root is not `"root"` (a v0.8
+    /// agent named it) starts with v0.8's `beginRendering`, the only creation that names a root.
+    pub fn export(&self) -> Vec<Value> {
+        let mut messages = Vec::with_capacity(3);
+        let create = CreateSurface {
+            surface_id: self.id.clone(),
+            catalog_id: self.catalog_id.clone(),
+            theme: self.theme.clone(),
+            send_data_model: self.send_data_model,
+            root_id: self.root_id.clone(),
+        };
+        messages.push(if self.root_id == "root" {
+            ServerMessage::CreateSurface(create).to_wire()
+        } else {
+            v08::begin_rendering_wire(&create)
+        });
+        if self.data.root().as_object().is_some_and(|root| !root.is_empty()) {
+            messages.push(json!({"version": EMITTED_VERSION, "updateDataModel": {
+                "surfaceId": self.id,
+                "value": self.data.root().clone(),
+            }}));
+        }
+        if !self.definitions.is_empty() {
+            let mut definitions: Vec<(&String, &Arc<Definition>)> = self.definitions.iter().collect();
+            definitions.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            let components: Vec<Value> =
+                definitions.into_iter().map(|(_, d)| Value::Object(d.source.clone())).collect();
+            messages.push(json!({"version": EMITTED_VERSION, "updateComponents": {
+                "surfaceId": self.id,
+                "components": components,
+            }}));
+        }
+        messages
+    }
+
+    /// Validates, compiles and merges components. All or nothing. The objects are moved in:
+    /// each accepted one is kept next to its compiled form (see [`Definition`]).
+    pub(crate) fn update_components(&mut self, components: Vec<Value>) -> Result<SurfaceDiff, A2uiError> {
         // Before validating or compiling anything: a message that alone holds too many
         // components costs nothing more than its parsed form.
         if components.len() > self.limits.max_components_per_surface {
@@ -191,7 +246,6 @@ impl Surface {
             });
         }
         let mut issues = Vec::new();
-        let mut compiled = Vec::with_capacity(components.len());
         // Where this message defines each id first: a second definition is ambiguous (which one
         // did the agent mean?), so it is refused rather than silently winning.
         let mut first_at: HashMap<&str, usize, RandomState> = HashMap::default();
@@ -227,7 +281,6 @@ impl Surface {
                             issues.push(ValidationIssue::new(format!("{at}{location}"), error.to_string()));
                         }
                     });
-                    compiled.push(CompiledComponent::compile(obj))
                 }
                 None => issues.push(ValidationIssue::new(at, "component must be an object")),
             }
@@ -236,9 +289,15 @@ impl Surface {
             return Err(A2uiError::Validation(issues));
         }
         let mut definitions = self.definitions.clone();
-        for component in compiled {
+        // The ids in message order, to name the component at fault below.
+        let mut ids = Vec::with_capacity(components.len());
+        for component in components {
+            // Every component is an object here (checked above).
+            let Value::Object(source) = component else { continue };
+            let compiled = CompiledComponent::compile(&source);
+            ids.push(compiled.id.clone());
             // Reusing an id with another type replaces the definition: the node is recreated.
-            definitions.insert(component.id.to_string(), Arc::new(component));
+            definitions.insert(compiled.id.to_string(), Arc::new(Definition { compiled, source }));
         }
         if definitions.len() > self.limits.max_components_per_surface {
             return Err(A2uiError::LimitExceeded {
@@ -249,7 +308,7 @@ impl Surface {
         }
         check_graph(&definitions, &self.root_id, self.limits.max_depth).map_err(|(component_id, message)| {
             // Point at the component of this message that closed the cycle or deepened the tree.
-            let index = components.iter().position(|c| c.get("id").and_then(Value::as_str) == Some(&component_id));
+            let index = ids.iter().position(|id| id.as_ref() == component_id);
             let path = index
                 .map_or("/updateComponents/components".to_owned(), |i| format!("/updateComponents/components/{i}"));
             A2uiError::validation(path, message)
@@ -297,7 +356,7 @@ impl Surface {
             let Some(entry) = self.tree.entry(&owner) else { continue };
             let Some(def) = self.definitions.get(entry.node.component_id.as_ref()) else { continue };
             let resolution = resolve::resolve_bounded(
-                def,
+                &def.compiled,
                 owner.clone(),
                 &entry.scope,
                 &self.data,
@@ -322,7 +381,7 @@ impl Surface {
             let Some(&slot) = self.tree.nodes.get(&id) else { continue };
             let entry = &self.tree.entries[slot];
             let Some(def) = self.definitions.get(entry.node.component_id.as_ref()) else { continue };
-            let resolution = resolve::resolve(def, id.clone(), &entry.scope, &self.data, &self.options);
+            let resolution = resolve::resolve(&def.compiled, id.clone(), &entry.scope, &self.data, &self.options);
             let reads_changed = resolution.reads.len() != entry.reads.len()
                 || resolution.reads.iter().zip(&entry.reads).any(|(new, old)| new != old);
             if reads_changed {
@@ -400,11 +459,7 @@ fn empty_patch() -> SurfaceDiff {
 /// Rejects cycles and trees deeper than `max_depth` among the definitions reachable from the
 /// root (including through templates). Dangling references are allowed: they render as pending.
 /// The error names the component at fault.
-fn check_graph(
-    definitions: &HashMap<String, Arc<CompiledComponent>, RandomState>,
-    root: &str,
-    max_depth: usize,
-) -> Result<(), (String, String)> {
+fn check_graph(definitions: &Definitions, root: &str, max_depth: usize) -> Result<(), (String, String)> {
     #[derive(Clone, Copy, PartialEq)]
     enum Mark {
         Active,
@@ -419,8 +474,7 @@ fn check_graph(
         }
         stack.push((start, 0));
         while let Some((id, next_child)) = stack.pop() {
-            let def = &definitions[id];
-            let refs = def.referenced_ids();
+            let refs = definitions[id].compiled.referenced_ids();
             if next_child == 0 {
                 marks.insert(id, Mark::Active);
             }
@@ -470,7 +524,7 @@ fn check_graph(
 
 /// Resolves the whole tree from the root.
 fn build_tree(
-    definitions: &HashMap<String, Arc<CompiledComponent>, RandomState>,
+    definitions: &Definitions,
     root: &str,
     data: &DataModel,
     limits: &Limits,
@@ -481,7 +535,8 @@ fn build_tree(
     tree.nodes.reserve(expected_nodes);
     tree.entries.reserve(expected_nodes);
     let Some(root_def) = definitions.get(root) else { return Ok(tree) };
-    let root_key = ChildKey { component_id: root_def.id.clone(), scope: "".into(), id: root_def.id.clone() };
+    let root_id = &root_def.compiled.id;
+    let root_key = ChildKey { component_id: root_id.clone(), scope: "".into(), id: root_id.clone() };
     let mut stack = vec![(root_key, 1usize)];
     // Template instances waiting on the stack: counted as soon as they are listed, so the next
     // template is bounded by what is really left.
@@ -513,7 +568,7 @@ fn build_tree(
         }
         let committed = tree.template_instances + pending_instances;
         let left = limits.max_template_instances.saturating_sub(committed);
-        let resolution = resolve::resolve_bounded(def, key.id.clone(), &key.scope, data, options, left);
+        let resolution = resolve::resolve_bounded(&def.compiled, key.id.clone(), &key.scope, data, options, left);
         if let Some(items) = resolution.template_overflow {
             return Err(too_many(committed.saturating_add(items)));
         }

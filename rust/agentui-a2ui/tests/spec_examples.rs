@@ -1,39 +1,13 @@
 //! Every example of the A2UI specification (read from ../shared, never copied) loads without
 //! errors and renders from its root.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use agentui_a2ui::catalog::Catalog;
 use agentui_a2ui::wire::v09::ClientMessage;
-use agentui_a2ui::SurfaceGroup;
+use common::{conformance, group_with_catalogs, json_files, messages_of};
 use serde_json::Value;
-
-fn conformance(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/conformance/a2ui").join(rel)
-}
-
-fn json_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    files
-}
-
-fn messages_of(file: &Path) -> Vec<Value> {
-    let value: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
-    match value {
-        Value::Array(items) => items,
-        Value::Object(mut obj) => match obj.remove("messages") {
-            Some(Value::Array(items)) => items,
-            _ => panic!("{}: no messages", file.display()),
-        },
-        _ => panic!("{}: unexpected shape", file.display()),
-    }
-}
 
 /// The example's messages with every `"version": "v0.9"` written as `"v0.9.1"`: the v0.9.1
 /// examples are the v0.9 files unchanged, while v0.9.1 agents tag their messages `"v0.9.1"`.
@@ -57,12 +31,7 @@ fn problems(file: &Path) -> Vec<String> {
 /// Applies `messages` to a group that knows the basic catalog and `catalogs` (catalog JSON files)
 /// and returns a description of every problem found.
 fn problems_of(messages: Vec<Value>, catalogs: &[PathBuf]) -> Vec<String> {
-    let mut group = SurfaceGroup::default();
-    for path in catalogs {
-        let json: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        let catalog = Catalog::from_json(&json).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        group.catalogs_mut().register(Arc::new(catalog));
-    }
+    let mut group = group_with_catalogs(catalogs);
     let mut problems = Vec::new();
     for message in messages {
         let outcome = group.process_value(&message);

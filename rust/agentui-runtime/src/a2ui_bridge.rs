@@ -47,6 +47,11 @@
 //! `toolCallId`, and a new activity whose message id ends in `-<toolCallId>` starts from them, so
 //! nothing is applied twice. A tool result repeated for the same `toolCallId` is not re-applied.
 //!
+//! This bookkeeping lives in memory only. After process death a conversation's surfaces come
+//! back from their exports ([`agentui_a2ui::Surface::export`]), and
+//! [`A2uiBridge::adopt_history`] rebuilds the bookkeeping from the restored messages without
+//! applying anything, so the agent's next `MESSAGES_SNAPSHOT` finds its operations applied.
+//!
 //! # What goes back to the agent
 //!
 //! - **User actions**: the next run's `forwardedProps.a2uiAction = {userAction: {name, surfaceId,
@@ -282,6 +287,15 @@ struct ToolResultRecord {
     surfaces: Vec<String>,
 }
 
+/// What becomes of the operations found in an event or in history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Feed {
+    /// Applied to the group.
+    Apply,
+    /// Only recorded as applied: the group already shows them (restored surfaces).
+    Adopt,
+}
+
 /// The A2UI side of one conversation: owns its [`SurfaceGroup`].
 #[derive(Debug)]
 pub struct A2uiBridge {
@@ -346,16 +360,30 @@ impl A2uiBridge {
                     ToolResultContent::Text(text) => Body::Text(text),
                     ToolResultContent::Parts(parts) => Body::Parts(parts),
                 };
-                self.tool_result(&e.tool_call_id, body, &mut out);
+                self.tool_result(&e.tool_call_id, body, &mut out, Feed::Apply);
             }
             Event::Custom(e) if e.name == A2UI_CUSTOM_EVENT_NAME => self.custom(&e.value, &mut out),
             Event::Raw(e) => self.raw(&e.event, &mut out),
-            Event::MessagesSnapshot(e) => self.messages_snapshot(&e.messages, &mut out),
+            Event::MessagesSnapshot(e) => self.messages_snapshot(&e.messages, &mut out, Feed::Apply),
             Event::RunFinished(_) | Event::RunError(_) => out.absorb(self.group.flush_pending()),
             _ => return out,
         }
         self.queue_for_agent(&out.emitted);
         out
+    }
+
+    /// Records a restored conversation's history as applied, without touching the group.
+    ///
+    /// After process death the surfaces come back from their exports
+    /// ([`SurfaceGroup::restore_surface`]), not by applying the history again. But the agent may
+    /// then send a `MESSAGES_SNAPSHOT` or repeat an `ACTIVITY_SNAPSHOT`, and operations this
+    /// bridge does not know as applied would be applied twice (a `createSurface` for a restored
+    /// surface goes back to the agent as an error). So, on a fresh bridge whose surfaces are
+    /// restored: `a2ui-surface` activities and A2UI tool results in `messages` are tracked as a
+    /// `MESSAGES_SNAPSHOT` of them would have left them, owning only surfaces that exist in the
+    /// group. Nothing is reported to the agent: it heard about any problem the first time.
+    pub fn adopt_history(&mut self, messages: &[Message]) {
+        self.messages_snapshot(messages, &mut BridgeOutcome::default(), Feed::Adopt);
     }
 
     /// Reports still-buffered messages now (also done on `RUN_FINISHED` / `RUN_ERROR`).
@@ -446,7 +474,7 @@ impl A2uiBridge {
         if e.replace == Some(false) && self.activity_index(&e.message_id).is_some() {
             return;
         }
-        self.feed_activity(&e.message_id, Value::Object(e.content.clone()), out);
+        self.feed_activity(&e.message_id, Value::Object(e.content.clone()), out, Feed::Apply);
     }
 
     fn activity_delta(&mut self, e: &ActivityDelta, out: &mut BridgeOutcome) {
@@ -465,11 +493,11 @@ impl A2uiBridge {
             out.fail("", BridgeError::PatchNotApplied { message_id: e.message_id.clone(), reason: err.to_string() });
             return;
         }
-        self.feed_activity(&e.message_id, content, out);
+        self.feed_activity(&e.message_id, content, out, Feed::Apply);
     }
 
-    /// Applies what `content` lists beyond what this activity already applied.
-    fn feed_activity(&mut self, message_id: &str, content: Value, out: &mut BridgeOutcome) {
+    /// Applies (or adopts) what `content` lists beyond what this activity already applied.
+    fn feed_activity(&mut self, message_id: &str, content: Value, out: &mut BridgeOutcome, feed: Feed) {
         let mut tracked = match self.activity_index(message_id).and_then(|i| self.activities.remove(i)) {
             Some(tracked) => tracked,
             None => TrackedActivity {
@@ -496,7 +524,7 @@ impl A2uiBridge {
                 let fingerprints: Vec<u64> = ops.iter().map(fingerprint).collect();
                 let start = common_prefix(&tracked.applied, &fingerprints);
                 let rewritten = tracked.applied.len().saturating_sub(start);
-                self.apply_operations(&ops[start..], rewritten, &mut tracked.surfaces, out);
+                self.feed_operations(&ops[start..], rewritten, &mut tracked.surfaces, out, feed);
                 tracked.applied = fingerprints;
             }
         }
@@ -530,6 +558,37 @@ impl A2uiBridge {
             .collect();
     }
 
+    fn feed_operations(
+        &mut self,
+        ops: &[Value],
+        rewritten: usize,
+        owned: &mut Vec<String>,
+        out: &mut BridgeOutcome,
+        feed: Feed,
+    ) {
+        match feed {
+            Feed::Apply => self.apply_operations(ops, rewritten, owned, out),
+            Feed::Adopt => self.adopt_operations(ops, owned),
+        }
+    }
+
+    /// What [`Self::apply_operations`] records in `owned`, without applying anything: the
+    /// surfaces `ops` create that exist in the group. One that another carrier created first is
+    /// owned here too (applying would have refused its creation); that only spares a rewrite of
+    /// this carrier a `SURFACE_EXISTS`.
+    fn adopt_operations(&self, ops: &[Value], owned: &mut Vec<String>) {
+        owned.retain(|s| self.group.surface(s).is_some());
+        // Applying them would have applied none.
+        if ops.len() > self.limits.max_operations_per_event {
+            return;
+        }
+        for id in ops.iter().flat_map(created_surface_ids) {
+            if self.group.surface(id).is_some() && !owned.iter().any(|s| s == id) {
+                owned.push(id.to_owned());
+            }
+        }
+    }
+
     /// Applies `ops` in order. The first `rewritten` of them replace operations applied before:
     /// among those, a create for a surface `owned` already holds is skipped.
     fn apply_operations(&mut self, ops: &[Value], rewritten: usize, owned: &mut Vec<String>, out: &mut BridgeOutcome) {
@@ -560,17 +619,12 @@ impl A2uiBridge {
     }
 
     fn recreates_owned_surface(&self, op: &Value, owned: &[String]) -> bool {
-        let Some(obj) = op.as_object() else { return false };
-        CREATE_KEYS
-            .iter()
-            .filter_map(|k| obj.get(*k))
-            .filter_map(|body| body.get("surfaceId")?.as_str())
-            .any(|id| owned.iter().any(|s| s == id) && self.group.surface(id).is_some())
+        created_surface_ids(op).any(|id| owned.iter().any(|s| s == id) && self.group.surface(id).is_some())
     }
 
     // ---- tool results, CUSTOM, RAW, history ------------------------------------------------------
 
-    fn tool_result(&mut self, tool_call_id: &str, body: Body<'_>, out: &mut BridgeOutcome) {
+    fn tool_result(&mut self, tool_call_id: &str, body: Body<'_>, out: &mut BridgeOutcome, feed: Feed) {
         if self.tool_results.iter().any(|r| r.tool_call_id == tool_call_id) {
             return;
         }
@@ -591,7 +645,7 @@ impl A2uiBridge {
         if ops.len() <= self.limits.max_operations_per_event {
             record.operations = ops.iter().map(|op| (fingerprint(op), operation_surface_id(op))).collect();
         }
-        self.apply_operations(&ops, 0, &mut record.surfaces, out);
+        self.feed_operations(&ops, 0, &mut record.surfaces, out, feed);
         if self.tool_results.len() >= self.limits.max_tool_results {
             self.tool_results.pop_front();
         }
@@ -699,13 +753,13 @@ impl A2uiBridge {
         }
     }
 
-    fn messages_snapshot(&mut self, messages: &[Message], out: &mut BridgeOutcome) {
+    fn messages_snapshot(&mut self, messages: &[Message], out: &mut BridgeOutcome, feed: Feed) {
         for message in messages {
             match (message.role, &message.content) {
                 (Role::Activity, Some(MessageContent::Object(content)))
                     if message.activity_type.as_deref() == Some(A2UI_ACTIVITY_TYPE) =>
                 {
-                    self.feed_activity(&message.id, Value::Object(content.clone()), out);
+                    self.feed_activity(&message.id, Value::Object(content.clone()), out, feed);
                 }
                 (Role::Tool, Some(content)) => {
                     let Some(tool_call_id) = message.tool_call_id.as_deref() else { continue };
@@ -714,7 +768,7 @@ impl A2uiBridge {
                         MessageContent::Parts(parts) => Body::Parts(parts),
                         MessageContent::Object(_) => continue,
                     };
-                    self.tool_result(tool_call_id, body, out);
+                    self.tool_result(tool_call_id, body, out, feed);
                 }
                 _ => {}
             }
@@ -807,11 +861,20 @@ fn operation_surface_id(op: &Value) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// The surfaces an operation creates (`createSurface` or `beginRendering`; at most one in a
+/// valid envelope).
+fn created_surface_ids(op: &Value) -> impl Iterator<Item = &str> {
+    let obj = op.as_object();
+    CREATE_KEYS.iter().filter_map(move |k| obj?.get(*k)?.get("surfaceId")?.as_str())
+}
+
 fn first_surface_hint(ops: &[Value]) -> String {
     ops.iter().find_map(operation_surface_id).unwrap_or_default()
 }
 
-/// A 64-bit fingerprint of an operation's serialized form (same process only).
+/// A 64-bit fingerprint of an operation's serialized form. Same process only (`DefaultHasher`
+/// may change between builds), so never persisted: [`A2uiBridge::adopt_history`] recomputes
+/// them for a restored conversation.
 fn fingerprint(op: &Value) -> u64 {
     struct HashWriter<'a>(&'a mut DefaultHasher);
     impl std::io::Write for HashWriter<'_> {
@@ -879,6 +942,32 @@ mod tests {
             bridge.operations_in_text("{\"a2ui_operations\": [", "t"),
             Err(BridgeError::Malformed { carrier: "t", .. })
         ));
+    }
+
+    /// Adoption records what applying would have (content, fingerprints, tool-result
+    /// operations) but owns only surfaces the group has, and applies and reports nothing.
+    #[test]
+    fn adopted_history_owns_only_surfaces_that_exist() {
+        let catalog = agentui_a2ui::catalog::BASIC_CATALOG_ID;
+        let create = |id: &str| json!({"version": "v0.9", "createSurface": {"surfaceId": id, "catalogId": catalog}});
+        let mut bridge = A2uiBridge::default();
+        assert!(bridge.group_mut().restore_surface(vec![create("kept")]).unwrap().emitted.is_empty());
+        let ops = json!({"a2ui_operations": [create("kept"), create("gone")]});
+        let mut activity = Message::new("a2ui-surface-a", Role::Activity);
+        activity.activity_type = Some(A2UI_ACTIVITY_TYPE.to_owned());
+        activity.content = Some(MessageContent::Object(ops.as_object().unwrap().clone()));
+        let mut tool = Message::new("t", Role::Tool);
+        tool.tool_call_id = Some("call".to_owned());
+        tool.content = Some(MessageContent::Text(ops.to_string()));
+
+        bridge.adopt_history(&[activity, tool]);
+        assert_eq!(bridge.group().surfaces().map(|s| s.id()).collect::<Vec<_>>(), ["kept"]);
+        let tracked = &bridge.activities[0];
+        assert_eq!((tracked.content.as_ref(), tracked.applied.len()), (Some(&ops), 2));
+        assert_eq!(tracked.surfaces, ["kept"]);
+        assert_eq!(bridge.tool_results[0].operations.len(), 2);
+        assert_eq!(bridge.tool_results[0].surfaces, ["kept"]);
+        assert!(bridge.take_pending_for_agent().is_empty());
     }
 
     #[test]

@@ -354,6 +354,170 @@ fn messages_snapshot_restores_surfaces_once() {
     assert!(feed(&mut b, history).is_empty());
 }
 
+// ---- restored after process death ---------------------------------------------------------------
+
+/// The operations of the form activity `a2ui-surface-call1` once its delta arrived.
+fn form_ops() -> Vec<Value> {
+    vec![
+        create("s"),
+        components(
+            "s",
+            json!([{"id": "root", "component": "Column", "children": ["title", "name"]},
+                {"id": "title", "component": "Text", "text": {"path": "/title"}},
+                {"id": "name", "component": "TextField", "label": "Name", "value": {"path": "/name"}}]),
+        ),
+        data("s", "/title", json!("Profile")),
+        data("s", "/name", json!("Ada")),
+    ]
+}
+
+fn tool_ops() -> Value {
+    json!([create("t"), text_root("t", "from a tool")])
+}
+
+/// A v0.8 agent's surface, whose root has its own name.
+fn v08_ops() -> Value {
+    json!([{"beginRendering": {"surfaceId": "v8", "root": "main"}},
+        {"surfaceUpdate": {"surfaceId": "v8", "components": [
+            {"id": "main", "component": {"Text": {"text": {"path": "/greeting", "literalString": "Hi"}}}}]}}])
+}
+
+fn activity_message(message_id: &str, ops: Value) -> Value {
+    json!({"id": message_id, "role": "activity", "activityType": "a2ui-surface", "content": {"a2ui_operations": ops}})
+}
+
+/// The conversation as the store restores it, as the agent's `MESSAGES_SNAPSHOT` carries it.
+fn history() -> Value {
+    json!({"type": "MESSAGES_SNAPSHOT", "messages": [
+        {"id": "u1", "role": "user", "content": "show me"},
+        activity_message("a2ui-surface-call1", Value::from(form_ops())),
+        {"id": "t2", "role": "tool", "toolCallId": "call-2",
+         "content": json!({"a2ui_operations": tool_ops()}).to_string()},
+        activity_message("a2ui-surface-call-2", tool_ops()),
+        activity_message("a2ui-surface-call3", v08_ops()),
+        {"id": "t4", "role": "tool", "toolCallId": "call-4", "content": "sunny"}
+    ]})
+}
+
+fn history_messages() -> Vec<agentui_agui::message::Message> {
+    match event(history()) {
+        Event::MessagesSnapshot(e) => e.messages,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// `a` as it lived through the stream (snapshots, a delta, a tool result the middleware turned
+/// into an activity, user input), and `b` a fresh bridge with `a`'s surfaces restored from their
+/// exports, as after process death.
+fn lived_and_restored() -> (A2uiBridge, A2uiBridge) {
+    let mut a = bridge();
+    let ops = form_ops();
+    assert_clean(&feed(&mut a, snapshot("a2ui-surface-call1", json!(ops[..2]))));
+    assert_clean(&feed(&mut a, snapshot("a2ui-surface-call1", json!(ops[..3]))));
+    let delta = json!({"type": "ACTIVITY_DELTA", "messageId": "a2ui-surface-call1", "activityType": "a2ui-surface",
+        "patch": [{"op": "add", "path": "/a2ui_operations/-", "value": ops[3]}]});
+    assert_clean(&feed(&mut a, delta));
+    assert_clean(&feed(&mut a, tool_result("call-2", &json!({"a2ui_operations": tool_ops()}).to_string())));
+    assert_clean(&feed(&mut a, snapshot("a2ui-surface-call-2", tool_ops())));
+    assert_clean(&feed(&mut a, snapshot("a2ui-surface-call3", v08_ops())));
+    assert!(feed(&mut a, tool_result("call-4", "sunny")).is_empty());
+    a.set_value("s", "/name", json!("Grace")).expect("user input");
+    assert!(a.take_pending_for_agent().is_empty());
+
+    let mut b = bridge();
+    for surface in a.group().surfaces() {
+        let outcome = b.group_mut().restore_surface(surface.export()).expect("restores");
+        assert!(outcome.emitted.is_empty(), "{:?}", outcome.emitted);
+    }
+    (a, b)
+}
+
+fn assert_same_surfaces(a: &A2uiBridge, b: &A2uiBridge) {
+    let ids = |x: &A2uiBridge| x.group().surfaces().map(|s| s.id().to_owned()).collect::<Vec<_>>();
+    assert_eq!(ids(b), ids(a));
+    for original in a.group().surfaces() {
+        let restored = b.group().surface(original.id()).unwrap();
+        assert_eq!(restored.snapshot(), original.snapshot(), "{}", original.id());
+        assert_eq!(restored.data_model(), original.data_model(), "{}", original.id());
+    }
+}
+
+#[test]
+fn adopted_history_is_not_applied_again() {
+    let (mut a, mut b) = lived_and_restored();
+    b.adopt_history(&history_messages());
+    assert_eq!(b.tracked_activities(), a.tracked_activities());
+    assert_same_surfaces(&a, &b);
+
+    // The agent reloads the conversation, then repeats its last snapshot: nothing applies.
+    for wire in [history(), snapshot("a2ui-surface-call1", Value::from(form_ops())), history()] {
+        let (on_a, on_b) = (feed(&mut a, wire.clone()), feed(&mut b, wire));
+        assert!(on_a.is_empty(), "{on_a:?}");
+        assert!(on_b.is_empty(), "{on_b:?}");
+    }
+    assert!(b.take_pending_for_agent().is_empty());
+    // The user's input survived: `/name` was not written back to "Ada".
+    assert_eq!(b.group().surface("s").unwrap().data_model()["name"], json!("Grace"));
+    assert_same_surfaces(&a, &b);
+
+    // Without the adoption, the same snapshot re-creates surfaces that exist.
+    let (_, mut c) = lived_and_restored();
+    let out = feed(&mut c, history());
+    assert!(errors(&out).iter().any(|e| e["code"] == "SURFACE_EXISTS"), "{out:?}");
+}
+
+#[test]
+fn after_adoption_new_operations_apply_once_as_on_the_original() {
+    let (mut a, mut b) = lived_and_restored();
+    b.adopt_history(&history_messages());
+
+    // A cumulative snapshot with one new operation: exactly that one applies.
+    let mut grown = form_ops();
+    grown.push(components("s", json!([{"id": "title", "component": "Text", "text": "Edited"}])));
+    let grown = snapshot("a2ui-surface-call1", Value::from(grown));
+    let (on_a, on_b) = (feed(&mut a, grown.clone()), feed(&mut b, grown));
+    assert_clean(&on_b);
+    assert_eq!(on_b, on_a);
+    assert_eq!((created(&on_b).len(), changed(&on_b)), (0, 1), "{on_b:?}");
+    assert_eq!(text_of(&b, "s", "title"), json!("Edited"));
+
+    // A delta on top of the adopted content, and a new operation of the activity a tool result
+    // became, the same.
+    let delta = json!({"type": "ACTIVITY_DELTA", "messageId": "a2ui-surface-call3", "activityType": "a2ui-surface",
+        "patch": [{"op": "add", "path": "/a2ui_operations/-", "value": {"dataModelUpdate": {"surfaceId": "v8",
+            "contents": [{"key": "greeting", "valueString": "Hello again"}]}}}]});
+    let mut tool_grown = tool_ops().as_array().unwrap().clone();
+    tool_grown.push(text_root("t", "from the tool, again"));
+    for wire in [delta, snapshot("a2ui-surface-call-2", Value::from(tool_grown))] {
+        let (on_a, on_b) = (feed(&mut a, wire.clone()), feed(&mut b, wire));
+        assert_clean(&on_b);
+        assert_eq!(on_b, on_a);
+        assert_eq!((created(&on_b).len(), changed(&on_b)), (0, 1), "{on_b:?}");
+    }
+    assert_eq!(text_of(&b, "v8", "main"), json!("Hello again"));
+    assert_eq!(text_of(&b, "t", "root"), json!("from the tool, again"));
+    assert_same_surfaces(&a, &b);
+    assert!(b.take_pending_for_agent().is_empty());
+}
+
+/// Adoption applies nothing to the group; a surface the history names but that was not
+/// restored is created again by a later rewrite of its activity.
+#[test]
+fn adoption_applies_nothing_and_a_missing_surface_can_be_created_again() {
+    let mut b = bridge();
+    b.adopt_history(&history_messages());
+    assert_eq!(b.group().surfaces().count(), 0);
+    assert_eq!(b.tracked_activities(), 3);
+    // The form activity rewrites its first operation: nothing exists to skip its createSurface for.
+    let mut rewritten = form_ops();
+    rewritten[0] = json!({"version": "v0.9", "createSurface":
+        {"surfaceId": "s", "catalogId": BASIC_CATALOG_ID, "sendDataModel": true}});
+    let out = feed(&mut b, snapshot("a2ui-surface-call1", Value::from(rewritten)));
+    assert_clean(&out);
+    assert_eq!(created(&out), vec!["s"]);
+    assert_eq!(text_of(&b, "s", "title"), json!("Profile"));
+}
+
 // ---- what goes back to the agent ---------------------------------------------------------------
 
 #[test]

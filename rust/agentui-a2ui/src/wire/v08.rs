@@ -93,6 +93,17 @@ pub fn user_action(action: &ActionMessage) -> Value {
     })
 }
 
+/// The `beginRendering` that creates what `create` describes: a surface whose root has its own
+/// id, which no v0.9 `createSurface` can say (see [`crate::Surface::export`]). The theme
+/// becomes `styles`, the inverse of the mapping above; v0.8 has no `sendDataModel`.
+pub fn begin_rendering_wire(create: &CreateSurface) -> Value {
+    let mut body = json!({"surfaceId": create.surface_id, "root": create.root_id, "catalogId": create.catalog_id});
+    if let Some(theme) = &create.theme {
+        body["styles"] = theme.clone();
+    }
+    json!({ "beginRendering": body })
+}
+
 fn begin_rendering(surface_id: String, body: &Map<String, Value>, at: &str) -> Result<ServerMessage, A2uiError> {
     let root_id = required_string(body, "root", &format!("{at}/root"))?;
     let catalog_id = match body.get("catalogId") {
