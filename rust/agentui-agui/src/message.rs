@@ -1,7 +1,7 @@
 //! Conversation values of AG-UI 1.1: messages, content parts, tool calls, interrupts, token usage
 //! and the run input. Field names serialize in the wire's camelCase.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// Open-by-key extra information on events, messages, tool calls, tools and interrupts.
@@ -273,8 +273,9 @@ pub struct TokenUsage {
     pub cache_write_input_tokens: Option<u64>,
 }
 
-/// Something a run needs from outside before it can continue.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// Something a run needs from outside before it can continue. (Deserialize: a store keeps the
+/// pending ones.)
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Interrupt {
     pub id: String,
@@ -294,7 +295,7 @@ pub struct Interrupt {
 }
 
 /// Why a run ended. Absent on the wire means success.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum RunOutcome {
     Success {

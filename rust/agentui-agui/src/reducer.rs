@@ -61,7 +61,7 @@ impl ToolCallRecord {
 }
 
 /// Why a message stays on this device and is never sent back to the agent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum LocalOnly {
     /// A tool result whose `toolCallId` matches no call: strict model APIs reject an orphan.
     OrphanToolResult,
@@ -203,6 +203,11 @@ impl ConversationState {
     pub fn set_state(&mut self, state: Value) {
         self.state = state;
         self.needs_resync = false;
+    }
+
+    /// Mark the state as possibly diverged (a conversation restored with a failed delta).
+    pub fn mark_needs_resync(&mut self) {
+        self.needs_resync = true;
     }
 
     pub fn messages(&self) -> &[Message] {

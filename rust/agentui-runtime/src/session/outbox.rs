@@ -1,0 +1,113 @@
+//! Messages and actions waiting for the agent: what the user sent while it could not be reached.
+//!
+//! Every user message and every user action that goes to the agent passes through here, in call
+//! order, and each is delivered by its own run. An entry is delivered once the agent answered
+//! the request (response headers arrived); until then it is pending, observers see it in
+//! [`ConversationSnapshot::pending_sends`](crate::ConversationSnapshot::pending_sends), and a
+//! store keeps it across process death. Each run that carries an entry names it in
+//! `forwardedProps.agentuiIdempotencyKey` ([`IDEMPOTENCY_KEY_PROP`]); the key is the same on
+//! every attempt, so an agent that remembers the keys it served answers a repeat (the client died
+//! after the agent took the request, before it could note the delivery) without acting twice.
+//!
+//! A message joins the conversation when it is first attempted. One sent while earlier entries
+//! wait joins when its turn comes, so every run carries exactly one new message.
+
+use std::collections::VecDeque;
+
+use agentui_agui::transport::TransportError;
+use agentui_agui::Message;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// The `forwardedProps` key naming the message or action a run delivers (see the module notes).
+pub const IDEMPOTENCY_KEY_PROP: &str = "agentuiIdempotencyKey";
+
+/// What a pending entry delivers, as observers see it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum PendingSendKind {
+    /// A user message; `text` is its text (empty for content parts).
+    Message { message_id: String, text: String },
+    /// A user action on a surface node.
+    Action { surface_id: String, action_name: String },
+}
+
+/// A message or action the agent has not received yet.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PendingSend {
+    /// The idempotency key every attempt carries.
+    pub key: String,
+    pub kind: PendingSendKind,
+    /// Attempts that could not reach the agent.
+    pub attempts: u32,
+    pub last_error: Option<String>,
+}
+
+/// One entry with what its run needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutboxEntry {
+    pub pending: PendingSend,
+    pub payload: OutboxPayload,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum OutboxPayload {
+    /// The message, kept whole until it joins the conversation (`None` once it has).
+    Message(Option<Box<Message>>),
+    /// The action's `forwardedProps` members, sent with every attempt.
+    Action(Map<String, Value>),
+}
+
+/// Whether the agent may not have been reached: the same request is worth sending again.
+pub fn is_unreachable(error: &TransportError) -> bool {
+    match error {
+        TransportError::Connect(_) | TransportError::Request(_) => true,
+        // A gateway or proxy in front of the agent answered; the agent did not.
+        TransportError::Status { status, .. } => matches!(status, 502..=504),
+        _ => false,
+    }
+}
+
+/// The entries in call order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Outbox {
+    entries: VecDeque<OutboxEntry>,
+}
+
+impl Outbox {
+    pub fn from_entries(entries: Vec<OutboxEntry>) -> Self {
+        Outbox { entries: entries.into() }
+    }
+
+    pub fn push(&mut self, entry: OutboxEntry) {
+        self.entries.push_back(entry);
+    }
+
+    pub fn front(&self) -> Option<&OutboxEntry> {
+        self.entries.front()
+    }
+
+    pub fn front_mut(&mut self) -> Option<&mut OutboxEntry> {
+        self.entries.front_mut()
+    }
+
+    pub fn remove(&mut self, key: &str) -> Option<OutboxEntry> {
+        let at = self.entries.iter().position(|e| e.pending.key == key)?;
+        self.entries.remove(at)
+    }
+
+    pub fn contains(&self, key: &str) -> bool {
+        self.entries.iter().any(|e| e.pending.key == key)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn pending(&self) -> Vec<PendingSend> {
+        self.entries.iter().map(|e| e.pending.clone()).collect()
+    }
+
+    pub fn entries(&self) -> impl Iterator<Item = &OutboxEntry> {
+        self.entries.iter()
+    }
+}

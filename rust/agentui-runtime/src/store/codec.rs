@@ -1,0 +1,69 @@
+//! How values are written to the store: JSON text, messages in their AG-UI wire form (so what
+//! a store holds reads like the protocol), read back through the same decoder as history.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use agentui_agui::decode::decode_messages as decode_wire_messages;
+use agentui_agui::Message;
+
+use super::StoreError;
+use crate::session::outbox::{OutboxEntry, OutboxPayload, PendingSend};
+
+pub(super) fn encode<T: Serialize + ?Sized>(value: &T) -> String {
+    // Everything written here is plain data (strings, numbers, JSON values): it serializes.
+    serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned())
+}
+
+pub(super) fn decode<T: DeserializeOwned>(what: &str, text: &str) -> Result<T, StoreError> {
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt { what: what.to_owned(), detail: e.to_string() })
+}
+
+pub(super) fn decode_messages(bodies: &[String]) -> Result<Vec<Message>, StoreError> {
+    let mut values = Vec::with_capacity(bodies.len());
+    for body in bodies {
+        values.push(decode::<Value>("message", body)?);
+    }
+    let mut warnings = Vec::new();
+    decode_wire_messages(Value::Array(values), &mut warnings)
+        .map_err(|e| StoreError::Corrupt { what: "message".to_owned(), detail: e.to_string() })
+}
+
+pub(super) fn encode_outbox_entry(entry: &OutboxEntry) -> String {
+    let body = match &entry.payload {
+        OutboxPayload::Message(message) => json!({ "pending": entry.pending, "message": message }),
+        OutboxPayload::Action(props) => json!({ "pending": entry.pending, "props": props }),
+    };
+    body.to_string()
+}
+
+pub(super) fn decode_outbox_entry(text: &str) -> Result<OutboxEntry, StoreError> {
+    let mut body: Value = decode("outbox entry", text)?;
+    let corrupt = |detail: &str| StoreError::Corrupt { what: "outbox entry".to_owned(), detail: detail.to_owned() };
+    let pending: PendingSend = serde_json::from_value(body.get_mut("pending").map(Value::take).unwrap_or(Value::Null))
+        .map_err(|e| corrupt(&e.to_string()))?;
+    let payload = match (body.get_mut("props").map(Value::take), body.get_mut("message").map(Value::take)) {
+        (Some(Value::Object(props)), _) => OutboxPayload::Action(props),
+        (_, Some(Value::Null)) => OutboxPayload::Message(None),
+        (_, Some(message)) => {
+            let mut warnings = Vec::new();
+            let mut messages = decode_wire_messages(Value::Array(vec![message]), &mut warnings)
+                .map_err(|e| corrupt(&e.to_string()))?;
+            OutboxPayload::Message(messages.pop().map(Box::new))
+        }
+        _ => return Err(corrupt("neither a message nor an action")),
+    };
+    Ok(OutboxEntry { pending, payload })
+}
+
+/// A `list` cursor: where the previous page ended.
+pub(super) fn cursor(updated_ms: i64, thread_id: &str) -> String {
+    format!("{updated_ms}:{thread_id}")
+}
+
+pub(super) fn parse_cursor(text: &str) -> Result<(i64, String), StoreError> {
+    let bad = || StoreError::Corrupt { what: "list cursor".to_owned(), detail: format!("'{text}' is not a cursor") };
+    let (ms, id) = text.split_once(':').ok_or_else(bad)?;
+    Ok((ms.parse().map_err(|_| bad())?, id.to_owned()))
+}

@@ -1,0 +1,388 @@
+//! The on-device store: conversations that survive process death.
+//!
+//! One SQLite file (bundled SQLite, WAL) holds any number of conversations. A conversation
+//! opened on a store ([`Conversation::open`](crate::Conversation::open)) writes one transaction
+//! per applied batch: the events the stream had ready without waiting, or one piece of user
+//! input. What is written is the conversation as observers see it, compacted: each message as it
+//! now is (streamed text is not kept piece by piece), the state as it now is (not its patches),
+//! each tool call's last phase, each surface as the messages that recreate it (components and
+//! data model, the user's unsent input included), the pending interrupts, the run phase, the
+//! messages and actions waiting for the agent, and the ids of the client tool calls that ran.
+//!
+//! Restoring replays nothing: the conversation comes back as it was, no client tool runs again,
+//! no `openUrl` fires and nothing is re-sent except what never reached the agent (the outbox,
+//! [`crate::session::outbox`]). A run that was open when the process died comes back as
+//! [`RunPhase::Abandoned`](crate::session::RunPhase::Abandoned).
+//!
+//! The vocabulary is that of the Agent Client Protocol's session lifecycle: `list` pages newest
+//! first, `open` resumes without replay, `fork` copies, `delete` is idempotent.
+
+mod codec;
+mod recorder;
+mod schema;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde_json::Value;
+
+use crate::observe::{ConversationSnapshot, SurfaceEntry};
+use crate::session::outbox::OutboxEntry;
+use crate::session::RunPhase;
+
+pub(crate) use recorder::StoreRecorder;
+
+/// What went wrong with the store. The conversation itself goes on in memory.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite refused (the file cannot be opened, the disk is full, the file is not a database).
+    #[error("the conversation store failed: {0}")]
+    Sqlite(String),
+    /// A stored value could not be read back (written by a newer version, or damaged).
+    #[error("the conversation store holds an unreadable {what}: {detail}")]
+    Corrupt { what: String, detail: String },
+    #[error("no stored conversation '{thread_id}'")]
+    NotFound { thread_id: String },
+    #[error("a stored conversation '{thread_id}' already exists")]
+    Exists { thread_id: String },
+    /// The file was written by a newer version of this library.
+    #[error("the conversation store has schema version {found}; this library reads up to {supported}")]
+    NewerSchema { found: i64, supported: i64 },
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        StoreError::Sqlite(e.to_string())
+    }
+}
+
+/// One line of [`ConversationStore::list`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConversationSummary {
+    pub thread_id: String,
+    /// The start of the first user message (up to 80 characters); empty before there is one.
+    pub title: String,
+    /// The agent URL the conversation was opened with.
+    pub agent_url: String,
+    pub message_count: u64,
+    pub created_at_ms: i64,
+    pub updated_at_ms: i64,
+    pub phase: RunPhase,
+    /// Messages and actions waiting for the agent.
+    pub pending_sends: u64,
+}
+
+/// One page of conversations, newest first.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ConversationPage {
+    pub conversations: Vec<ConversationSummary>,
+    /// Pass to the next `list` call for the page after this one; `None` on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// One surface as stored: the messages that recreate it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredSurface {
+    pub surface_id: String,
+    pub catalog_id: String,
+    pub messages: Vec<Value>,
+}
+
+/// A conversation as it was last written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredConversation {
+    pub agent_url: String,
+    /// As observers saw it (tool calls, kept-local marks and pending sends included).
+    pub snapshot: ConversationSnapshot,
+    pub surfaces: Vec<StoredSurface>,
+    pub outbox: Vec<OutboxEntry>,
+    /// Client tool calls whose handler was started: never run again.
+    pub executed_tool_calls: Vec<String>,
+    /// A state delta failed before the process died: the next run resynchronises.
+    pub needs_resync: bool,
+    pub created_at_ms: i64,
+    pub updated_at_ms: i64,
+}
+
+/// A handle on one store file. Cheap to clone; every clone is the same connection.
+#[derive(Clone)]
+pub struct ConversationStore {
+    inner: Arc<StoreInner>,
+}
+
+struct StoreInner {
+    path: Option<PathBuf>,
+    conn: Mutex<Connection>,
+    observer: Mutex<Option<Arc<dyn WriteObserver>>>,
+}
+
+/// Told around every transaction a conversation writes: for crash tests and diagnostics, which
+/// need to know exactly what is durable. Called on the writing thread; keep it short.
+pub trait WriteObserver: Send + Sync {
+    /// Transaction `batch` of `thread_id` is about to commit `snapshot` (the conversation as
+    /// observers see it at that point).
+    fn writing(&self, thread_id: &str, batch: u64, snapshot: &ConversationSnapshot);
+    /// Transaction `batch` committed.
+    fn written(&self, thread_id: &str, batch: u64);
+}
+
+impl std::fmt::Debug for ConversationStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConversationStore").field("path", &self.inner.path).finish_non_exhaustive()
+    }
+}
+
+pub(crate) fn now_ms() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+impl ConversationStore {
+    /// Opens (or creates) the store at `path`.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self, StoreError> {
+        let path = path.as_ref();
+        let conn = Connection::open(path)?;
+        Self::with_connection(conn, Some(path.to_owned()))
+    }
+
+    /// A store that lives in memory (tests, and apps that want the API without the file).
+    pub fn open_in_memory() -> Result<Self, StoreError> {
+        Self::with_connection(Connection::open_in_memory()?, None)
+    }
+
+    fn with_connection(conn: Connection, path: Option<PathBuf>) -> Result<Self, StoreError> {
+        schema::prepare(&conn)?;
+        let inner = StoreInner { path, conn: Mutex::new(conn), observer: Mutex::new(None) };
+        Ok(ConversationStore { inner: Arc::new(inner) })
+    }
+
+    /// Sets (or with `None` removes) the observer told around every transaction.
+    pub fn set_write_observer(&self, observer: Option<Arc<dyn WriteObserver>>) {
+        *self.inner.observer.lock().unwrap_or_else(|p| p.into_inner()) = observer;
+    }
+
+    pub(crate) fn write_observer(&self) -> Option<Arc<dyn WriteObserver>> {
+        self.inner.observer.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    pub fn path(&self) -> Option<&Path> {
+        self.inner.path.as_deref()
+    }
+
+    pub(crate) fn conn(&self) -> MutexGuard<'_, Connection> {
+        self.inner.conn.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Conversations, most recently written first, `limit` per page (at least 1). `cursor` is
+    /// the previous page's `next_cursor`.
+    pub fn list(&self, limit: usize, cursor: Option<&str>) -> Result<ConversationPage, StoreError> {
+        let limit = limit.max(1);
+        let after = match cursor {
+            Some(c) => Some(codec::parse_cursor(c)?),
+            None => None,
+        };
+        let conn = self.conn();
+        let mut statement = conn.prepare_cached(
+            "SELECT thread_id, title, agent_url, message_count, created_ms, updated_ms, phase, pending_sends
+             FROM conversations
+             WHERE ?1 IS NULL OR updated_ms < ?1 OR (updated_ms = ?1 AND thread_id > ?2)
+             ORDER BY updated_ms DESC, thread_id ASC LIMIT ?3",
+        )?;
+        let (after_ms, after_id) = match &after {
+            Some((ms, id)) => (Some(*ms), id.as_str()),
+            None => (None, ""),
+        };
+        let rows = statement.query_map(params![after_ms, after_id, (limit + 1) as i64], |row| {
+            Ok((
+                row.get::<_, String>(0)?,
+                row.get::<_, String>(1)?,
+                row.get::<_, String>(2)?,
+                row.get::<_, i64>(3)?,
+                row.get::<_, i64>(4)?,
+                row.get::<_, i64>(5)?,
+                row.get::<_, String>(6)?,
+                row.get::<_, i64>(7)?,
+            ))
+        })?;
+        let mut page = ConversationPage::default();
+        for row in rows {
+            let (thread_id, title, agent_url, messages, created, updated, phase, pending) = row?;
+            if page.conversations.len() == limit {
+                let last = &page.conversations[limit - 1];
+                page.next_cursor = Some(codec::cursor(last.updated_at_ms, &last.thread_id));
+                break;
+            }
+            page.conversations.push(ConversationSummary {
+                phase: codec::decode("run phase", &phase)?,
+                thread_id,
+                title,
+                agent_url,
+                message_count: messages.max(0) as u64,
+                created_at_ms: created,
+                updated_at_ms: updated,
+                pending_sends: pending.max(0) as u64,
+            });
+        }
+        Ok(page)
+    }
+
+    /// The conversation as last written, or `None`.
+    pub fn load(&self, thread_id: &str) -> Result<Option<StoredConversation>, StoreError> {
+        let conn = self.conn();
+        let row = conn
+            .query_row(
+                "SELECT agent_url, state, phase, interrupts, kept_local, needs_resync, created_ms, updated_ms
+                 FROM conversations WHERE thread_id = ?1",
+                [thread_id],
+                |row| {
+                    Ok((
+                        row.get::<_, String>(0)?,
+                        row.get::<_, String>(1)?,
+                        row.get::<_, String>(2)?,
+                        row.get::<_, String>(3)?,
+                        row.get::<_, String>(4)?,
+                        row.get::<_, bool>(5)?,
+                        row.get::<_, i64>(6)?,
+                        row.get::<_, i64>(7)?,
+                    ))
+                },
+            )
+            .optional()?;
+        let Some((agent_url, state, phase, interrupts, kept_local, needs_resync, created, updated)) = row else {
+            return Ok(None);
+        };
+        let messages = codec::decode_messages(&texts(
+            &conn,
+            "SELECT body FROM messages WHERE thread_id = ?1 ORDER BY position",
+            thread_id,
+        )?)?;
+        let mut tool_calls = Vec::new();
+        for body in texts(&conn, "SELECT body FROM tool_calls WHERE thread_id = ?1 ORDER BY position", thread_id)? {
+            tool_calls.push(codec::decode("tool call", &body)?);
+        }
+        let mut surfaces = Vec::new();
+        {
+            let mut statement = conn.prepare_cached(
+                "SELECT surface_id, catalog_id, messages FROM surfaces WHERE thread_id = ?1 ORDER BY position",
+            )?;
+            let rows = statement.query_map([thread_id], |row| {
+                Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?, row.get::<_, String>(2)?))
+            })?;
+            for row in rows {
+                let (surface_id, catalog_id, messages) = row?;
+                let messages = codec::decode("surface", &messages)?;
+                surfaces.push(StoredSurface { surface_id, catalog_id, messages });
+            }
+        }
+        let mut outbox = Vec::new();
+        for body in texts(&conn, "SELECT body FROM outbox WHERE thread_id = ?1 ORDER BY position", thread_id)? {
+            outbox.push(codec::decode_outbox_entry(&body)?);
+        }
+        let executed_tool_calls =
+            texts(&conn, "SELECT tool_call_id FROM executed_tool_calls WHERE thread_id = ?1 ORDER BY rowid", thread_id)?;
+        let snapshot = ConversationSnapshot {
+            thread_id: thread_id.to_owned(),
+            messages,
+            state: codec::decode("state", &state)?,
+            phase: codec::decode("run phase", &phase)?,
+            tool_calls,
+            pending_interrupts: codec::decode("interrupts", &interrupts)?,
+            surfaces: surfaces
+                .iter()
+                .map(|s| SurfaceEntry { surface_id: s.surface_id.clone(), catalog_id: s.catalog_id.clone() })
+                .collect(),
+            kept_local: codec::decode("kept-local marks", &kept_local)?,
+            pending_sends: outbox.iter().map(|e: &OutboxEntry| e.pending.clone()).collect(),
+        };
+        Ok(Some(StoredConversation {
+            agent_url,
+            snapshot,
+            surfaces,
+            outbox,
+            executed_tool_calls,
+            needs_resync,
+            created_at_ms: created,
+            updated_at_ms: updated,
+        }))
+    }
+
+    /// Copies conversation `thread_id` to `new_thread_id` (a fresh id when `None`) and returns
+    /// the copy's id. The source is untouched. What waits for the agent is not copied: it is
+    /// delivered once, by the source.
+    pub fn fork(&self, thread_id: &str, new_thread_id: Option<&str>) -> Result<String, StoreError> {
+        let new_id = match new_thread_id {
+            Some(id) => id.to_owned(),
+            None => format!("{thread_id}-fork-{:x}", now_ms()),
+        };
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        if !exists(&tx, thread_id)? {
+            return Err(StoreError::NotFound { thread_id: thread_id.to_owned() });
+        }
+        if exists(&tx, &new_id)? {
+            return Err(StoreError::Exists { thread_id: new_id });
+        }
+        let now = now_ms();
+        tx.execute(
+            "INSERT INTO conversations (thread_id, agent_url, created_ms, updated_ms, title, state, phase,
+                 interrupts, kept_local, needs_resync, message_count, pending_sends)
+             SELECT ?2, agent_url, ?3, ?3, title, state, phase, interrupts, kept_local, needs_resync,
+                 message_count, 0
+             FROM conversations WHERE thread_id = ?1",
+            params![thread_id, new_id, now],
+        )?;
+        for table in ["messages (thread_id, position, message_id, body) SELECT ?2, position, message_id, body FROM messages",
+            "tool_calls (thread_id, position, tool_call_id, body) SELECT ?2, position, tool_call_id, body FROM tool_calls",
+            "surfaces (thread_id, position, surface_id, catalog_id, messages) SELECT ?2, position, surface_id, catalog_id, messages FROM surfaces",
+            "executed_tool_calls (thread_id, tool_call_id) SELECT ?2, tool_call_id FROM executed_tool_calls"]
+        {
+            tx.execute(&format!("INSERT INTO {table} WHERE thread_id = ?1"), params![thread_id, new_id])?;
+        }
+        tx.commit()?;
+        Ok(new_id)
+    }
+
+    /// Deletes conversation `thread_id`. Idempotent: `false` when there was none.
+    pub fn delete(&self, thread_id: &str) -> Result<bool, StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let existed = tx.execute("DELETE FROM conversations WHERE thread_id = ?1", [thread_id])? > 0;
+        for table in ["messages", "tool_calls", "surfaces", "executed_tool_calls", "outbox"] {
+            tx.execute(&format!("DELETE FROM {table} WHERE thread_id = ?1"), [thread_id])?;
+        }
+        tx.commit()?;
+        Ok(existed)
+    }
+
+    /// Creates the conversation's row if it has none (a new conversation opened on the store).
+    pub(crate) fn ensure(&self, thread_id: &str, agent_url: &str) -> Result<(), StoreError> {
+        let now = now_ms();
+        self.conn().execute(
+            "INSERT INTO conversations (thread_id, agent_url, created_ms, updated_ms, title, state, phase,
+                 interrupts, kept_local, needs_resync, message_count, pending_sends)
+             VALUES (?1, ?2, ?3, ?3, '', 'null', ?4, '[]', '[]', 0, 0, 0)
+             ON CONFLICT (thread_id) DO NOTHING",
+            params![thread_id, agent_url, now, codec::encode(&RunPhase::Idle)],
+        )?;
+        Ok(())
+    }
+
+    /// The size of the store file and its write-ahead log, in bytes (0 in memory).
+    pub fn size_on_disk(&self) -> u64 {
+        let Some(path) = self.path() else { return 0 };
+        let wal = PathBuf::from(format!("{}-wal", path.display()));
+        [path.to_owned(), wal].iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum()
+    }
+}
+
+fn exists(conn: &Connection, thread_id: &str) -> Result<bool, StoreError> {
+    Ok(conn.query_row("SELECT 1 FROM conversations WHERE thread_id = ?1", [thread_id], |_| Ok(())).optional()?.is_some())
+}
+
+/// The first column of every row `sql` selects for `thread_id`.
+fn texts(conn: &Connection, sql: &str, thread_id: &str) -> Result<Vec<String>, StoreError> {
+    let mut statement = conn.prepare_cached(sql)?;
+    let rows = statement.query_map([thread_id], |row| row.get::<_, String>(0))?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}

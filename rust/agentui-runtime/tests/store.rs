@@ -1,0 +1,325 @@
+//! The on-device store: a conversation reopened from it equals what was applied, nothing runs or
+//! is sent again on restore, what could not reach the agent is delivered once, and list / fork /
+//! delete behave as the store's docs say. Each test opens the store file twice, as a new process
+//! would: a second `ConversationStore` on the same path.
+
+mod support;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use agentui_a2ui::catalog::BASIC_CATALOG_ID;
+use agentui_runtime::session::{
+    ActionResult, ClientTool, ConversationSession, PendingSendKind, RunPhase, SessionError, SessionOptions,
+    ToolCallPhase, ToolInvocation, IDEMPOTENCY_KEY_PROP,
+};
+use agentui_runtime::{Conversation, ConversationDelta, ConversationSnapshot, ConversationStore, Observed};
+use serde_json::{json, Value};
+use support::*;
+
+/// A store file of its own, removed with its WAL when the test ends.
+struct StoreFile(PathBuf);
+
+impl StoreFile {
+    fn new(name: &str) -> Self {
+        let path = std::env::temp_dir().join(format!("agentui-store-{name}-{}.db", std::process::id()));
+        let file = StoreFile(path);
+        file.remove();
+        file
+    }
+
+    fn open(&self) -> ConversationStore {
+        ConversationStore::open(&self.0).unwrap()
+    }
+
+    fn remove(&self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", self.0.display()));
+        }
+    }
+}
+
+impl Drop for StoreFile {
+    fn drop(&mut self) {
+        self.remove();
+    }
+}
+
+fn session(server: &TestServer, thread: &str) -> ConversationSession {
+    let options = SessionOptions { thread_id: Some(thread.into()), ..SessionOptions::default() };
+    ConversationSession::connect(&server.url("/agent"), &[], options).unwrap()
+}
+
+fn open(server: &TestServer, store: &ConversationStore, thread: &str) -> Conversation {
+    Conversation::open(session(server, thread), store, &server.url("/agent"), tokio::runtime::Handle::current())
+        .unwrap()
+}
+
+/// A form: a text field bound to `/form/name` and a button whose action sends it.
+fn form_ops() -> Value {
+    json!({"type": "CUSTOM", "name": "a2ui", "value": {"a2ui_operations": [
+        {"version": "v0.9", "createSurface": {"surfaceId": "f", "catalogId": BASIC_CATALOG_ID}},
+        {"version": "v0.9", "updateComponents": {"surfaceId": "f", "components": [
+            {"id": "root", "component": "Column", "children": ["name", "send"]},
+            {"id": "name", "component": "TextField", "label": "Name", "value": {"path": "/form/name"}},
+            {"id": "send-label", "component": "Text", "text": "Send"},
+            {"id": "send", "component": "Button", "child": "send-label",
+             "action": {"event": {"name": "submit", "context": {"name": {"path": "/form/name"}}}}}
+        ]}}
+    ]}})
+}
+
+/// A counting client tool.
+fn counter_tool(runs: Arc<AtomicUsize>) -> ClientTool {
+    ClientTool::new("count", "counts", json!({"type": "object"}), move |_: ToolInvocation| {
+        let runs = runs.clone();
+        async move {
+            runs.fetch_add(1, Ordering::SeqCst);
+            Ok(json!({"counted": true}))
+        }
+    })
+    .unwrap()
+}
+
+/// The parts of a snapshot a restore must bring back exactly. The phase is compared by the
+/// tests that care (an open run comes back abandoned).
+fn restorable(s: &ConversationSnapshot) -> Value {
+    json!({
+        "messages": s.messages,
+        "state": s.state,
+        "toolCalls": s.tool_calls.iter().map(|t| json!([t.tool_call_id, t.tool_name, format!("{:?}", t.phase)])).collect::<Vec<_>>(),
+        "interrupts": s.pending_interrupts,
+        "surfaces": s.surfaces.iter().map(|e| json!([e.surface_id, e.catalog_id])).collect::<Vec<_>>(),
+        "keptLocal": s.kept_local.iter().map(|(id, r)| json!([id, format!("{r:?}")])).collect::<Vec<_>>(),
+        "pending": s.pending_sends.iter().map(|p| json!([p.key, p.attempts])).collect::<Vec<_>>(),
+    })
+}
+
+#[tokio::test]
+async fn a_reopened_conversation_equals_what_was_applied_and_nothing_runs_again() {
+    let file = StoreFile::new("roundtrip");
+    let state_events = vec![
+        json!({"type": "STATE_SNAPSHOT", "snapshot": {"count": 1, "items": ["a"]}}),
+        json!({"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/items/-", "value": "b"}, {"op": "replace", "path": "/count", "value": 2}]}),
+    ];
+    let server = TestServer::start(vec![
+        Reply::sse(&run_of("r1", vec![text("a1", "Hello!"), state_events, vec![form_ops()], tool_call("c1", "count", "{}", "a1")])),
+        Reply::sse(&run_of("r2", vec![text("a2", "Counted.")])),
+    ])
+    .await;
+    let runs = Arc::new(AtomicUsize::new(0));
+    let before = {
+        let store = file.open();
+        let conv = open(&server, &store, "t");
+        conv.register_tool(counter_tool(runs.clone())).unwrap();
+        conv.send_message("hi".into()).await.unwrap();
+        // The user types into the form and does not send it.
+        conv.set_value("f", "/form/name", json!("Ada")).unwrap();
+        let snapshot = conv.snapshot();
+        let surface = conv.surface("f").unwrap();
+        (snapshot, surface)
+    };
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    let requests = server.requests().len();
+
+    let store = file.open();
+    let conv = open(&server, &store, "t");
+    conv.register_tool(counter_tool(runs.clone())).unwrap();
+    let after = conv.snapshot();
+    assert_eq!(restorable(&after), restorable(&before.0));
+    assert!(matches!(after.phase, RunPhase::Finished { .. }), "{:?}", after.phase);
+    let surface = conv.surface("f").unwrap();
+    assert_eq!(surface.nodes, before.1.nodes, "the surface, with the user's unsent input, comes back");
+    let mut sub = conv.subscribe();
+    let Some(Observed::Snapshot(first)) = sub.recv().await else { panic!("a subscriber starts with the snapshot") };
+    assert_eq!(restorable(&first), restorable(&before.0));
+
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(runs.load(Ordering::SeqCst), 1, "no client tool runs again");
+    assert_eq!(server.requests().len(), requests, "nothing is sent on restore");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_run_open_when_the_process_died_comes_back_abandoned_with_its_calls_not_rerun() {
+    let file = StoreFile::new("abandoned");
+    let mut steps: Vec<Step> = run_of("r1", vec![text("a1", "Working"), tool_call("c1", "count", "{}", "a1")])
+        .iter()
+        .take(7)
+        .map(|e| Step::Send(frame(e)))
+        .collect();
+    steps.push(Step::Sleep(Duration::from_secs(30)));
+    let server = TestServer::start(vec![Reply::sse_steps(steps)]).await;
+    let runs = Arc::new(AtomicUsize::new(0));
+    let store = file.open();
+    let conv = open(&server, &store, "t");
+    conv.register_tool(counter_tool(runs.clone())).unwrap();
+    let mut sub = conv.subscribe();
+    let running = tokio::spawn({
+        let conv = conv.clone();
+        async move { conv.send_message("go".into()).await }
+    });
+    while let Some(item) = sub.recv().await {
+        if matches!(item, Observed::Delta(ConversationDelta::ToolCall(ref t)) if t.phase != ToolCallPhase::Streaming && t.phase != ToolCallPhase::Requested)
+        {
+            break;
+        }
+    }
+    // A second process opens the same file while the first is mid-run (as after a kill).
+    let reopened = file.open();
+    let stored = reopened.load("t").unwrap().unwrap();
+    assert!(matches!(stored.snapshot.phase, RunPhase::Running { .. }), "{:?}", stored.snapshot.phase);
+    let other = open(&server, &reopened, "t");
+    let snapshot = other.snapshot();
+    assert_eq!(snapshot.phase, RunPhase::Abandoned { run_id: Some("r1".into()) });
+    assert_eq!(snapshot.messages.iter().filter(|m| m.id == "a1").count(), 1);
+    let call = snapshot.tool_calls.iter().find(|t| t.tool_call_id == "c1").unwrap();
+    assert!(matches!(call.phase, ToolCallPhase::Skipped { .. } | ToolCallPhase::Succeeded { .. }), "{:?}", call.phase);
+    running.abort();
+    assert_eq!(runs.load(Ordering::SeqCst), 1, "the call ran once, in the first process only");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_message_sent_while_the_agent_is_unreachable_waits_and_is_delivered_once_with_its_key() {
+    let file = StoreFile::new("offline-message");
+    let server = TestServer::start(vec![
+        Reply::status(503, "text/plain", b"down"),
+        Reply::sse(&run_of("r1", vec![text("a1", "Got it.")])),
+    ])
+    .await;
+    let store = file.open();
+    let conv = open(&server, &store, "t");
+    let error = conv.send_message("are you there?".into()).await.unwrap_err();
+    assert!(matches!(error, SessionError::Transport(_)), "{error:?}");
+    let pending = conv.snapshot().pending_sends;
+    assert_eq!(pending.len(), 1);
+    assert!(matches!(&pending[0].kind, PendingSendKind::Message { text, .. } if text == "are you there?"));
+    assert_eq!(store.load("t").unwrap().unwrap().outbox.len(), 1, "the store holds it");
+
+    // The actor tries again on its own.
+    let mut sub = conv.subscribe();
+    while let Some(item) = sub.recv().await {
+        if matches!(&item, Observed::Delta(ConversationDelta::PendingSends(p)) if p.is_empty()) {
+            break;
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(10)).await;
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    let keys: Vec<&Value> = requests.iter().map(|r| &r.body["forwardedProps"][IDEMPOTENCY_KEY_PROP]).collect();
+    assert!(keys[0].is_string() && keys[0] == keys[1], "every attempt names the same key: {keys:?}");
+    let users = |r: &Recorded| r.body["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "user").count();
+    assert_eq!(users(&requests[1]), 1, "the message is in the conversation once");
+    assert!(store.load("t").unwrap().unwrap().outbox.is_empty());
+    assert!(conv.snapshot().messages.iter().any(|m| m.id == "a1"));
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_action_waiting_for_the_agent_survives_the_process_and_is_delivered_once() {
+    let file = StoreFile::new("offline-action");
+    let server = TestServer::start(vec![
+        Reply::sse(&run_of("r1", vec![vec![form_ops()]])),
+        Reply::status(502, "text/plain", b"bad gateway"),
+    ])
+    .await;
+    let key = {
+        let store = file.open();
+        let conv = open(&server, &store, "t");
+        conv.send_message("form please".into()).await.unwrap();
+        conv.set_value("f", "/form/name", json!("Ada")).unwrap();
+        let error = conv.dispatch_action("f", "send").await.unwrap_err();
+        assert!(matches!(error, SessionError::Transport(_)), "{error:?}");
+        let pending = conv.snapshot().pending_sends;
+        assert!(matches!(&pending[0].kind, PendingSendKind::Action { action_name, .. } if action_name == "submit"));
+        pending[0].key.clone()
+    };
+    server.push(Reply::sse(&run_of("r2", vec![text("a2", "Thanks, Ada.")])));
+
+    let store = file.open();
+    let conv = open(&server, &store, "t");
+    assert_eq!(conv.snapshot().pending_sends.len(), 1, "still waiting after the restart");
+    assert!(matches!(conv.retry_pending().await.unwrap(), Some(_)));
+    assert!(conv.snapshot().pending_sends.is_empty());
+    tokio::time::sleep(Duration::from_secs(120)).await;
+    let requests = server.requests();
+    assert_eq!(requests.len(), 3, "one delivery after the failed attempt, and no more");
+    let delivered = &requests[2].body["forwardedProps"];
+    assert_eq!(delivered[IDEMPOTENCY_KEY_PROP], json!(key));
+    assert_eq!(delivered["a2uiAction"]["userAction"]["context"]["name"], json!("Ada"));
+    assert_eq!(requests[1].body["forwardedProps"][IDEMPOTENCY_KEY_PROP], json!(key));
+}
+
+#[tokio::test]
+async fn an_agent_error_that_a_retry_would_not_change_drops_the_message_from_the_waiting_list() {
+    let file = StoreFile::new("refused");
+    let server = TestServer::start(vec![Reply::status(400, "text/plain", b"bad request")]).await;
+    let store = file.open();
+    let conv = open(&server, &store, "t");
+    assert!(conv.send_message("hi".into()).await.is_err());
+    assert!(conv.snapshot().pending_sends.is_empty());
+    assert!(store.load("t").unwrap().unwrap().outbox.is_empty());
+}
+
+#[tokio::test]
+async fn list_pages_newest_first_fork_copies_and_delete_is_idempotent() {
+    let file = StoreFile::new("lifecycle");
+    let server = TestServer::start(vec![
+        Reply::sse(&run_of("r1", vec![text("a1", "one")])),
+        Reply::sse(&run_of("r2", vec![text("a2", "two")])),
+        Reply::sse(&run_of("r3", vec![text("a3", "three")])),
+    ])
+    .await;
+    let store = file.open();
+    for (thread, text) in [("t1", "first"), ("t2", "second"), ("t3", "third")] {
+        open(&server, &store, thread).send_message(text.into()).await.unwrap();
+        // Distinct write times, so the order is the writing order.
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let page = store.list(2, None).unwrap();
+    let ids: Vec<&str> = page.conversations.iter().map(|c| c.thread_id.as_str()).collect();
+    assert_eq!(ids, ["t3", "t2"]);
+    assert_eq!(page.conversations[0].title, "third");
+    assert_eq!(page.conversations[0].message_count, 2);
+    let rest = store.list(2, page.next_cursor.as_deref()).unwrap();
+    assert_eq!(rest.conversations.iter().map(|c| c.thread_id.as_str()).collect::<Vec<_>>(), ["t1"]);
+    assert_eq!(rest.next_cursor, None);
+
+    let copy = store.fork("t1", Some("t1-copy")).unwrap();
+    assert_eq!(copy, "t1-copy");
+    let (source, forked) = (store.load("t1").unwrap().unwrap(), store.load("t1-copy").unwrap().unwrap());
+    assert_eq!(forked.snapshot.messages, source.snapshot.messages);
+    assert!(store.fork("t1", Some("t2")).is_err(), "a fork never overwrites");
+    assert!(store.fork("nope", None).is_err());
+
+    assert!(store.delete("t1").unwrap());
+    assert!(!store.delete("t1").unwrap(), "deleting twice is fine");
+    assert!(store.load("t1").unwrap().is_none());
+    assert!(store.load("t1-copy").unwrap().is_some(), "the fork is its own conversation");
+}
+
+#[tokio::test]
+async fn an_action_that_opens_a_url_is_not_stored_to_fire_again() {
+    let file = StoreFile::new("open-url");
+    let link = json!({"type": "CUSTOM", "name": "a2ui", "value": {"a2ui_operations": [
+        {"version": "v0.9", "createSurface": {"surfaceId": "l", "catalogId": BASIC_CATALOG_ID}},
+        {"version": "v0.9", "updateComponents": {"surfaceId": "l", "components": [
+            {"id": "root", "component": "Button", "child": "label",
+             "action": {"functionCall": {"call": "openUrl", "args": {"url": "https://example.com"}}}},
+            {"id": "label", "component": "Text", "text": "Open"}
+        ]}}
+    ]}});
+    let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![vec![link]]))]).await;
+    {
+        let store = file.open();
+        let conv = open(&server, &store, "t");
+        conv.send_message("link".into()).await.unwrap();
+        assert!(matches!(conv.dispatch_action("l", "root").await.unwrap(), ActionResult::OpenUrl(_)));
+    }
+    let store = file.open();
+    let stored = store.load("t").unwrap().unwrap();
+    assert!(stored.outbox.is_empty(), "an openUrl is the app's, at the user's gesture, never queued");
+    let conv = open(&server, &store, "t");
+    assert!(conv.snapshot().pending_sends.is_empty());
+    assert_eq!(server.requests().len(), 1);
+}
