@@ -12,6 +12,7 @@
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
+use std::time::Duration;
 
 use agentui_a2ui::node::ResolvedNode;
 use agentui_a2ui::A2uiError;
@@ -26,6 +27,7 @@ use crate::observers::{wait_for, Inbox, Observers};
 use crate::session::{
     ActionResult, ClientTool, ConversationSession, RunSummary, SessionCanceller, SessionError, SharedParts,
 };
+use crate::store::{ConversationStore, StoreError, StoreRecorder};
 
 /// One surface's resolved tree at one point of the sequence.
 #[derive(Debug, Clone, PartialEq)]
@@ -95,14 +97,17 @@ enum RunKind {
     Continue,
     /// A user action resolved when it was dispatched: these props go with the run.
     Action(Map<String, Value>),
+    /// Deliver what waits for the agent (see [`crate::session::outbox`]).
+    Deliver,
 }
 
 struct RunRequest {
     kind: RunKind,
     /// The cancel epoch when the call was made: a cancel since then withdraws it.
     epoch: u64,
-    /// Dropped by the caller when it stops waiting, which cancels the run.
-    reply: oneshot::Sender<Result<RunSummary, SessionError>>,
+    /// Dropped by the caller when it stops waiting, which cancels the run. `None`: nothing was
+    /// waiting to be delivered.
+    reply: oneshot::Sender<Result<Option<RunSummary>, SessionError>>,
 }
 
 struct Inner {
@@ -136,15 +141,40 @@ impl Drop for CloseOnDrop {
 }
 
 impl Conversation {
-    /// Takes over `session` and runs its actor on `runtime`.
-    pub fn start(mut session: ConversationSession, runtime: tokio::runtime::Handle) -> Self {
+    /// Takes over `session` and runs its actor on `runtime`. Nothing is stored.
+    pub fn start(session: ConversationSession, runtime: tokio::runtime::Handle) -> Self {
+        Self::start_with(session, runtime, None)
+    }
+
+    /// Opens the session's thread on `store`: restored as it was last written if the store has
+    /// it (no tool runs again, nothing is re-sent but what never reached the agent), created
+    /// otherwise. Every change is then written, one transaction per batch.
+    pub fn open(
+        mut session: ConversationSession,
+        store: &ConversationStore,
+        agent_url: &str,
+        runtime: tokio::runtime::Handle,
+    ) -> Result<Self, StoreError> {
+        match store.load(session.thread_id())? {
+            Some(stored) => session.restore_stored(stored)?,
+            None => store.ensure(session.thread_id(), agent_url)?,
+        }
+        Ok(Self::start_with(session, runtime, Some(store)))
+    }
+
+    fn start_with(
+        mut session: ConversationSession,
+        runtime: tokio::runtime::Handle,
+        store: Option<&ConversationStore>,
+    ) -> Self {
         let thread_id = session.thread_id().to_owned();
         let snapshot = ConversationSnapshot {
             thread_id: thread_id.clone(),
             messages: session.messages().to_vec(),
             state: session.state().clone(),
             phase: session.phase().clone(),
-            tool_calls: Vec::new(),
+            tool_calls: session.take_restored_tool_calls(),
+            pending_sends: session.pending_sends(),
             pending_interrupts: session.pending_interrupts(),
             surfaces: Vec::new(),
             kept_local: session
@@ -164,6 +194,15 @@ impl Conversation {
             .collect();
         let observers = Observers::new(ConversationModel::new(snapshot, surfaces));
         session.add_listener(observers.clone());
+        if let Some(store) = store {
+            let a2ui = session.shared().a2ui.clone();
+            session.add_listener(Arc::new(StoreRecorder::new(
+                store.clone(),
+                thread_id.clone(),
+                observers.clone(),
+                a2ui,
+            )));
+        }
         let (runs, requests) = mpsc::unbounded_channel();
         let cancel_epoch = watch::Sender::new(0u64);
         let inner = Inner {
@@ -191,6 +230,22 @@ impl Conversation {
         let (reply, answer) = oneshot::channel();
         let gone = || SessionError::Internal { detail: "the conversation's actor has stopped".to_owned() };
         self.inner.runs.send(RunRequest { kind, epoch, reply }).map_err(|_| gone())?;
+        match answer.await {
+            Ok(Ok(Some(summary))) => Ok(summary),
+            Ok(Ok(None)) => Err(SessionError::Internal { detail: "the run was not started".to_owned() }),
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err(gone()),
+        }
+    }
+
+    /// Delivers the messages and actions waiting for the agent now, without waiting for the
+    /// next automatic attempt (call it when the network comes back). `Ok(None)` when nothing
+    /// waits.
+    pub async fn retry_pending(&self) -> Result<Option<RunSummary>, SessionError> {
+        let epoch = *self.inner.cancel_epoch.borrow();
+        let (reply, answer) = oneshot::channel();
+        let gone = || SessionError::Internal { detail: "the conversation's actor has stopped".to_owned() };
+        self.inner.runs.send(RunRequest { kind: RunKind::Deliver, epoch, reply }).map_err(|_| gone())?;
         answer.await.unwrap_or_else(|_| Err(gone()))
     }
 
@@ -264,6 +319,10 @@ impl Conversation {
     }
 }
 
+/// The first automatic delivery attempt after a failed one, and the longest wait between two.
+const RETRY_FIRST: Duration = Duration::from_secs(1);
+const RETRY_MAX: Duration = Duration::from_secs(60);
+
 /// The actor: takes the runs one at a time, in call order, until every handle is gone.
 async fn actor(
     mut session: ConversationSession,
@@ -272,7 +331,26 @@ async fn actor(
     canceller: SessionCanceller,
     _close: CloseOnDrop,
 ) {
-    while let Some(RunRequest { kind, epoch, mut reply }) = requests.recv().await {
+    let mut retry_in = RETRY_FIRST;
+    loop {
+        // What waits for the agent is tried again on its own, less often each time it fails.
+        let next = if session.pending_sends().is_empty() {
+            requests.recv().await
+        } else {
+            tokio::select! {
+                request = requests.recv() => request,
+                _ = tokio::time::sleep(retry_in) => {
+                    let delivered = session.deliver_pending().await;
+                    let still_waiting = !session.pending_sends().is_empty();
+                    retry_in = match delivered {
+                        Err(_) if still_waiting => (retry_in * 2).min(RETRY_MAX),
+                        _ => RETRY_FIRST,
+                    };
+                    continue;
+                }
+            }
+        };
+        let Some(RunRequest { kind, epoch, mut reply }) = next else { break };
         let mut epochs = epochs.clone();
         // Cancelled while queued, or nobody waits for it any more: withdrawn.
         if *epochs.borrow_and_update() != epoch || reply.is_closed() {
@@ -283,9 +361,10 @@ async fn actor(
             let session = &mut session;
             let run = async move {
                 match kind {
-                    RunKind::Message(text) => session.run(text).await,
-                    RunKind::Continue => session.continue_run().await,
-                    RunKind::Action(props) => session.run_action(props).await,
+                    RunKind::Message(text) => session.run(text).await.map(Some),
+                    RunKind::Continue => session.continue_run().await.map(Some),
+                    RunKind::Action(props) => session.run_action(props).await.map(Some),
+                    RunKind::Deliver => session.deliver_pending().await,
                 }
             };
             // The session catches a panicking run itself; this keeps the actor alive if anything

@@ -9,6 +9,7 @@
 //! - [`observe`]: what observers see: a snapshot, then deltas; the model they observe and the
 //!   bounded queues that deliver it are internal (`model`, `observers`).
 //! - [`budget`]: where the memory budget meets the A2UI engine.
+//! - [`store`]: conversations that survive process death (SQLite).
 //!
 //! `agentui-agui` is protocol only (events, SSE, verifier, reducer, transport) and
 //! `agentui-a2ui` is the surface engine; neither knows the other.
@@ -20,7 +21,11 @@ mod model;
 pub mod observe;
 mod observers;
 pub mod session;
+pub mod store;
 
 pub use budget::SurfaceBudget;
 pub use conversation::{Conversation, Subscription, SurfaceSnapshot, SurfaceSubscription};
 pub use observe::{ConversationDelta, ConversationSnapshot, Observed, SurfaceEntry};
+pub use store::{
+    ConversationPage, ConversationStore, ConversationSummary, StoreError, StoredConversation, WriteObserver,
+};

@@ -127,6 +127,23 @@ impl ConversationModel {
         self.snapshot.clone()
     }
 
+    /// The snapshot, borrowed (a store copies only what changed).
+    pub fn view(&self) -> &ConversationSnapshot {
+        &self.snapshot
+    }
+
+    /// Message `id` and its position.
+    pub fn message(&self, id: &str) -> Option<(usize, &Message)> {
+        let &at = self.message_index.get(id)?;
+        Some((at, self.snapshot.messages.get(at)?))
+    }
+
+    /// Tool call `id`'s last phase and its position.
+    pub fn tool_call(&self, id: &str) -> Option<(usize, &crate::session::ToolCallUpdate)> {
+        let &at = self.tool_call_index.get(id)?;
+        Some((at, self.snapshot.tool_calls.get(at)?))
+    }
+
     pub fn surface(&self, surface_id: &str) -> Option<&SurfaceView> {
         self.surfaces.get(surface_id)
     }
@@ -212,6 +229,7 @@ impl ConversationModel {
                 }
             },
             ConversationDelta::Interrupts(pending) => self.snapshot.pending_interrupts = pending.clone(),
+            ConversationDelta::PendingSends(pending) => self.snapshot.pending_sends = pending.clone(),
             ConversationDelta::SurfaceAdded(entry) => {
                 self.snapshot.surfaces.retain(|s| s.surface_id != entry.surface_id);
                 self.snapshot.surfaces.push(entry.clone());

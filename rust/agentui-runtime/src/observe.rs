@@ -19,7 +19,7 @@ use agentui_agui::reducer::LocalOnly;
 use agentui_agui::Message;
 use serde_json::Value;
 
-use crate::session::{RunPhase, SessionWarning, ToolCallUpdate};
+use crate::session::{PendingSend, RunPhase, SessionWarning, ToolCallUpdate};
 
 /// A surface the agent created, as the conversation lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,6 +43,9 @@ pub struct ConversationSnapshot {
     /// Messages that stay on this device, in the order they were marked: a UI shows a
     /// `Cancelled` one as cut short, never as a finished answer.
     pub kept_local: Vec<(String, LocalOnly)>,
+    /// Messages and actions the agent has not received yet, oldest first (see
+    /// [`crate::session::outbox`]).
+    pub pending_sends: Vec<PendingSend>,
 }
 
 /// One change of a conversation's observable state.
@@ -99,6 +102,8 @@ pub enum ConversationDelta {
         event: Value,
         source: Option<String>,
     },
+    /// The messages and actions waiting for the agent, all of them, oldest first.
+    PendingSends(Vec<PendingSend>),
     /// A `STEP_STARTED` (`started`) or `STEP_FINISHED` event.
     Step {
         name: String,
@@ -151,6 +156,7 @@ impl fmt::Display for ConversationDelta {
             ConversationDelta::Raw { event, source } => {
                 write!(f, "raw ({}): {event}", source.as_deref().unwrap_or("unknown source"))
             }
+            ConversationDelta::PendingSends(p) => write!(f, "waiting for the agent: {}", p.len()),
             ConversationDelta::Step { name, started } => {
                 write!(f, "step {name} {}", if *started { "started" } else { "finished" })
             }

@@ -15,7 +15,7 @@ use tokio::sync::Notify;
 
 use crate::conversation::SurfaceSnapshot;
 use crate::model::ConversationModel;
-use crate::observe::{ConversationSnapshot, Observed};
+use crate::observe::{ConversationDelta, ConversationSnapshot, Observed};
 use crate::session::{SessionListener, SessionUpdate};
 
 /// Items one subscriber's queue holds before it counts as lagging.
@@ -112,6 +112,11 @@ impl Observers {
 
     fn hub(&self) -> MutexGuard<'_, Hub> {
         lock(&self.hub)
+    }
+
+    /// Reads the model under the hub's lock (a store copies what changed).
+    pub fn read<R>(&self, read: impl FnOnce(&ConversationModel) -> R) -> R {
+        read(&self.hub().model)
     }
 
     pub fn snapshot(&self) -> ConversationSnapshot {
@@ -243,6 +248,11 @@ impl SessionListener for Observers {
                     };
                     hub.publish_diff(surface_id, &diff);
                 }
+            }
+            SessionUpdate::Outbox(entries) => {
+                let delta = ConversationDelta::PendingSends(entries.iter().map(|e| e.pending.clone()).collect());
+                hub.model.apply(&delta);
+                hub.publish(Observed::Delta(delta));
             }
         }
     }

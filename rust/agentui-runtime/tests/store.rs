@@ -105,7 +105,10 @@ async fn a_reopened_conversation_equals_what_was_applied_and_nothing_runs_again(
         json!({"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/items/-", "value": "b"}, {"op": "replace", "path": "/count", "value": 2}]}),
     ];
     let server = TestServer::start(vec![
-        Reply::sse(&run_of("r1", vec![text("a1", "Hello!"), state_events, vec![form_ops()], tool_call("c1", "count", "{}", "a1")])),
+        Reply::sse(&run_of(
+            "r1",
+            vec![text("a1", "Hello!"), state_events, vec![form_ops()], tool_call("c1", "count", "{}", "a1")],
+        )),
         Reply::sse(&run_of("r2", vec![text("a2", "Counted.")])),
     ])
     .await;
@@ -239,7 +242,7 @@ async fn an_action_waiting_for_the_agent_survives_the_process_and_is_delivered_o
     let store = file.open();
     let conv = open(&server, &store, "t");
     assert_eq!(conv.snapshot().pending_sends.len(), 1, "still waiting after the restart");
-    assert!(matches!(conv.retry_pending().await.unwrap(), Some(_)));
+    assert!(conv.retry_pending().await.unwrap().is_some());
     assert!(conv.snapshot().pending_sends.is_empty());
     tokio::time::sleep(Duration::from_secs(120)).await;
     let requests = server.requests();
@@ -264,12 +267,14 @@ async fn an_agent_error_that_a_retry_would_not_change_drops_the_message_from_the
 #[tokio::test]
 async fn list_pages_newest_first_fork_copies_and_delete_is_idempotent() {
     let file = StoreFile::new("lifecycle");
-    let server = TestServer::start(vec![
-        Reply::sse(&run_of("r1", vec![text("a1", "one")])),
-        Reply::sse(&run_of("r2", vec![text("a2", "two")])),
-        Reply::sse(&run_of("r3", vec![text("a3", "three")])),
-    ])
-    .await;
+    // Runs on threads t1, t2, t3 (the test server's helpers speak for thread `t`).
+    let on = |thread: &str, run: &str, id: &str| {
+        let mut events = vec![json!({"type": "RUN_STARTED", "threadId": thread, "runId": run})];
+        events.extend(text(id, "answer"));
+        events.push(json!({"type": "RUN_FINISHED", "threadId": thread, "runId": run}));
+        Reply::sse(&events)
+    };
+    let server = TestServer::start(vec![on("t1", "r1", "a1"), on("t2", "r2", "a2"), on("t3", "r3", "a3")]).await;
     let store = file.open();
     for (thread, text) in [("t1", "first"), ("t2", "second"), ("t3", "third")] {
         open(&server, &store, thread).send_message(text.into()).await.unwrap();

@@ -18,7 +18,7 @@ use super::tools::{ClientTool, ToolInvocation};
 use agentui_agui::message::{Message, MessageContent, Role};
 
 /// Why a client tool call produced an error result. The `Display` text is what the agent reads.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ToolFailure {
     /// No tool of that name is registered here and no server result answered the call.
     NotRegistered {

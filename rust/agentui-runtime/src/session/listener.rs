@@ -10,12 +10,13 @@ use std::sync::{Arc, RwLock};
 use agentui_a2ui::{SurfaceDiff, SurfaceEvent};
 
 use super::executor::ToolFailure;
+use super::outbox::OutboxEntry;
 use crate::observe::ConversationDelta;
 use agentui_agui::error::WarningKind;
 use agentui_agui::message::{Interrupt, RunOutcome};
 
 /// Where the session's current (or last) run stands.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub enum RunPhase {
     #[default]
     Idle,
@@ -33,11 +34,15 @@ pub enum RunPhase {
     Failed { error: String },
     /// The client cancelled the run.
     Cancelled,
+    /// The app stopped while this run was open; it was restored from a store. Nothing of it is
+    /// replayed (no tool runs again, no request is re-sent): the user may send again, or
+    /// `continue_run` to ask the agent to go on.
+    Abandoned { run_id: Option<String> },
 }
 
 /// How far one tool call has got. "Requested" (the agent asked) and "Succeeded" (the client
 /// confirmed it ran) are distinct states (lesson 1).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum ToolCallPhase {
     /// Arguments are streaming.
     Streaming,
@@ -63,7 +68,7 @@ pub enum ToolCallPhase {
 }
 
 /// A change of one tool call's phase.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ToolCallUpdate {
     pub tool_call_id: String,
     pub tool_name: String,
@@ -98,6 +103,12 @@ pub enum SessionWarningKind {
     KeptLocal,
     /// A client tool's result was not sent because an interrupt names its call.
     AnsweredByInterrupt,
+    /// The on-device store could not write. The conversation goes on in memory and the
+    /// changes are written at the next write that succeeds.
+    Store,
+    /// A message or action waiting for the agent could not be delivered and was dropped (the
+    /// agent answered with an error that a retry would not change).
+    Undelivered,
 }
 
 /// A non-fatal observation.
@@ -116,6 +127,9 @@ pub struct SessionWarning {
 pub enum SessionUpdate {
     Delta(ConversationDelta),
     Surface(SurfaceEvent),
+    /// The messages and actions waiting for the agent changed: every entry, with what its run
+    /// needs (observers see them as [`ConversationDelta::PendingSends`]; a store keeps them).
+    Outbox(Vec<OutboxEntry>),
 }
 
 impl fmt::Display for SessionUpdate {
@@ -133,6 +147,7 @@ impl fmt::Display for SessionUpdate {
                 }
             },
             SessionUpdate::Surface(SurfaceEvent::Deleted { surface_id }) => write!(f, "surface {surface_id} deleted"),
+            SessionUpdate::Outbox(entries) => write!(f, "waiting for the agent: {}", entries.len()),
         }
     }
 }
@@ -141,6 +156,10 @@ impl fmt::Display for SessionUpdate {
 /// the change (a run's, or a UI thread writing input); it must not add or remove listeners.
 pub trait SessionListener: Send + Sync {
     fn on_update(&self, update: &SessionUpdate);
+
+    /// A batch of updates is complete: the events read from the stream without waiting, or one
+    /// piece of input. A store writes its transaction here; the default does nothing.
+    fn batch_end(&self) {}
 }
 
 impl<F> SessionListener for F
@@ -194,5 +213,12 @@ impl Listeners {
 
     pub fn delta(&self, delta: ConversationDelta) {
         self.emit(SessionUpdate::Delta(delta));
+    }
+
+    pub fn batch_end(&self) {
+        let list = self.list.read().unwrap_or_else(|p| p.into_inner());
+        for (_, l) in &list.listeners {
+            let _ = catch_unwind(AssertUnwindSafe(|| l.batch_end()));
+        }
     }
 }

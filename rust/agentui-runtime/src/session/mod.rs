@@ -26,7 +26,9 @@ mod executor;
 mod ids;
 mod interrupts;
 mod listener;
+pub mod outbox;
 mod policy;
+mod restore;
 mod runner;
 mod tools;
 
@@ -46,6 +48,7 @@ pub use listener::{
     ListenerId, RunPhase, SessionListener, SessionUpdate, SessionWarning, SessionWarningKind, ToolCallPhase,
     ToolCallUpdate,
 };
+pub use outbox::{PendingSend, PendingSendKind, IDEMPOTENCY_KEY_PROP};
 pub use policy::{AllowRegistered, ToolDecision, ToolPolicy};
 pub use tools::{ClientTool, ToolError, ToolFuture, ToolHandler, ToolInvocation, ToolRegistry, ToolRegistryError};
 
@@ -61,6 +64,7 @@ use agentui_agui::transport::{CancelToken, HttpTransport, TransportOptions};
 use agentui_agui::MemoryBudget;
 use ids::IdGenerator;
 use listener::Listeners;
+use outbox::{is_unreachable, Outbox, OutboxEntry, OutboxPayload};
 
 /// The `forwardedProps` key that asks the agent to resynchronise state (see the module notes).
 pub const STATE_RESYNC_PROP: &str = "agentuiStateResync";
@@ -178,6 +182,12 @@ pub struct ConversationSession {
     shared: SharedParts,
     /// `forwardedProps` members the next run carries once (a user action).
     next_forwarded: Map<String, Value>,
+    /// Messages and actions waiting for the agent, oldest first.
+    outbox: Outbox,
+    /// The key of the entry the run in flight delivers, until the agent answered its request.
+    delivering: Option<String>,
+    /// Tool call phases restored from a store, for the first snapshot observers get.
+    restored_tool_calls: Vec<ToolCallUpdate>,
 }
 
 /// The parts of a session that input changes while a run streams. Each sits behind its own
@@ -238,6 +248,8 @@ impl SharedParts {
         for event in outcome.events {
             self.listeners.emit(SessionUpdate::Surface(event));
         }
+        drop(a2ui);
+        self.listeners.batch_end();
         Ok(())
     }
 
@@ -320,6 +332,9 @@ impl ConversationSession {
                 poisoned: Arc::new(Mutex::new(None)),
             },
             next_forwarded: Map::new(),
+            outbox: Outbox::default(),
+            delivering: None,
+            restored_tool_calls: Vec::new(),
         }
     }
 
@@ -360,8 +375,16 @@ impl ConversationSession {
     /// `forwarded_props` go with this run only.
     pub(crate) async fn run_action(&mut self, forwarded_props: Map<String, Value>) -> Result<RunSummary, SessionError> {
         self.check_poisoned()?;
-        self.next_forwarded.extend(forwarded_props);
-        self.drive_guarded().await
+        let key = self.ids.next("action");
+        let action = forwarded_props.get(crate::a2ui_bridge::A2UI_ACTION_PROP).and_then(|a| a.get("userAction"));
+        let field =
+            |name: &str| action.and_then(|a| a.get(name)).and_then(Value::as_str).unwrap_or_default().to_owned();
+        let kind = PendingSendKind::Action { surface_id: field("surfaceId"), action_name: field("name") };
+        self.enqueue(OutboxEntry {
+            pending: PendingSend { key: key.clone(), kind, attempts: 0, last_error: None },
+            payload: OutboxPayload::Action(forwarded_props),
+        });
+        self.deliver_through(&key).await
     }
 
     /// Continue from a stored conversation. Its tool calls are history: they are never
@@ -394,6 +417,7 @@ impl ConversationSession {
     pub fn set_state(&mut self, state: Value) {
         self.conversation.set_state(state);
         self.shared.listeners.delta(ConversationDelta::StateReplaced(self.conversation.state().clone()));
+        self.shared.listeners.batch_end();
     }
 
     /// Whether a state delta failed to apply and the next run will ask for a resync.
@@ -473,9 +497,123 @@ impl ConversationSession {
     /// Like [`run`](Self::run) with a message the caller built (e.g. with content parts).
     pub async fn run_message(&mut self, message: Message) -> Result<RunSummary, SessionError> {
         self.check_poisoned()?;
-        self.conversation.append_local_message(message.clone());
-        self.shared.listeners.delta(ConversationDelta::MessageAdded(message));
-        self.drive_guarded().await
+        let key = message.id.clone();
+        let text = message.text().unwrap_or_default().to_owned();
+        self.enqueue(OutboxEntry {
+            pending: PendingSend {
+                key: key.clone(),
+                kind: PendingSendKind::Message { message_id: key.clone(), text },
+                attempts: 0,
+                last_error: None,
+            },
+            payload: OutboxPayload::Message(Some(Box::new(message))),
+        });
+        self.deliver_through(&key).await
+    }
+
+    /// Delivers the messages and actions waiting for the agent, oldest first, each in its own
+    /// run. `Ok(None)` when nothing waits; the last entry's run otherwise.
+    pub async fn deliver_pending(&mut self) -> Result<Option<RunSummary>, SessionError> {
+        self.check_poisoned()?;
+        let Some(last) = self.outbox.entries().last().map(|e| e.pending.key.clone()) else {
+            return Ok(None);
+        };
+        self.deliver_through(&last).await.map(Some)
+    }
+
+    /// What waits for the agent, oldest first.
+    pub fn pending_sends(&self) -> Vec<PendingSend> {
+        self.outbox.pending()
+    }
+
+    /// The tool call phases a restore brought back (empty otherwise); taken once.
+    pub(crate) fn take_restored_tool_calls(&mut self) -> Vec<ToolCallUpdate> {
+        std::mem::take(&mut self.restored_tool_calls)
+    }
+
+    fn enqueue(&mut self, entry: OutboxEntry) {
+        self.outbox.push(entry);
+        self.outbox_changed();
+    }
+
+    fn outbox_changed(&self) {
+        self.shared.listeners.emit(SessionUpdate::Outbox(self.outbox.entries().cloned().collect()));
+        self.shared.listeners.batch_end();
+    }
+
+    /// Delivers the entries up to and including `key`, oldest first, and returns the run of
+    /// `key`. Stops at the first that cannot reach the agent: it and those after it wait.
+    async fn deliver_through(&mut self, key: &str) -> Result<RunSummary, SessionError> {
+        loop {
+            let Some(front) = self.outbox.front().cloned() else {
+                return Err(SessionError::Internal { detail: format!("no message or action waits under '{key}'") });
+            };
+            let front_key = front.pending.key.clone();
+            let last = front_key == key;
+            let result = self.attempt(front).await;
+            let error = match result {
+                Ok(summary) if last => return Ok(summary),
+                Ok(_) => continue,
+                Err(error) => error,
+            };
+            if self.outbox.contains(&front_key) {
+                // The agent did not take it.
+                if let SessionError::Transport(e) = &error {
+                    if is_unreachable(e) {
+                        if let Some(entry) = self.outbox.front_mut() {
+                            entry.pending.attempts = entry.pending.attempts.saturating_add(1);
+                            entry.pending.last_error = Some(e.to_string());
+                        }
+                        self.outbox_changed();
+                        return Err(error);
+                    }
+                }
+                // Refused for good, or cancelled: sending it again would not change that.
+                self.outbox.remove(&front_key);
+                self.outbox_changed();
+                if !last {
+                    let message = format!("'{front_key}' was not delivered: {error}");
+                    self.shared.listeners.delta(ConversationDelta::Warning(SessionWarning {
+                        kind: SessionWarningKind::Undelivered,
+                        message,
+                    }));
+                }
+            }
+            if last || error == SessionError::Cancelled {
+                return Err(error);
+            }
+        }
+    }
+
+    /// One run delivering `entry`: a message joins the conversation on its first attempt; every
+    /// attempt names the entry's key.
+    async fn attempt(&mut self, entry: OutboxEntry) -> Result<RunSummary, SessionError> {
+        match entry.payload {
+            OutboxPayload::Message(Some(message)) => {
+                self.conversation.append_local_message((*message).clone());
+                if let Some(front) = self.outbox.front_mut() {
+                    front.payload = OutboxPayload::Message(None);
+                }
+                self.shared.listeners.delta(ConversationDelta::MessageAdded(*message));
+                self.outbox_changed();
+            }
+            OutboxPayload::Message(None) => {}
+            OutboxPayload::Action(props) => self.next_forwarded.extend(props),
+        }
+        self.next_forwarded.insert(IDEMPOTENCY_KEY_PROP.to_owned(), Value::String(entry.pending.key.clone()));
+        self.delivering = Some(entry.pending.key);
+        let result = self.drive_guarded().await;
+        self.delivering = None;
+        result
+    }
+
+    /// The agent answered the request of the run in flight: the entry it carries is delivered.
+    /// Written at once, so a crash after this point does not send it again.
+    pub(super) fn delivered(&mut self) {
+        if let Some(key) = self.delivering.take() {
+            self.outbox.remove(&key);
+            self.outbox_changed();
+        }
     }
 
     /// Run without a new user message: after answering interrupts, or to deliver tool results
@@ -510,9 +648,12 @@ impl ConversationSession {
         }
     }
 
+    /// A phase change ends a batch: what led to it is written before the run goes on (the user's
+    /// message before the request, everything before the end).
     fn set_phase(&mut self, phase: RunPhase) {
         self.phase = phase.clone();
         self.shared.listeners.delta(ConversationDelta::RunPhase(phase));
+        self.shared.listeners.batch_end();
     }
 
     fn warn(&self, warnings: &mut Vec<SessionWarning>, kind: SessionWarningKind, message: String) {

@@ -40,7 +40,9 @@ impl ConversationSession {
         }
         self.outbox = Outbox::from_entries(stored.outbox);
         self.phase = match snapshot.phase {
-            RunPhase::Starting { run_id } | RunPhase::Running { run_id } => RunPhase::Abandoned { run_id: Some(run_id) },
+            RunPhase::Starting { run_id } | RunPhase::Running { run_id } => {
+                RunPhase::Abandoned { run_id: Some(run_id) }
+            }
             other => other,
         };
         let abandoned = matches!(self.phase, RunPhase::Abandoned { .. });
@@ -50,7 +52,9 @@ impl ConversationSession {
             .map(|call| match call.phase {
                 ToolCallPhase::Streaming | ToolCallPhase::Requested | ToolCallPhase::Running if abandoned => {
                     ToolCallUpdate {
-                        phase: ToolCallPhase::Skipped { reason: "the app stopped before this call finished".to_owned() },
+                        phase: ToolCallPhase::Skipped {
+                            reason: "the app stopped before this call finished".to_owned(),
+                        },
                         ..call
                     }
                 }

@@ -6,6 +6,9 @@
 //! results are appended as tool messages once the stream is done, paired by `toolCallId` only.
 
 use std::collections::{HashMap, HashSet};
+use std::ops::ControlFlow;
+
+use futures_util::FutureExt;
 
 use serde_json::{Map, Value};
 
@@ -24,6 +27,10 @@ use agentui_agui::message::{Interrupt, Message, RunOutcome};
 use agentui_agui::pipeline::EventPipeline;
 use agentui_agui::reducer::{ConversationState, LocalOnly, RunStatus, ToolCallOrigin, ToolCallStatus};
 use agentui_agui::transport::{CancelToken, RunStream, TransportError, Truncation};
+
+/// Events one batch holds at most, so a fast stream still ends a batch (and a store writes)
+/// every so often.
+const MAX_BATCH_EVENTS: usize = 256;
 
 /// How one run ended.
 enum RunEnd {
@@ -276,6 +283,8 @@ impl ConversationSession {
                 return (end, false);
             }
         };
+        // The agent answered: the message or action this run carries is delivered.
+        self.delivered();
         if resync {
             // The input just sent carries the kept state as the baseline both sides now share.
             let kept = self.conversation.state().clone();
@@ -287,25 +296,36 @@ impl ConversationSession {
         let pipeline =
             EventPipeline::for_input_thread(self.conversation.clone(), &self.options.pipeline, &self.thread_id);
         let mut stream = RunStream::new(events, pipeline);
+        // Events applied since the last batch end: a batch is what the stream had ready without
+        // waiting (bounded), so a store writes one transaction per batch, not per event.
+        let mut unbatched = 0usize;
         let failure = loop {
+            if unbatched > 0 {
+                let ready = if unbatched < MAX_BATCH_EVENTS { stream.next().now_or_never() } else { None };
+                match ready {
+                    Some(step) => {
+                        match self.apply_step(step, &mut stream, &mut ctx, summary) {
+                            ControlFlow::Continue(()) => unbatched += 1,
+                            ControlFlow::Break(end) => break end,
+                        }
+                        continue;
+                    }
+                    None => {
+                        self.shared.listeners.batch_end();
+                        unbatched = 0;
+                    }
+                }
+            }
             tokio::select! {
                 biased;
                 _ = cancel.cancelled() => break Some(TransportError::Cancelled),
                 Some((id, outcome)) = ctx.in_flight.next_completed(), if !ctx.in_flight.is_empty() => {
                     self.tool_completed(&mut ctx, &id, outcome);
+                    self.shared.listeners.batch_end();
                 }
-                step = stream.next() => match step {
-                    Ok(Some(events)) => {
-                        let grouped = events.len() > 1;
-                        for e in &events {
-                            self.on_event(e, stream.conversation(), &mut ctx, summary, grouped);
-                        }
-                        if grouped {
-                            self.flush_touched(stream.conversation(), &mut ctx);
-                        }
-                    }
-                    Ok(None) => break None,
-                    Err(e) => break Some(e),
+                step = stream.next() => match self.apply_step(step, &mut stream, &mut ctx, summary) {
+                    ControlFlow::Continue(()) => unbatched += 1,
+                    ControlFlow::Break(end) => break end,
                 },
             }
         };
@@ -351,6 +371,30 @@ impl ConversationSession {
             (false, None, _) => RunEnd::Failed(TransportError::Truncated(Truncation::RunOpen)),
         };
         (end, results_added)
+    }
+
+    /// Applies what one read of the stream delivered; `Break` with how the stream ended.
+    fn apply_step(
+        &mut self,
+        step: Result<Option<Vec<Event>>, TransportError>,
+        stream: &mut RunStream,
+        ctx: &mut RunContext,
+        summary: &mut RunSummary,
+    ) -> ControlFlow<Option<TransportError>> {
+        match step {
+            Ok(Some(events)) => {
+                let grouped = events.len() > 1;
+                for e in &events {
+                    self.on_event(e, stream.conversation(), ctx, summary, grouped);
+                }
+                if grouped {
+                    self.flush_touched(stream.conversation(), ctx);
+                }
+                ControlFlow::Continue(())
+            }
+            Ok(None) => ControlFlow::Break(None),
+            Err(e) => ControlFlow::Break(Some(e)),
+        }
     }
 
     /// Apply the listener side of one delivered event and dispatch tool calls. `grouped`: the

@@ -279,8 +279,11 @@ impl ConversationStore {
         for body in texts(&conn, "SELECT body FROM outbox WHERE thread_id = ?1 ORDER BY position", thread_id)? {
             outbox.push(codec::decode_outbox_entry(&body)?);
         }
-        let executed_tool_calls =
-            texts(&conn, "SELECT tool_call_id FROM executed_tool_calls WHERE thread_id = ?1 ORDER BY rowid", thread_id)?;
+        let executed_tool_calls = texts(
+            &conn,
+            "SELECT tool_call_id FROM executed_tool_calls WHERE thread_id = ?1 ORDER BY rowid",
+            thread_id,
+        )?;
         let snapshot = ConversationSnapshot {
             thread_id: thread_id.to_owned(),
             messages,
@@ -377,7 +380,10 @@ impl ConversationStore {
 }
 
 fn exists(conn: &Connection, thread_id: &str) -> Result<bool, StoreError> {
-    Ok(conn.query_row("SELECT 1 FROM conversations WHERE thread_id = ?1", [thread_id], |_| Ok(())).optional()?.is_some())
+    Ok(conn
+        .query_row("SELECT 1 FROM conversations WHERE thread_id = ?1", [thread_id], |_| Ok(()))
+        .optional()?
+        .is_some())
 }
 
 /// The first column of every row `sql` selects for `thread_id`.

@@ -207,7 +207,12 @@ impl StoreRecorder {
             let messages = if changes.all_messages {
                 view.messages.iter().enumerate().map(|(at, m)| encode_message(at, m)).collect()
             } else {
-                changes.messages.iter().filter_map(|id| model.message(id)).map(|(at, m)| encode_message(at, m)).collect()
+                changes
+                    .messages
+                    .iter()
+                    .filter_map(|id| model.message(id))
+                    .map(|(at, m)| encode_message(at, m))
+                    .collect()
             };
             let title = view
                 .messages
@@ -236,7 +241,13 @@ impl StoreRecorder {
         // lock and takes the model's, so the two are never held the other way round.
         if !changes.surfaces.is_empty() {
             let positions = self.observers.read(|model| {
-                model.view().surfaces.iter().enumerate().map(|(i, s)| (s.surface_id.clone(), i as i64)).collect::<Vec<_>>()
+                model
+                    .view()
+                    .surfaces
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| (s.surface_id.clone(), i as i64))
+                    .collect::<Vec<_>>()
             });
             let a2ui = lock(&self.a2ui);
             for id in &changes.surfaces {
@@ -272,8 +283,9 @@ impl StoreRecorder {
             for (call_id, at, body) in &rows.tool_calls {
                 upsert.execute(params![id, call_id, at, body])?;
             }
-            let mut insert =
-                tx.prepare_cached("INSERT OR IGNORE INTO executed_tool_calls (thread_id, tool_call_id) VALUES (?1, ?2)")?;
+            let mut insert = tx.prepare_cached(
+                "INSERT OR IGNORE INTO executed_tool_calls (thread_id, tool_call_id) VALUES (?1, ?2)",
+            )?;
             for call_id in &changes.executed {
                 insert.execute(params![id, call_id])?;
             }
@@ -292,11 +304,15 @@ impl StoreRecorder {
         }
         if let Some(entries) = &changes.outbox {
             tx.execute("DELETE FROM outbox WHERE thread_id = ?1", [id])?;
-            let mut insert = tx.prepare_cached("INSERT INTO outbox (thread_id, key, position, body) VALUES (?1, ?2, ?3, ?4)")?;
+            let mut insert =
+                tx.prepare_cached("INSERT INTO outbox (thread_id, key, position, body) VALUES (?1, ?2, ?3, ?4)")?;
             for (at, entry) in entries.iter().enumerate() {
                 insert.execute(params![id, entry.pending.key, at as i64, codec::encode_outbox_entry(entry)])?;
             }
-            tx.execute("UPDATE conversations SET pending_sends = ?2 WHERE thread_id = ?1", params![id, entries.len() as i64])?;
+            tx.execute(
+                "UPDATE conversations SET pending_sends = ?2 WHERE thread_id = ?1",
+                params![id, entries.len() as i64],
+            )?;
         }
         if let Some(state) = &rows.state {
             tx.execute("UPDATE conversations SET state = ?2 WHERE thread_id = ?1", params![id, state])?;

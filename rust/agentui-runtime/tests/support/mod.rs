@@ -30,7 +30,7 @@ impl Recorder {
             .iter()
             .filter_map(|u| match u {
                 SessionUpdate::Delta(d) => Some(d.clone()),
-                SessionUpdate::Surface(_) => None,
+                SessionUpdate::Surface(_) | SessionUpdate::Outbox(_) => None,
             })
             .collect()
     }
