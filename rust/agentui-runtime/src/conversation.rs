@@ -91,6 +91,14 @@ impl SurfaceSubscription {
     }
 }
 
+/// What a restored conversation's recorder starts from (what it keeps whole for a rewrite).
+#[derive(Default)]
+struct RecorderSeed {
+    outbox: Vec<crate::session::outbox::OutboxEntry>,
+    executed: Vec<String>,
+    needs_resync: bool,
+}
+
 /// What a queued run does once the actor takes it.
 enum RunKind {
     Message(String),
@@ -155,17 +163,28 @@ impl Conversation {
         agent_url: &str,
         runtime: tokio::runtime::Handle,
     ) -> Result<Self, StoreError> {
-        match store.load(session.thread_id())? {
-            Some(stored) => session.restore_stored(stored)?,
-            None => store.ensure(session.thread_id(), agent_url)?,
-        }
-        Ok(Self::start_with(session, runtime, Some(store)))
+        let seed = match store.load(session.thread_id())? {
+            Some(stored) => {
+                let seed = RecorderSeed {
+                    outbox: stored.outbox.clone(),
+                    executed: stored.executed_tool_calls.clone(),
+                    needs_resync: stored.needs_resync,
+                };
+                session.restore_stored(stored)?;
+                seed
+            }
+            None => {
+                store.ensure(session.thread_id(), agent_url)?;
+                RecorderSeed::default()
+            }
+        };
+        Ok(Self::start_with(session, runtime, Some((store, seed))))
     }
 
     fn start_with(
         mut session: ConversationSession,
         runtime: tokio::runtime::Handle,
-        store: Option<&ConversationStore>,
+        store: Option<(&ConversationStore, RecorderSeed)>,
     ) -> Self {
         let thread_id = session.thread_id().to_owned();
         let snapshot = ConversationSnapshot {
@@ -194,14 +213,18 @@ impl Conversation {
             .collect();
         let observers = Observers::new(ConversationModel::new(snapshot, surfaces));
         session.add_listener(observers.clone());
-        if let Some(store) = store {
+        if let Some((store, seed)) = store {
             let a2ui = session.shared().a2ui.clone();
-            session.add_listener(Arc::new(StoreRecorder::new(
+            let recorder = StoreRecorder::new(
                 store.clone(),
                 thread_id.clone(),
                 observers.clone(),
                 a2ui,
-            )));
+                seed.outbox,
+                seed.executed,
+                seed.needs_resync,
+            );
+            session.add_listener(Arc::new(recorder));
         }
         let (runs, requests) = mpsc::unbounded_channel();
         let cancel_epoch = watch::Sender::new(0u64);

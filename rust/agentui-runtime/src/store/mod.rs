@@ -20,6 +20,7 @@
 mod codec;
 mod recorder;
 mod schema;
+mod writer;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -33,6 +34,7 @@ use crate::session::outbox::OutboxEntry;
 use crate::session::RunPhase;
 
 pub(crate) use recorder::StoreRecorder;
+use writer::{Batch, Writer};
 
 /// What went wrong with the store. The conversation itself goes on in memory.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -114,7 +116,10 @@ pub struct ConversationStore {
 
 struct StoreInner {
     path: Option<PathBuf>,
+    /// Reads, and the rare writes of `fork`, `delete` and a new conversation's row.
     conn: Mutex<Connection>,
+    /// Batches go here, to a connection of its own on its own thread.
+    writer: Writer,
     observer: Mutex<Option<Arc<dyn WriteObserver>>>,
 }
 
@@ -143,18 +148,44 @@ impl ConversationStore {
     pub fn open(path: impl AsRef<Path>) -> Result<Self, StoreError> {
         let path = path.as_ref();
         let conn = Connection::open(path)?;
-        Self::with_connection(conn, Some(path.to_owned()))
-    }
-
-    /// A store that lives in memory (tests, and apps that want the API without the file).
-    pub fn open_in_memory() -> Result<Self, StoreError> {
-        Self::with_connection(Connection::open_in_memory()?, None)
-    }
-
-    fn with_connection(conn: Connection, path: Option<PathBuf>) -> Result<Self, StoreError> {
         schema::prepare(&conn)?;
-        let inner = StoreInner { path, conn: Mutex::new(conn), observer: Mutex::new(None) };
+        let writer = Connection::open(path)?;
+        Self::with_connections(conn, writer, Some(path.to_owned()))
+    }
+
+    /// A store that lives in memory until the last handle is dropped (tests, and apps that
+    /// want the API without the file).
+    pub fn open_in_memory() -> Result<Self, StoreError> {
+        use rusqlite::OpenFlags;
+        static STORES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        // Two connections to one in-memory database: a named one with a shared cache.
+        let name = format!(
+            "file:agentui-store-{}-{}?mode=memory&cache=shared",
+            std::process::id(),
+            STORES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        );
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_URI;
+        let conn = Connection::open_with_flags(&name, flags)?;
+        schema::prepare(&conn)?;
+        let writer = Connection::open_with_flags(&name, flags)?;
+        Self::with_connections(conn, writer, None)
+    }
+
+    fn with_connections(conn: Connection, writer: Connection, path: Option<PathBuf>) -> Result<Self, StoreError> {
+        schema::configure(&writer)?;
+        let inner =
+            StoreInner { path, conn: Mutex::new(conn), writer: Writer::start(writer)?, observer: Mutex::new(None) };
         Ok(ConversationStore { inner: Arc::new(inner) })
+    }
+
+    /// Waits until every change applied so far is written. Dropping the last handle of a store
+    /// also writes what is queued; call this before a process exits on its own.
+    pub fn flush(&self) {
+        self.inner.writer.flush();
+    }
+
+    fn submit(&self, batch: Batch) {
+        self.inner.writer.submit(batch);
     }
 
     /// Sets (or with `None` removes) the observer told around every transaction.
@@ -177,6 +208,8 @@ impl ConversationStore {
     /// Conversations, most recently written first, `limit` per page (at least 1). `cursor` is
     /// the previous page's `next_cursor`.
     pub fn list(&self, limit: usize, cursor: Option<&str>) -> Result<ConversationPage, StoreError> {
+        // What conversations applied so far is part of what this sees.
+        self.flush();
         let limit = limit.max(1);
         let after = match cursor {
             Some(c) => Some(codec::parse_cursor(c)?),
@@ -229,6 +262,8 @@ impl ConversationStore {
 
     /// The conversation as last written, or `None`.
     pub fn load(&self, thread_id: &str) -> Result<Option<StoredConversation>, StoreError> {
+        // What conversations applied so far is part of what this sees.
+        self.flush();
         let conn = self.conn();
         let row = conn
             .query_row(
@@ -314,6 +349,8 @@ impl ConversationStore {
     /// the copy's id. The source is untouched. What waits for the agent is not copied: it is
     /// delivered once, by the source.
     pub fn fork(&self, thread_id: &str, new_thread_id: Option<&str>) -> Result<String, StoreError> {
+        // What conversations applied so far is part of what this sees.
+        self.flush();
         let new_id = match new_thread_id {
             Some(id) => id.to_owned(),
             None => format!("{thread_id}-fork-{:x}", now_ms()),
@@ -348,6 +385,8 @@ impl ConversationStore {
 
     /// Deletes conversation `thread_id`. Idempotent: `false` when there was none.
     pub fn delete(&self, thread_id: &str) -> Result<bool, StoreError> {
+        // What conversations applied so far is part of what this sees.
+        self.flush();
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         let existed = tx.execute("DELETE FROM conversations WHERE thread_id = ?1", [thread_id])? > 0;
@@ -391,4 +430,68 @@ fn texts(conn: &Connection, sql: &str, thread_id: &str) -> Result<Vec<String>, S
     let mut statement = conn.prepare_cached(sql)?;
     let rows = statement.query_map([thread_id], |row| row.get::<_, String>(0))?;
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::{ConversationSession, SessionOptions, SessionWarningKind};
+    use crate::{Conversation, ConversationDelta, Observed};
+    use agentui_test_server::{run_of, text, Reply, TestServer};
+
+    /// A store whose writer fails while `flags.fail` is 1, as a full disk would: a trigger on the
+    /// writer's connection only, switched from the other connection.
+    fn failing_store() -> ConversationStore {
+        let path = std::env::temp_dir().join(format!("agentui-store-failing-{}.db", std::process::id()));
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+        let conn = Connection::open(&path).unwrap();
+        schema::prepare(&conn).unwrap();
+        conn.execute_batch("CREATE TABLE flags (fail INTEGER); INSERT INTO flags VALUES (0);").unwrap();
+        let writer = Connection::open(&path).unwrap();
+        writer
+            .execute_batch(
+                "CREATE TEMP TRIGGER simulated_full_disk BEFORE UPDATE ON main.conversations
+                 WHEN (SELECT fail FROM main.flags) = 1
+                 BEGIN SELECT RAISE(ABORT, 'database or disk is full (simulated)'); END;",
+            )
+            .unwrap();
+        ConversationStore::with_connections(conn, writer, Some(path)).unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_failed_write_is_told_once_and_the_next_write_carries_the_whole_conversation() {
+        let server = TestServer::start(vec![
+            Reply::sse(&run_of("r1", vec![text("a1", "first answer")])),
+            Reply::sse(&run_of("r2", vec![text("a2", "second answer")])),
+        ])
+        .await;
+        let store = failing_store();
+        let options = SessionOptions { thread_id: Some("t".into()), ..SessionOptions::default() };
+        let session = ConversationSession::connect(&server.url("/agent"), &[], options).unwrap();
+        let conv = Conversation::open(session, &store, "url", tokio::runtime::Handle::current()).unwrap();
+        let mut sub = conv.subscribe();
+
+        store.conn().execute("UPDATE flags SET fail = 1", []).unwrap();
+        conv.send_message("one".into()).await.unwrap();
+        store.flush();
+        assert!(store.load("t").unwrap().unwrap().snapshot.messages.is_empty(), "nothing could be written");
+        store.conn().execute("UPDATE flags SET fail = 0", []).unwrap();
+        conv.send_message("two".into()).await.unwrap();
+        store.flush();
+
+        let stored = store.load("t").unwrap().unwrap();
+        assert_eq!(stored.snapshot.messages, conv.snapshot().messages, "the first run's messages too");
+        let mut store_warnings = Vec::new();
+        while let Some(item) = sub.try_recv() {
+            if let Observed::Delta(ConversationDelta::Warning(w)) = item {
+                if w.kind == SessionWarningKind::Store {
+                    store_warnings.push(w.message);
+                }
+            }
+        }
+        assert_eq!(store_warnings.len(), 2, "one when it failed, one when it recovered: {store_warnings:?}");
+        assert!(store_warnings[0].contains("disk is full"), "{store_warnings:?}");
+    }
 }

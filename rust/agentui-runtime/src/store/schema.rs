@@ -60,14 +60,20 @@ CREATE TABLE outbox (
 ) WITHOUT ROWID;
 ";
 
-/// Sets the connection up and creates or checks the tables.
-pub(super) fn prepare(conn: &Connection) -> Result<(), StoreError> {
-    // WAL: a writer does not block readers, and a commit appends instead of rewriting pages.
+/// Sets a connection up.
+pub(super) fn configure(conn: &Connection) -> Result<(), StoreError> {
+    // WAL: the writer does not block readers, and a commit appends instead of rewriting pages.
     // NORMAL: a commit survives the process being killed (the WAL is in the OS's hands); only
     // a power loss can take the last transactions, never corrupt the file.
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
+    Ok(())
+}
+
+/// Sets the connection up and creates or checks the tables.
+pub(super) fn prepare(conn: &Connection) -> Result<(), StoreError> {
+    configure(conn)?;
     let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
     match version {
         0 => {

@@ -1,0 +1,141 @@
+//! The cost of the on-device store (issue 14), on `shared/bench/agui-stream-n2000.sse` (62,043
+//! events, 4,040 messages at the end) served over loopback by the scripted test server:
+//!
+//! - the run through a conversation without a store and with one (a fresh file per run), timed
+//!   from the send to its return: the difference over 62,043 is the write cost per event;
+//! - restoring that conversation from the file: opening the store, loading, rebuilding the
+//!   session and its first snapshot (what a `Reset` carries).
+//!
+//! The store's size after the run and the number of transactions are printed once.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use agentui_runtime::session::{ConversationSession, RunPhase, SessionOptions};
+use agentui_runtime::{Conversation, ConversationSnapshot, ConversationStore, Observed, WriteObserver};
+use agentui_test_server::{Reply, Step, TestServer};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+const WORKLOAD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/bench/agui-stream-n2000.sse");
+const WORKLOAD_THREAD: &str = "thread-bench-0001";
+const WORKLOAD_EVENTS: u64 = 62_043;
+const WORKLOAD_MESSAGES: usize = 4_040;
+
+fn remove_store(path: &Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
+
+fn session(server: &TestServer) -> ConversationSession {
+    let options = SessionOptions { thread_id: Some(WORKLOAD_THREAD.to_owned()), ..SessionOptions::default() };
+    ConversationSession::connect(&server.url("/agent"), &[], options).expect("session")
+}
+
+/// One run of the workload, with a subscriber draining on another task; the store at `store`
+/// when given (a fresh file). Returns the time from the send to its return.
+async fn play(server: &TestServer, body: &[u8], store: Option<&ConversationStore>) -> Duration {
+    server.push(Reply::sse_steps(vec![Step::Send(body.to_vec())]));
+    let handle = tokio::runtime::Handle::current();
+    let conversation = match store {
+        Some(store) => Conversation::open(session(server), store, &server.url("/agent"), handle).expect("open"),
+        None => Conversation::start(session(server), handle),
+    };
+    let mut subscription = conversation.subscribe();
+    let drainer = tokio::spawn(async move {
+        while let Some(item) = subscription.recv().await {
+            match item {
+                Observed::Delta(agentui_runtime::ConversationDelta::RunPhase(RunPhase::Finished { .. })) => break,
+                Observed::Snapshot(s) if matches!(s.phase, RunPhase::Finished { .. }) => break,
+                _ => {}
+            }
+        }
+    });
+    let start = Instant::now();
+    let summary = conversation.send_message("go".to_owned()).await.expect("the run finishes");
+    let elapsed = start.elapsed();
+    assert!(matches!(summary.phase, RunPhase::Finished { .. }), "{:?}", summary.phase);
+    drainer.await.expect("drainer");
+    elapsed
+}
+
+/// Counts transactions.
+#[derive(Default)]
+struct Transactions(AtomicU64);
+
+impl WriteObserver for Transactions {
+    fn writing(&self, _: &str, _: u64, _: &ConversationSnapshot) {}
+    fn written(&self, _: &str, _: u64) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+fn store_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("agentui-bench-{name}-{}.db", std::process::id()))
+}
+
+fn store(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let server = runtime.block_on(TestServer::start(Vec::new()));
+    let workload = std::fs::read(WORKLOAD).expect("the bench workload (shared/bench)");
+
+    let mut group = c.benchmark_group("store");
+    group.sample_size(10).measurement_time(Duration::from_secs(20));
+    group.throughput(Throughput::Elements(WORKLOAD_EVENTS));
+    group.bench_function("agui-stream-n2000, no store", |b| {
+        b.iter_custom(|iters| (0..iters).map(|_| runtime.block_on(play(&server, &workload, None))).sum())
+    });
+    let run_file = store_path("run");
+    group.bench_function("agui-stream-n2000, store on", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                remove_store(&run_file);
+                let store = ConversationStore::open(&run_file).expect("store");
+                total += runtime.block_on(play(&server, &workload, Some(&store)));
+            }
+            total
+        })
+    });
+    remove_store(&run_file);
+
+    group.throughput(Throughput::Elements(WORKLOAD_MESSAGES as u64));
+    let restore_file = store_path("restore");
+    let mut prepared = false;
+    group.bench_function("restore 4,040 messages", |b| {
+        // The file this reads, and the figures the note reports, made once (here, so a filtered
+        // run of the other benches does not pay for it).
+        if !std::mem::replace(&mut prepared, true) {
+            remove_store(&restore_file);
+            let store = ConversationStore::open(&restore_file).expect("store");
+            let transactions = Arc::new(Transactions::default());
+            store.set_write_observer(Some(transactions.clone()));
+            runtime.block_on(play(&server, &workload, Some(&store)));
+            let main = std::fs::metadata(&restore_file).map_or(0, |m| m.len());
+            eprintln!(
+                "store after the run: {} bytes on disk ({} in the main file, the rest in the WAL), {} transactions for {} events",
+                store.size_on_disk(),
+                main,
+                transactions.0.load(Ordering::Relaxed),
+                WORKLOAD_EVENTS
+            );
+        }
+        b.iter(|| {
+            let store = ConversationStore::open(&restore_file).expect("store");
+            let _guard = runtime.enter();
+            let conversation =
+                Conversation::open(session(&server), &store, &server.url("/agent"), runtime.handle().clone())
+                    .expect("restore");
+            let snapshot = conversation.snapshot();
+            assert_eq!(snapshot.messages.len(), WORKLOAD_MESSAGES + 1);
+            snapshot
+        })
+    });
+    group.finish();
+    remove_store(&restore_file);
+}
+
+criterion_group!(benches, store);
+criterion_main!(benches);
