@@ -11,8 +11,8 @@ use std::sync::Mutex;
 use agentui_agui::message::{Interrupt, Role};
 use agentui_agui::Message;
 use agentui_runtime::session::{
-    ClientTool, ConversationSession, RunPhase, RunSummary, SessionError, SessionOptions, ToolCallPhase, ToolError,
-    ToolInvocation,
+    ClientTool, ConversationSession, PendingSend, PendingSendKind, RunPhase, RunSummary, SessionError, SessionOptions,
+    ToolCallPhase, ToolError, ToolInvocation,
 };
 use agentui_runtime::{Conversation, ConversationDelta, Observed, Subscription};
 use serde_json::{json, Value};
@@ -279,6 +279,9 @@ impl Printer {
                 json!({"type": "warning", "kind": format!("{:?}", w.kind), "message": w.message})
             }
             ConversationDelta::Custom { name, value } => json!({"type": "custom", "name": name, "value": value}),
+            ConversationDelta::PendingSends(pending) => {
+                json!({"type": "pendingSends", "pending": pending.iter().map(pending_send_json).collect::<Vec<_>>()})
+            }
             ConversationDelta::Raw { event, source } => json!({"type": "raw", "event": event, "source": source}),
             ConversationDelta::Step { name, started } => json!({"type": "step", "name": name, "started": started}),
             ConversationDelta::SurfaceAdded(entry) => {
@@ -335,6 +338,24 @@ fn phase_label(phase: &ToolCallPhase) -> String {
     }
 }
 
+/// A message or action waiting for the agent, in the CLI's camelCase JSON.
+fn pending_send_json(pending: &PendingSend) -> Value {
+    let mut line = match &pending.kind {
+        PendingSendKind::Message { message_id, text } => {
+            json!({"kind": "message", "messageId": message_id, "text": text})
+        }
+        PendingSendKind::Action { surface_id, action_name } => {
+            json!({"kind": "action", "surfaceId": surface_id, "actionName": action_name})
+        }
+    };
+    line["key"] = json!(pending.key);
+    line["attempts"] = json!(pending.attempts);
+    if let Some(error) = &pending.last_error {
+        line["lastError"] = json!(error);
+    }
+    line
+}
+
 fn interrupts_json(interrupts: &[Interrupt]) -> Value {
     Value::Array(interrupts.iter().map(|i| serde_json::to_value(i).unwrap_or(Value::Null)).collect())
 }
@@ -355,6 +376,7 @@ fn phase_json(phase: &RunPhase) -> Value {
         }
         RunPhase::Failed { error } => json!({"type": "run", "phase": "failed", "error": error}),
         RunPhase::Cancelled => json!({"type": "run", "phase": "cancelled"}),
+        RunPhase::Abandoned { run_id } => json!({"type": "run", "phase": "abandoned", "runId": run_id}),
     }
 }
 
