@@ -157,7 +157,7 @@ impl Conversation {
     ) -> Result<Self, StoreError> {
         match store.load(session.thread_id())? {
             Some(stored) => session.restore_stored(stored)?,
-            None => store.ensure(session.thread_id(), agent_url)?,
+            None => store.ensure(session.thread_id(), agent_url, session.state())?,
         }
         Ok(Self::start_with(session, runtime, Some(store)))
     }
