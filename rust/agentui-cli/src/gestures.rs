@@ -25,6 +25,26 @@ impl std::fmt::Display for PressNode {
     }
 }
 
+/// Every `--set`, then every `--action`, in command-line order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Gestures {
+    pub sets: Vec<SetValue>,
+    pub presses: Vec<PressNode>,
+}
+
+impl Gestures {
+    pub fn parse(sets: &[String], actions: &[String]) -> Result<Self, String> {
+        Ok(Gestures {
+            sets: sets.iter().map(|s| parse_set(s)).collect::<Result<_, _>>()?,
+            presses: actions.iter().map(|a| parse_action(a)).collect::<Result<_, _>>()?,
+        })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sets.is_empty() && self.presses.is_empty()
+    }
+}
+
 pub fn parse_set(spec: &str) -> Result<SetValue, String> {
     let usage =
         || format!("--set is written SURFACE_ID:POINTER=JSON (e.g. booking:/booking/name=\"Ada\"), got {spec:?}");

@@ -23,7 +23,7 @@ use serde_json::{json, Value};
 use crate::conversation_json::{
     conversation_json, interrupts_json, pending_send_json, run_phase_json, tool_call_json, tool_phase_name,
 };
-use crate::gestures::{self, PressNode, SetValue};
+use crate::gestures::Gestures;
 use crate::store;
 use crate::store_trace::{self, StoreTrace};
 use crate::tree;
@@ -437,10 +437,10 @@ fn phase_label(phase: &ToolCallPhase) -> String {
 
 /// A run phase as a `--json` line. An interrupted run keeps its own line type.
 fn phase_json(phase: &RunPhase) -> Value {
-    let mut line = run_phase_json(phase);
     if let RunPhase::Interrupted { run_id, interrupts } = phase {
         return json!({"type": "interrupt", "runId": run_id, "interrupts": interrupts_json(interrupts)});
     }
+    let mut line = run_phase_json(phase);
     line["type"] = json!("run");
     line
 }
@@ -535,23 +535,23 @@ async fn play_gestures(
     conversation: &Conversation,
     subscription: &mut Subscription,
     printer: &Printer,
-    (sets, presses): (&[SetValue], &[PressNode]),
+    gestures: &Gestures,
     policy: Option<InterruptPolicy>,
     mut end: TurnEnd,
 ) -> Result<TurnEnd, String> {
     if !matches!(end, TurnEnd::Completed(_)) {
-        if !sets.is_empty() || !presses.is_empty() {
+        if !gestures.is_empty() {
             printer.note_line("--set and --action were skipped: the turn did not complete");
         }
         return Ok(end);
     }
-    for set in sets {
+    for set in &gestures.sets {
         conversation
             .set_value(&set.surface_id, &set.pointer, set.value.clone())
             .map_err(|e| format!("--set {}:{}: {e}", set.surface_id, set.pointer))?;
         printer.gesture(json!({"type": "set", "surfaceId": set.surface_id, "path": set.pointer, "value": set.value}));
     }
-    for press in presses {
+    for press in &gestures.presses {
         printer.gesture(json!({"type": "action", "surfaceId": press.surface_id, "nodeId": press.node_id}));
         let dispatched = conversation.dispatch_action(&press.surface_id, &press.node_id);
         end = match printing(subscription, printer, dispatched).await {
@@ -609,8 +609,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         Some(text) => Some(serde_json::from_str::<Value>(text).map_err(|e| format!("--state: not JSON: {e}"))?),
         None => None,
     };
-    let sets = args.sets.iter().map(|s| gestures::parse_set(s)).collect::<Result<Vec<_>, _>>()?;
-    let presses = args.actions.iter().map(|a| gestures::parse_action(a)).collect::<Result<Vec<_>, _>>()?;
+    let gestures = Gestures::parse(&args.sets, &args.actions)?;
     let policy = args.interrupts.or_else(|| std::io::stdin().is_terminal().then_some(InterruptPolicy::Ask));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -634,8 +633,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         }
         let first = printing(&mut subscription, &printer, conversation.send_message(args.message.clone())).await;
         let end = finish_turn(&conversation, &mut subscription, &printer, first, policy).await?;
-        let gestures = (sets.as_slice(), presses.as_slice());
-        let end = play_gestures(&conversation, &mut subscription, &printer, gestures, policy, end).await?;
+        let end = play_gestures(&conversation, &mut subscription, &printer, &gestures, policy, end).await?;
         let (status, code, detail) = match &end {
             TurnEnd::Completed(_) => ("completed", ExitCode::SUCCESS, None),
             TurnEnd::Interrupted(_) => ("interrupted", ExitCode::from(EXIT_INTERRUPTED), None),
