@@ -1,11 +1,15 @@
 //! `agentui`: lets agent developers check that their A2UI stream renders as intended.
 
 mod agui;
+mod conversation_json;
+mod gestures;
 mod input;
 mod live;
 mod locale;
 mod run;
 mod serve_file;
+mod store;
+mod store_trace;
 mod tls;
 mod tree;
 
@@ -37,10 +41,16 @@ enum Command {
         #[command(subcommand)]
         command: AguiCommand,
     },
-    /// Send MESSAGE to the AG-UI agent at URL and play the app: client tools, interrupts, and
-    /// the conversation printed as it streams. Exit 0 completed, 1 agent/transport/protocol
+    /// Send MESSAGE to the AG-UI agent at URL and play the app: client tools, interrupts, input
+    /// on surfaces, and the conversation printed as it streams; with --store, kept in a file
+    /// and resumable. Exit 0 completed, 1 agent/transport/protocol error, 2 usage or store
     /// error, 3 stopped at an unanswered interrupt.
-    Run(run::RunArgs),
+    Run(Box<run::RunArgs>),
+    /// Conversations kept by `run --store FILE`: list, show, fork, delete.
+    Store {
+        #[command(subcommand)]
+        command: store::StoreCommand,
+    },
     /// Serve the scripted demo agent on 127.0.0.1 until Ctrl-C.
     ServeDemo {
         #[arg(long, default_value_t = 8765)]
@@ -104,6 +114,7 @@ fn main() -> ExitCode {
             AguiCommand::Conformance { dir } => agui::conformance(&dir),
         },
         Command::Run(args) => run::run(&args),
+        Command::Store { command } => store::run(command),
         Command::ServeDemo { port } => live::serve_demo(port),
         Command::Demo => live::demo(),
         Command::ServeSse { file, port } => serve_file::serve_sse(&file, port),

@@ -5,18 +5,29 @@
 
 use std::collections::HashMap;
 use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use agentui_agui::message::{Interrupt, Role};
 use agentui_agui::Message;
+use agentui_runtime::session::ActionResult;
 use agentui_runtime::session::{
     ClientTool, ConversationSession, RunPhase, RunSummary, SessionError, SessionOptions, ToolCallPhase, ToolError,
     ToolInvocation,
 };
-use agentui_runtime::{Conversation, ConversationDelta, Observed, Subscription};
+use agentui_runtime::{
+    Conversation, ConversationDelta, ConversationSnapshot, ConversationStore, Observed, StoreError, Subscription,
+};
 use serde_json::{json, Value};
 
+use crate::conversation_json::{
+    conversation_json, interrupts_json, pending_send_json, run_phase_json, tool_call_json, tool_phase_name,
+};
+use crate::gestures::Gestures;
+use crate::store;
+use crate::store_trace::{self, StoreTrace};
 use crate::tree;
 
 /// How interrupts are answered.
@@ -57,6 +68,29 @@ pub struct RunArgs {
     /// One JSON object per line for each session update, then `{"final": {...}}`.
     #[arg(long)]
     pub json: bool,
+    /// Keep the conversation in the store FILE (created if absent): a new thread, or the one
+    /// `--thread` names (restored if FILE has it). The thread id is printed.
+    #[arg(long, value_name = "FILE")]
+    pub store: Option<PathBuf>,
+    /// Continue conversation THREAD_ID of the `--store` file, then send MESSAGE. Exit 2 if the
+    /// file has no such conversation.
+    #[arg(long, value_name = "THREAD_ID", requires = "store", conflicts_with_all = ["thread_id", "state"])]
+    pub resume: Option<String>,
+    /// After the turn, type JSON into surface SURFACE_ID at data model POINTER (e.g.
+    /// `booking:/booking/name="Ada"`); repeatable, applied in order.
+    #[arg(long = "set", value_name = "SURFACE_ID:POINTER=JSON")]
+    pub sets: Vec<String>,
+    /// After the sets, press node NODE_ID of surface SURFACE_ID (e.g. `booking/book`);
+    /// repeatable, each run to completion. A URL the action opens is printed, never opened.
+    #[arg(long = "action", value_name = "SURFACE_ID/NODE_ID")]
+    pub actions: Vec<String>,
+    /// Command-line tools answer after MS milliseconds (to watch a tool that takes time).
+    #[arg(long = "tool-delay", value_name = "MS", default_value_t = 0)]
+    pub tool_delay_ms: u64,
+    /// Diagnostics for crash tests: one JSON line on stderr per store transaction and per
+    /// command-line tool started (see `store_trace`).
+    #[arg(long, hide = true, requires = "store")]
+    pub trace_store: bool,
     #[command(flatten)]
     pub tls: crate::tls::TlsArgs,
     #[command(flatten)]
@@ -80,15 +114,37 @@ fn split_pair<'a>(flag: &str, spec: &'a str) -> Result<(&'a str, &'a str), Strin
     }
 }
 
+/// What every command-line tool handler does besides answering (copied into each handler).
+#[derive(Debug, Clone, Copy)]
+struct HandlerOptions {
+    /// `--trace-store`: say that the handler started.
+    trace: bool,
+    /// `--tool-delay`.
+    delay: Duration,
+}
+
+/// A command-line tool's handler starts; returns how long it waits before answering.
+fn started(call: &ToolInvocation, options: HandlerOptions) -> Duration {
+    if options.trace {
+        store_trace::tool_ran(&call.tool_call_id);
+    }
+    options.delay
+}
+
 fn command_line_tools(args: &RunArgs) -> Result<Vec<ClientTool>, String> {
+    let handler = HandlerOptions { trace: args.trace_store, delay: Duration::from_millis(args.tool_delay_ms) };
     let mut tools = Vec::new();
     for spec in &args.tools {
         let (name, answer) = split_pair("--tool", spec)?;
         let answer: Value = serde_json::from_str(answer).map_err(|e| format!("--tool {name}: not JSON: {e}"))?;
         let description = format!("{name} (answered by the agentui command line)");
-        let tool = ClientTool::new(name, description, permissive_parameters(), move |_: ToolInvocation| {
+        let tool = ClientTool::new(name, description, permissive_parameters(), move |call: ToolInvocation| {
             let answer = answer.clone();
-            async move { Ok(answer) }
+            let delay = started(&call, handler);
+            async move {
+                tokio::time::sleep(delay).await;
+                Ok(answer)
+            }
         });
         tools.push(tool.map_err(|e| e.to_string())?);
     }
@@ -96,13 +152,21 @@ fn command_line_tools(args: &RunArgs) -> Result<Vec<ClientTool>, String> {
         let (name, text) = split_pair("--tool-error", spec)?;
         let text = text.to_owned();
         let description = format!("{name} (fails on the agentui command line)");
-        let tool = ClientTool::new(name, description, permissive_parameters(), move |_: ToolInvocation| {
+        let tool = ClientTool::new(name, description, permissive_parameters(), move |call: ToolInvocation| {
             let error = ToolError::new(text.clone());
-            async move { Err(error) }
+            let delay = started(&call, handler);
+            async move {
+                tokio::time::sleep(delay).await;
+                Err(error)
+            }
         });
         tools.push(tool.map_err(|e| e.to_string())?);
     }
     Ok(tools)
+}
+
+fn text_of(value: &Value) -> String {
+    value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string())
 }
 
 fn parse_headers(headers: &[String]) -> Result<Vec<(String, String)>, String> {
@@ -132,6 +196,54 @@ impl Printer {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{line}");
         let _ = out.flush();
+    }
+
+    /// A line of the transcript that is no conversation delta (a note of the command line's own).
+    fn note_line(&self, text: &str) {
+        if !self.json {
+            println!("\n  [{text}]");
+        }
+    }
+
+    /// What the command line did on a surface: the JSON line as it is, or a transcript line.
+    fn gesture(&self, line: Value) {
+        if self.json {
+            return self.emit(line);
+        }
+        let target = format!("{}/{}", text_of(&line["surfaceId"]), text_of(&line["nodeId"]));
+        match line["type"].as_str() {
+            Some("set") => {
+                println!("\n  [you set {} {} = {}]", text_of(&line["surfaceId"]), text_of(&line["path"]), line["value"])
+            }
+            Some("action") => println!("\n  [you press {target}]"),
+            Some("openUrl") => {
+                println!("\n  [{target} opens {} (not opened by the command line)]", text_of(&line["url"]))
+            }
+            _ => println!("\n  [{line}]"),
+        }
+    }
+
+    /// A conversation restored from a store: its history is shown once, as history, and the
+    /// subscription's first snapshot then prints nothing of it again.
+    fn restored(&self, snapshot: &ConversationSnapshot, path: &Path) {
+        for message in &snapshot.messages {
+            self.note(message);
+            if let Some(text) = message.text() {
+                self.printed.lock().unwrap_or_else(|p| p.into_inner()).insert(message.id.clone(), text.len());
+            }
+        }
+        if self.json {
+            self.emit(json!({"type": "restored", "store": path, "conversation": conversation_json(snapshot)}));
+        } else {
+            println!(
+                "thread {}, restored from {} ({} messages):",
+                snapshot.thread_id,
+                path.display(),
+                snapshot.messages.len()
+            );
+            store::print_transcript(snapshot);
+            println!("run: {}", crate::conversation_json::status(&snapshot.phase));
+        }
     }
 
     fn role(&self, message_id: &str) -> Option<Role> {
@@ -224,6 +336,14 @@ impl Printer {
                 ToolCallPhase::Streaming => {}
                 phase => println!("\n  [tool {} {}: {}]", call.tool_name, call.tool_call_id, phase_label(phase)),
             },
+            // Every message and action waits here until the agent takes it: worth a line only
+            // when an attempt failed.
+            ConversationDelta::PendingSends(pending) => {
+                if let Some(failed) = pending.iter().find(|p| p.attempts > 0) {
+                    let error = failed.last_error.as_deref().unwrap_or("not reached");
+                    println!("\n  [{} waiting for the agent; last attempt: {error}]", pending.len());
+                }
+            }
             other => println!("\n  [{other}]"),
         }
     }
@@ -258,15 +378,8 @@ impl Printer {
             }
             ConversationDelta::RunPhase(phase) => phase_json(phase),
             ConversationDelta::ToolCall(t) => {
-                let mut line = json!({"type": "toolCall", "toolCallId": t.tool_call_id, "toolName": t.tool_name,
-                    "phase": phase_name(&t.phase)});
-                match &t.phase {
-                    ToolCallPhase::Succeeded { result } => line["result"] = json!(result),
-                    ToolCallPhase::Failed { failure } => line["error"] = json!(failure.to_string()),
-                    ToolCallPhase::Skipped { reason } => line["reason"] = json!(reason),
-                    ToolCallPhase::AwaitingInterrupt { interrupt_id } => line["interruptId"] = json!(interrupt_id),
-                    _ => {}
-                }
+                let mut line = tool_call_json(t);
+                line["type"] = json!("toolCall");
                 line
             }
             ConversationDelta::StateReplaced(state) => json!({"type": "state", "state": state}),
@@ -279,6 +392,9 @@ impl Printer {
                 json!({"type": "warning", "kind": format!("{:?}", w.kind), "message": w.message})
             }
             ConversationDelta::Custom { name, value } => json!({"type": "custom", "name": name, "value": value}),
+            ConversationDelta::PendingSends(pending) => {
+                json!({"type": "pendingSends", "pending": pending.iter().map(pending_send_json).collect::<Vec<_>>()})
+            }
             ConversationDelta::Raw { event, source } => json!({"type": "raw", "event": event, "source": source}),
             ConversationDelta::Step { name, started } => json!({"type": "step", "name": name, "started": started}),
             ConversationDelta::SurfaceAdded(entry) => {
@@ -312,50 +428,23 @@ pub(crate) async fn printing<T>(
     out
 }
 
-fn phase_name(phase: &ToolCallPhase) -> &'static str {
-    match phase {
-        ToolCallPhase::Streaming => "streaming",
-        ToolCallPhase::Requested => "requested",
-        ToolCallPhase::Running => "running",
-        ToolCallPhase::Succeeded { .. } => "succeeded",
-        ToolCallPhase::Failed { .. } => "failed",
-        ToolCallPhase::CompletedByServer => "completedByServer",
-        ToolCallPhase::Skipped { .. } => "skipped",
-        ToolCallPhase::OwnedByServer => "ownedByServer",
-        ToolCallPhase::AwaitingInterrupt { .. } => "awaitingInterrupt",
-    }
-}
-
 fn phase_label(phase: &ToolCallPhase) -> String {
     match phase {
         ToolCallPhase::Succeeded { result } => format!("succeeded -> {result}"),
         ToolCallPhase::Failed { failure } => format!("failed: {failure}"),
         ToolCallPhase::AwaitingInterrupt { interrupt_id } => format!("awaiting interrupt {interrupt_id}"),
-        other => phase_name(other).to_owned(),
+        other => tool_phase_name(other).to_owned(),
     }
 }
 
-fn interrupts_json(interrupts: &[Interrupt]) -> Value {
-    Value::Array(interrupts.iter().map(|i| serde_json::to_value(i).unwrap_or(Value::Null)).collect())
-}
-
+/// A run phase as a `--json` line. An interrupted run keeps its own line type.
 fn phase_json(phase: &RunPhase) -> Value {
-    match phase {
-        RunPhase::Idle => json!({"type": "run", "phase": "idle"}),
-        RunPhase::Starting { run_id } => json!({"type": "run", "phase": "starting", "runId": run_id}),
-        RunPhase::Running { run_id } => json!({"type": "run", "phase": "running", "runId": run_id}),
-        RunPhase::Finished { run_id, outcome } => {
-            json!({"type": "run", "phase": "finished", "runId": run_id, "outcome": outcome})
-        }
-        RunPhase::Interrupted { run_id, interrupts } => {
-            json!({"type": "interrupt", "runId": run_id, "interrupts": interrupts_json(interrupts)})
-        }
-        RunPhase::AgentError { message, code } => {
-            json!({"type": "run", "phase": "agentError", "message": message, "code": code})
-        }
-        RunPhase::Failed { error } => json!({"type": "run", "phase": "failed", "error": error}),
-        RunPhase::Cancelled => json!({"type": "run", "phase": "cancelled"}),
+    if let RunPhase::Interrupted { run_id, interrupts } = phase {
+        return json!({"type": "interrupt", "runId": run_id, "interrupts": interrupts_json(interrupts)});
     }
+    let mut line = run_phase_json(phase);
+    line["type"] = json!("run");
+    line
 }
 
 /// The payloads tried for an approval (or refusal), most general first; the first one the
@@ -415,14 +504,15 @@ enum TurnEnd {
     Failed(SessionError),
 }
 
-async fn play_turn(
+/// Plays a turn from its first run's result: answers interrupts by `policy` and continues until
+/// the agent is done or stops at one nobody answers.
+async fn finish_turn(
     conversation: &Conversation,
     subscription: &mut Subscription,
     printer: &Printer,
-    message: &str,
+    mut result: Result<RunSummary, SessionError>,
     policy: Option<InterruptPolicy>,
 ) -> Result<TurnEnd, String> {
-    let mut result = printing(subscription, printer, conversation.send_message(message.to_owned())).await;
     for _ in 0..MAX_INTERRUPT_ROUNDS {
         match result {
             Ok(summary) if matches!(summary.phase, RunPhase::Interrupted { .. }) => {
@@ -441,6 +531,82 @@ async fn play_turn(
     }
 }
 
+/// The `--set`s, then each `--action` run to completion; stops at the first turn that does not
+/// complete. `end` is the message's turn; returns the last turn's end.
+async fn play_gestures(
+    conversation: &Conversation,
+    subscription: &mut Subscription,
+    printer: &Printer,
+    gestures: &Gestures,
+    policy: Option<InterruptPolicy>,
+    mut end: TurnEnd,
+) -> Result<TurnEnd, String> {
+    if !matches!(end, TurnEnd::Completed(_)) {
+        if !gestures.is_empty() {
+            printer.note_line("--set and --action were skipped: the turn did not complete");
+        }
+        return Ok(end);
+    }
+    for set in &gestures.sets {
+        conversation
+            .set_value(&set.surface_id, &set.pointer, set.value.clone())
+            .map_err(|e| format!("--set {}:{}: {e}", set.surface_id, set.pointer))?;
+        printer.gesture(json!({"type": "set", "surfaceId": set.surface_id, "path": set.pointer, "value": set.value}));
+    }
+    for press in &gestures.presses {
+        printer.gesture(json!({"type": "action", "surfaceId": press.surface_id, "nodeId": press.node_id}));
+        let dispatched = conversation.dispatch_action(&press.surface_id, &press.node_id);
+        end = match printing(subscription, printer, dispatched).await {
+            Ok(ActionResult::Ran(summary)) => {
+                finish_turn(conversation, subscription, printer, Ok(*summary), policy).await?
+            }
+            Ok(ActionResult::OpenUrl(url)) => {
+                printer.gesture(
+                    json!({"type": "openUrl", "surfaceId": press.surface_id, "nodeId": press.node_id, "url": url}),
+                );
+                continue;
+            }
+            Ok(ActionResult::Handled) => continue,
+            Err(SessionError::A2ui(e)) => return Err(format!("--action {press}: {e}")),
+            Err(e) => TurnEnd::Failed(e),
+        };
+        if !matches!(end, TurnEnd::Completed(_)) {
+            break;
+        }
+    }
+    Ok(end)
+}
+
+/// The conversation `run` plays: in memory, or opened on the `--store` file (returned too, to be
+/// flushed before the process exits).
+fn start_conversation(
+    args: &RunArgs,
+    session: ConversationSession,
+    printer: &Printer,
+) -> Result<(Conversation, Option<ConversationStore>), String> {
+    let runtime = tokio::runtime::Handle::current();
+    let Some(path) = &args.store else {
+        return Ok((Conversation::start(session, runtime), None));
+    };
+    let store = store::open(path)?;
+    if args.trace_store {
+        store.set_write_observer(Some(Arc::new(StoreTrace)));
+    }
+    let thread_id = session.thread_id().to_owned();
+    let stored = store.load(&thread_id).map_err(|e| store::store_error(path, e))?.is_some();
+    if args.resume.is_some() && !stored {
+        return Err(store::store_error(path, StoreError::NotFound { thread_id }));
+    }
+    let conversation =
+        Conversation::open(session, &store, &args.url, runtime).map_err(|e| store::store_error(path, e))?;
+    if stored {
+        printer.restored(&conversation.snapshot(), path);
+    } else if !args.json {
+        println!("thread {thread_id}, stored in {}", path.display());
+    }
+    Ok((conversation, Some(store)))
+}
+
 /// `agentui run URL MESSAGE [options]`.
 pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     let headers = parse_headers(&args.headers)?;
@@ -450,6 +616,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         Some(text) => Some(serde_json::from_str::<Value>(text).map_err(|e| format!("--state: not JSON: {e}"))?),
         None => None,
     };
+    let gestures = Gestures::parse(&args.sets, &args.actions)?;
     let policy = args.interrupts.or_else(|| std::io::stdin().is_terminal().then_some(InterruptPolicy::Ask));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -461,17 +628,23 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         if let Some(state) = state {
             session.set_state(state);
         }
+        let printer = Printer::new(args.json);
         // The same runtime the apps use: the conversation actor and its subscription.
-        let conversation = Conversation::start(session, tokio::runtime::Handle::current());
+        let (conversation, store) = start_conversation(args, session, &printer)?;
         for tool in tools {
             conversation.register_tool(tool).map_err(|e| e.to_string())?;
         }
-        let printer = Printer::new(args.json);
         let mut subscription = conversation.subscribe();
         if !args.json {
             println!("you: {}", args.message);
         }
-        let end = play_turn(&conversation, &mut subscription, &printer, &args.message, policy).await?;
+        let first = printing(&mut subscription, &printer, conversation.send_message(args.message.clone())).await;
+        let end = finish_turn(&conversation, &mut subscription, &printer, first, policy).await?;
+        let end = play_gestures(&conversation, &mut subscription, &printer, &gestures, policy, end).await?;
+        if let Some(store) = &store {
+            // Everything the turn applied is on disk before the final word.
+            store.flush();
+        }
         let (status, code, detail) = match &end {
             TurnEnd::Completed(_) => ("completed", ExitCode::SUCCESS, None),
             TurnEnd::Interrupted(_) => ("interrupted", ExitCode::from(EXIT_INTERRUPTED), None),
@@ -479,16 +652,11 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         };
         let snapshot = conversation.snapshot();
         if args.json {
-            let mut last = json!({
-                "status": status,
-                "messages": snapshot.messages.iter().map(Message::to_json).collect::<Vec<_>>(),
-                "state": snapshot.state,
-            });
+            // The turn's own word for how it ended, on the shape `store show --json` prints.
+            let mut last = conversation_json(&snapshot);
+            last["status"] = json!(status);
             if let Some(detail) = detail {
                 last["error"] = json!(detail);
-            }
-            if let TurnEnd::Interrupted(summary) = &end {
-                last["pendingInterrupts"] = interrupts_json(&summary.pending_interrupts);
             }
             printer.emit(json!({"final": last}));
         } else {
@@ -516,7 +684,8 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
 /// The session options of `run`: the defaults with the `--ca-cert` / `--pin` / `--trust-store`
 /// trust and the `--locale` / `--time-zone` localization.
 fn session_options(args: &RunArgs) -> Result<SessionOptions, String> {
-    let mut options = SessionOptions { thread_id: args.thread_id.clone(), ..SessionOptions::default() };
+    let thread_id = args.resume.clone().or_else(|| args.thread_id.clone());
+    let mut options = SessionOptions { thread_id, ..SessionOptions::default() };
     options.transport.tls = args.tls.options()?;
     options.localization = args.locale.localization()?;
     Ok(options)

@@ -246,6 +246,45 @@ fn run_plays_the_app_with_tools_interrupts_json_and_exit_codes() {
     rt.block_on(handle.shutdown()).unwrap();
 }
 
+/// `--set` types into the booking form the demo agent renders and `--action` presses Book.
+#[test]
+fn run_types_into_a_surface_and_presses_its_button() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let handle = rt.block_on(agentui_demo_agent::DemoAgent::start("127.0.0.1:0".parse().unwrap())).unwrap();
+    let url = handle.agent_url();
+    let form = [
+        "run",
+        url.as_str(),
+        "book a table",
+        "--set",
+        r#"booking:/booking/name="Ada""#,
+        "--set",
+        r#"booking:/booking/date="2026-12-24""#,
+        "--set",
+        r#"booking:/booking/guests=["4"]"#,
+    ];
+    let booked = agentui(&[&form[..], &["--action", "booking/book"]].concat());
+    let text = String::from_utf8_lossy(&booked.stdout);
+    assert!(booked.status.success(), "{text}");
+    assert!(text.contains("[you set booking /booking/name = \"Ada\"]"), "{text}");
+    assert!(text.contains("Booked a table for 4 on 2026-12-24 under the name Ada."), "{text}");
+
+    let json = agentui(&[&form[..], &["--action", "booking/book", "--json"]].concat());
+    let lines: Vec<Value> =
+        String::from_utf8_lossy(&json.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(lines.iter().any(|l| l["type"] == "set" && l["path"] == "/booking/guests" && l["value"][0] == "4"));
+    assert!(lines.iter().any(|l| l["type"] == "action" && l["nodeId"] == "book"));
+
+    // The button's checks want a name and a date: the press is refused, with the reason.
+    let refused = agentui(&["run", &url, "book a table", "--action", "booking/book"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("Fill in a name and a date first"));
+    let typo = agentui(&["run", &url, "book a table", "--set", "booking/booking/name=1"]);
+    assert_eq!(typo.status.code(), Some(2), "a malformed --set is a usage error");
+    assert!(String::from_utf8_lossy(&typo.stderr).contains("SURFACE_ID:POINTER=JSON"));
+    rt.block_on(handle.shutdown()).unwrap();
+}
+
 #[test]
 fn agui_replay_renders_a2ui_carried_by_the_stream() {
     let ops = r#"{"a2ui_operations":[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"from the stream"},{"id":"bad","component":"Text","text":7}]}}]}"#;

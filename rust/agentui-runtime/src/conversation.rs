@@ -174,7 +174,7 @@ impl Conversation {
                 seed
             }
             None => {
-                store.ensure(session.thread_id(), agent_url)?;
+                store.ensure(session.thread_id(), agent_url, session.state())?;
                 RecorderSeed::default()
             }
         };

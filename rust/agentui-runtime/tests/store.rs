@@ -328,3 +328,23 @@ async fn an_action_that_opens_a_url_is_not_stored_to_fire_again() {
     assert!(conv.snapshot().pending_sends.is_empty());
     assert_eq!(server.requests().len(), 1);
 }
+
+#[tokio::test]
+async fn the_state_a_conversation_starts_from_comes_back_when_the_agent_never_sends_one() {
+    let file = StoreFile::new("initial-state");
+    let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![text("a1", "Hi.")]))]).await;
+    let (fresh, given) = {
+        let store = file.open();
+        let fresh = open(&server, &store, "t");
+        fresh.send_message("hi".into()).await.unwrap();
+        let mut with_state = session(&server, "given");
+        with_state.set_state(json!({"plan": "free"}));
+        let given =
+            Conversation::open(with_state, &store, &server.url("/agent"), tokio::runtime::Handle::current()).unwrap();
+        (fresh.snapshot().state, given.snapshot().state)
+    };
+    let store = file.open();
+    assert_eq!(open(&server, &store, "t").snapshot().state, fresh, "not null in place of the empty object");
+    assert_eq!(open(&server, &store, "given").snapshot().state, given);
+    assert_eq!(given, json!({"plan": "free"}));
+}

@@ -397,15 +397,17 @@ impl ConversationStore {
         Ok(existed)
     }
 
-    /// Creates the conversation's row if it has none (a new conversation opened on the store).
-    pub(crate) fn ensure(&self, thread_id: &str, agent_url: &str) -> Result<(), StoreError> {
+    /// Creates the conversation's row if it has none (a new conversation opened on the store),
+    /// with the state the session starts from: later batches write the state only when it
+    /// changes, so a conversation whose agent never sends any comes back with this one.
+    pub(crate) fn ensure(&self, thread_id: &str, agent_url: &str, state: &Value) -> Result<(), StoreError> {
         let now = now_ms();
         self.conn().execute(
             "INSERT INTO conversations (thread_id, agent_url, created_ms, updated_ms, title, state, phase,
                  interrupts, kept_local, needs_resync, message_count, pending_sends)
-             VALUES (?1, ?2, ?3, ?3, '', 'null', ?4, '[]', '[]', 0, 0, 0)
+             VALUES (?1, ?2, ?3, ?3, '', ?5, ?4, '[]', '[]', 0, 0, 0)
              ON CONFLICT (thread_id) DO NOTHING",
-            params![thread_id, agent_url, now, codec::encode(&RunPhase::Idle)],
+            params![thread_id, agent_url, now, codec::encode(&RunPhase::Idle), codec::encode(state)],
         )?;
         Ok(())
     }
