@@ -15,7 +15,8 @@
 //! child goes on for a moment before the signal lands, so the rest of the pipe is read after the
 //! kill, and the last `writing` line tells where it landed. SQLite commits atomically: the
 //! restored conversation is that line's conversation if its `written` line came, otherwise that
-//! one or the one before. Restore changes only what it documents: an open run (`starting`,
+//! one or the last one whose `written` line came (the store's writer commits the batches queued
+//! together in one transaction). Restore changes only what it documents: an open run (`starting`,
 //! `running`) comes back `abandoned`, and the calls of that run still `streaming`, `requested`
 //! or `running` come back `skipped`.
 //!
@@ -355,10 +356,14 @@ fn a_conversation_killed_at_20_points_restores_what_was_committed_and_runs_no_to
         // The restored conversation is what was committed before the kill.
         let restored = show(&store, &thread);
         let last = killed.writing.last().map(|(_, c)| restored_form(c));
-        let before = match killed.writing.len() {
-            0 | 1 => never_written(&thread),
-            len => restored_form(&killed.writing[len - 2].1),
-        };
+        // The writer commits what is queued as one transaction (a group of batches), so the
+        // alternative to the last announced batch is the last one that said it committed.
+        let before = killed
+            .writing
+            .iter()
+            .rev()
+            .find(|(n, _)| killed.written.contains(n))
+            .map_or_else(|| never_written(&thread), |(_, c)| restored_form(c));
         let candidates: Vec<&Value> = match (&last, committed) {
             (Some(last), true) => vec![last],
             (Some(last), false) => vec![last, &before],
