@@ -1,5 +1,6 @@
 // Owns the runtime and the conversation with the agent at the configured URL, and registers
-// the app's client tools on it.
+// the app's client tools on it. The conversation comes back after the app is terminated: the
+// runtime keeps it in a store file, UserDefaults keeps its thread id.
 //
 // NOT COMPILED HERE: this machine has no Swift compiler.
 
@@ -13,6 +14,9 @@ final class AgentSession: ObservableObject {
     /// `cargo run -p agentui-cli -- serve-demo` is reachable here.
     static let defaultAgentURL = "http://localhost:8765/agent"
     static let agentURLKey = "agentURL"
+    /// The conversation to reopen at launch. UserDefaults rather than @SceneStorage: the session
+    /// is made with the app, before any scene, and the sample has one conversation.
+    static let threadIdKey = "threadId"
 
     @Published private(set) var conversation: AgentConversation?
     @Published private(set) var connectError: String?
@@ -27,25 +31,49 @@ final class AgentSession: ObservableObject {
         connect()
     }
 
-    /// Connects to `url` (no I/O yet: the first request is made by the first message) and
-    /// remembers it. The previous conversation is closed.
+    /// Connects to `url` (no request yet: the first is made by the first message) and
+    /// remembers it. The previous conversation is closed. Without a new URL the saved
+    /// conversation is restored from the store (messages, surfaces with what the user typed,
+    /// messages still waiting for the agent; an answer cut off by the termination shows as
+    /// abandoned); another agent starts a new one.
     func connect(to url: String? = nil) {
+        let defaults = UserDefaults.standard
         if let url {
             agentURL = url
-            UserDefaults.standard.set(url, forKey: Self.agentURLKey)
+            defaults.set(url, forKey: Self.agentURLKey)
+            defaults.removeObject(forKey: Self.threadIdKey)
         }
         conversation?.close()
         conversation = nil
         do {
-            let runtime = try self.runtime ?? AgentRuntime()
+            let runtime = try self.runtime ?? AgentRuntime(storeURL: Self.storeURL())
             self.runtime = runtime
-            let conversation = try runtime.connect(url: agentURL)
+            // Reads the store on the main actor (a few ms); a long history would use `resume`.
+            let conversation = try runtime.connect(
+                url: agentURL,
+                options: ConversationOptions(threadId: defaults.string(forKey: Self.threadIdKey))
+            )
+            defaults.set(conversation.threadId, forKey: Self.threadIdKey)
             try registerTools(on: conversation)
             self.conversation = conversation
             connectError = nil
         } catch {
             connectError = "Cannot connect to \(agentURL): \(error.localizedDescription)"
         }
+    }
+
+    /// The store file, in Application Support (kept by iOS, unlike Caches; not shown in Files,
+    /// unlike Documents) and excluded from backups: it holds this device's open runs and
+    /// messages waiting for the agent, which a restore onto another device must not bring along.
+    static func storeURL() throws -> URL {
+        var directory = try FileManager.default.url(
+            for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: true
+        ).appendingPathComponent("AgentUI", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var values = URLResourceValues()
+        values.isExcludedFromBackup = true
+        try directory.setResourceValues(values)
+        return directory.appendingPathComponent("conversations.db")
     }
 
     /// The registry that executes the tools is the one that declares them to the agent.

@@ -32,6 +32,20 @@ struct ChatView: View {
                 }
             }
             Divider()
+            if case .abandoned = conversation.phase {
+                // Restored after the app was terminated mid-answer: nothing is replayed on its own.
+                notice("The answer was cut off when the app closed. Send again to continue.")
+            }
+            if isUndelivered {
+                HStack {
+                    notice("Not delivered yet: the agent cannot be reached.")
+                    Spacer()
+                    // The conversation retries on its own too; this is "now". A failure leaves it waiting.
+                    Button("Retry") { Task { _ = try? await conversation.retryPending() } }
+                        .font(.caption)
+                        .padding(.horizontal)
+                }
+            }
             if let sendError {
                 Text(sendError)
                     .font(.caption)
@@ -87,11 +101,24 @@ struct ChatView: View {
     private func row(_ item: ChatItem) -> some View {
         switch item {
         case .message(let message):
-            MessageRow(message: message, toolCalls: conversation.toolCalls)
+            MessageRow(message: message, toolCalls: conversation.toolCalls, waiting: message.isPending && isUndelivered)
         case .surface(let surfaceId):
             A2UISurfaceView(conversation: conversation, surfaceId: surfaceId)
                 .frame(maxWidth: .infinity, alignment: .leading)
         }
+    }
+
+    /// Something waits because the agent could not be reached (not merely under way).
+    private var isUndelivered: Bool {
+        conversation.pendingSends.contains { $0.attempts > 0 }
+    }
+
+    private func notice(_ text: String) -> some View {
+        Text(text)
+            .font(.caption)
+            .foregroundColor(.red)
+            .padding(.horizontal)
+            .padding(.top, 4)
     }
 
     // MARK: Input
@@ -141,12 +168,14 @@ struct ChatView: View {
 private struct MessageRow: View {
     let message: ChatMessage
     let toolCalls: [String: ToolCallUpdate]
+    /// A user message the agent has not received because it could not be reached.
+    let waiting: Bool
 
     var body: some View {
         let mine = message.role == .user
         VStack(alignment: mine ? .trailing : .leading, spacing: 4) {
             if !message.text.isEmpty {
-                Text(message.text)
+                Text(waiting ? message.text + "  ⏳" : message.text)
                     .padding(10)
                     .background(
                         RoundedRectangle(cornerRadius: 12)

@@ -14,6 +14,9 @@ import AgentUICore
 /// `localOnly` is set when the message stays on this device and is not sent back to the agent:
 /// `.cancelled` for text cut short by a cancel (show it as `isIncomplete`, never as a finished
 /// answer), `.orphanToolResult` for a tool result that matched no call.
+///
+/// `isPending` is set while a user message waits for the agent: until the agent took its
+/// request, and for as long as the agent cannot be reached (see `AgentConversation.pendingSends`).
 public struct ChatMessage: Identifiable, Equatable {
     public let id: String
     public let role: MessageRole
@@ -22,6 +25,7 @@ public struct ChatMessage: Identifiable, Equatable {
     public let toolCallId: String?
     public let error: String?
     public var localOnly: LocalOnlyReason? = nil
+    public var isPending: Bool = false
 
     /// Cut short by a cancel: the agent never finished it, and it is not sent back.
     public var isIncomplete: Bool { localOnly == .cancelled }
@@ -60,12 +64,33 @@ public struct ClientToolFailure: Error {
 }
 
 /// Owns one native runtime (one tokio runtime). Close it when the app no longer talks to agents.
+///
+/// With a store file (`init(storeURL:)`) every conversation is kept in it (SQLite) and survives
+/// the app being terminated: `connect` or `resume` with a thread id the store holds brings the
+/// conversation back as it was (messages, state, tool calls, surfaces with the user's unsent
+/// input, interrupts), without running a tool or sending anything again; `conversations`, `fork`
+/// and `delete` manage what is stored. Without one, conversations live in memory only.
 public final class AgentRuntime {
     let native: Runtime
+    /// Where conversations are kept; nil: in memory only.
+    let store: ConversationStore?
 
     public init(workerThreads: UInt32 = 2) throws {
         native = try Runtime.withWorkerThreads(workerThreads: workerThreads)
+        store = nil
     }
+
+    /// A runtime whose conversations are kept in the SQLite file at `storeURL` (a file URL;
+    /// created when missing, its directory must exist). Put it under Application Support and
+    /// exclude it from backups. Throws `StoreError` when the file cannot be opened or was written
+    /// by a newer library.
+    public init(storeURL: URL, workerThreads: UInt32 = 2) throws {
+        store = try ConversationStore.open(path: storeURL.path)
+        native = try Runtime.withWorkerThreads(workerThreads: workerThreads)
+    }
+
+    /// Whether conversations are kept in a store file.
+    public var isPersistent: Bool { store != nil }
 
     /// - Parameter memoryBudget: bounds on what the agent can make this conversation hold
     ///   (state, data models, message sizes...); overrides `options.memoryBudget`. Without
@@ -81,6 +106,12 @@ public final class AgentRuntime {
     /// name). When they are nil, the device's `Locale.current` (as a BCP-47 tag, see
     /// `bcp47Tag(for:)`) and `TimeZone.current.identifier` at the time of this call are used.
     /// A value the core cannot use throws `ConversationError.InvalidOptions`.
+    ///
+    /// With a store file, conversation `options.threadId` (a fresh id when nil) is kept in it:
+    /// restored as last written when the store holds it, created otherwise. That reads the file
+    /// on the calling thread (a few ms for a long conversation); `resume` reads it off the main
+    /// actor. A run that was open when the app stopped comes back as `.abandoned`. Throws
+    /// `ConversationError.Store` when the store cannot restore it.
     @MainActor
     public func connect(
         url: String,
@@ -88,6 +119,62 @@ public final class AgentRuntime {
         options: ConversationOptions = ConversationOptions(),
         memoryBudget: MemoryBudget? = nil
     ) throws -> AgentConversation {
+        let conversation = try Self.open(
+            native, store, url: url, headers: headers, options: withDeviceDefaults(options, memoryBudget)
+        )
+        return AgentConversation(native: conversation)
+    }
+
+    /// The stored conversation `threadId` with the agent at `url`, read off the main actor: its
+    /// properties start with the restored state. A thread id the store does not hold (deleted,
+    /// or never written) starts an empty conversation under that id. Needs a store file.
+    @MainActor
+    public func resume(
+        threadId: String,
+        url: String,
+        headers: [String: String] = [:],
+        options: ConversationOptions = ConversationOptions(),
+        memoryBudget: MemoryBudget? = nil
+    ) async throws -> AgentConversation {
+        let store = requireStore()
+        var restoring = withDeviceDefaults(options, memoryBudget)
+        restoring.threadId = threadId
+        let (native, resumed) = (self.native, restoring)
+        let conversation = try await Task.detached {
+            try Self.open(native, store, url: url, headers: headers, options: resumed)
+        }.value
+        return AgentConversation(native: conversation)
+    }
+
+    /// Stored conversations, most recently written first, `limit` per page (at least 1); pass the
+    /// page's `nextCursor` as `cursor` for the next one. Needs a store file. Throws `StoreError`.
+    public func conversations(limit: UInt32 = 20, cursor: String? = nil) async throws -> ConversationPage {
+        let store = requireStore()
+        return try await Task.detached { try store.list(limit: limit, cursor: cursor) }.value
+    }
+
+    /// Copies stored conversation `threadId` to `newThreadId` (a fresh id when nil) and returns
+    /// the copy's id; the source is untouched, and what waits for the agent stays with it.
+    /// Throws `StoreError.NotFound`, or `StoreError.Exists` when `newThreadId` is taken.
+    public func fork(threadId: String, newThreadId: String? = nil) async throws -> String {
+        let store = requireStore()
+        return try await Task.detached { try store.fork(threadId: threadId, newThreadId: newThreadId) }.value
+    }
+
+    /// Deletes stored conversation `threadId`; false when there was none. Close it first if it is open.
+    public func delete(threadId: String) async throws -> Bool {
+        let store = requireStore()
+        return try await Task.detached { try store.delete(threadId: threadId) }.value
+    }
+
+    private func requireStore() -> ConversationStore {
+        guard let store else {
+            preconditionFailure("this AgentRuntime has no store file: create it with AgentRuntime(storeURL:)")
+        }
+        return store
+    }
+
+    private func withDeviceDefaults(_ options: ConversationOptions, _ memoryBudget: MemoryBudget?) -> ConversationOptions {
         var effective = options
         if let memoryBudget {
             effective.memoryBudget = memoryBudget
@@ -98,12 +185,23 @@ public final class AgentRuntime {
         if effective.timeZone == nil {
             effective.timeZone = TimeZone.current.identifier
         }
-        let conversation = try native.connect(
-            url: url,
-            headers: headers.map { Header(name: $0.key, value: $0.value) },
-            options: effective
-        )
-        return AgentConversation(native: conversation)
+        return effective
+    }
+
+    /// On `store` when there is one (restore or create), in memory otherwise. Static, so a
+    /// detached task can call it without capturing the runtime.
+    private static func open(
+        _ native: Runtime,
+        _ store: ConversationStore?,
+        url: String,
+        headers: [String: String],
+        options: ConversationOptions
+    ) throws -> Conversation {
+        let headers = headers.map { Header(name: $0.key, value: $0.value) }
+        if let store {
+            return try native.open(store: store, url: url, headers: headers, options: options)
+        }
+        return try native.connect(url: url, headers: headers, options: options)
     }
 
     /// `locale` as the BCP-47 language tag the core expects (`de-DE`, `sr-Latn-RS`). Foundation
@@ -141,6 +239,11 @@ public final class AgentConversation: ObservableObject {
     @Published public private(set) var stateJson: String = "{}"
     /// The steps of the current run that started and have not finished, outermost first.
     @Published public private(set) var activeSteps: [String] = []
+    /// Messages and actions the agent has not received yet, in call order: each one while its
+    /// request is under way, and those the agent could not be reached for (`send` threw) until
+    /// they are delivered, once, automatically or by `retryPending`. A waiting message also
+    /// shows as `ChatMessage.isPending`. A runtime with a store file keeps them across restarts.
+    @Published public private(set) var pendingSends: [PendingSend] = []
 
     enum QueueItem: Sendable {
         case batch([ConversationUpdate])
@@ -155,6 +258,8 @@ public final class AgentConversation: ObservableObject {
     private var messageIndex: [String: Int] = [:]
     /// The core's kept-local marks, so a message rebuilt from its record keeps its mark.
     private var localOnlyMarks: [String: LocalOnlyReason] = [:]
+    /// Ids of the user messages waiting for the agent, so a rebuilt message keeps its mark.
+    private var pendingMessageIds: Set<String> = []
     private var stateTree = StateTree()
     private var closed = false
 
@@ -190,6 +295,13 @@ public final class AgentConversation: ObservableObject {
 
     public func continueRun() async throws -> RunSummary {
         try await settled { try await self.native.continueRun() }
+    }
+
+    /// Delivers the messages and actions waiting for the agent (`pendingSends`) now, e.g. when
+    /// the network is back; nil when nothing waited. The conversation also retries on its own,
+    /// less often each time an attempt fails.
+    public func retryPending() async throws -> RunSummary? {
+        try await settled { try await self.native.retryPending() }
     }
 
     public func dispatchAction(surfaceId: String, nodeId: String) async throws -> ActionResultRecord {
@@ -272,7 +384,8 @@ public final class AgentConversation: ObservableObject {
 
     private func reset(_ snapshot: ConversationSnapshot) {
         localOnlyMarks = Dictionary(snapshot.keptLocal.map { ($0.messageId, $0.reason) }, uniquingKeysWith: { $1 })
-        messages = snapshot.messages.map { Self.chatMessage($0, localOnly: localOnlyMarks[$0.id]) }
+        setPending(snapshot.pendingSends)
+        messages = snapshot.messages.map { marked($0) }
         reindex()
         phase = snapshot.phase
         toolCalls = Dictionary(snapshot.toolCalls.map { ($0.toolCallId, $0) }, uniquingKeysWith: { $1 })
@@ -286,7 +399,7 @@ public final class AgentConversation: ObservableObject {
     private func apply(_ delta: ConversationDelta) {
         switch delta {
         case .messageAdded(let message), .messageReplaced(let message):
-            let chat = Self.chatMessage(message, localOnly: localOnlyMarks[message.id])
+            let chat = marked(message)
             if let index = messageIndex[chat.id] {
                 messages[index] = chat
             } else {
@@ -303,7 +416,7 @@ public final class AgentConversation: ObservableObject {
         case .messagesReset(let all):
             // A reset clears the marks; the core re-sends the ones that still hold.
             localOnlyMarks = [:]
-            messages = all.map { Self.chatMessage($0) }
+            messages = all.map { marked($0) }
             reindex()
         case .messageKeptLocal(let messageId, let reason):
             localOnlyMarks[messageId] = reason
@@ -337,6 +450,12 @@ public final class AgentConversation: ObservableObject {
             eventSubject.send(.custom(name: name, valueJson: valueJson))
         case .raw(let eventJson, let source):
             eventSubject.send(.raw(eventJson: eventJson, source: source))
+        case .pendingSends(let pending):
+            let before = pendingMessageIds
+            setPending(pending)
+            for id in before.symmetricDifference(pendingMessageIds) {
+                if let index = messageIndex[id] { messages[index].isPending = pendingMessageIds.contains(id) }
+            }
         case .step(let name, let started):
             if started {
                 activeSteps.append(name)
@@ -346,6 +465,21 @@ public final class AgentConversation: ObservableObject {
                 eventSubject.send(.stepFinished(name: name))
             }
         }
+    }
+
+    private func setPending(_ pending: [PendingSend]) {
+        pendingSends = pending
+        pendingMessageIds = Set(pending.compactMap { entry -> String? in
+            if case .message(let messageId, _) = entry.kind { return messageId }
+            return nil
+        })
+    }
+
+    /// A record as a chat message, with this conversation's kept-local and pending marks.
+    private func marked(_ record: MessageRecord) -> ChatMessage {
+        var chat = Self.chatMessage(record, localOnly: localOnlyMarks[record.id])
+        chat.isPending = pendingMessageIds.contains(record.id)
+        return chat
     }
 
     private func reindex() {

@@ -212,6 +212,13 @@ impl Conversation {
         self.on_runtime(self.inner.continue_run()).await.map(|s| (&s).into())
     }
 
+    /// Delivers the messages and actions waiting for the agent now (call it when the network is
+    /// back); the conversation also retries on its own, less often each time. `None` when
+    /// nothing waits.
+    pub async fn retry_pending(&self) -> Result<Option<RunSummary>, ConversationError> {
+        self.on_runtime(self.inner.retry_pending()).await.map(|s| s.as_ref().map(Into::into))
+    }
+
     /// A user gesture on a node: an event action runs the agent (queued behind a run in
     /// flight), `openUrl` is returned for the app, a disabled node refuses (`ACTION_REFUSED`).
     pub async fn dispatch_action(

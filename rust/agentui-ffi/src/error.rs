@@ -7,6 +7,7 @@ use agentui_a2ui::A2uiError;
 use agentui_agui::transport::TransportError;
 use agentui_agui::{ProtocolError, SseError};
 use agentui_runtime::session::{InterruptError, SessionError, ToolRegistryError};
+use agentui_runtime::StoreError as CoreStoreError;
 
 /// Why a conversation call failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
@@ -59,9 +60,49 @@ pub enum ConversationError {
     /// A surface operation was refused; `code` is the A2UI error code (`ACTION_REFUSED`...).
     #[error("A2UI {code}: {detail}")]
     A2ui { code: String, detail: String },
+    /// The conversation store could not restore or create the conversation (see `StoreError`
+    /// for what the store reports).
+    #[error("conversation store: {detail}")]
+    Store { detail: String },
     /// A defect of this library (a panic or a lost task), reported instead of crashing.
     #[error("internal error: {detail}")]
     Internal { detail: String },
+}
+
+/// Why a conversation store call failed. The store's conversations are untouched by a failed call.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
+pub enum StoreError {
+    /// SQLite refused: the file cannot be opened, the disk is full, the file is not a database.
+    #[error("the conversation store failed: {detail}")]
+    Sqlite { detail: String },
+    /// A stored value could not be read back (written by a newer version, or damaged).
+    #[error("the conversation store holds an unreadable {what}: {detail}")]
+    Corrupt { what: String, detail: String },
+    #[error("no stored conversation '{thread_id}'")]
+    NotFound { thread_id: String },
+    #[error("a stored conversation '{thread_id}' already exists")]
+    Exists { thread_id: String },
+    /// The file was written by a newer version of this library (the app was downgraded).
+    #[error("the conversation store has schema version {found}; this library reads up to {supported}")]
+    NewerSchema { found: i64, supported: i64 },
+}
+
+impl From<CoreStoreError> for StoreError {
+    fn from(e: CoreStoreError) -> Self {
+        match e {
+            CoreStoreError::Sqlite(detail) => StoreError::Sqlite { detail },
+            CoreStoreError::Corrupt { what, detail } => StoreError::Corrupt { what, detail },
+            CoreStoreError::NotFound { thread_id } => StoreError::NotFound { thread_id },
+            CoreStoreError::Exists { thread_id } => StoreError::Exists { thread_id },
+            CoreStoreError::NewerSchema { found, supported } => StoreError::NewerSchema { found, supported },
+        }
+    }
+}
+
+impl From<CoreStoreError> for ConversationError {
+    fn from(e: CoreStoreError) -> Self {
+        ConversationError::Store { detail: e.to_string() }
+    }
 }
 
 /// Why a surface operation failed.

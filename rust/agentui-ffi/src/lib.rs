@@ -3,7 +3,8 @@
 //! `agentui-runtime`, `agentui-agui` and `agentui-a2ui`. See `API.md` for the surface as Kotlin
 //! and Swift see it.
 //!
-//! - [`Runtime`] owns the one tokio runtime; [`Runtime::connect`] makes a [`Conversation`].
+//! - [`Runtime`] owns the one tokio runtime; [`Runtime::connect`] makes a [`Conversation`] in
+//!   memory, [`Runtime::open`] one kept in a [`ConversationStore`] (restored if it holds it).
 //! - Listeners ([`ConversationListener`], [`SurfaceListener`]) get a snapshot, then deltas, on a
 //!   [`TaskHandle`] that cancels on drop. Client tools ([`ClientToolHandler`]) are foreign traits.
 //! - Panics: UniFFI catches a panic in any exported function; async calls and listener
@@ -38,6 +39,7 @@ mod logging;
 mod message;
 mod node;
 mod runtime;
+mod store;
 mod tls;
 mod tools;
 mod update;
@@ -50,18 +52,19 @@ pub use demo::{
     panic_for_tests, start_demo_agent, start_demo_agent_with, start_tls_demo_agent, DemoAgentError, DemoAgentHandle,
     TlsDemoAgentHandle,
 };
-pub use error::{ConversationError, ListenerError, RuntimeStartError, SurfaceError};
+pub use error::{ConversationError, ListenerError, RuntimeStartError, StoreError, SurfaceError};
 pub use logging::{set_log_level, LogLevel};
 pub use message::{
     ContentPart, InterruptRecord, MediaSource, MessageContent, MessageRecord, MessageRole, MessageToolCall,
 };
 pub use node::{ActionKindRecord, BindingRecord, CheckRecord, ResolvedNodeRecord, SurfaceDiffRecord};
 pub use runtime::{ContextEntry, ConversationOptions, Header, Runtime};
+pub use store::{ConversationPage, ConversationStore, ConversationSummary};
 pub use tls::{CertificateRejection, TrustStore};
 pub use tools::{ClientToolHandler, ToolHandlerError};
 pub use update::{
     ActionResultRecord, ConversationDelta, ConversationSnapshot, ConversationUpdate, KeptLocalMessage, LocalOnlyReason,
-    PatchOp, PatchOperationRecord, RunOutcome, RunPhase, RunSummary, SessionWarning, SessionWarningKind, SurfaceEntry,
-    SurfaceSnapshot, ToolCallPhase, ToolCallUpdate, ToolFailureKind,
+    PatchOp, PatchOperationRecord, PendingSend, PendingSendKind, RunOutcome, RunPhase, RunSummary, SessionWarning,
+    SessionWarningKind, SurfaceEntry, SurfaceSnapshot, ToolCallPhase, ToolCallUpdate, ToolFailureKind,
 };
 pub use value::{NodeValue, PropEntry};

@@ -25,6 +25,7 @@ use tokio::runtime::Handle;
 
 use crate::conversation::Conversation;
 use crate::error::{ConversationError, RuntimeStartError};
+use crate::store::ConversationStore;
 
 /// Worker threads of [`Runtime::new`]: one conversation streams on one task, tool handlers
 /// and listener deliveries on others; two workers keep the UI's callbacks flowing while a
@@ -251,21 +252,51 @@ impl Runtime {
         Self::build(worker_threads).map(Arc::new)
     }
 
-    /// A conversation with the AG-UI agent at `url`. No I/O happens here: the first request is
-    /// made by `send_message`.
+    /// A conversation with the AG-UI agent at `url`, kept in memory only. No I/O happens here:
+    /// the first request is made by `send_message`.
     pub fn connect(
         &self,
         url: String,
         headers: Vec<Header>,
         options: ConversationOptions,
     ) -> Result<Arc<Conversation>, ConversationError> {
+        let session = self.session(&url, headers, options)?;
+        let conversation = agentui_runtime::Conversation::start(session, self.core.handle().clone());
+        Ok(Conversation::new(self.core.clone(), conversation))
+    }
+
+    /// Conversation `options.thread_id` (a fresh id when absent) with the agent at `url`, kept in
+    /// `store`: restored as last written when the store holds it, created otherwise; every change
+    /// is then written. Restoring re-runs nothing: no tool runs again, nothing is re-sent but
+    /// what never reached the agent, a run open when the app stopped is `Abandoned`. Blocks on
+    /// disk I/O (a restore reads the whole conversation).
+    pub fn open(
+        &self,
+        store: Arc<ConversationStore>,
+        url: String,
+        headers: Vec<Header>,
+        options: ConversationOptions,
+    ) -> Result<Arc<Conversation>, ConversationError> {
+        let session = self.session(&url, headers, options)?;
+        let handle = self.core.handle().clone();
+        let conversation = agentui_runtime::Conversation::open(session, store.core(), &url, handle)?;
+        Ok(Conversation::new(self.core.clone(), conversation))
+    }
+}
+
+impl Runtime {
+    fn session(
+        &self,
+        url: &str,
+        headers: Vec<Header>,
+        options: ConversationOptions,
+    ) -> Result<ConversationSession, ConversationError> {
         let options = options.to_session_options()?;
         let headers: Vec<(String, String)> = headers.into_iter().map(|h| (h.name, h.value)).collect();
         // The HTTP client may register with the reactor while it is built.
         let _context = self.core.handle().enter();
-        let session = ConversationSession::connect(&url, &headers, options)?;
+        let session = ConversationSession::connect(url, &headers, options)?;
         tracing::debug!(headers = headers.len(), "conversation connected");
-        let conversation = agentui_runtime::Conversation::start(session, self.core.handle().clone());
-        Ok(Conversation::new(self.core.clone(), conversation))
+        Ok(session)
     }
 }

@@ -49,6 +49,11 @@ pub enum RunPhase {
         detail: String,
     },
     Cancelled,
+    /// Restored from a store with this run still open when the app stopped: nothing of it is
+    /// replayed. Send again, or `continue_run` to ask the agent to go on.
+    Abandoned {
+        run_id: Option<String>,
+    },
 }
 
 /// Why a client tool call produced an error result.
@@ -117,6 +122,10 @@ pub enum SessionWarningKind {
     A2ui,
     KeptLocal,
     AnsweredByInterrupt,
+    /// The on-device store could not write; the conversation goes on in memory.
+    Store,
+    /// A message or action waiting for the agent was refused and dropped from the waiting list.
+    Undelivered,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
@@ -174,6 +183,31 @@ pub struct KeptLocalMessage {
     pub reason: LocalOnlyReason,
 }
 
+/// What a waiting message or action delivers.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Enum)]
+pub enum PendingSendKind {
+    /// `text` is empty for content parts.
+    Message {
+        message_id: String,
+        text: String,
+    },
+    Action {
+        surface_id: String,
+        action_name: String,
+    },
+}
+
+/// A message or action the agent has not received yet; delivered once, in call order.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct PendingSend {
+    /// Sent as `forwardedProps.agentuiIdempotencyKey` with every attempt.
+    pub key: String,
+    pub kind: PendingSendKind,
+    /// Attempts that could not reach the agent.
+    pub attempts: u32,
+    pub last_error: Option<String>,
+}
+
 /// The whole observable state at one point of the conversation's sequence.
 #[derive(Debug, Clone, PartialEq, uniffi::Record)]
 pub struct ConversationSnapshot {
@@ -187,6 +221,8 @@ pub struct ConversationSnapshot {
     pub surfaces: Vec<SurfaceEntry>,
     /// In the order the messages were marked.
     pub kept_local: Vec<KeptLocalMessage>,
+    /// In call order.
+    pub pending_sends: Vec<PendingSend>,
 }
 
 crate::mirror!(PatchOp from agentui_agui::event::PatchOp { Add, Remove, Replace, Move, Copy, Test });
@@ -267,6 +303,10 @@ pub enum ConversationDelta {
         name: String,
         started: bool,
     },
+    /// The whole waiting list, after any change to it.
+    PendingSends {
+        pending: Vec<PendingSend>,
+    },
 }
 
 /// What a conversation listener receives: a `Reset` first (and again after falling behind),
@@ -315,6 +355,7 @@ impl From<&s::RunPhase> for RunPhase {
             P::AgentError { message, code } => RunPhase::AgentError { detail: message.clone(), code: code.clone() },
             P::Failed { error } => RunPhase::Failed { detail: error.clone() },
             P::Cancelled => RunPhase::Cancelled,
+            P::Abandoned { run_id } => RunPhase::Abandoned { run_id: run_id.clone() },
         }
     }
 }
@@ -383,6 +424,8 @@ impl From<&s::SessionWarning> for SessionWarning {
             K::A2ui => W::A2ui,
             K::KeptLocal => W::KeptLocal,
             K::AnsweredByInterrupt => W::AnsweredByInterrupt,
+            K::Store => W::Store,
+            K::Undelivered => W::Undelivered,
         };
         SessionWarning { kind, message: w.message.clone() }
     }
@@ -444,8 +487,28 @@ impl From<&CoreSnapshot> for ConversationSnapshot {
                 .iter()
                 .map(|(id, reason)| KeptLocalMessage { message_id: id.clone(), reason: (*reason).into() })
                 .collect(),
+            pending_sends: pending_sends(&s.pending_sends),
         }
     }
+}
+
+fn pending_sends(list: &[s::PendingSend]) -> Vec<PendingSend> {
+    let kind = |k: &s::PendingSendKind| match k {
+        s::PendingSendKind::Message { message_id, text } => {
+            PendingSendKind::Message { message_id: message_id.clone(), text: text.clone() }
+        }
+        s::PendingSendKind::Action { surface_id, action_name } => {
+            PendingSendKind::Action { surface_id: surface_id.clone(), action_name: action_name.clone() }
+        }
+    };
+    list.iter()
+        .map(|p| PendingSend {
+            key: p.key.clone(),
+            kind: kind(&p.kind),
+            attempts: p.attempts,
+            last_error: p.last_error.clone(),
+        })
+        .collect()
 }
 
 impl From<&Core> for ConversationDelta {
@@ -488,6 +551,7 @@ impl From<&Core> for ConversationDelta {
             Core::Custom { name, value } => D::Custom { name: name.clone(), value_json: value.to_string() },
             Core::Raw { event, source } => D::Raw { event_json: event.to_string(), source: source.clone() },
             Core::Step { name, started } => D::Step { name: name.clone(), started: *started },
+            Core::PendingSends(list) => D::PendingSends { pending: pending_sends(list) },
         }
     }
 }

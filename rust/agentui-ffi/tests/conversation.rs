@@ -35,11 +35,20 @@ async fn send_message_streams_updates_and_returns_a_summary() {
     tokio::time::timeout(LIMIT, subscription.flush()).await.unwrap();
     let seen = updates.snapshot();
     assert!(matches!(seen[0], ConversationUpdate::Reset { .. }), "{:?}", seen[0]);
+    // The message waits for the agent until the request is taken, then joins the conversation.
     assert!(
-        matches!(seen[1], ConversationUpdate::Delta { delta: ConversationDelta::MessageAdded { .. } }),
+        matches!(&seen[1], ConversationUpdate::Delta { delta: ConversationDelta::PendingSends { pending } } if pending.len() == 1),
         "{:?}",
         seen[1]
     );
+    assert!(
+        matches!(seen[2], ConversationUpdate::Delta { delta: ConversationDelta::MessageAdded { .. } }),
+        "{:?}",
+        seen[2]
+    );
+    assert!(seen.iter().any(
+        |u| matches!(u, ConversationUpdate::Delta { delta: ConversationDelta::PendingSends { pending } } if pending.is_empty())
+    ));
     let phases: Vec<&RunPhase> = seen
         .iter()
         .filter_map(|u| match u {

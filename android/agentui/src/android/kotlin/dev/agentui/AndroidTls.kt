@@ -1,6 +1,7 @@
 package dev.agentui
 
 import android.content.Context
+import java.io.File
 
 /**
  * Gives the Rust core's TLS verifier (rustls-platform-verifier) the app's [Context], so agent
@@ -42,8 +43,16 @@ object AndroidTls {
  * [AgentRuntime] ([workerThreads] workers, 2 by default). Use this rather than `AgentRuntime()`
  * on Android: without the Context, an https agent with the default `TrustStore.PLATFORM` is
  * refused at `connect` with `ConversationException.TlsConfig`.
+ *
+ * With [storeFile] its conversations survive process death (see [AgentRuntime]). Put it under
+ * `context.noBackupFilesDir`: a store restored from a backup onto another device would hold
+ * that device's waiting messages and open runs, not this one's.
  */
-fun AgentRuntime(context: Context, workerThreads: Int? = null): AgentRuntime {
+fun AgentRuntime(context: Context, workerThreads: Int? = null, storeFile: File? = null): AgentRuntime {
     AndroidTls.init(context)
-    return if (workerThreads == null) AgentRuntime() else AgentRuntime.withWorkerThreads(workerThreads)
+    return when {
+        workerThreads != null -> AgentRuntime.withWorkerThreads(workerThreads, storeFile)
+        storeFile != null -> AgentRuntime(storeFile)
+        else -> AgentRuntime()
+    }
 }

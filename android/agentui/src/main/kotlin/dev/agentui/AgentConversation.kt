@@ -5,6 +5,7 @@ import dev.agentui.core.ConversationDelta
 import dev.agentui.core.ConversationListener
 import dev.agentui.core.ConversationSnapshot
 import dev.agentui.core.ConversationUpdate
+import dev.agentui.core.MessageContent
 import dev.agentui.core.MessageRecord
 import dev.agentui.core.NodeValue
 import dev.agentui.core.SurfaceDiffRecord
@@ -69,6 +70,7 @@ class AgentConversation private constructor(
     private val _warnings = MutableSharedFlow<Warning>(extraBufferCapacity = 64, onBufferOverflow = BufferOverflow.DROP_OLDEST)
     private val _events = MutableSharedFlow<AgentEvent>(extraBufferCapacity = EVENT_BUFFER, onBufferOverflow = BufferOverflow.DROP_OLDEST)
     private val _activeSteps = MutableStateFlow<List<String>>(emptyList())
+    private val _pendingSends = MutableStateFlow<List<PendingSend>>(emptyList())
 
     /**
      * The messages in conversation order; streamed text updates its message in place. A message
@@ -93,6 +95,13 @@ class AgentConversation private constructor(
     val events: SharedFlow<AgentEvent> = _events.asSharedFlow()
     /** The steps of the current run that started and have not finished, outermost first. */
     val activeSteps: StateFlow<List<String>> = _activeSteps.asStateFlow()
+    /**
+     * Messages and actions the agent has not received yet, in call order: each one while its
+     * request is under way, and those the agent could not be reached for ([send] threw) until
+     * they are delivered, once, automatically or by [retryPending]. A waiting message also shows
+     * as [ChatMessage.pending]. A runtime with a store file keeps them across process death.
+     */
+    val pendingSends: StateFlow<List<PendingSend>> = _pendingSends.asStateFlow()
 
     val threadId: String = native.threadId()
 
@@ -101,6 +110,9 @@ class AgentConversation private constructor(
     private val messageIndex = LinkedHashMap<String, ChatMessage>()
     /** The core's kept-local marks, so a message rebuilt from its record keeps its mark. */
     private val localOnlyIndex = HashMap<String, LocalOnlyReason>()
+    /** Ids of the user messages waiting for the agent, so a rebuilt message keeps its mark. */
+    private var pendingMessageIds: Set<String> = emptySet()
+    private var pending: List<PendingSend> = emptyList()
     private val growing = HashMap<String, StringBuilder>()
     private val grown = HashSet<String>()
     private val toolCallIndex = LinkedHashMap<String, ToolCall>()
@@ -112,6 +124,7 @@ class AgentConversation private constructor(
     private var surfacesDirty = false
     private var stateDirty = false
     private var stepsDirty = false
+    private var pendingDirty = false
 
     private val subscription: TaskHandle = native.addListener(object : ConversationListener {
         override fun onUpdates(updates: List<ConversationUpdate>) {
@@ -147,6 +160,13 @@ class AgentConversation private constructor(
     /** The user acted on node [nodeId] of surface [surfaceId] (a Button's action...). */
     suspend fun dispatchAction(surfaceId: String, nodeId: String): ActionResult =
         settled { native.dispatchAction(surfaceId, nodeId) }.toResult()
+
+    /**
+     * Delivers the messages and actions waiting for the agent ([pendingSends]) now, e.g. when
+     * the network is back; null when nothing waited. The conversation also retries on its own,
+     * less often each time an attempt fails.
+     */
+    suspend fun retryPending(): RunResult? = settled { native.retryPending() }?.toResult()
 
     /** [send] in this conversation's own scope: the run outlives the caller's scope. */
     fun sendAsync(text: String): Deferred<RunResult> = scope.async { send(text) }
@@ -232,7 +252,8 @@ class AgentConversation private constructor(
         grown.clear()
         localOnlyIndex.clear()
         snapshot.keptLocal.forEach { localOnlyIndex[it.messageId] = it.reason.toReason() }
-        snapshot.messages.forEach { messageIndex[it.id] = it.toChat(localOnly = localOnlyIndex[it.id]) }
+        setPending(snapshot.pendingSends)
+        snapshot.messages.forEach { upsert(it) }
         stateTree.replace(snapshot.state)
         _phase.value = snapshot.phase.toPhase()
         toolCallIndex.clear()
@@ -273,8 +294,7 @@ class AgentConversation private constructor(
                 grown.clear()
                 // A reset clears the marks; the core re-sends the ones that still hold.
                 localOnlyIndex.clear()
-                delta.messages.forEach { messageIndex[it.id] = it.toChat() }
-                messagesDirty = true
+                delta.messages.forEach { upsert(it) }
             }
             is ConversationDelta.MessageKeptLocal -> {
                 val reason = delta.reason.toReason()
@@ -319,6 +339,15 @@ class AgentConversation private constructor(
             is ConversationDelta.Warning -> _warnings.tryEmit(delta.warning.toWarning())
             is ConversationDelta.Custom -> emitEvent(AgentEvent.Custom(delta.name, delta.valueJson))
             is ConversationDelta.Raw -> emitEvent(AgentEvent.Raw(delta.eventJson, delta.source))
+            is ConversationDelta.PendingSends -> {
+                val before = pendingMessageIds
+                setPending(delta.pending)
+                for (id in before union pendingMessageIds) {
+                    val message = messageIndex[id] ?: continue
+                    messageIndex[id] = message.copy(pending = id in pendingMessageIds)
+                    messagesDirty = true
+                }
+            }
             is ConversationDelta.Step -> {
                 if (delta.started) {
                     steps += delta.name
@@ -335,8 +364,14 @@ class AgentConversation private constructor(
     private fun upsert(record: MessageRecord) {
         growing.remove(record.id)
         grown.remove(record.id)
-        messageIndex[record.id] = record.toChat(localOnly = localOnlyIndex[record.id])
+        messageIndex[record.id] = record.toChat(localOnly = localOnlyIndex[record.id], pending = record.id in pendingMessageIds)
         messagesDirty = true
+    }
+
+    private fun setPending(records: List<dev.agentui.core.PendingSend>) {
+        pending = records.map { it.toPending() }
+        pendingMessageIds = pending.mapNotNullTo(HashSet()) { (it.kind as? PendingSendKind.Message)?.messageId }
+        pendingDirty = true
     }
 
     /** Publishes the flows first, so an event's collector sees everything that came before it. */
@@ -345,11 +380,18 @@ class AgentConversation private constructor(
         _events.tryEmit(event)
     }
 
-    private fun dirty() = messagesDirty || toolCallsDirty || surfacesDirty || stateDirty || stepsDirty
+    private fun dirty() = messagesDirty || toolCallsDirty || surfacesDirty || stateDirty || stepsDirty || pendingDirty
 
     private fun publish() {
         if (messagesDirty) {
-            for (id in grown) messageIndex[id]?.let { messageIndex[id] = it.copy(text = growing.getValue(id).toString()) }
+            for (id in grown) {
+                val message = messageIndex[id] ?: continue
+                val text = growing.getValue(id).toString()
+                // The record's text content grows with it, so a streamed message equals the same
+                // message read back whole (a restore, a MessageReplaced).
+                val content = if (message.content is MessageContent.Text) MessageContent.Text(text) else message.content
+                messageIndex[id] = message.copy(text = text, content = content)
+            }
             grown.clear()
             _messages.value = messageIndex.values.toList()
             messagesDirty = false
@@ -371,6 +413,11 @@ class AgentConversation private constructor(
         if (stepsDirty) {
             _activeSteps.value = steps.toList()
             stepsDirty = false
+        }
+        // After the messages, so a collector of this flow finds a waiting message in them.
+        if (pendingDirty) {
+            _pendingSends.value = pending
+            pendingDirty = false
         }
     }
 

@@ -2,13 +2,16 @@ package dev.agentui
 
 import dev.agentui.core.ContextEntry
 import dev.agentui.core.ConversationOptions
+import dev.agentui.core.ConversationStore
 import dev.agentui.core.Header
 import dev.agentui.core.MemoryBudget
 import dev.agentui.core.Runtime
 import dev.agentui.core.TrustStore
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.withContext
 import java.io.Closeable
+import java.io.File
 import java.util.Locale
 import java.util.TimeZone
 import java.util.concurrent.atomic.AtomicBoolean
@@ -19,12 +22,32 @@ import kotlin.time.Duration.Companion.seconds
  * The native runtime (one tokio runtime in Rust) that conversations run on. Make one per app
  * and close it when the app no longer talks to agents; conversations made from it keep the
  * native runtime alive until they are closed too.
+ *
+ * With a store file ([AgentRuntime(storeFile)][AgentRuntime]) every conversation is kept in
+ * it (SQLite) and survives process death: [connect] or [resume] with a thread id the store
+ * holds brings the conversation back as it was (messages, state, tool calls, surfaces with
+ * the user's unsent input, interrupts), without running a tool or sending anything again,
+ * and [conversations], [fork] and [delete] manage what is stored. Without one, conversations
+ * live in memory only.
  */
-class AgentRuntime private constructor(private val native: Runtime) : Closeable {
+class AgentRuntime private constructor(
+    private val native: Runtime,
+    private val store: ConversationStore?,
+) : Closeable {
     private val closed = AtomicBoolean(false)
 
-    /** A runtime with the library's default worker count (2). */
-    constructor() : this(Runtime())
+    /** A runtime with the library's default worker count (2); conversations live in memory only. */
+    constructor() : this(Runtime(), null)
+
+    /**
+     * A runtime whose conversations are kept in the SQLite file [storeFile] (created when
+     * missing; its directory must exist). On Android put it under `noBackupFilesDir`. Throws
+     * `StoreException` when the file cannot be opened or was written by a newer library.
+     */
+    constructor(storeFile: File) : this(store = openStore(storeFile), native = Runtime())
+
+    /** Whether conversations are kept in a store file. */
+    val persistent: Boolean get() = store != null
 
     /**
      * A conversation with the agent at [url]. No I/O happens here: the first request is made by
@@ -39,6 +62,12 @@ class AgentRuntime private constructor(private val native: Runtime) : Closeable 
      * name); when they are null, the device's `Locale.getDefault().toLanguageTag()` and
      * `TimeZone.getDefault().id` at the time of this call. A value the core cannot use throws
      * `ConversationException.InvalidOptions`.
+     *
+     * With a store file, the conversation `options.threadId` (a fresh id when null) is kept in
+     * it: restored as last written when the store holds it, created otherwise. That reads the
+     * file (a few ms for a long conversation); [resume] does it off the calling thread. A run
+     * that was open when the app stopped comes back as [RunPhase.Abandoned]. Throws
+     * `ConversationException.Store` when the store cannot restore it.
      */
     fun connect(
         url: String,
@@ -47,13 +76,67 @@ class AgentRuntime private constructor(private val native: Runtime) : Closeable 
         dispatcher: CoroutineDispatcher = Dispatchers.Main,
     ): AgentConversation {
         check(!closed.get()) { "AgentRuntime is closed" }
-        val native = native.connect(url, headers.map { (name, value) -> Header(name, value) }, options.toNative())
-        return AgentConversation.wrap(native, dispatcher)
+        val nativeHeaders = headers.map { (name, value) -> Header(name, value) }
+        val conversation = when (store) {
+            null -> native.connect(url, nativeHeaders, options.toNative())
+            else -> native.open(store, url, nativeHeaders, options.toNative())
+        }
+        return AgentConversation.wrap(conversation, dispatcher)
     }
 
-    /** Releases the Kotlin side's reference; the runtime stops once its conversations are closed. */
+    /**
+     * The stored conversation [threadId] with the agent at [url], read on `Dispatchers.IO`: its
+     * flows start with the restored state. A thread id the store does not hold (deleted, or
+     * never written) starts an empty conversation under that id. Needs a store file.
+     */
+    suspend fun resume(
+        threadId: String,
+        url: String,
+        headers: Map<String, String> = emptyMap(),
+        options: AgentOptions = AgentOptions(),
+        dispatcher: CoroutineDispatcher = Dispatchers.Main,
+    ): AgentConversation {
+        requireStore()
+        return withContext(Dispatchers.IO) { connect(url, headers, options.copy(threadId = threadId), dispatcher) }
+    }
+
+    /**
+     * Stored conversations, most recently written first, [limit] per page; pass the page's
+     * `nextCursor` as [cursor] for the next one. Needs a store file. Throws `StoreException`.
+     */
+    suspend fun conversations(limit: Int = 20, cursor: String? = null): ConversationPage {
+        require(limit > 0) { "limit must be positive" }
+        val store = requireStore()
+        return withContext(Dispatchers.IO) { store.list(limit.toUInt(), cursor).toPage() }
+    }
+
+    /**
+     * Copies stored conversation [threadId] to [newThreadId] (a fresh id when null) and returns
+     * the copy's id; the source is untouched, and what waits for the agent stays with it.
+     * Throws `StoreException.NotFound`, or `StoreException.Exists` when [newThreadId] is taken.
+     */
+    suspend fun fork(threadId: String, newThreadId: String? = null): String {
+        val store = requireStore()
+        return withContext(Dispatchers.IO) { store.fork(threadId, newThreadId) }
+    }
+
+    /** Deletes stored conversation [threadId]; false when there was none. Close it first if it is open. */
+    suspend fun delete(threadId: String): Boolean {
+        val store = requireStore()
+        return withContext(Dispatchers.IO) { store.delete(threadId) }
+    }
+
+    /** Releases the Kotlin side's references; the runtime and store stay until their conversations are closed. */
     override fun close() {
-        if (closed.compareAndSet(false, true)) native.close()
+        if (closed.compareAndSet(false, true)) {
+            native.close()
+            store?.close()
+        }
+    }
+
+    private fun requireStore(): ConversationStore {
+        check(!closed.get()) { "AgentRuntime is closed" }
+        return checkNotNull(store) { "this AgentRuntime has no store file: create it with AgentRuntime(storeFile)" }
     }
 
     companion object {
@@ -62,10 +145,19 @@ class AgentRuntime private constructor(private val native: Runtime) : Closeable 
             NativeThreads.install()
         }
 
-        fun withWorkerThreads(workerThreads: Int): AgentRuntime {
+        /** A runtime with [workerThreads] workers, its conversations kept in [storeFile] when given. */
+        fun withWorkerThreads(workerThreads: Int, storeFile: File? = null): AgentRuntime {
             require(workerThreads > 0) { "workerThreads must be positive" }
-            return AgentRuntime(Runtime.withWorkerThreads(workerThreads.toUInt()))
+            val store = storeFile?.let(::openStore)
+            return try {
+                AgentRuntime(Runtime.withWorkerThreads(workerThreads.toUInt()), store)
+            } catch (e: Throwable) {
+                store?.close()
+                throw e
+            }
         }
+
+        private fun openStore(file: File): ConversationStore = ConversationStore.open(file.path)
     }
 }
 

@@ -5,8 +5,12 @@ import dev.agentui.core.ContentPart
 import dev.agentui.core.InterruptRecord
 import dev.agentui.core.LocalOnlyReason as CoreLocalOnly
 import dev.agentui.core.MessageContent
+import dev.agentui.core.ConversationPage as CorePage
+import dev.agentui.core.ConversationSummary as CoreSummary
 import dev.agentui.core.MessageRecord
 import dev.agentui.core.NodeValue
+import dev.agentui.core.PendingSend as CorePendingSend
+import dev.agentui.core.PendingSendKind as CorePendingKind
 import dev.agentui.core.ResolvedNodeRecord
 import dev.agentui.core.RunOutcome as CoreOutcome
 import dev.agentui.core.RunPhase as CorePhase
@@ -36,7 +40,9 @@ enum class LocalOnlyReason {
  * and activity content stay in [content] (the core's record) for apps that show them.
  *
  * [localOnly] is set when the message stays on this device and is not sent back to the agent;
- * show an [incomplete] one as cut short, never as a finished answer.
+ * show an [incomplete] one as cut short, never as a finished answer. [pending] is set while a
+ * user message waits for the agent: until the agent took its request, and for as long as the
+ * agent cannot be reached (see [AgentConversation.pendingSends]); show it as "sending".
  */
 data class ChatMessage(
     val id: String,
@@ -48,6 +54,7 @@ data class ChatMessage(
     val activityType: String?,
     val content: MessageContent,
     val localOnly: LocalOnlyReason? = null,
+    val pending: Boolean = false,
 ) {
     /** Cut short by a cancel: the agent never finished it, and it is not sent back. */
     val incomplete: Boolean get() = localOnly == LocalOnlyReason.CANCELLED
@@ -82,6 +89,11 @@ sealed interface RunPhase {
     data class AgentError(val detail: String, val code: String?) : RunPhase
     data class Failed(val detail: String) : RunPhase
     data object Cancelled : RunPhase
+    /**
+     * The app stopped while this run was open; the conversation was restored from its store.
+     * Nothing of the run is replayed: the user may send again, or [AgentConversation.continueRun].
+     */
+    data class Abandoned(val runId: String?) : RunPhase
 
     /** The run has ended (or none ran): nothing is streaming. */
     val ended: Boolean get() = this !is Starting && this !is Running
@@ -110,6 +122,10 @@ enum class WarningKind {
     UNMATCHED_TOOL_RESULT, DUPLICATE_TOOL_CALL, SERVER_ANSWERED_CLIENT_TOOL, FOLLOW_UP_LIMIT,
     IGNORED_AFTER_RUN_END, UNANSWERED_INTERRUPT, INPUT_DOWNGRADE, A2UI, KEPT_LOCAL,
     ANSWERED_BY_INTERRUPT,
+    /** The conversation store could not write; the conversation goes on in memory. */
+    STORE,
+    /** A message or action waiting for the agent was refused by it and dropped. */
+    UNDELIVERED,
 }
 
 /** A non-fatal observation. */
@@ -138,6 +154,43 @@ sealed interface ActionResult {
     data object Handled : ActionResult
 }
 
+/** What a waiting [PendingSend] delivers. */
+sealed interface PendingSendKind {
+    /** A user message, already in [AgentConversation.messages] once first attempted; [text] is empty for media. */
+    data class Message(val messageId: String, val text: String) : PendingSendKind
+    /** A user action (its event name [actionName]) on a node of surface [surfaceId]. */
+    data class Action(val surfaceId: String, val actionName: String) : PendingSendKind
+}
+
+/**
+ * A message or action the agent has not received yet. [attempts] counts the attempts that could
+ * not reach the agent (0 while the first is under way). Delivered once, in call order:
+ * automatically, or at once by [AgentConversation.retryPending]. [key] goes with every attempt
+ * as `forwardedProps.agentuiIdempotencyKey`.
+ */
+data class PendingSend(val key: String, val kind: PendingSendKind, val attempts: Int, val lastError: String?)
+
+/** One stored conversation, as [AgentRuntime.conversations] lists it. Times are epoch milliseconds. */
+data class ConversationSummary(
+    val threadId: String,
+    /** The start of the first user message; empty before there is one. */
+    val title: String,
+    val agentUrl: String,
+    val messageCount: Long,
+    val createdAtMs: Long,
+    val updatedAtMs: Long,
+    /**
+     * As last written: a run open when the app stopped still reads `Starting`/`Running` here
+     * (it may also be running in this process), and comes back [RunPhase.Abandoned] when resumed.
+     */
+    val phase: RunPhase,
+    /** Messages and actions waiting for the agent. */
+    val pendingSends: Int,
+)
+
+/** One page of stored conversations, most recently written first; [nextCursor] is null on the last page. */
+data class ConversationPage(val conversations: List<ConversationSummary>, val nextCursor: String?)
+
 /** A surface the agent created. */
 data class SurfaceInfo(val id: String, val catalogId: String)
 
@@ -155,7 +208,11 @@ fun Node.prop(name: String): NodeValue? = props.firstOrNull { it.name == name }?
 
 // Conversions from the generated records, used only inside the layer.
 
-internal fun MessageRecord.toChat(text: String? = textOf(content), localOnly: LocalOnlyReason? = null) = ChatMessage(
+internal fun MessageRecord.toChat(
+    text: String? = textOf(content),
+    localOnly: LocalOnlyReason? = null,
+    pending: Boolean = false,
+) = ChatMessage(
     id = id,
     role = Role.valueOf(role.name),
     text = text,
@@ -165,6 +222,7 @@ internal fun MessageRecord.toChat(text: String? = textOf(content), localOnly: Lo
     activityType = activityType,
     content = content,
     localOnly = localOnly,
+    pending = pending,
 )
 
 internal fun CoreLocalOnly.toReason() = LocalOnlyReason.valueOf(name)
@@ -193,6 +251,7 @@ internal fun CorePhase.toPhase(): RunPhase = when (this) {
     is CorePhase.AgentError -> RunPhase.AgentError(detail, code)
     is CorePhase.Failed -> RunPhase.Failed(detail)
     is CorePhase.Cancelled -> RunPhase.Cancelled
+    is CorePhase.Abandoned -> RunPhase.Abandoned(runId)
 }
 
 internal fun CoreToolPhase.toPhase(): ToolCallPhase = when (this) {
@@ -221,6 +280,29 @@ internal fun RunSummary.toResult() = RunResult(
     needsResync = needsResync,
     warnings = warnings.map { it.toWarning() },
 )
+
+internal fun CorePendingSend.toPending() = PendingSend(
+    key = key,
+    kind = when (val k = kind) {
+        is CorePendingKind.Message -> PendingSendKind.Message(k.messageId, k.text)
+        is CorePendingKind.Action -> PendingSendKind.Action(k.surfaceId, k.actionName)
+    },
+    attempts = attempts.toInt(),
+    lastError = lastError,
+)
+
+internal fun CoreSummary.toSummary() = ConversationSummary(
+    threadId = threadId,
+    title = title,
+    agentUrl = agentUrl,
+    messageCount = messageCount.toLong(),
+    createdAtMs = createdAtMs,
+    updatedAtMs = updatedAtMs,
+    phase = phase.toPhase(),
+    pendingSends = pendingSends.toInt(),
+)
+
+internal fun CorePage.toPage() = ConversationPage(conversations.map { it.toSummary() }, nextCursor)
 
 internal fun ActionResultRecord.toResult(): ActionResult = when (this) {
     is ActionResultRecord.Ran -> ActionResult.Ran(summary.toResult())

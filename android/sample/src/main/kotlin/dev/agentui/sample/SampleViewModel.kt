@@ -3,13 +3,15 @@ package dev.agentui.sample
 import android.app.Application
 import android.security.NetworkSecurityPolicy
 import androidx.lifecycle.AndroidViewModel
+import androidx.lifecycle.SavedStateHandle
 import dev.agentui.AgentConversation
 import dev.agentui.AgentRuntime
 import dev.agentui.core.LogLevel
 import dev.agentui.core.setLogLevel
-import dev.agentui.sample.ui.NavigationTool
 import dev.agentui.sample.ui.Navigator
+import dev.agentui.sample.ui.SampleConversation
 import kotlinx.coroutines.Dispatchers
+import java.io.File
 import java.net.URI
 
 /**
@@ -17,17 +19,28 @@ import java.net.URI
  * ViewModel outlives configuration changes, so rotating the device keeps the conversation, its
  * messages and surfaces, the current screen, and the `navigate_to` tool registered exactly once;
  * [onCleared] frees both native objects when the activity finishes for good.
+ *
+ * It also outlives process death, which a ViewModel alone does not: the runtime keeps the
+ * conversation in a store file, and [savedState] keeps its thread id, which Android hands back
+ * when it recreates a task it killed in the background (see [SampleConversation]).
  */
-class SampleViewModel(application: Application) : AndroidViewModel(application) {
+class SampleViewModel(application: Application, savedState: SavedStateHandle) : AndroidViewModel(application) {
     // Creating the runtime first also installs NativeThreads before anything else loads the bindings.
     // With the Context, https agents are verified by Android (Network Security Config, user CAs).
-    private val runtime = AgentRuntime(application)
+    // noBackupFilesDir, not filesDir: the store holds this device's open runs and messages still
+    // waiting for the agent, which must not be restored onto another device by Auto Backup or
+    // device transfer (they would be delivered from there too), nor from a stale backup.
+    private val runtime = AgentRuntime(application, storeFile = File(application.noBackupFilesDir, STORE_FILE))
 
     /** Which screen is shown; the agent moves it through the `navigate_to` client tool. */
     val navigator = Navigator()
 
-    /** The conversation with [BuildConfig.AGENT_URL]; its state flows are updated on the main thread. */
-    val conversation: AgentConversation = connect(runtime, BuildConfig.AGENT_URL, navigator)
+    /**
+     * The conversation with [BuildConfig.AGENT_URL]; its state flows are updated on the main
+     * thread. Restoring reads the store on the main thread (a few ms); an app with long histories
+     * would open it with `AgentRuntime.resume` in `viewModelScope` instead.
+     */
+    val conversation: AgentConversation = connect(runtime, BuildConfig.AGENT_URL, navigator, savedState)
 
     override fun onCleared() {
         // Cancels a run in flight, stops the listener, frees the native conversation.
@@ -36,20 +49,16 @@ class SampleViewModel(application: Application) : AndroidViewModel(application) 
     }
 
     private companion object {
-        fun connect(runtime: AgentRuntime, url: String, navigator: Navigator): AgentConversation =
+        const val STORE_FILE = "agentui-conversations.db"
+
+        fun connect(runtime: AgentRuntime, url: String, navigator: Navigator, savedState: SavedStateHandle): AgentConversation =
             try {
                 // Logcat output of the Rust core (tracing-android, tag "agentui").
                 setLogLevel(if (BuildConfig.DEBUG) LogLevel.DEBUG else LogLevel.WARN)
                 checkCleartextPolicy(url)
-                runtime.connect(url).also { conversation ->
-                    try {
-                        // Before the first run (registration during a run is refused). Navigation
-                        // itself runs on the main thread.
-                        NavigationTool.install(conversation, navigator, Dispatchers.Main)
-                    } catch (e: Throwable) {
-                        conversation.close()
-                        throw e
-                    }
+                val saved = savedState.get<String>(SampleConversation.THREAD_ID_KEY)
+                SampleConversation.open(runtime, url, navigator, saved, Dispatchers.Main).also {
+                    savedState[SampleConversation.THREAD_ID_KEY] = it.threadId
                 }
             } catch (e: Throwable) {
                 runtime.close()

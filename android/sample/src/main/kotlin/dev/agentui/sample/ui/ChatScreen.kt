@@ -29,6 +29,7 @@ import androidx.compose.runtime.getValue
 import androidx.compose.runtime.mutableStateMapOf
 import androidx.compose.runtime.mutableStateOf
 import androidx.compose.runtime.remember
+import androidx.compose.runtime.rememberCoroutineScope
 import androidx.compose.runtime.setValue
 import androidx.compose.ui.Alignment
 import androidx.compose.ui.Modifier
@@ -39,6 +40,7 @@ import dev.agentui.ChatMessage
 import dev.agentui.compose.A2uiSurface
 import dev.agentui.Role
 import dev.agentui.RunPhase
+import kotlinx.coroutines.launch
 
 /** One row of the chat: a message, or a surface placed after the message it arrived with. */
 private sealed interface ChatItem {
@@ -58,6 +60,10 @@ fun ChatScreen(conversation: AgentConversation) {
     val messages by conversation.messages.collectAsState()
     val surfaces by conversation.surfaces.collectAsState()
     val phase by conversation.phase.collectAsState()
+    val pendingSends by conversation.pendingSends.collectAsState()
+    // Waiting because the agent could not be reached (not merely under way).
+    val undelivered = pendingSends.any { it.attempts > 0 }
+    val scope = rememberCoroutineScope()
     // A surface is shown after the messages that existed when it first appeared.
     val anchors = remember(conversation) { mutableStateMapOf<String, Int>() }
     LaunchedEffect(surfaces.keys) {
@@ -79,8 +85,21 @@ fun ChatScreen(conversation: AgentConversation) {
         ) {
             items(items, key = { it.key }) { item ->
                 when (item) {
-                    is ChatItem.Message -> MessageBubble(item.message)
+                    is ChatItem.Message -> MessageBubble(item.message, waiting = item.message.pending && undelivered)
                     is ChatItem.Surface -> A2uiSurface(conversation, item.surfaceId, Modifier.fillMaxWidth())
+                }
+            }
+        }
+        if (phase is RunPhase.Abandoned) {
+            // Restored after the app was closed mid-answer: nothing is replayed on its own.
+            Notice("The answer was cut off when the app closed. Send again to continue.", "abandoned")
+        }
+        if (undelivered) {
+            Row(Modifier.fillMaxWidth().padding(horizontal = 12.dp), verticalAlignment = Alignment.CenterVertically) {
+                Notice("Not delivered yet: the agent cannot be reached.", "undelivered", Modifier.weight(1f))
+                // The conversation retries on its own too; this is "now". A failure leaves it waiting.
+                TextButton(onClick = { scope.launch { runCatching { conversation.retryPending() } } }, Modifier.testTag("retry")) {
+                    Text("Retry")
                 }
             }
         }
@@ -126,17 +145,24 @@ private fun chatItems(messages: List<ChatMessage>, surfaceIds: Set<String>, anch
 }
 
 @Composable
-private fun MessageBubble(message: ChatMessage) {
+private fun Notice(text: String, tag: String, modifier: Modifier = Modifier.padding(horizontal = 12.dp)) {
+    Text(text, modifier.testTag(tag), style = MaterialTheme.typography.bodySmall, color = MaterialTheme.colorScheme.error)
+}
+
+/** [waiting]: a user message the agent has not received because it could not be reached. */
+@Composable
+private fun MessageBubble(message: ChatMessage, waiting: Boolean) {
     val mine = message.role == Role.USER
     Box(Modifier.fillMaxWidth(), contentAlignment = if (mine) Alignment.CenterEnd else Alignment.CenterStart) {
         val colors = MaterialTheme.colorScheme
         Text(
             // Text cut short by Stop is not a finished answer: say so.
-            message.error?.let { "⚠ $it" } ?: message.text.orEmpty(),
+            message.error?.let { "⚠ $it" } ?: (message.text.orEmpty() + if (waiting) "  ⏳" else ""),
             modifier = Modifier
                 .widthIn(max = 320.dp)
                 .background(if (mine) colors.primaryContainer else colors.surfaceVariant, RoundedCornerShape(12.dp))
-                .padding(horizontal = 12.dp, vertical = 8.dp),
+                .padding(horizontal = 12.dp, vertical = 8.dp)
+                .then(if (waiting) Modifier.testTag("waiting:" + message.id) else Modifier),
             color = if (message.error != null) colors.error else colors.onSurface,
         )
     }

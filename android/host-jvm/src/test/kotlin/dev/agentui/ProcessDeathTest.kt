@@ -1,0 +1,110 @@
+package dev.agentui
+
+import dev.agentui.core.startDemoAgentWith
+import kotlinx.coroutines.runBlocking
+import org.junit.jupiter.api.AfterEach
+import org.junit.jupiter.api.BeforeEach
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.Timeout
+import org.junit.jupiter.api.io.TempDir
+import java.io.File
+import java.util.concurrent.LinkedBlockingQueue
+import java.util.concurrent.TimeUnit
+import kotlin.concurrent.thread
+import kotlin.test.assertEquals
+import kotlin.test.assertIs
+import kotlin.test.assertNotNull
+import kotlin.test.assertTrue
+
+/**
+ * Process death as Android does it, as far as a host allows: a separate JVM streams a
+ * conversation into a store file and is killed with SIGKILL mid-stream (no shutdown hook, no
+ * finaliser, no close runs); this JVM then restores it.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class ProcessDeathTest {
+    @TempDir
+    lateinit var dir: File
+    private lateinit var main: MainThread
+
+    @BeforeEach
+    fun setUp() {
+        main = MainThread()
+    }
+
+    @AfterEach
+    fun tearDown() = main.close()
+
+    @Test
+    fun `a conversation killed with SIGKILL mid-stream comes back abandoned in another process`(): Unit = runBlocking {
+        val file = File(dir, "killed.db")
+        val output = LinkedBlockingQueue<String>()
+        val child = ProcessBuilder(
+            File(System.getProperty("java.home"), "bin/java").path,
+            "-Xmx256m",
+            "-Djna.library.path=${System.getProperty("jna.library.path")}",
+            "-cp",
+            // Surefire runs the tests from a manifest-only jar; this is the real class path.
+            System.getProperty("surefire.test.class.path") ?: System.getProperty("java.class.path"),
+            StoreWriterProcess::class.java.name,
+            file.path,
+            "killed",
+        ).redirectErrorStream(true).start()
+        val printed = try {
+            thread(isDaemon = true) { child.inputStream.bufferedReader().forEachLine(output::put) }
+            val seen = StringBuilder()
+            var line: String?
+            do {
+                line = output.poll(45, TimeUnit.SECONDS)
+                line?.let { seen.appendLine(it) }
+            } while (line != null && !line.startsWith(StoreWriterProcess.STREAMING))
+            assertNotNull(line, "the child never streamed:\n$seen").removePrefix(StoreWriterProcess.STREAMING)
+        } finally {
+            // SIGKILL on Unix: the process gets no chance to close or flush anything.
+            child.destroyForcibly()
+        }
+        assertTrue(child.waitFor(20, TimeUnit.SECONDS))
+        assertEquals(137, child.exitValue(), "128 + SIGKILL")
+
+        AgentRuntime(file).use { runtime ->
+            // The list shows the phase as written; opening it is what marks the run abandoned.
+            assertIs<RunPhase.Running>(runtime.conversations().conversations.single().phase)
+            runtime.resume("killed", Fixtures.agent.agentUrl(), dispatcher = main.dispatcher).use { restored ->
+                val phase = restored.phase.awaitValue { it !is RunPhase.Idle }
+                assertIs<RunPhase.Abandoned>(phase)
+                val messages = restored.messages.value
+                assertEquals(listOf(Role.USER, Role.ASSISTANT), messages.map { it.role })
+                assertEquals("slow", messages[0].text)
+                // What the store committed and what the child's UI showed when it reported are
+                // the same stream cut at two nearby points.
+                val text = messages.lastAssistantText()
+                assertTrue(text.startsWith("Slow token 1."), text)
+                assertTrue(text.startsWith(printed) || printed.startsWith(text), "restored '$text', shown '$printed'")
+                assertTrue(restored.pendingSends.value.isEmpty(), "the agent had taken the message")
+                // The user carries on.
+                assertIs<RunPhase.Finished>(restored.send("hello").phase)
+            }
+        }
+    }
+}
+
+/** The child JVM of [ProcessDeathTest]: streams the slow scenario into a store file until killed. */
+object StoreWriterProcess {
+    const val STREAMING = "STREAMING "
+
+    @JvmStatic
+    fun main(args: Array<String>) {
+        NativeThreads.install()
+        val (path, threadId) = args
+        // In this process, so it dies with it.
+        val agent = startDemoAgentWith(0uL, 100uL)
+        val ui = MainThread()
+        val runtime = AgentRuntime(File(path))
+        val conversation = runtime.connect(agent.agentUrl(), options = AgentOptions(threadId = threadId), dispatcher = ui.dispatcher)
+        conversation.sendAsync("slow")
+        val shown = runBlocking { conversation.messages.awaitValue { it.lastAssistantText().contains("Slow token 3.") } }
+        println(STREAMING + shown.lastAssistantText())
+        System.out.flush()
+        Thread.sleep(120_000)
+    }
+}
