@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 pub type Metadata = Map<String, Value>;
 
 /// Every role a materialised message may have.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     Developer,
@@ -83,7 +83,7 @@ impl TextMessageRole {
 }
 
 /// Where a media part's bytes come from.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum PartSource {
     /// Base64 bytes carried inline.
@@ -109,7 +109,7 @@ pub enum PartSource {
 }
 
 /// A text part.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TextPart {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -119,7 +119,7 @@ pub struct TextPart {
 }
 
 /// An image, audio, video or document part.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MediaPart {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -129,7 +129,7 @@ pub struct MediaPart {
 }
 
 /// One part of a user message or tool result body.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ContentPart {
     Text(TextPart),
@@ -137,6 +137,35 @@ pub enum ContentPart {
     Audio(MediaPart),
     Video(MediaPart),
     Document(MediaPart),
+}
+
+/// By the JSON type, without the buffering `untagged` does: a string is text, an array parts,
+/// an object an activity's content.
+impl<'de> Deserialize<'de> for MessageContent {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ContentVisitor;
+        impl<'de> serde::de::Visitor<'de> for ContentVisitor {
+            type Value = MessageContent;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a string, an array of content parts or an object")
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<MessageContent, E> {
+                Ok(MessageContent::Text(text.to_owned()))
+            }
+            fn visit_string<E: serde::de::Error>(self, text: String) -> Result<MessageContent, E> {
+                Ok(MessageContent::Text(text))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<MessageContent, A::Error> {
+                let parts = Deserialize::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))?;
+                Ok(MessageContent::Parts(parts))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<MessageContent, A::Error> {
+                let object = Deserialize::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(MessageContent::Object(object))
+            }
+        }
+        deserializer.deserialize_any(ContentVisitor)
+    }
 }
 
 impl ContentPart {
@@ -161,14 +190,14 @@ pub enum MessageContent {
 }
 
 /// The name and arguments of a tool call. Arguments stay the raw string the model produced.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FunctionCall {
     pub name: String,
     pub arguments: String,
 }
 
 /// A call an assistant message made.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolCall {
     pub id: String,
     #[serde(rename = "type")]
@@ -183,7 +212,7 @@ pub struct ToolCall {
 }
 
 /// The only kind of call the protocol models.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ToolCallKind {
     Function,
@@ -191,7 +220,9 @@ pub enum ToolCallKind {
 
 /// Any message of a conversation. One flat shape for all roles: the decoder only admits the
 /// fields each role's schema defines, and the reducer fills them in as events arrive.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// `Deserialize` reads back what `Serialize` wrote (a store's own rows); a peer's messages go
+/// through [`crate::decode::decode_messages`], which checks them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Message {
     pub id: String,

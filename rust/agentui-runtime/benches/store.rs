@@ -94,7 +94,11 @@ fn store(c: &mut Criterion) {
             for _ in 0..iters {
                 remove_store(&run_file);
                 let store = ConversationStore::open(&run_file).expect("store");
-                total += runtime.block_on(play(&server, &workload, Some(&store)));
+                let start = Instant::now();
+                runtime.block_on(play(&server, &workload, Some(&store)));
+                // Done when the run is on disk.
+                store.flush();
+                total += start.elapsed();
             }
             total
         })
@@ -113,6 +117,12 @@ fn store(c: &mut Criterion) {
             let transactions = Arc::new(Transactions::default());
             store.set_write_observer(Some(transactions.clone()));
             runtime.block_on(play(&server, &workload, Some(&store)));
+            store.flush();
+            if std::env::var_os("CHECKPOINT").is_some() {
+                let c = rusqlite::Connection::open(&restore_file).unwrap();
+                let r: (i64, i64, i64) = c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap();
+                eprintln!("checkpoint {r:?}");
+            }
             let main = std::fs::metadata(&restore_file).map_or(0, |m| m.len());
             eprintln!(
                 "store after the run: {} bytes on disk ({} in the main file, the rest in the WAL), {} transactions for {} events",
@@ -128,10 +138,12 @@ fn store(c: &mut Criterion) {
             let mut total = Duration::ZERO;
             for _ in 0..iters {
                 let _guard = runtime.enter();
+                // The session (its HTTP client) is made as for any conversation, restored or new.
+                let session = session(&server);
                 let start = Instant::now();
                 let store = ConversationStore::open(&restore_file).expect("store");
                 let conversation =
-                    Conversation::open(session(&server), &store, &server.url("/agent"), runtime.handle().clone())
+                    Conversation::open(session, &store, &server.url("/agent"), runtime.handle().clone())
                         .expect("restore");
                 let snapshot = conversation.snapshot();
                 total += start.elapsed();

@@ -1,12 +1,10 @@
 //! How values are written to the store: JSON text, messages in their AG-UI wire form (so what
-//! a store holds reads like the protocol), read back through the same decoder as history.
+//! a store holds reads like the protocol).
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use agentui_agui::decode::decode_messages as decode_wire_messages;
-use agentui_agui::Message;
 
 use super::StoreError;
 use crate::session::outbox::{OutboxEntry, OutboxPayload, PendingSend};
@@ -18,16 +16,6 @@ pub(super) fn encode<T: Serialize + ?Sized>(value: &T) -> String {
 
 pub(super) fn decode<T: DeserializeOwned>(what: &str, text: &str) -> Result<T, StoreError> {
     serde_json::from_str(text).map_err(|e| StoreError::Corrupt { what: what.to_owned(), detail: e.to_string() })
-}
-
-pub(super) fn decode_messages(bodies: &[String]) -> Result<Vec<Message>, StoreError> {
-    let mut values = Vec::with_capacity(bodies.len());
-    for body in bodies {
-        values.push(decode::<Value>("message", body)?);
-    }
-    let mut warnings = Vec::new();
-    decode_wire_messages(Value::Array(values), &mut warnings)
-        .map_err(|e| StoreError::Corrupt { what: "message".to_owned(), detail: e.to_string() })
 }
 
 pub(super) fn encode_outbox_entry(entry: &OutboxEntry) -> String {
@@ -46,12 +34,9 @@ pub(super) fn decode_outbox_entry(text: &str) -> Result<OutboxEntry, StoreError>
     let payload = match (body.get_mut("props").map(Value::take), body.get_mut("message").map(Value::take)) {
         (Some(Value::Object(props)), _) => OutboxPayload::Action(props),
         (_, Some(Value::Null)) => OutboxPayload::Message(None),
-        (_, Some(message)) => {
-            let mut warnings = Vec::new();
-            let mut messages = decode_wire_messages(Value::Array(vec![message]), &mut warnings)
-                .map_err(|e| corrupt(&e.to_string()))?;
-            OutboxPayload::Message(messages.pop().map(Box::new))
-        }
+        (_, Some(message)) => OutboxPayload::Message(Some(Box::new(
+            serde_json::from_value(message).map_err(|e| corrupt(&e.to_string()))?,
+        ))),
         _ => return Err(corrupt("neither a message nor an action")),
     };
     Ok(OutboxEntry { pending, payload })
@@ -66,4 +51,33 @@ pub(super) fn parse_cursor(text: &str) -> Result<(i64, String), StoreError> {
     let bad = || StoreError::Corrupt { what: "list cursor".to_owned(), detail: format!("'{text}' is not a cursor") };
     let (ms, id) = text.split_once(':').ok_or_else(bad)?;
     Ok((ms.parse().map_err(|_| bad())?, id.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    /// Every role and content shape the wire admits reads back equal from the store's form.
+    #[test]
+    fn messages_read_back_as_written() {
+        let wire = json!([
+            {"id": "u1", "role": "user", "content": [
+                {"type": "text", "text": "look"},
+                {"type": "image", "source": {"type": "url", "value": "https://example.com/a.png", "mimeType": "image/png"}}
+            ]},
+            {"id": "a1", "role": "assistant", "content": "sure", "toolCalls": [
+                {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{\"x\":1}"}, "metadata": {"k": true}}
+            ]},
+            {"id": "t1", "role": "tool", "content": "done", "toolCallId": "c1", "error": "partly"},
+            {"id": "act1", "role": "activity", "activityType": "a2ui-surface", "content": {"a2ui_operations": [{"x": [1, 2]}]}},
+            {"id": "r1", "role": "reasoning", "content": "thinking", "encryptedValue": "opaque"},
+            {"id": "s1", "role": "system", "content": "be brief", "name": "setup"}
+        ]);
+        let mut warnings = Vec::new();
+        let messages = agentui_agui::decode::decode_messages(wire, &mut warnings).unwrap();
+        assert_eq!(messages.len(), 6);
+        let stored = super::encode(&messages);
+        let read: Vec<agentui_agui::Message> = super::decode("messages", &stored).unwrap();
+        assert_eq!(read, messages);
+    }
 }

@@ -287,11 +287,15 @@ impl ConversationStore {
         let Some((agent_url, state, phase, interrupts, kept_local, needs_resync, created, updated)) = row else {
             return Ok(None);
         };
-        let messages = codec::decode_messages(&texts(
-            &conn,
-            "SELECT body FROM messages WHERE thread_id = ?1 ORDER BY position",
-            thread_id,
-        )?)?;
+        // One JSON array, built by SQLite and parsed once: a row and a string per message
+        // cost more than the parse on a 4,000-message restore.
+        let messages: String = conn
+            .prepare_cached(
+                "SELECT '[' || coalesce(group_concat(body, ','), '') || ']'
+             FROM (SELECT body FROM messages WHERE thread_id = ?1 ORDER BY position)",
+            )?
+            .query_row([thread_id], |row| row.get(0))?;
+        let messages = codec::decode::<Vec<agentui_agui::Message>>("messages", &messages)?;
         let mut tool_calls = Vec::new();
         for body in texts(&conn, "SELECT body FROM tool_calls WHERE thread_id = ?1 ORDER BY position", thread_id)? {
             tool_calls.push(codec::decode("tool call", &body)?);
@@ -314,11 +318,8 @@ impl ConversationStore {
         for body in texts(&conn, "SELECT body FROM outbox WHERE thread_id = ?1 ORDER BY position", thread_id)? {
             outbox.push(codec::decode_outbox_entry(&body)?);
         }
-        let executed_tool_calls = texts(
-            &conn,
-            "SELECT tool_call_id FROM executed_tool_calls WHERE thread_id = ?1 ORDER BY rowid",
-            thread_id,
-        )?;
+        let executed_tool_calls =
+            texts(&conn, "SELECT tool_call_id FROM executed_tool_calls WHERE thread_id = ?1", thread_id)?;
         let snapshot = ConversationSnapshot {
             thread_id: thread_id.to_owned(),
             messages,

@@ -27,9 +27,9 @@ CREATE TABLE messages (
     thread_id  TEXT NOT NULL,
     message_id TEXT NOT NULL,
     position   INTEGER NOT NULL,
-    body       TEXT NOT NULL,
-    PRIMARY KEY (thread_id, message_id)
-) WITHOUT ROWID;
+    body       TEXT NOT NULL
+);
+CREATE UNIQUE INDEX messages_id ON messages (thread_id, message_id);
 CREATE INDEX messages_order ON messages (thread_id, position);
 CREATE TABLE tool_calls (
     thread_id    TEXT NOT NULL,
@@ -38,6 +38,7 @@ CREATE TABLE tool_calls (
     body         TEXT NOT NULL,
     PRIMARY KEY (thread_id, tool_call_id)
 ) WITHOUT ROWID;
+CREATE INDEX tool_calls_order ON tool_calls (thread_id, position);
 CREATE TABLE surfaces (
     thread_id  TEXT NOT NULL,
     surface_id TEXT NOT NULL,
