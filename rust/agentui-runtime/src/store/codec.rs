@@ -5,7 +5,6 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-
 use super::StoreError;
 use crate::session::outbox::{OutboxEntry, OutboxPayload, PendingSend};
 

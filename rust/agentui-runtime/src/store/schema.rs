@@ -68,6 +68,9 @@ pub(super) fn configure(conn: &Connection) -> Result<(), StoreError> {
     // a power loss can take the last transactions, never corrupt the file.
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
+    // The WAL is checkpointed at about 4 MB (SQLite's default); this truncates it afterwards,
+    // so a phone does not keep the peak on disk.
+    conn.pragma_update(None, "journal_size_limit", 1024 * 1024)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     Ok(())
 }
