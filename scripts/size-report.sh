@@ -13,7 +13,12 @@ cd "$(dirname "$0")/.."
 # Measured 7,226,472 bytes on main with it (2026-12-01, rustc 1.95), of which 84,044 bytes are
 # ICU4X code. The budget leaves about 2.4% for growth over that figure; a change that needs more says
 # what it costs and raises this number in the same commit.
-BUDGET_BYTES=7400000
+# Issue 14 (the conversation store) needs SQLite compiled in (Android gives native code none): 7,298,000
+# bytes before it, 8,886,144 with libsqlite3-sys's default build, 8,516,192 with the features the store
+# never uses left out (LIBSQLITE3_FLAGS in .cargo/config.toml: FTS3/5, R*Tree, dbstat, STAT4, soundex,
+# extension loading, JSON); +1,218,192 bytes in all, SQLite's C code about 0.5 MB of it and the store,
+# the outbox and serde's readers of messages most of the rest. Budget: that figure plus 2.4%.
+BUDGET_BYTES=8720000
 CARGO_BLOAT_VERSION=0.12.1
 
 # ICU4X and its support crates: their code is reported apart.
