@@ -12,7 +12,7 @@
 //! Restoring replays nothing: the conversation comes back as it was, no client tool runs again,
 //! no `openUrl` fires and nothing is re-sent except what never reached the agent (the outbox,
 //! [`crate::session::outbox`]). A run that was open when the process died comes back as
-//! [`RunPhase::Abandoned`](crate::session::RunPhase::Abandoned).
+//! [`RunPhase::Abandoned`].
 //!
 //! The vocabulary is that of the Agent Client Protocol's session lifecycle: `list` pages newest
 //! first, `open` resumes without replay, `fork` copies, `delete` is idempotent.
