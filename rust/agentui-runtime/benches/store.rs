@@ -6,7 +6,7 @@
 //! - restoring that conversation from the file: opening the store, loading, rebuilding the
 //!   session and its first snapshot (what a `Reset` carries).
 //!
-//! The store's size after the run and the number of transactions are printed once.
+//! The store's size after the run and the number of batches written are printed once.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -61,7 +61,7 @@ async fn play(server: &TestServer, body: &[u8], store: Option<&ConversationStore
     elapsed
 }
 
-/// Counts transactions.
+/// Counts the batches written (several queued batches may share one transaction).
 #[derive(Default)]
 struct Transactions(AtomicU64);
 
@@ -125,7 +125,7 @@ fn store(c: &mut Criterion) {
             }
             let main = std::fs::metadata(&restore_file).map_or(0, |m| m.len());
             eprintln!(
-                "store after the run: {} bytes on disk ({} in the main file, the rest in the WAL), {} transactions for {} events",
+                "store after the run: {} bytes on disk ({} in the main file, the rest in the WAL), {} batches written for {} events",
                 store.size_on_disk(),
                 main,
                 transactions.0.load(Ordering::Relaxed),
