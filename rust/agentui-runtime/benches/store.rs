@@ -63,9 +63,9 @@ async fn play(server: &TestServer, body: &[u8], store: Option<&ConversationStore
 
 /// Counts the batches written (several queued batches may share one transaction).
 #[derive(Default)]
-struct Transactions(AtomicU64);
+struct BatchesWritten(AtomicU64);
 
-impl WriteObserver for Transactions {
+impl WriteObserver for BatchesWritten {
     fn writing(&self, _: &str, _: u64, _: &ConversationSnapshot) {}
     fn written(&self, _: &str, _: u64) {
         self.0.fetch_add(1, Ordering::Relaxed);
@@ -114,8 +114,8 @@ fn store(c: &mut Criterion) {
         if !std::mem::replace(&mut prepared, true) {
             remove_store(&restore_file);
             let store = ConversationStore::open(&restore_file).expect("store");
-            let transactions = Arc::new(Transactions::default());
-            store.set_write_observer(Some(transactions.clone()));
+            let batches = Arc::new(BatchesWritten::default());
+            store.set_write_observer(Some(batches.clone()));
             runtime.block_on(play(&server, &workload, Some(&store)));
             store.flush();
             if std::env::var_os("CHECKPOINT").is_some() {
@@ -128,7 +128,7 @@ fn store(c: &mut Criterion) {
                 "store after the run: {} bytes on disk ({} in the main file, the rest in the WAL), {} batches written for {} events",
                 store.size_on_disk(),
                 main,
-                transactions.0.load(Ordering::Relaxed),
+                batches.0.load(Ordering::Relaxed),
                 WORKLOAD_EVENTS
             );
         }
