@@ -354,7 +354,12 @@ impl ConversationStore {
         self.flush();
         let new_id = match new_thread_id {
             Some(id) => id.to_owned(),
-            None => format!("{thread_id}-fork-{:x}", now_ms()),
+            None => {
+                // Two forks in one millisecond still get two ids.
+                static FORKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+                let n = FORKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                format!("{thread_id}-fork-{:x}-{n}", now_ms())
+            }
         };
         let mut conn = self.conn();
         let tx = conn.transaction()?;
