@@ -247,29 +247,26 @@ impl Conversation {
     }
 
     /// Queues a run behind the runs before it and waits for its end. Dropping the returned
-    /// future cancels the run (or withdraws it if it has not started).
-    async fn run(&self, kind: RunKind) -> Result<RunSummary, SessionError> {
+    /// future cancels the run (or withdraws it if it has not started). `None`: a `Deliver` found
+    /// nothing waiting.
+    async fn request(&self, kind: RunKind) -> Result<Option<RunSummary>, SessionError> {
         let epoch = *self.inner.cancel_epoch.borrow();
         let (reply, answer) = oneshot::channel();
         let gone = || SessionError::Internal { detail: "the conversation's actor has stopped".to_owned() };
         self.inner.runs.send(RunRequest { kind, epoch, reply }).map_err(|_| gone())?;
-        match answer.await {
-            Ok(Ok(Some(summary))) => Ok(summary),
-            Ok(Ok(None)) => Err(SessionError::Internal { detail: "the run was not started".to_owned() }),
-            Ok(Err(e)) => Err(e),
-            Err(_) => Err(gone()),
-        }
+        answer.await.unwrap_or_else(|_| Err(gone()))
+    }
+
+    /// A run that always starts (a message, a continue, an action).
+    async fn run(&self, kind: RunKind) -> Result<RunSummary, SessionError> {
+        self.request(kind).await?.ok_or_else(|| SessionError::Internal { detail: "the run was not started".to_owned() })
     }
 
     /// Delivers the messages and actions waiting for the agent now, without waiting for the
     /// next automatic attempt (call it when the network comes back). `Ok(None)` when nothing
     /// waits.
     pub async fn retry_pending(&self) -> Result<Option<RunSummary>, SessionError> {
-        let epoch = *self.inner.cancel_epoch.borrow();
-        let (reply, answer) = oneshot::channel();
-        let gone = || SessionError::Internal { detail: "the conversation's actor has stopped".to_owned() };
-        self.inner.runs.send(RunRequest { kind: RunKind::Deliver, epoch, reply }).map_err(|_| gone())?;
-        answer.await.unwrap_or_else(|_| Err(gone()))
+        self.request(RunKind::Deliver).await
     }
 
     /// Sends `text` as a user message and runs until the agent is done with it (client tools and
@@ -357,14 +354,14 @@ async fn actor(
     let mut retry_in = RETRY_FIRST;
     loop {
         // What waits for the agent is tried again on its own, less often each time it fails.
-        let next = if session.pending_sends().is_empty() {
+        let next = if !session.has_pending_sends() {
             requests.recv().await
         } else {
             tokio::select! {
                 request = requests.recv() => request,
                 _ = tokio::time::sleep(retry_in) => {
                     let delivered = session.deliver_pending().await;
-                    let still_waiting = !session.pending_sends().is_empty();
+                    let still_waiting = session.has_pending_sends();
                     retry_in = match delivered {
                         Err(_) if still_waiting => (retry_in * 2).min(RETRY_MAX),
                         _ => RETRY_FIRST,

@@ -122,6 +122,8 @@ async fn a_reopened_conversation_equals_what_was_applied_and_nothing_runs_again(
         conv.set_value("f", "/form/name", json!("Ada")).unwrap();
         let snapshot = conv.snapshot();
         let surface = conv.surface("f").unwrap();
+        // The first process ends cleanly: what it applied is on disk (the writer is a thread).
+        store.flush();
         (snapshot, surface)
     };
     assert_eq!(runs.load(Ordering::SeqCst), 1);
@@ -169,7 +171,9 @@ async fn a_run_open_when_the_process_died_comes_back_abandoned_with_its_calls_no
             break;
         }
     }
-    // A second process opens the same file while the first is mid-run (as after a kill).
+    // What the first process applied up to here is committed (its writer is a thread), then a
+    // second process opens the same file while the first is mid-run (as after a kill).
+    store.flush();
     let reopened = file.open();
     let stored = reopened.load("t").unwrap().unwrap();
     assert!(matches!(stored.snapshot.phase, RunPhase::Running { .. }), "{:?}", stored.snapshot.phase);
@@ -235,6 +239,7 @@ async fn an_action_waiting_for_the_agent_survives_the_process_and_is_delivered_o
         assert!(matches!(error, SessionError::Transport(_)), "{error:?}");
         let pending = conv.snapshot().pending_sends;
         assert!(matches!(&pending[0].kind, PendingSendKind::Action { action_name, .. } if action_name == "submit"));
+        store.flush();
         pending[0].key.clone()
     };
     server.push(Reply::sse(&run_of("r2", vec![text("a2", "Thanks, Ada.")])));
@@ -320,6 +325,7 @@ async fn an_action_that_opens_a_url_is_not_stored_to_fire_again() {
         let conv = open(&server, &store, "t");
         conv.send_message("link".into()).await.unwrap();
         assert!(matches!(conv.dispatch_action("l", "root").await.unwrap(), ActionResult::OpenUrl(_)));
+        store.flush();
     }
     let store = file.open();
     let stored = store.load("t").unwrap().unwrap();
@@ -341,6 +347,7 @@ async fn the_state_a_conversation_starts_from_comes_back_when_the_agent_never_se
         with_state.set_state(json!({"plan": "free"}));
         let given =
             Conversation::open(with_state, &store, &server.url("/agent"), tokio::runtime::Handle::current()).unwrap();
+        store.flush();
         (fresh.snapshot().state, given.snapshot().state)
     };
     let store = file.open();

@@ -526,6 +526,11 @@ impl ConversationSession {
         self.outbox.pending()
     }
 
+    /// Whether anything waits for the agent (without copying the entries).
+    pub fn has_pending_sends(&self) -> bool {
+        !self.outbox.is_empty()
+    }
+
     /// The tool call phases a restore brought back (empty otherwise); taken once.
     pub(crate) fn take_restored_tool_calls(&mut self) -> Vec<ToolCallUpdate> {
         std::mem::take(&mut self.restored_tool_calls)

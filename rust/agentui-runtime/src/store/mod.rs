@@ -139,18 +139,34 @@ impl std::fmt::Debug for ConversationStore {
     }
 }
 
+/// The store files this process has open, by canonical path.
+static OPEN_FILES: Mutex<std::collections::BTreeMap<PathBuf, std::sync::Weak<StoreInner>>> =
+    Mutex::new(std::collections::BTreeMap::new());
+
 pub(crate) fn now_ms() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
 impl ConversationStore {
     /// Opens (or creates) the store at `path`.
+    ///
+    /// Opening a file this process already has open gives the same store (one writer per file),
+    /// so a `load` through either handle sees everything applied through both.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, StoreError> {
         let path = path.as_ref();
         let conn = Connection::open(path)?;
+        // The file exists now, so its canonical name identifies it whatever path reached it.
+        let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+        let mut open = OPEN_FILES.lock().unwrap_or_else(|p| p.into_inner());
+        open.retain(|_, inner| inner.strong_count() > 0);
+        if let Some(inner) = open.get(&key).and_then(std::sync::Weak::upgrade) {
+            return Ok(ConversationStore { inner });
+        }
         schema::prepare(&conn)?;
         let writer = Connection::open(path)?;
-        Self::with_connections(conn, writer, Some(path.to_owned()))
+        let store = Self::with_connections(conn, writer, Some(path.to_owned()))?;
+        open.insert(key, Arc::downgrade(&store.inner));
+        Ok(store)
     }
 
     /// A store that lives in memory until the last handle is dropped (tests, and apps that
