@@ -8,6 +8,7 @@ import androidx.compose.ui.test.ExperimentalTestApi
 import androidx.compose.ui.test.assertIsEnabled
 import androidx.compose.ui.test.captureToImage
 import androidx.compose.ui.test.assertIsNotEnabled
+import androidx.compose.ui.test.onAllNodesWithText
 import androidx.compose.ui.test.onNodeWithTag
 import androidx.compose.ui.test.onNodeWithText
 import androidx.compose.ui.test.performClick
@@ -62,6 +63,8 @@ class BookingFormRenderTest {
             val probe = SurfaceProbe(conversation, "booking", main.dispatcher)
             setContent { Themed { A2uiSurface(conversation, "booking") } }
             waitUntil(timeoutMillis = WAIT_MS) { probe.root != null }
+            // The probe and the surface subscribe separately; wait for what Compose draws.
+            waitUntil(timeoutMillis = WAIT_MS) { onAllNodesWithText("Book a table").fetchSemanticsNodes().isNotEmpty() }
 
             onNodeWithText("Book a table").assertExists()
             onNodeWithText("Please enter a name").assertExists()
@@ -123,14 +126,18 @@ class BookingFormRenderTest {
             }
             setContent { Themed { A2uiSurface(conversation, "booking", components = counting) } }
             waitUntil(timeoutMillis = WAIT_MS) { probe.root != null }
-            waitForIdle()
             val rendered = setOf("root", "form", "title", "name", "date", "guests", "book", "book-label")
+            // The surface's own subscription delivers on the main dispatcher, independently of
+            // the probe's: the probe seeing a root does not mean Compose has drawn it yet.
+            waitUntil(timeoutMillis = WAIT_MS) { compositions.keys.containsAll(rendered) }
+            waitForIdle()
             assertEquals(rendered, compositions.keys, "every node rendered once at first")
             compositions.clear()
 
             // Not through the UI: only the write's own effect is measured.
             runOnIdle { conversation.setValue("booking", "/booking/name", "Grace") }
             waitUntil(timeoutMillis = WAIT_MS) { probe.node("name")?.prop("value")?.textOrNull == "Grace" }
+            waitUntil(timeoutMillis = WAIT_MS) { onAllNodesWithText("Grace").fetchSemanticsNodes().isNotEmpty() }
             waitForIdle()
             onNodeWithText("Grace").assertExists()
             assertTrue("name" in compositions.keys, "the node showing the value recomposed: ${compositions.keys}")
