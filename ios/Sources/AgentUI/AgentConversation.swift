@@ -122,7 +122,7 @@ public final class AgentRuntime {
         let conversation = try Self.open(
             native, store, url: url, headers: headers, options: withDeviceDefaults(options, memoryBudget)
         )
-        return AgentConversation(native: conversation)
+        return try AgentConversation(native: conversation)
     }
 
     /// The stored conversation `threadId` with the agent at `url`, read off the main actor: its
@@ -143,7 +143,7 @@ public final class AgentRuntime {
         let conversation = try await Task.detached {
             try Self.open(native, store, url: url, headers: headers, options: resumed)
         }.value
-        return AgentConversation(native: conversation)
+        return try AgentConversation(native: conversation)
     }
 
     /// Stored conversations, most recently written first, `limit` per page (at least 1); pass the
@@ -252,6 +252,8 @@ public final class AgentConversation: ObservableObject {
 
     private var subscription: TaskHandle?
     private let queue: AsyncStream<QueueItem>.Continuation
+    /// Bounds the batches waiting for the main actor (see `DeliveryGate`).
+    private let gate = DeliveryGate(capacity: 64)
     private var pump: Task<Void, Never>?
     private let eventSubject = PassthroughSubject<AgentEvent, Never>()
     private let warningSubject = PassthroughSubject<SessionWarning, Never>()
@@ -270,19 +272,23 @@ public final class AgentConversation: ObservableObject {
     /// Non-fatal observations (a dropped event, a tool result kept local...), as they happen.
     public var warnings: AnyPublisher<SessionWarning, Never> { warningSubject.eraseToAnyPublisher() }
 
-    init(native: Conversation) {
+    init(native: Conversation) throws {
         self.native = native
         self.threadId = native.threadId()
         // One FIFO queue and one consumer on the main actor: batches and markers in one order.
         var continuation: AsyncStream<QueueItem>.Continuation!
         let stream = AsyncStream<QueueItem>(bufferingPolicy: .unbounded) { continuation = $0 }
         self.queue = continuation
-        self.subscription = native.addListener(listener: Forwarder(continuation))
+        let gate = self.gate
+        // Throws `ConversationError.Internal` if the system refuses the listener a thread.
+        self.subscription = try native.addListener(listener: Forwarder(continuation, gate: gate))
         self.pump = Task { @MainActor [weak self] in
             for await item in stream {
                 guard let self else { return }
                 switch item {
-                case .batch(let updates): updates.forEach(self.handle)
+                case .batch(let updates):
+                    gate.leave()
+                    updates.forEach(self.handle)
                 case .marker(let done): done.resume()
                 }
             }
@@ -343,12 +349,16 @@ public final class AgentConversation: ObservableObject {
 
     /// One surface's diffs: a `.reset` first (empty once the agent deleted the surface), then
     /// `.patch`es, in order. Ending the iteration ends the native subscription.
-    public func surfaceDiffs(_ surfaceId: String) throws -> AsyncStream<SurfaceDiffRecord> {
+    public func surfaceDiffs(_ surfaceId: String) throws -> SurfaceDiffs {
         var continuation: AsyncStream<SurfaceDiffRecord>.Continuation!
         let stream = AsyncStream<SurfaceDiffRecord>(bufferingPolicy: .unbounded) { continuation = $0 }
-        let handle = try native.addSurfaceListener(surfaceId: surfaceId, listener: SurfaceForwarder(continuation))
-        continuation.onTermination = { _ in handle.cancel() }
-        return stream
+        let gate = DeliveryGate(capacity: 1024)
+        let handle = try native.addSurfaceListener(surfaceId: surfaceId, listener: SurfaceForwarder(continuation, gate: gate))
+        continuation.onTermination = { _ in
+            handle.cancel()
+            gate.close()
+        }
+        return SurfaceDiffs(stream: stream, gate: gate)
     }
 
     public func close() {
@@ -357,6 +367,7 @@ public final class AgentConversation: ObservableObject {
         native.cancel()
         subscription?.cancel()
         subscription = nil
+        gate.close()
         queue.finish()
         pump?.cancel()
         pump = nil
@@ -656,19 +667,96 @@ struct StateTree {
     }
 }
 
-/// Receives update batches on a Rust worker thread and only enqueues them; never blocks it.
+/// Bounds what waits for a consumer. The core calls a listener on that listener's own thread,
+/// which may block: `enter` waits there while `capacity` items are queued, the core's inbox for
+/// the subscription then fills, and the core sends a fresh `Reset`. A main actor that falls
+/// behind costs a resync, never unbounded memory.
+final class DeliveryGate: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let capacity: Int
+    private var queued = 0
+    private var closed = false
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// On the listener's thread, before enqueueing one item: false once closed.
+    func enter() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while queued >= capacity && !closed { condition.wait() }
+        if closed { return false }
+        queued += 1
+        return true
+    }
+
+    /// On the consumer, for each item taken.
+    func leave() {
+        condition.lock()
+        queued = max(0, queued - 1)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Releases a waiting listener thread for good.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// One surface's diffs as `surfaceDiffs` delivers them; each one taken frees room in its gate.
+public struct SurfaceDiffs: AsyncSequence {
+    public typealias Element = SurfaceDiffRecord
+    let stream: AsyncStream<SurfaceDiffRecord>
+    let gate: DeliveryGate
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncStream<SurfaceDiffRecord>.AsyncIterator
+        let gate: DeliveryGate
+
+        public mutating func next() async -> SurfaceDiffRecord? {
+            let diff = await base.next()
+            if diff != nil { gate.leave() }
+            return diff
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: stream.makeAsyncIterator(), gate: gate)
+    }
+}
+
+/// Receives update batches on the listener's Rust thread and enqueues them, waiting while the
+/// gate is full.
 private final class Forwarder: ConversationListener, @unchecked Sendable {
     // AsyncStream.Continuation is safe to use from any thread.
     private let queue: AsyncStream<AgentConversation.QueueItem>.Continuation
-    init(_ queue: AsyncStream<AgentConversation.QueueItem>.Continuation) { self.queue = queue }
-    func onUpdates(updates: [ConversationUpdate]) throws { queue.yield(.batch(updates)) }
+    private let gate: DeliveryGate
+    init(_ queue: AsyncStream<AgentConversation.QueueItem>.Continuation, gate: DeliveryGate) {
+        self.queue = queue
+        self.gate = gate
+    }
+    func onUpdates(updates: [ConversationUpdate]) throws {
+        if gate.enter() { queue.yield(.batch(updates)) }
+    }
 }
 
-/// Receives one surface's diffs on a Rust worker thread and only enqueues them.
+/// Receives one surface's diffs on the listener's Rust thread and enqueues them, like `Forwarder`.
 private final class SurfaceForwarder: SurfaceListener, @unchecked Sendable {
     private let queue: AsyncStream<SurfaceDiffRecord>.Continuation
-    init(_ queue: AsyncStream<SurfaceDiffRecord>.Continuation) { self.queue = queue }
-    func onDiffs(diffs: [SurfaceDiffRecord]) throws { diffs.forEach { queue.yield($0) } }
+    private let gate: DeliveryGate
+    init(_ queue: AsyncStream<SurfaceDiffRecord>.Continuation, gate: DeliveryGate) {
+        self.queue = queue
+        self.gate = gate
+    }
+    func onDiffs(diffs: [SurfaceDiffRecord]) throws {
+        for diff in diffs {
+            guard gate.enter() else { return }
+            queue.yield(diff)
+        }
+    }
     // The core drops the listener when the subscription ends: end the stream too.
     deinit { queue.finish() }
 }

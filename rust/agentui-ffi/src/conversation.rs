@@ -11,8 +11,7 @@ use std::task::{Context, Poll};
 
 use agentui_runtime::{Observed, Subscription, SurfaceSubscription};
 use tokio::runtime::Handle;
-use tokio::sync::{mpsc, oneshot};
-use tokio::task::AbortHandle;
+use tokio::sync::{mpsc, oneshot, Notify};
 
 use crate::error::{ConversationError, ListenerError, SurfaceError};
 use crate::node::SurfaceDiffRecord;
@@ -21,14 +20,16 @@ use crate::tools::{client_tool, ClientToolHandler};
 use crate::update::{ActionResultRecord, ConversationSnapshot, ConversationUpdate, RunSummary, SurfaceSnapshot};
 use crate::value::NodeValue;
 
-/// Receives a conversation's updates in order, in batches, on a runtime thread: a `Reset`
-/// first (and again after falling behind), then deltas.
+/// Receives a conversation's updates in order, in batches, on the subscription's own thread: a
+/// `Reset` first (and again after falling behind), then deltas. It may block while the app's
+/// queue is full; the core then resyncs it with a fresh `Reset` instead of buffering more.
 #[uniffi::export(foreign)]
 pub trait ConversationListener: Send + Sync {
     fn on_updates(&self, updates: Vec<ConversationUpdate>) -> Result<(), ListenerError>;
 }
 
-/// Receives one surface's diffs in order, in batches: a `Reset` first, then `Patch`es.
+/// Receives one surface's diffs in order, in batches, on the subscription's own thread: a
+/// `Reset` first, then `Patch`es. It may block, like `ConversationListener`.
 #[uniffi::export(foreign)]
 pub trait SurfaceListener: Send + Sync {
     fn on_diffs(&self, diffs: Vec<SurfaceDiffRecord>) -> Result<(), ListenerError>;
@@ -67,24 +68,25 @@ impl Source for SurfaceSubscription {
     }
 }
 
-/// A forwarding task. Cancelled by `cancel()` and on drop.
+/// A forwarding thread. Cancelled by `cancel()` and on drop.
 #[derive(Debug, uniffi::Object)]
 pub struct TaskHandle {
-    task: AbortHandle,
     active: Arc<AtomicBool>,
+    finished: Arc<AtomicBool>,
+    stop: Arc<Notify>,
     flushes: mpsc::UnboundedSender<oneshot::Sender<()>>,
 }
 
 #[uniffi::export]
 impl TaskHandle {
-    /// Stops the deliveries; one in progress finishes, none starts after. Idempotent.
+    /// Stops the deliveries; one in progress finishes, none starts after. Idempotent, never blocks.
     pub fn cancel(&self) {
         self.active.store(false, Ordering::SeqCst);
-        self.task.abort();
+        self.stop.notify_one();
     }
 
     pub fn is_active(&self) -> bool {
-        self.active.load(Ordering::SeqCst) && !self.task.is_finished()
+        self.active.load(Ordering::SeqCst) && !self.finished.load(Ordering::SeqCst)
     }
 
     /// Returns once every item published before this call has been delivered, so a caller that
@@ -92,7 +94,7 @@ impl TaskHandle {
     pub async fn flush(&self) {
         let (ack, done) = oneshot::channel();
         if self.flushes.send(ack).is_ok() {
-            // An error means the task ended: nothing is left to deliver.
+            // An error means the forwarder ended: nothing is left to deliver.
             let _ = done.await;
         }
     }
@@ -104,53 +106,68 @@ impl Drop for TaskHandle {
     }
 }
 
-fn forward<S: Source>(handle: &Handle, mut source: S, deliver: impl Fn(Vec<S::Item>) + Send + 'static) -> TaskHandle
+/// Forwards `source` to `deliver` on a thread of its own. The listener may block it: a UI
+/// thread that falls behind then makes the core's bounded inbox overflow, and the core sends a
+/// fresh snapshot, instead of memory growing in the app's queue. Blocking a runtime worker
+/// instead would stall the conversations' runs.
+fn forward<S: Source>(
+    handle: &Handle,
+    mut source: S,
+    deliver: impl Fn(Vec<S::Item>) + Send + 'static,
+) -> Result<TaskHandle, std::io::Error>
 where
     S::Item: Send,
 {
     let (flushes, mut requests) = mpsc::unbounded_channel::<oneshot::Sender<()>>();
     let active = Arc::new(AtomicBool::new(true));
-    let still = active.clone();
-    let task = handle.spawn(async move {
-        let drain = |source: &mut S, batch: &mut Vec<S::Item>| {
-            while batch.len() < MAX_BATCH {
-                match source.ready() {
-                    Some(item) => batch.push(item),
-                    None => break,
-                }
-            }
-        };
-        loop {
-            let mut batch = Vec::new();
-            let ack = tokio::select! {
-                biased;
-                Some(ack) = requests.recv() => Some(ack),
-                item = source.next() => match item {
-                    Some(item) => { batch.push(item); None }
-                    None => break,
-                },
-            };
-            loop {
-                drain(&mut source, &mut batch);
-                if batch.is_empty() || !still.load(Ordering::SeqCst) {
-                    break;
-                }
-                let full = batch.len() == MAX_BATCH;
-                // A listener's panic stays here; the next batch is delivered as usual.
-                if catch_unwind(AssertUnwindSafe(|| deliver(std::mem::take(&mut batch)))).is_err() {
-                    tracing::warn!("a listener panicked; its batch was dropped");
-                }
-                // A flush answers only once all that was ready is delivered.
-                if !(full && ack.is_some()) {
-                    break;
-                }
-            }
-            if let Some(ack) = ack {
-                let _ = ack.send(());
+    let finished = Arc::new(AtomicBool::new(false));
+    let stop = Arc::new(Notify::new());
+    let (still, done, stopped, runtime) = (active.clone(), finished.clone(), stop.clone(), handle.clone());
+    let drain = |source: &mut S, batch: &mut Vec<S::Item>| {
+        while batch.len() < MAX_BATCH {
+            match source.ready() {
+                Some(item) => batch.push(item),
+                None => break,
             }
         }
-    });
-    TaskHandle { task: task.abort_handle(), active, flushes }
+    };
+    let run = move || {
+        runtime.block_on(async move {
+            loop {
+                let mut batch = Vec::new();
+                let ack = tokio::select! {
+                    biased;
+                    () = stopped.notified() => break,
+                    Some(ack) = requests.recv() => Some(ack),
+                    item = source.next() => match item {
+                        Some(item) => { batch.push(item); None }
+                        None => break,
+                    },
+                };
+                loop {
+                    drain(&mut source, &mut batch);
+                    if batch.is_empty() || !still.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let full = batch.len() == MAX_BATCH;
+                    // A listener's panic stays here; the next batch is delivered as usual.
+                    if catch_unwind(AssertUnwindSafe(|| deliver(std::mem::take(&mut batch)))).is_err() {
+                        tracing::warn!("a listener panicked; its batch was dropped");
+                    }
+                    // A flush answers only once all that was ready is delivered.
+                    if !(full && ack.is_some()) {
+                        break;
+                    }
+                }
+                if let Some(ack) = ack {
+                    let _ = ack.send(());
+                }
+            }
+        });
+        done.store(true, Ordering::SeqCst);
+    };
+    std::thread::Builder::new().name("agentui-listener".to_owned()).spawn(run)?;
+    Ok(TaskHandle { active, finished, stop, flushes })
 }
 
 /// Polls `future` inside the library's runtime (the runtime's futures may use its timers and
@@ -283,13 +300,15 @@ impl Conversation {
     }
 
     /// Forwards a `Reset`, then every delta, in order, until the handle is cancelled or dropped.
-    pub fn add_listener(&self, listener: Arc<dyn ConversationListener>) -> Arc<TaskHandle> {
+    /// `Internal` if the system refused a thread for it.
+    pub fn add_listener(&self, listener: Arc<dyn ConversationListener>) -> Result<Arc<TaskHandle>, ConversationError> {
         let subscription = self.inner.subscribe();
-        Arc::new(forward(self.runtime.handle(), subscription, move |items: Vec<Observed>| {
+        let forwarder = forward(self.runtime.handle(), subscription, move |items: Vec<Observed>| {
             if let Err(e) = listener.on_updates(items.iter().map(Into::into).collect()) {
                 tracing::warn!(error = %e, "conversation listener failed");
             }
-        }))
+        });
+        forwarder.map(Arc::new).map_err(|e| ConversationError::Internal { detail: no_thread(&e) })
     }
 
     /// Forwards one surface's `Reset`, then its `Patch`es, in order.
@@ -300,10 +319,15 @@ impl Conversation {
     ) -> Result<Arc<TaskHandle>, SurfaceError> {
         let subscription =
             self.inner.subscribe_surface(&surface_id).ok_or(SurfaceError::UnknownSurface { surface_id })?;
-        Ok(Arc::new(forward(self.runtime.handle(), subscription, move |diffs: Vec<agentui_a2ui::SurfaceDiff>| {
+        let forwarder = forward(self.runtime.handle(), subscription, move |diffs: Vec<agentui_a2ui::SurfaceDiff>| {
             if let Err(e) = listener.on_diffs(diffs.iter().map(Into::into).collect()) {
                 tracing::warn!(error = %e, "surface listener failed");
             }
-        })))
+        });
+        forwarder.map(Arc::new).map_err(|e| SurfaceError::Internal { detail: no_thread(&e) })
     }
+}
+
+fn no_thread(e: &std::io::Error) -> String {
+    format!("no thread for the listener: {e}")
 }

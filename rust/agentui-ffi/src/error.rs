@@ -115,6 +115,9 @@ pub enum SurfaceError {
     /// The engine refused the input; `code` is the A2UI error code.
     #[error("A2UI {code}: {detail}")]
     Rejected { code: String, detail: String },
+    /// The library could not do it (the system refused a thread); not the input's fault.
+    #[error("internal: {detail}")]
+    Internal { detail: String },
 }
 
 /// Why the runtime could not start.

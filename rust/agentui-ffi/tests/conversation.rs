@@ -17,7 +17,7 @@ use common::*;
 async fn send_message_streams_updates_and_returns_a_summary() {
     let f = fixture();
     let updates = Arc::new(Recorder::<ConversationUpdate>::default());
-    let subscription = f.conversation.add_listener(updates.clone());
+    let subscription = f.conversation.add_listener(updates.clone()).expect("a listener thread");
 
     let summary =
         tokio::time::timeout(LIMIT, f.conversation.send_message("hello there".into())).await.unwrap().unwrap();
@@ -73,7 +73,7 @@ async fn a_foreign_client_tool_runs_and_its_result_reaches_the_agent() {
         .register_tool("get_location".into(), "Where the user is".into(), LOCATION_SCHEMA.into(), tool.clone())
         .unwrap();
     let updates = Arc::new(Recorder::<ConversationUpdate>::default());
-    let subscription = f.conversation.add_listener(updates.clone());
+    let subscription = f.conversation.add_listener(updates.clone()).expect("a listener thread");
 
     let summary =
         tokio::time::timeout(LIMIT, f.conversation.send_message("what is my location?".into())).await.unwrap().unwrap();
@@ -294,9 +294,9 @@ async fn listeners_that_fail_or_panic_do_not_stop_deliveries() {
     }
     let f = fixture();
     let faulty = Arc::new(Faulty(Default::default()));
-    let a = f.conversation.add_listener(faulty.clone());
+    let a = f.conversation.add_listener(faulty.clone()).expect("a listener thread");
     let healthy = Arc::new(Recorder::<ConversationUpdate>::default());
-    let b = f.conversation.add_listener(healthy.clone());
+    let b = f.conversation.add_listener(healthy.clone()).expect("a listener thread");
     // The first batch (the Reset) panics, the next one throws: later batches still arrive.
     for text in ["hello", "hello again", "and again"] {
         tokio::time::timeout(LIMIT, f.conversation.send_message(text.into())).await.unwrap().unwrap();
@@ -324,4 +324,74 @@ fn runtime_threads_are_named_and_counted() {
         .handle()
         .block_on(async { tokio::spawn(async { std::thread::current().name().map(str::to_owned) }).await.unwrap() });
     assert_eq!(name.as_deref(), Some("agentui-runtime"));
+}
+
+/// A listener that blocks in its callback until the gate opens, as the Kotlin and Swift layers
+/// do while their bounded queue is full, then records.
+struct Gated {
+    open: std::sync::Mutex<bool>,
+    opened: std::sync::Condvar,
+    seen: Recorder<ConversationUpdate>,
+}
+
+impl Gated {
+    fn new() -> Arc<Self> {
+        Arc::new(Gated {
+            open: std::sync::Mutex::new(false),
+            opened: std::sync::Condvar::new(),
+            seen: Recorder::default(),
+        })
+    }
+
+    fn open(&self) {
+        *self.open.lock().unwrap() = true;
+        self.opened.notify_all();
+    }
+}
+
+impl agentui_ffi::ConversationListener for Gated {
+    fn on_updates(&self, updates: Vec<ConversationUpdate>) -> Result<(), agentui_ffi::ListenerError> {
+        let mut open = self.open.lock().unwrap();
+        while !*open {
+            open = self.opened.wait(open).unwrap();
+        }
+        drop(open);
+        self.seen.on_updates(updates)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn listeners_blocked_in_their_callback_do_not_stall_the_conversation() {
+    let f = fixture();
+    // More blocked listeners than the runtime has workers: each blocks its own thread only.
+    let gated: Vec<Arc<Gated>> = (0..3).map(|_| Gated::new()).collect();
+    let handles: Vec<_> =
+        gated.iter().map(|g| f.conversation.add_listener(g.clone()).expect("a listener thread")).collect();
+
+    for text in ["hello", "hello again"] {
+        tokio::time::timeout(LIMIT, f.conversation.send_message(text.into()))
+            .await
+            .expect("a run finishes while every listener is blocked")
+            .unwrap();
+    }
+    assert!(gated.iter().all(|g| g.seen.len() == 0), "nothing was delivered past the gate");
+
+    // Once the gate opens, each listener gets everything, in order, ending with the last run's end.
+    for (g, handle) in gated.iter().zip(&handles) {
+        g.open();
+        tokio::time::timeout(LIMIT, handle.flush()).await.expect("the blocked deliveries resume");
+        let seen = g.seen.snapshot();
+        assert!(matches!(seen[0], ConversationUpdate::Reset { .. }), "{:?}", seen[0]);
+        let added = seen
+            .iter()
+            .filter(|u| matches!(u, ConversationUpdate::Delta { delta: ConversationDelta::MessageAdded { .. } }))
+            .count();
+        assert_eq!(added, messages(&f.conversation).len(), "every message arrived once");
+        let last_phase = seen.iter().rev().find_map(|u| match u {
+            ConversationUpdate::Delta { delta: ConversationDelta::RunPhase { phase } } => Some(phase),
+            _ => None,
+        });
+        assert!(matches!(last_phase, Some(RunPhase::Finished { .. })), "{last_phase:?}");
+    }
+    f.agent.stop().unwrap();
 }

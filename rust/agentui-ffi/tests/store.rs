@@ -59,7 +59,7 @@ async fn a_conversation_comes_back_through_a_new_runtime_and_listeners_start_wit
     let runtime = Runtime::new().unwrap();
     let conversation = runtime.open(file.open(), agent.agent_url(), Vec::new(), on_thread("t")).unwrap();
     let updates = Arc::new(Recorder::<ConversationUpdate>::default());
-    let subscription = conversation.add_listener(updates.clone());
+    let subscription = conversation.add_listener(updates.clone()).expect("a listener thread");
     tokio::time::timeout(LIMIT, subscription.flush()).await.unwrap();
     let seen = updates.snapshot();
     let Some(ConversationUpdate::Reset { snapshot }) = seen.first() else { panic!("a Reset first: {seen:?}") };

@@ -11,6 +11,7 @@ import dev.agentui.core.NodeValue
 import dev.agentui.core.SurfaceDiffRecord
 import dev.agentui.core.SurfaceListener
 import dev.agentui.core.TaskHandle
+import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.CoroutineScope
@@ -21,7 +22,9 @@ import kotlinx.coroutines.cancel
 import kotlinx.coroutines.delay
 import kotlinx.coroutines.channels.BufferOverflow
 import kotlinx.coroutines.channels.Channel
+import kotlinx.coroutines.channels.ClosedSendChannelException
 import kotlinx.coroutines.channels.awaitClose
+import kotlinx.coroutines.channels.trySendBlocking
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.MutableSharedFlow
 import kotlinx.coroutines.flow.MutableStateFlow
@@ -31,6 +34,8 @@ import kotlinx.coroutines.flow.asSharedFlow
 import kotlinx.coroutines.flow.asStateFlow
 import kotlinx.coroutines.flow.buffer
 import kotlinx.coroutines.flow.callbackFlow
+import kotlinx.coroutines.currentCoroutineContext
+import kotlinx.coroutines.isActive
 import kotlinx.coroutines.launch
 import java.io.Closeable
 import java.util.concurrent.atomic.AtomicBoolean
@@ -40,9 +45,11 @@ import java.util.concurrent.atomic.AtomicBoolean
  * owns the conversation's state and sends a snapshot, then deltas; this class applies them to
  * its flows, in one place ([apply]), and holds nothing the core does not send.
  *
- * The native listener only enqueues batches (on a Rust thread); one coroutine on [dispatcher]
- * applies them in order and publishes once per drained batch, so every flow changes on that
- * dispatcher (the main thread on Android). [send], [continueRun] and [dispatchAction] return
+ * The native listener only enqueues batches (on its own Rust thread); one coroutine on
+ * [dispatcher] applies them in order and publishes once per drained batch, so every flow changes
+ * on that dispatcher (the main thread on Android). The queue is bounded: while it is full the
+ * listener's thread waits, the core's inbox for this conversation fills, and the core then
+ * sends a fresh snapshot. A main thread that falls behind costs a resync, never unbounded memory. [send], [continueRun] and [dispatchAction] return
  * once the flows show the run's end: the core returns after publishing it, and the call then
  * waits for a marker queued behind everything delivered so far.
  *
@@ -58,7 +65,10 @@ class AgentConversation private constructor(
     private val scope = CoroutineScope(SupervisorJob() + dispatcher)
 
     /** Update batches from the core, and markers [send] waits on, in one order. */
-    private val queue = Channel<Any>(Channel.UNLIMITED)
+    private val queue = Channel<Any>(QUEUED_BATCHES) { undelivered ->
+        // Dropped by close(): release whoever waits on it; the flows keep their last values.
+        (undelivered as? Settled)?.done?.complete(Unit)
+    }
 
     private val _messages = MutableStateFlow<List<ChatMessage>>(emptyList())
     private val _phase = MutableStateFlow<RunPhase>(RunPhase.Idle)
@@ -126,9 +136,15 @@ class AgentConversation private constructor(
     private var stepsDirty = false
     private var pendingDirty = false
 
+    /** Snapshots applied: the first, then one per resync after falling behind (for tests). */
+    @Volatile
+    internal var snapshotsApplied = 0
+        private set
+
     private val subscription: TaskHandle = native.addListener(object : ConversationListener {
         override fun onUpdates(updates: List<ConversationUpdate>) {
-            queue.trySend(updates)
+            // Waits while the queue is full (see the class comment); fails once closed.
+            queue.trySendBlocking(updates)
         }
     })
 
@@ -204,17 +220,19 @@ class AgentConversation private constructor(
     fun surfaceDiffs(surfaceId: String): Flow<SurfaceDiff> = callbackFlow {
         val handle = native.addSurfaceListener(surfaceId, object : SurfaceListener {
             override fun onDiffs(diffs: List<SurfaceDiffRecord>) {
-                for (diff in diffs) trySend(diff.toDiff())
+                // Bounded like the conversation's queue: a slow collector makes the core resync it.
+                for (diff in diffs) if (trySendBlocking(diff.toDiff()).isClosed) return
             }
         })
         awaitClose { handle.close() }
-    }.buffer(Channel.UNLIMITED)
+    }.buffer(QUEUED_DIFFS)
 
     /** Cancels the run in flight, the subscription and the apply coroutine; flows keep their last values. */
     override fun close() {
         if (!closed.compareAndSet(false, true)) return
         subscription.close()
-        queue.close()
+        // Cancel, not close: it wakes a listener thread waiting for room and drops what is queued.
+        queue.cancel()
         scope.cancel()
         native.cancel()
         native.close()
@@ -224,18 +242,26 @@ class AgentConversation private constructor(
     private suspend fun <T> settled(call: suspend () -> T): T {
         val result = call()
         subscription.flush()
-        val marker = CompletableDeferred<Unit>()
-        if (queue.trySend(marker).isSuccess) marker.await()
+        val marker = Settled()
+        try {
+            queue.send(marker)
+        } catch (closed: ClosedSendChannelException) {
+            return result
+        } catch (closed: CancellationException) {
+            // The queue was cancelled by close(), not this coroutine: nothing more will apply.
+            if (!currentCoroutineContext().isActive) throw closed
+            return result
+        }
+        marker.done.await()
         return result
     }
 
     private fun handle(item: Any) {
         when (item) {
-            is CompletableDeferred<*> -> {
+            is Settled -> {
                 // Everything before the marker is applied; publish it before releasing the caller.
                 publish()
-                @Suppress("UNCHECKED_CAST")
-                (item as CompletableDeferred<Unit>).complete(Unit)
+                item.done.complete(Unit)
             }
             is List<*> -> for (update in item) {
                 when (update) {
@@ -247,6 +273,7 @@ class AgentConversation private constructor(
     }
 
     private fun reset(snapshot: ConversationSnapshot) {
+        snapshotsApplied++
         messageIndex.clear()
         growing.clear()
         grown.clear()
@@ -421,7 +448,16 @@ class AgentConversation private constructor(
         }
     }
 
+    /** Queued behind the batches delivered so far; completed once they are applied. */
+    private class Settled {
+        val done = CompletableDeferred<Unit>()
+    }
+
     companion object {
+        /** Batches (each at most 1,024 updates) waiting for the apply coroutine. */
+        private const val QUEUED_BATCHES = 64
+        /** One surface's diffs waiting for its collector. */
+        private const val QUEUED_DIFFS = 1024
         private const val EVENT_BUFFER = 256
         private const val PUBLISH_INTERVAL_NS = 16_000_000L
 

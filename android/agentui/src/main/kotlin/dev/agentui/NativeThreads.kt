@@ -14,10 +14,11 @@ import java.util.concurrent.atomic.AtomicBoolean
  * Keeps the Rust runtime's threads attached to the JVM between callbacks.
  *
  * Every listener delivery, tool call, async completion and handle release reaches Kotlin
- * through a JNA callback on a tokio worker thread that the JVM does not know. By default JNA
+ * through a JNA callback on a Rust thread the JVM does not know (a tokio worker, or a
+ * listener's own delivery thread). By default JNA
  * attaches such a thread for the callback and detaches it afterwards, creating a new
  * `java.lang.Thread` each time. Registering a [CallbackThreadInitializer] with `detach = false`
- * attaches each worker once; JNA detaches it itself when the native thread exits.
+ * attaches each thread once; JNA detaches it itself when the native thread exits.
  *
  * JNA reads the initializer when it first makes the native trampoline of a callback, which for
  * the listener vtables happens when the generated library object loads. So this must run before

@@ -1,6 +1,5 @@
 package dev.agentui
 
-import com.sun.net.httpserver.HttpServer
 import dev.agentui.compose.SurfaceNodes
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.cancel
@@ -10,9 +9,6 @@ import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.Timeout
 import java.io.File
-import java.io.OutputStream
-import java.net.InetAddress
-import java.net.InetSocketAddress
 import java.util.concurrent.Semaphore
 import java.util.concurrent.TimeUnit
 import kotlin.test.assertEquals
@@ -27,21 +23,6 @@ import kotlin.test.assertTrue
 @Tag("benchmark")
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class AdapterBenchmark {
-    /** Answers any POST with the SSE body [write] produces, on loopback. */
-    private class SseServer(private val write: (OutputStream) -> Unit) : AutoCloseable {
-        private val server = HttpServer.create(InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0).apply {
-            createContext("/") { exchange ->
-                exchange.requestBody.readBytes()
-                exchange.responseHeaders.add("Content-Type", "text/event-stream")
-                exchange.sendResponseHeaders(200, 0)
-                exchange.responseBody.buffered(1 shl 16).use(write)
-            }
-            start()
-        }
-        val url get() = "http://127.0.0.1:${server.address.port}/agent"
-        override fun close() = server.stop(0)
-    }
-
     private fun benchFile(): File {
         // The workloads sit beside the repository: ../shared/bench from its root.
         var dir: File? = File("").absoluteFile
@@ -111,15 +92,7 @@ class AdapterBenchmark {
     @Test
     fun `1M one-character text deltas through the Kotlin layer`() {
         val deltas = 1_000_000
-        val content = """data: {"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"x"}""" + "\n\n"
-        val contentBytes = content.encodeToByteArray()
-        SseServer { out ->
-            out.write("""data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}""".plus("\n\n").encodeToByteArray())
-            out.write("""data: {"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}""".plus("\n\n").encodeToByteArray())
-            repeat(deltas) { out.write(contentBytes) }
-            out.write("""data: {"type":"TEXT_MESSAGE_END","messageId":"m1"}""".plus("\n\n").encodeToByteArray())
-            out.write("""data: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}""".plus("\n\n").encodeToByteArray())
-        }.use { server ->
+        SseServer.oneLongMessage(deltas).use { server ->
             System.gc()
             resetPeakRss()
             val run = timedRun(server.url, "t") { it.messages.value.lastOrNull()?.text?.length == deltas }

@@ -17,7 +17,9 @@ import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.Timeout
 import java.util.Collections
+import java.util.concurrent.CountDownLatch
 import java.util.concurrent.TimeUnit
+import kotlin.coroutines.EmptyCoroutineContext
 import kotlin.test.assertEquals
 import kotlin.test.assertFalse
 import kotlin.test.assertIs
@@ -372,6 +374,30 @@ class AgentConversationTest {
             sent.await()
             assertTrue(conversation.messages.value.lastAssistantText().endsWith("🎉."))
             assertIs<RunPhase.Finished>(conversation.phase.value)
+        }
+    }
+
+    @Test
+    fun `a main thread that falls behind is resynced with a snapshot, not queued without bound`(): Unit = runBlocking {
+        val deltas = 100_000
+        SseServer.oneLongMessage(deltas).use { server ->
+            connect(server.url, AgentOptions(threadId = "t")).use { conversation ->
+                val release = CountDownLatch(1)
+                // The "main thread" is busy: nothing is applied while the core streams.
+                main.dispatcher.dispatch(EmptyCoroutineContext, Runnable { release.await() })
+                val sent = async(Dispatchers.Default) { conversation.send("go") }
+                withTimeout(WAIT_MS) {
+                    while (conversation.native.snapshot().phase !is dev.agentui.core.RunPhase.Finished) delay(20)
+                }
+                assertFalse(sent.isCompleted, "send waits for the flows")
+                release.countDown()
+                sent.await()
+                // The listener thread waited on the bounded queue, the core's inbox overflowed, and
+                // a fresh snapshot replaced what did not fit: nothing lost, memory bounded.
+                assertEquals(deltas, conversation.messages.value.last().text?.length)
+                assertIs<RunPhase.Finished>(conversation.phase.value)
+                assertTrue(conversation.snapshotsApplied >= 2, "resynced: ${conversation.snapshotsApplied} snapshots")
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.agentui
 
+import com.sun.net.httpserver.HttpServer
 import dev.agentui.core.DemoAgentHandle
 import dev.agentui.core.startDemoAgent
 import dev.agentui.core.startDemoAgentWith
@@ -9,6 +10,9 @@ import kotlinx.coroutines.flow.StateFlow
 import kotlinx.coroutines.flow.first
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.withTimeout
+import java.io.OutputStream
+import java.net.InetAddress
+import java.net.InetSocketAddress
 import java.util.concurrent.Executors
 
 /** Process-wide native fixtures: one runtime and the in-process demo agents (loopback only). */
@@ -89,4 +93,33 @@ class SurfaceProbe(
 suspend fun AgentConversation.probe(surfaceId: String, dispatcher: kotlinx.coroutines.CoroutineDispatcher): SurfaceProbe {
     surfaces.awaitValue { surfaceId in it }
     return SurfaceProbe(this, surfaceId, dispatcher)
+}
+
+/** Answers any POST with the SSE body [write] produces, on loopback. */
+class SseServer(private val write: (OutputStream) -> Unit) : AutoCloseable {
+    private val server = HttpServer.create(InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0).apply {
+        createContext("/") { exchange ->
+            exchange.requestBody.readBytes()
+            exchange.responseHeaders.add("Content-Type", "text/event-stream")
+            exchange.sendResponseHeaders(200, 0)
+            exchange.responseBody.buffered(1 shl 16).use(write)
+        }
+        start()
+    }
+    val url get() = "http://127.0.0.1:${server.address.port}/agent"
+    override fun close() = server.stop(0)
+
+    companion object {
+        private fun event(json: String) = "data: $json\n\n".encodeToByteArray()
+
+        /** One run on thread "t" streaming one assistant message of [deltas] one-character deltas. */
+        fun oneLongMessage(deltas: Int) = SseServer { out ->
+            val content = event("""{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"x"}""")
+            out.write(event("""{"type":"RUN_STARTED","threadId":"t","runId":"r"}"""))
+            out.write(event("""{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}"""))
+            repeat(deltas) { out.write(content) }
+            out.write(event("""{"type":"TEXT_MESSAGE_END","messageId":"m1"}"""))
+            out.write(event("""{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"""))
+        }
+    }
 }
