@@ -519,6 +519,8 @@ public final class AgentConversation: ObservableObject {
 }
 
 /// The shared state as Foundation JSON values, with the core's applied JSON Patches replayed on it.
+/// The core sends `add`, `replace` and `remove` only (`move` and `copy` spelled out with their
+/// values, `test` dropped); anything else means the two disagree and the caller re-reads the state.
 struct StateTree {
     private(set) var root: Any? = nil
 
@@ -534,11 +536,7 @@ struct StateTree {
             case .add: guard put(op.path, value, insert: true) else { return false }
             case .replace: guard put(op.path, value, insert: false) else { return false }
             case .remove: guard remove(op.path) != nil else { return false }
-            case .move:
-                guard let from = op.from, let moved = remove(from), put(op.path, moved, insert: true) else { return false }
-            case .copy:
-                guard let from = op.from, let copied = get(from), put(op.path, copied, insert: true) else { return false }
-            case .test: break
+            case .move, .copy, .test: return false
             }
         }
         return true
@@ -555,18 +553,6 @@ struct StateTree {
         return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
             $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
         }
-    }
-
-    private func get(_ path: String) -> Any? {
-        var node: Any? = root
-        for token in Self.tokens(path) { node = Self.child(node, token) }
-        return node
-    }
-
-    private static func child(_ node: Any?, _ token: String) -> Any? {
-        if let object = node as? [String: Any] { return object[token] }
-        if let array = node as? [Any], let i = Int(token), array.indices.contains(i) { return array[i] }
-        return nil
     }
 
     /// Rebuilds the containers along `tokens` with `edit` applied at the last one (values are

@@ -60,6 +60,86 @@ pub fn apply_patch_weighed(
     ops: &[PatchOperation],
     bounds: PatchBounds,
 ) -> Result<usize, PatchError> {
+    apply_observed(target, weight, ops, bounds, |_, _, _| ())
+}
+
+/// A patch as only `add`, `replace` and `remove`, each with its value: what a platform replays
+/// without re-implementing `move`, `copy` and `test` (see [`apply_patch_plain`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlainPatch {
+    Ops(Vec<PatchOperation>),
+    /// Spelled out, the moved and copied values would weigh more than the document did (a
+    /// short patch of copies can name one large value many times): send the document instead.
+    TooHeavy,
+}
+
+/// [`apply_patch_weighed`], also spelling the patch out as a [`PlainPatch`]: a `move` becomes
+/// `remove` + `add` with the moved value, a `copy` an `add` with the copy, a `test` nothing.
+/// The values are cloned as each operation applies; their total is kept to the document's
+/// peak weight (at least [`PLAIN_PATCH_ALLOWANCE`]), past which the result is `TooHeavy`.
+pub fn apply_patch_plain(
+    target: &mut Value,
+    weight: Option<usize>,
+    ops: &[PatchOperation],
+    bounds: PatchBounds,
+) -> Result<(usize, PlainPatch), PatchError> {
+    let mut plain = Some(Vec::with_capacity(ops.len()));
+    let (mut spelled, mut peak) = (0usize, PLAIN_PATCH_ALLOWANCE);
+    let weight = apply_observed(target, weight, ops, bounds, |doc, op, weight_now| {
+        peak = peak.max(weight_now);
+        let Some(out) = plain.as_mut() else { return };
+        match op.op {
+            PatchOp::Move | PatchOp::Copy => {
+                let Some(value) = added_at(doc, &op.path) else {
+                    plain = None;
+                    return;
+                };
+                spelled = spelled.saturating_add(size::weight(value));
+                if spelled > peak {
+                    plain = None;
+                    return;
+                }
+                let value = value.clone();
+                if op.op == PatchOp::Move {
+                    out.push(plain_op(PatchOp::Remove, op.from.clone().unwrap_or_default(), None));
+                }
+                out.push(plain_op(PatchOp::Add, op.path.clone(), Some(value)));
+            }
+            PatchOp::Test => {}
+            PatchOp::Add | PatchOp::Remove | PatchOp::Replace => {
+                out.push(plain_op(op.op, op.path.clone(), op.value.clone()));
+            }
+        }
+    })?;
+    Ok((weight, plain.map_or(PlainPatch::TooHeavy, PlainPatch::Ops)))
+}
+
+/// What [`apply_patch_plain`] may always spend on spelled-out values, however small the document.
+pub const PLAIN_PATCH_ALLOWANCE: usize = 64 * 1024;
+
+fn plain_op(op: PatchOp, path: String, value: Option<Value>) -> PatchOperation {
+    PatchOperation { op, path, from: None, value, extra: Default::default() }
+}
+
+/// The value an `add` at `pointer` just placed (`-` names the array's new last element).
+fn added_at<'a>(doc: &'a mut Value, pointer: &str) -> Option<&'a mut Value> {
+    match pointer.strip_suffix("/-") {
+        Some(parent) => match get_mut(doc, parent).ok()? {
+            Value::Array(items) => items.last_mut(),
+            _ => None,
+        },
+        None => get_mut(doc, pointer).ok(),
+    }
+}
+
+/// Applies `ops` atomically, calling `applied` after each one with the document and its weight.
+fn apply_observed(
+    target: &mut Value,
+    weight: Option<usize>,
+    ops: &[PatchOperation],
+    bounds: PatchBounds,
+    mut applied: impl FnMut(&mut Value, &PatchOperation, usize),
+) -> Result<usize, PatchError> {
     let weight = match weight {
         Some(weight) => weight,
         None => {
@@ -77,7 +157,10 @@ pub fn apply_patch_weighed(
     let mut weight_now = weight;
     for (index, op) in ops.iter().enumerate() {
         match apply_one(target, op, weight_now, bounds) {
-            Ok(after) => weight_now = after,
+            Ok(after) => {
+                weight_now = after;
+                applied(target, op, weight_now);
+            }
             Err(failure) => {
                 saved.restore(target);
                 return Err(match failure {
@@ -373,5 +456,63 @@ mod tests {
         assert_eq!(doc, json!([1]));
         assert!(apply_patch(&mut doc, &[op(PatchOp::Remove, "/01", None, None)]).is_err());
         assert!(apply_patch(&mut doc, &[op(PatchOp::Test, "/0", None, Some(json!(2)))]).is_err());
+    }
+
+    /// Replays a plain patch with nothing but add, replace and remove, as a platform does.
+    fn replay_plain(doc: &mut Value, ops: &[PatchOperation]) {
+        for op in ops {
+            assert!(op.from.is_none(), "{op:?}");
+            match op.op {
+                PatchOp::Add => add(doc, &op.path, op.value.clone().unwrap()).unwrap(),
+                PatchOp::Replace => *get_mut(doc, &op.path).unwrap() = op.value.clone().unwrap(),
+                PatchOp::Remove => drop(remove(doc, &op.path).unwrap()),
+                other => panic!("{other:?} in a plain patch"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_plain_patch_replays_to_the_same_document() {
+        let start = json!({"a": {"x": 1}, "list": ["p", "q", "r"], "o": {"k~/": true}});
+        let ops = [
+            op(PatchOp::Copy, "/list/-", Some("/a"), None),
+            op(PatchOp::Move, "/list/0", Some("/list/2"), None),
+            op(PatchOp::Test, "/list/0", None, Some(json!("r"))),
+            op(PatchOp::Move, "/b", Some("/o/k~0~1"), None),
+            op(PatchOp::Copy, "/c", Some("/list"), None),
+            op(PatchOp::Replace, "/a/x", None, Some(json!(2))),
+            op(PatchOp::Remove, "/list/1", None, None),
+        ];
+        let mut patched = start.clone();
+        let (_, plain) = apply_patch_plain(&mut patched, None, &ops, PatchBounds::UNBOUNDED).unwrap();
+        let PlainPatch::Ops(plain) = plain else { panic!("{plain:?}") };
+        // copy, move (2), move (2), copy, replace, remove; the test is dropped.
+        assert_eq!(plain.len(), 8, "{plain:#?}");
+        let mut replayed = start;
+        replay_plain(&mut replayed, &plain);
+        assert_eq!(replayed, patched);
+        // The copied value is the one at the time of the copy, not the later replace.
+        assert_eq!(plain[0].value, Some(json!({"x": 1})));
+    }
+
+    #[test]
+    fn copying_one_large_value_over_and_over_is_too_heavy_to_spell_out() {
+        let big = "x".repeat(PLAIN_PATCH_ALLOWANCE);
+        let mut doc = json!({"big": big});
+        // Each pair leaves the document as it was, but each copy would be spelled out whole.
+        let ops: Vec<_> = (0..8)
+            .flat_map(|_| [op(PatchOp::Copy, "/c", Some("/big"), None), op(PatchOp::Remove, "/c", None, None)])
+            .collect();
+        let (_, plain) = apply_patch_plain(&mut doc, None, &ops, PatchBounds::UNBOUNDED).unwrap();
+        assert_eq!(plain, PlainPatch::TooHeavy);
+        assert_eq!(doc, json!({"big": "x".repeat(PLAIN_PATCH_ALLOWANCE)}));
+    }
+
+    #[test]
+    fn a_plain_patch_fails_like_the_patch_and_leaves_the_document() {
+        let mut doc = json!({"a": 1});
+        let ops = [op(PatchOp::Copy, "/b", Some("/a"), None), op(PatchOp::Move, "/c", Some("/missing"), None)];
+        assert_eq!(apply_patch_plain(&mut doc, None, &ops, PatchBounds::UNBOUNDED).unwrap_err().index, 1);
+        assert_eq!(doc, json!({"a": 1}));
     }
 }

@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use agentui_a2ui::node::ResolvedNode;
 use agentui_a2ui::{SurfaceDiff, SurfaceEvent};
+use agentui_agui::event::PatchOp;
 use agentui_agui::message::MessageContent;
-use agentui_agui::patch::{apply_patch_weighed, PatchBounds};
+use agentui_agui::patch::{apply_patch_plain, apply_patch_weighed, PatchBounds, PlainPatch};
 use agentui_agui::Message;
 
 use crate::conversation::SurfaceSnapshot;
@@ -174,6 +175,32 @@ impl ConversationModel {
                 self.message_index.insert(message.id.clone(), self.snapshot.messages.len());
                 self.snapshot.messages.push(message.clone());
             }
+        }
+    }
+
+    /// Applies one delta and says what subscribers should get instead, if not the delta itself:
+    /// a state patch with `move`, `copy` or `test` goes out as the add/replace/remove ops it
+    /// amounts to, so the platforms replay patches without those three, or as the whole state
+    /// when spelling it out would weigh more (see [`apply_patch_plain`]).
+    pub fn apply_for_subscribers(&mut self, delta: &ConversationDelta) -> Option<ConversationDelta> {
+        let ConversationDelta::StatePatched(ops) = delta else {
+            self.apply(delta);
+            return None;
+        };
+        if !ops.iter().any(|op| matches!(op.op, PatchOp::Move | PatchOp::Copy | PatchOp::Test)) {
+            self.apply(delta);
+            return None;
+        }
+        match apply_patch_plain(&mut self.snapshot.state, self.state_weight, ops, PatchBounds::UNBOUNDED) {
+            Ok((weight, plain)) => {
+                self.state_weight = Some(weight);
+                Some(match plain {
+                    PlainPatch::Ops(ops) => ConversationDelta::StatePatched(ops),
+                    PlainPatch::TooHeavy => ConversationDelta::StateReplaced(self.snapshot.state.clone()),
+                })
+            }
+            // The session applied it, so this does not happen; the state stays as it was there too.
+            Err(_) => None,
         }
     }
 

@@ -75,7 +75,9 @@ pub enum ConversationDelta {
         message_id: String,
         reason: LocalOnly,
     },
-    /// The JSON Patch that was applied to the state, as applied.
+    /// The JSON Patch that was applied to the state. Subscribers get it as `add`, `replace` and
+    /// `remove` only: `move`, `copy` and `test` are spelled out with their values (or, when that
+    /// would weigh more than the state, sent as a `StateReplaced`).
     StatePatched(Vec<PatchOperation>),
     /// The state was replaced (a `STATE_SNAPSHOT`, the app's own write).
     StateReplaced(Value),

@@ -232,8 +232,8 @@ impl SessionListener for Observers {
         let mut hub = self.hub();
         match update {
             SessionUpdate::Delta(delta) => {
-                hub.model.apply(delta);
-                hub.publish(Observed::Delta(delta.clone()));
+                let published = hub.model.apply_for_subscribers(delta).unwrap_or_else(|| delta.clone());
+                hub.publish(Observed::Delta(published));
             }
             SessionUpdate::Surface(event) => {
                 let change = hub.model.apply_surface(event);

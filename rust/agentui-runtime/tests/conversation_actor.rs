@@ -214,6 +214,46 @@ async fn a_state_delta_is_observed_as_the_patch_that_was_applied() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn move_copy_and_test_are_observed_as_the_adds_and_removes_they_amount_to() {
+    let start = json!({"list": ["p", "q"], "a": {"x": 1}});
+    let ops = json!([
+        {"op": "copy", "from": "/a", "path": "/list/-"},
+        {"op": "move", "from": "/list/0", "path": "/first"},
+        {"op": "test", "path": "/first", "value": "p"},
+        {"op": "replace", "path": "/a/x", "value": 2}
+    ]);
+    let events = vec![
+        started("r1"),
+        json!({"type": "STATE_SNAPSHOT", "snapshot": start}),
+        json!({"type": "STATE_DELTA", "delta": ops}),
+        finished("r1"),
+    ];
+    let server = TestServer::start(vec![Reply::sse(&events)]).await;
+    let conv = conversation(&server);
+    let mut sub = conv.subscribe();
+    conv.send_message("state".into()).await.unwrap();
+    let items = drain(&mut sub);
+    let patched: Vec<&Vec<agentui_agui::event::PatchOperation>> = deltas(&items)
+        .into_iter()
+        .filter_map(|d| match d {
+            ConversationDelta::StatePatched(ops) => Some(ops),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(patched.len(), 1);
+    let plain = patched[0];
+    let kinds: Vec<_> = plain.iter().map(|op| op.op).collect();
+    use agentui_agui::event::PatchOp::{Add, Remove, Replace};
+    assert_eq!(kinds, [Add, Remove, Add, Replace], "{plain:#?}");
+    assert!(plain.iter().all(|op| op.from.is_none()));
+    // Replayed on the state before it, the plain form gives the state the conversation has.
+    let mut replayed = start;
+    agentui_agui::patch::apply_patch(&mut replayed, plain).unwrap();
+    assert_eq!(replayed, conv.snapshot().state);
+    assert_eq!(replayed, json!({"list": ["q", {"x": 1}], "a": {"x": 2}, "first": "p"}));
+}
+
+#[tokio::test(start_paused = true)]
 async fn set_value_during_a_run_applies_at_once_and_its_patch_is_observed_before_the_run_ends() {
     let server = TestServer::start(vec![held_run("r1", form_events())]).await;
     let conv = conversation(&server);

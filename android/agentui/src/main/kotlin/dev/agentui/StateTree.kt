@@ -7,8 +7,10 @@ import dev.agentui.core.PatchOperationRecord
 /**
  * The shared state as the adapter keeps it: a mutable tree of plain Kotlin values (LinkedHashMap,
  * ArrayList, String, Double, Boolean, null) that the core's applied JSON Patches are replayed on.
- * The core already applied and validated each patch; a path that does not resolve here means
- * the two disagree, and the caller falls back to a fresh snapshot.
+ * The core already applied and validated each patch and sends it as `add`, `replace` and
+ * `remove` only (it spells `move` and `copy` out with their values and drops `test`). Anything
+ * else, or a path that does not resolve here, means the two disagree, and the caller falls
+ * back to a fresh snapshot.
  */
 internal class StateTree {
     var root: Any? = null
@@ -25,9 +27,7 @@ internal class StateTree {
                 PatchOp.ADD -> put(op.path, op.value?.toMutable(), insert = true)
                 PatchOp.REPLACE -> put(op.path, op.value?.toMutable(), insert = false)
                 PatchOp.REMOVE -> remove(op.path)
-                PatchOp.MOVE -> put(op.path, remove(op.from!!), insert = true)
-                PatchOp.COPY -> put(op.path, copy(get(op.from!!)), insert = true)
-                PatchOp.TEST -> Unit
+                PatchOp.MOVE, PatchOp.COPY, PatchOp.TEST -> error("the core spells ${op.op} out")
             }
         }.isSuccess
     }
@@ -37,8 +37,6 @@ internal class StateTree {
 
     private fun tokens(path: String): List<String> =
         if (path.isEmpty()) emptyList() else path.substring(1).split('/').map { it.replace("~1", "/").replace("~0", "~") }
-
-    private fun get(path: String): Any? = tokens(path).fold(root) { node, token -> child(node, token) }
 
     private fun child(node: Any?, token: String): Any? = when (node) {
         is Map<*, *> -> node[token]
@@ -66,20 +64,17 @@ internal class StateTree {
         }
     }
 
-    private fun remove(path: String): Any? {
+    private fun remove(path: String) {
         val parts = tokens(path)
-        if (parts.isEmpty()) return root.also { root = null }
-        return when (val parent = parts.dropLast(1).fold(root) { node, token -> child(node, token) }) {
+        if (parts.isEmpty()) {
+            root = null
+            return
+        }
+        when (val parent = parts.dropLast(1).fold(root) { node, token -> child(node, token) }) {
             is MutableMap<*, *> -> parent.remove(parts.last())
             is MutableList<*> -> parent.removeAt(parts.last().toInt())
             else -> error("no container at $path")
         }
-    }
-
-    private fun copy(value: Any?): Any? = when (value) {
-        is Map<*, *> -> value.entries.associateTo(LinkedHashMap<String, Any?>()) { (k, v) -> k as String to copy(v) }
-        is List<*> -> value.mapTo(ArrayList()) { copy(it) }
-        else -> value
     }
 
     private fun freeze(value: Any?): Any? = when (value) {
