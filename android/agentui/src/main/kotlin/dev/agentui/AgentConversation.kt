@@ -16,12 +16,13 @@ import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Deferred
+import kotlinx.coroutines.ExperimentalCoroutinesApi
 import kotlinx.coroutines.SupervisorJob
 import kotlinx.coroutines.async
 import kotlinx.coroutines.cancel
-import kotlinx.coroutines.delay
 import kotlinx.coroutines.channels.BufferOverflow
 import kotlinx.coroutines.channels.Channel
+import kotlinx.coroutines.channels.ChannelResult
 import kotlinx.coroutines.channels.ClosedSendChannelException
 import kotlinx.coroutines.channels.awaitClose
 import kotlinx.coroutines.channels.trySendBlocking
@@ -37,6 +38,8 @@ import kotlinx.coroutines.flow.callbackFlow
 import kotlinx.coroutines.currentCoroutineContext
 import kotlinx.coroutines.isActive
 import kotlinx.coroutines.launch
+import kotlinx.coroutines.selects.onTimeout
+import kotlinx.coroutines.selects.select
 import java.io.Closeable
 import java.util.concurrent.atomic.AtomicBoolean
 
@@ -49,13 +52,15 @@ import java.util.concurrent.atomic.AtomicBoolean
  * [dispatcher] applies them in order and publishes once per drained batch, so every flow changes
  * on that dispatcher (the main thread on Android). The queue is bounded: while it is full the
  * listener's thread waits, the core's inbox for this conversation fills, and the core then
- * sends a fresh snapshot. A main thread that falls behind costs a resync, never unbounded memory. [send], [continueRun] and [dispatchAction] return
- * once the flows show the run's end: the core returns after publishing it, and the call then
- * waits for a marker queued behind everything delivered so far.
+ * sends a fresh snapshot. A main thread that falls behind costs a resync, never unbounded memory.
+ * [send], [continueRun] and [dispatchAction] return once the flows show the run's end: the core
+ * returns after publishing it, and the call then waits for a marker queued behind everything
+ * delivered so far.
  *
  * Surfaces are listed in [surfaces]; their nodes are observed one surface at a time with
  * [surfaceDiffs] (the Compose renderer does this), so a node change costs what it changed.
  */
+@OptIn(ExperimentalCoroutinesApi::class) // select's onTimeout
 class AgentConversation private constructor(
     /** The generated object; internal so the layer's tests can reach it, never part of the API. */
     internal val native: Conversation,
@@ -153,18 +158,29 @@ class AgentConversation private constructor(
             var lastPublish = 0L
             for (item in queue) {
                 handle(item)
-                while (true) handle(queue.tryReceive().getOrNull() ?: break)
+                drainReady()
                 // While the agent streams, publish at most once a frame: a UI shows no more, and
-                // each publish copies the growing message text once.
-                val wait = PUBLISH_INTERVAL_NS - (System.nanoTime() - lastPublish)
-                if (wait > 0 && dirty()) {
-                    delay(wait / 1_000_000 + 1)
-                    while (true) handle(queue.tryReceive().getOrNull() ?: break)
+                // each publish copies the growing message text once. Batches keep being applied
+                // meanwhile: a queue left full would make the core resync with a whole snapshot.
+                while (dirty()) {
+                    val wait = PUBLISH_INTERVAL_NS - (System.nanoTime() - lastPublish)
+                    if (wait <= 0) break
+                    // select, not withTimeout: a timed-out select never takes (and loses) an item.
+                    val next = select<ChannelResult<Any>?> {
+                        queue.onReceiveCatching { it }
+                        onTimeout(wait / 1_000_000 + 1) { null }
+                    } ?: break
+                    handle(next.getOrNull() ?: break)
+                    drainReady()
                 }
                 publish()
                 lastPublish = System.nanoTime()
             }
         }
+    }
+
+    private fun drainReady() {
+        while (true) handle(queue.tryReceive().getOrNull() ?: return)
     }
 
     /** Sends a user message and runs the agent (and client-tool follow-ups) to the end. */

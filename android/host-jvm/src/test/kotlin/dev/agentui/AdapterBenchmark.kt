@@ -83,12 +83,14 @@ class AdapterBenchmark {
             resetPeakRss()
             val run = timedRun(server.url, BENCH_THREAD) { it.agentMessages() == 4040 && it.phase.value is RunPhase.Finished }
             val (ms, rss) = run.ms to peakRssMb()
+            // 1 unless the main thread fell behind and the core resynced it.
+            val snapshots = run.conversation.snapshotsApplied
             run.use {
                 assertEquals(4040, it.conversation.agentMessages())
                 assertIs<RunPhase.Finished>(it.conversation.phase.value)
             }
-            println("BENCH %-60s %8.1f ms, %.2f us/event, peak RSS (VmHWM) %.0f MB".format(
-                "62,043-event run -> AgentConversation flows (4,040 messages)", ms, ms * 1000 / 62_043, rss))
+            println("BENCH %-60s %8.1f ms, %.2f us/event, peak RSS (VmHWM) %.0f MB, %d snapshots".format(
+                "62,043-event run -> AgentConversation flows (4,040 messages)", ms, ms * 1000 / 62_043, rss, snapshots))
         }
     }
 
@@ -100,9 +102,10 @@ class AdapterBenchmark {
             resetPeakRss()
             val run = timedRun(server.url, "t") { it.messages.value.lastOrNull()?.text?.length == deltas }
             val (ms, rss) = run.ms to peakRssMb()
+            val snapshots = run.conversation.snapshotsApplied
             run.use { assertEquals(deltas, it.conversation.messages.value.last().text!!.length) }
-            println("BENCH %-60s %8.1f ms, %.2f us/event, peak RSS (VmHWM) %.0f MB".format(
-                "1M one-character deltas -> AgentConversation flows", ms, ms * 1000 / (deltas + 4), rss))
+            println("BENCH %-60s %8.1f ms, %.2f us/event, peak RSS (VmHWM) %.0f MB, %d snapshots".format(
+                "1M one-character deltas -> AgentConversation flows", ms, ms * 1000 / (deltas + 4), rss, snapshots))
         }
     }
 
