@@ -372,3 +372,30 @@ async fn https_to_a_port_answering_garbage_is_an_error_not_a_panic() {
     .await
     .unwrap();
 }
+
+/// On the real clock (see the test server's note on keep-alive and the paused clock).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_run_reuses_the_kept_alive_connection() {
+    timeout(TEST_BOUND, async {
+        let replies = ["r1", "r2"].map(|run| Reply::sse(&run_of(run, vec![text("m1", "hi")])).keep_alive());
+        let server = TestServer::start(replies.to_vec()).await;
+        let transport = HttpTransport::new(&server.url("/agent"), &[], TransportOptions::default()).unwrap();
+        for run in ["r1", "r2"] {
+            let input = RunAgentInput { run_id: run.into(), ..input() };
+            let (_, result) = transport
+                .stream_run(
+                    &input,
+                    ConversationState::default(),
+                    &PipelineOptions::default(),
+                    &CancelToken::new(),
+                    |_, _| {},
+                )
+                .await;
+            result.unwrap();
+        }
+        let connections: Vec<usize> = server.requests().iter().map(|r| r.connection).collect();
+        assert_eq!(connections, [0, 0], "both runs on one connection");
+    })
+    .await
+    .unwrap();
+}

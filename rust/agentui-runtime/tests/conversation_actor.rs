@@ -535,3 +535,19 @@ async fn a_surface_subscriber_that_falls_behind_gets_a_fresh_reset() {
     conv.set_value("f", "/form/name", json!("after")).unwrap();
     assert!(matches!(idle.try_recv(), Some(SurfaceDiff::Patch { .. })), "then it follows the writes again");
 }
+
+/// The one test here on the real clock: a kept-alive connection is reused across runs (on the
+/// paused clock the test server closes every connection; see its note).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn runs_of_one_conversation_reuse_a_kept_alive_connection() {
+    let replies =
+        ["r1", "r2", "r3"].map(|run| Reply::sse(&run_of(run, vec![text(&format!("m-{run}"), "hi")])).keep_alive());
+    let server = TestServer::start(replies.to_vec()).await;
+    let conv = conversation(&server);
+    for text in ["one", "two", "three"] {
+        tokio::time::timeout(TEST_BOUND, conv.send_message(text.into())).await.unwrap().unwrap();
+    }
+    let connections: Vec<usize> = server.requests().iter().map(|r| r.connection).collect();
+    assert_eq!(connections, [0, 0, 0], "every run on the first connection");
+    assert_eq!(conv.snapshot().messages.len(), 6);
+}

@@ -1,9 +1,10 @@
 //! A tiny scripted HTTP/1.1 server on 127.0.0.1 for transport, runtime and interop tests, plus
 //! AG-UI event builders. Each request takes the next scripted reply; each reply is
 //! a list of steps (write bytes, sleep, drop the connection, hang), so faults and timing are
-//! exact and owned by the test. Every reply closes its connection: on tokio's paused clock a
-//! request on a reused keep-alive connection was not answered before the clock jumped to the
-//! client's idle timeout, and one connection per request keeps the timing the script's own.
+//! exact and owned by the test. Replies close their connection unless made with
+//! [`Reply::keep_alive`]: on tokio's paused clock a request on a reused keep-alive connection
+//! was not answered before the clock jumped to the client's idle timeout, and one connection
+//! per request keeps the timing the script's own. Keep-alive tests run on the real clock.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -23,6 +24,8 @@ pub struct Recorded {
     pub path: String,
     pub headers: Vec<(String, String)>,
     pub body: Value,
+    /// Which accepted connection carried it, counting from 0: equal numbers mean a reused one.
+    pub connection: usize,
 }
 
 impl Recorded {
@@ -50,6 +53,12 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// The same reply, leaving the connection open for the client's next request.
+    pub fn keep_alive(mut self) -> Self {
+        self.head = self.head.replace("Connection: close\r\n", "");
+        self
+    }
+
     /// A chunked `text/event-stream` reply made of `steps`, properly terminated unless a step
     /// drops or hangs.
     pub fn sse_steps(steps: Vec<Step>) -> Self {
@@ -101,8 +110,10 @@ impl TestServer {
         let requests = Arc::new(Mutex::new(Vec::new()));
         let (r, q) = (replies.clone(), requests.clone());
         let task = tokio::spawn(async move {
+            let mut connection = 0;
             while let Ok((socket, _)) = listener.accept().await {
-                tokio::spawn(serve(socket, r.clone(), q.clone()));
+                tokio::spawn(serve(socket, connection, r.clone(), q.clone()));
+                connection += 1;
             }
         });
         TestServer { addr, replies, requests, task }
@@ -125,9 +136,14 @@ impl TestServer {
     }
 }
 
-async fn serve(mut socket: TcpStream, replies: Arc<Mutex<VecDeque<Reply>>>, requests: Arc<Mutex<Vec<Recorded>>>) {
+async fn serve(
+    mut socket: TcpStream,
+    connection: usize,
+    replies: Arc<Mutex<VecDeque<Reply>>>,
+    requests: Arc<Mutex<Vec<Recorded>>>,
+) {
     loop {
-        let Some(request) = read_request(&mut socket).await else { return };
+        let Some(request) = read_request(&mut socket, connection).await else { return };
         requests.lock().unwrap().push(request);
         let reply = replies
             .lock()
@@ -167,7 +183,7 @@ async fn serve(mut socket: TcpStream, replies: Arc<Mutex<VecDeque<Reply>>>, requ
     }
 }
 
-async fn read_request(socket: &mut TcpStream) -> Option<Recorded> {
+async fn read_request(socket: &mut TcpStream, connection: usize) -> Option<Recorded> {
     let mut buf = Vec::new();
     let mut tmp = [0u8; 4096];
     let head_end = loop {
@@ -200,7 +216,7 @@ async fn read_request(socket: &mut TcpStream) -> Option<Recorded> {
         body.extend_from_slice(&tmp[..n]);
     }
     let body = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    Some(Recorded { method, path, headers, body })
+    Some(Recorded { method, path, headers, body, connection })
 }
 
 // ---- events ----
