@@ -10,8 +10,6 @@ use std::collections::HashSet;
 
 use agentui_a2ui::schema::SchemaRegistry;
 use serde_json::{Map, Value};
-use time::format_description::well_known::Rfc3339;
-use time::OffsetDateTime;
 
 use agentui_agui::message::{Interrupt, ResumeEntry, ResumeStatus};
 
@@ -183,9 +181,9 @@ impl InterruptBook {
     }
 }
 
-// An `expiresAt` that is not RFC 3339 cannot be judged; it does not block an answer.
+// An `expiresAt` that is not an RFC 3339 instant cannot be judged; it does not block an answer.
 fn is_past(expires_at: &str) -> bool {
-    OffsetDateTime::parse(expires_at, &Rfc3339).is_ok_and(|t| t <= OffsetDateTime::now_utc())
+    expires_at.parse::<jiff::Timestamp>().is_ok_and(|t| t <= jiff::Timestamp::now())
 }
 
 fn check_payload(id: &str, schema: &serde_json::Map<String, Value>, payload: &Value) -> Result<(), InterruptError> {
@@ -200,5 +198,21 @@ fn check_payload(id: &str, schema: &serde_json::Map<String, Value>, payload: &Va
             id: id.to_owned(),
             detail: format!("{}: {}", if e.instance_path.is_empty() { "/" } else { &e.instance_path }, e.message),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_past;
+
+    #[test]
+    fn expiry_is_judged_on_rfc_3339_instants_only() {
+        assert!(is_past("2001-01-01T00:00:00Z"));
+        assert!(is_past("2001-01-01T02:00:00.5+02:00"));
+        assert!(is_past("2001-01-01t00:00:00z"), "RFC 3339 allows lower case T and Z");
+        assert!(!is_past("2999-01-01T00:00:00Z"));
+        // No offset, or not a date: cannot be judged, so it does not expire the interrupt.
+        assert!(!is_past("2001-01-01T00:00:00"));
+        assert!(!is_past("yesterday"));
     }
 }
