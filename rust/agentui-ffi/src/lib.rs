@@ -32,8 +32,6 @@ macro_rules! mirror {
 
 mod budget;
 mod conversation;
-#[cfg(feature = "demo-agent")]
-mod demo;
 mod error;
 mod logging;
 mod message;
@@ -45,13 +43,11 @@ mod tools;
 mod update;
 mod value;
 
+/// The host-test helpers (`demo-agent` feature), linked into this library in their own namespace.
+#[cfg(feature = "demo-agent")]
+pub use agentui_ffi_demo as demo;
 pub use budget::{default_memory_budget, MemoryBudget};
 pub use conversation::{Conversation, ConversationListener, SurfaceListener, TaskHandle};
-#[cfg(feature = "demo-agent")]
-pub use demo::{
-    panic_for_tests, start_demo_agent, start_demo_agent_with, start_tls_demo_agent, DemoAgentError, DemoAgentHandle,
-    TlsDemoAgentHandle,
-};
 pub use error::{ConversationError, ListenerError, RuntimeStartError, StoreError, SurfaceError};
 pub use logging::{set_log_level, LogLevel};
 pub use message::{

@@ -82,7 +82,6 @@ fn kotlin_and_swift_bindings_generate_from_the_library() {
         "class ConversationStore",
         "suspend fun `retryPending`()",
         "sealed class ToolHandlerException",
-        "fun `startDemoAgent`",
         "AutoCloseable",
     ] {
         assert!(kotlin.contains(name), "Kotlin bindings lack {name:?}");
@@ -91,6 +90,12 @@ fn kotlin_and_swift_bindings_generate_from_the_library() {
     assert!(!kotlin.contains("uniffiCheckApiChecksums"), "omit_checksums = true");
     assert!(!kotlin.contains("import android."), "android = false");
     assert!(kotlin.contains("\"agentui_ffi\""), "cdylib_name");
+
+    // The host-test helpers: their own namespace, loaded from the same library.
+    let demo = read(&out.join("dev/agentui/core/demo/agentui_ffi_demo.kt"));
+    assert!(demo.contains("package dev.agentui.core.demo"));
+    assert!(demo.contains("fun `startDemoAgent`"), "Kotlin demo bindings lack startDemoAgent");
+    assert!(demo.contains("\"agentui_ffi\""), "cdylib_name of the demo namespace");
 
     let swift = read(&out.join("AgentUICore.swift"));
     for name in [

@@ -48,7 +48,7 @@ fn on_thread(thread: &str) -> ConversationOptions {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_conversation_comes_back_through_a_new_runtime_and_listeners_start_with_it() {
     let file = StoreFile::new("restore");
-    let agent = agentui_ffi::start_demo_agent().unwrap();
+    let agent = agentui_ffi::demo::start_demo_agent().unwrap();
     let before = {
         let runtime = Runtime::new().unwrap();
         let conversation = runtime.open(file.open(), agent.agent_url(), Vec::new(), on_thread("t")).unwrap();
@@ -73,7 +73,7 @@ async fn a_conversation_comes_back_through_a_new_runtime_and_listeners_start_wit
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn list_pages_fork_copies_and_delete_is_idempotent_with_typed_errors() {
     let file = StoreFile::new("lifecycle");
-    let agent = agentui_ffi::start_demo_agent().unwrap();
+    let agent = agentui_ffi::demo::start_demo_agent().unwrap();
     let runtime = Runtime::new().unwrap();
     let store = file.open();
     for thread in ["a", "b", "c"] {
@@ -124,7 +124,7 @@ async fn a_message_the_agent_could_not_receive_waits_and_retry_pending_delivers_
     assert_eq!(file.open().list(1, None).unwrap().conversations[0].pending_sends, 1);
 
     // The app comes back, and the agent is reachable now.
-    let agent = agentui_ffi::start_demo_agent().unwrap();
+    let agent = agentui_ffi::demo::start_demo_agent().unwrap();
     let runtime = Runtime::new().unwrap();
     let conversation = runtime.open(file.open(), agent.agent_url(), Vec::new(), on_thread("t")).unwrap();
     assert_eq!(conversation.snapshot().pending_sends.len(), 1);

@@ -3,9 +3,8 @@
 
 use std::time::Duration;
 
-use agentui_ffi::{
-    start_tls_demo_agent, CertificateRejection, ConversationError, ConversationOptions, Runtime, TrustStore,
-};
+use agentui_ffi::demo::start_tls_demo_agent;
+use agentui_ffi::{CertificateRejection, ConversationError, ConversationOptions, Runtime, TrustStore};
 
 const LIMIT: Duration = Duration::from_secs(30);
 

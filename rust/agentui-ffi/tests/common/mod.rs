@@ -4,10 +4,11 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use agentui_ffi::demo::{start_demo_agent, DemoAgentHandle};
 use agentui_ffi::{
-    start_demo_agent, ClientToolHandler, Conversation, ConversationListener, ConversationOptions, ConversationUpdate,
-    DemoAgentHandle, ListenerError, MessageContent, MessageRecord, MessageRole, ResolvedNodeRecord, RunPhase, Runtime,
-    SurfaceDiffRecord, SurfaceListener, ToolHandlerError,
+    ClientToolHandler, Conversation, ConversationListener, ConversationOptions, ConversationUpdate, ListenerError,
+    MessageContent, MessageRecord, MessageRole, ResolvedNodeRecord, RunPhase, Runtime, SurfaceDiffRecord,
+    SurfaceListener, ToolHandlerError,
 };
 
 /// Bound on every wait: generous for a loaded CI machine, short enough to fail fast.

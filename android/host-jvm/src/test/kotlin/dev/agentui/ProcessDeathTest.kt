@@ -1,6 +1,6 @@
 package dev.agentui
 
-import dev.agentui.core.startDemoAgentWith
+import dev.agentui.core.demo.startDemoAgentWith
 import kotlinx.coroutines.runBlocking
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.BeforeEach

@@ -1,9 +1,9 @@
 package dev.agentui
 
 import com.sun.net.httpserver.HttpServer
-import dev.agentui.core.DemoAgentHandle
-import dev.agentui.core.startDemoAgent
-import dev.agentui.core.startDemoAgentWith
+import dev.agentui.core.demo.DemoAgentHandle
+import dev.agentui.core.demo.startDemoAgent
+import dev.agentui.core.demo.startDemoAgentWith
 import kotlinx.coroutines.ExecutorCoroutineDispatcher
 import kotlinx.coroutines.asCoroutineDispatcher
 import kotlinx.coroutines.flow.StateFlow

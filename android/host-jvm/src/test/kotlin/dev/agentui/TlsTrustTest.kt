@@ -2,9 +2,9 @@ package dev.agentui
 
 import dev.agentui.core.CertificateRejection
 import dev.agentui.core.ConversationException
-import dev.agentui.core.TlsDemoAgentHandle
+import dev.agentui.core.demo.TlsDemoAgentHandle
 import dev.agentui.core.TrustStore
-import dev.agentui.core.startTlsDemoAgent
+import dev.agentui.core.demo.startTlsDemoAgent
 import kotlinx.coroutines.runBlocking
 import org.junit.jupiter.api.AfterAll
 import org.junit.jupiter.api.AfterEach

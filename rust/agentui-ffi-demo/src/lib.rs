@@ -1,5 +1,8 @@
-//! Host-test helpers, compiled only with the `demo-agent` feature: the scripted demo agent in
-//! process, and a deliberate panic to show panics arrive as exceptions.
+//! Host-test helpers of the bindings: the scripted demo agent in process, and a deliberate panic
+//! to show panics arrive as exceptions. Linked into `agentui-ffi`'s library by its `demo-agent`
+//! feature (never in a phone build); its own UniFFI namespace (Kotlin `dev.agentui.core.demo`).
+
+uniffi::setup_scaffolding!();
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
