@@ -28,3 +28,6 @@ pub use limits::Limits;
 pub use locale::{Localization, LocalizationError};
 pub use node::{ResolvedNode, SurfaceDiff};
 pub use surface::Surface;
+
+#[cfg(feature = "uniffi")]
+uniffi::setup_scaffolding!();

@@ -64,6 +64,7 @@ impl Serialize for Props {
 
 /// Accessibility attributes, resolved.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct Accessibility {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
@@ -73,6 +74,7 @@ pub struct Accessibility {
 
 /// Outcome of one `checks` rule.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct CheckResult {
     pub message: String,
     pub passed: bool,
@@ -81,6 +83,7 @@ pub struct CheckResult {
 /// What a node does when the user activates it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum ActionKind {
     /// Sends an `action` message named `name` to the agent.
     Event { name: Arc<str> },
@@ -90,6 +93,7 @@ pub enum ActionKind {
 
 /// A two-way binding: the input writes its value back to `path` with `set_value`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct Binding {
     pub property: Arc<str>,
     /// Canonical absolute data-model path.
@@ -99,6 +103,7 @@ pub struct Binding {
 /// One component instance, fully resolved.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct ResolvedNode {
     /// Instance id: the component id, or `componentId@/data/path` for template instances.
     pub id: Arc<str>,
@@ -135,11 +140,74 @@ pub struct ResolvedNode {
 /// with the surface (`Arc`), so publishing a 60,000-node reset copies pointers, not nodes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum SurfaceDiff {
     /// Replace everything: the first notification, or after the tree was rebuilt.
     Reset { root: Option<String>, nodes: Vec<Arc<ResolvedNode>> },
     /// Nodes added or changed, and ids removed.
     Patch { upserted: Vec<Arc<ResolvedNode>>, removed: Vec<Arc<str>> },
+}
+
+/// How the nodes cross the bindings (feature `uniffi`): shared text as a string, a shared node
+/// as the node, properties as [`PropEntry`](agentui_json::value::PropEntry)s in order.
+#[cfg(feature = "uniffi")]
+mod bindings {
+    use std::sync::Arc;
+
+    use agentui_json::value::{NodeValue, PropEntry};
+    use uniffi::{FfiConverter, FfiConverterArc, Lift, Lower, MetadataBuffer, RustBuffer, TypeId};
+
+    use super::{Props, ResolvedNode};
+
+    // `Arc<T>` gets its conversion from `FfiConverterArc` (the orphan rule allows no other way):
+    // shared text is a string to the bindings...
+    unsafe impl FfiConverterArc<crate::UniFfiTag> for str {
+        type FfiType = RustBuffer;
+        fn lower(text: Arc<str>) -> RustBuffer {
+            <String as Lower<crate::UniFfiTag>>::lower(text.to_string())
+        }
+        fn try_lift(buf: RustBuffer) -> uniffi::Result<Arc<str>> {
+            <String as Lift<crate::UniFfiTag>>::try_lift(buf).map(Arc::from)
+        }
+        fn write(text: Arc<str>, buf: &mut Vec<u8>) {
+            <String as Lower<crate::UniFfiTag>>::write(text.to_string(), buf)
+        }
+        fn try_read(buf: &mut &[u8]) -> uniffi::Result<Arc<str>> {
+            <String as Lift<crate::UniFfiTag>>::try_read(buf).map(Arc::from)
+        }
+        const TYPE_ID_META: MetadataBuffer = <String as TypeId<crate::UniFfiTag>>::TYPE_ID_META;
+    }
+
+    // ...and a node shared with its surface is the node (a copy, as the bindings need one).
+    unsafe impl<UT> FfiConverterArc<UT> for ResolvedNode {
+        type FfiType = <ResolvedNode as FfiConverter<UT>>::FfiType;
+        fn lower(node: Arc<Self>) -> Self::FfiType {
+            <ResolvedNode as FfiConverter<UT>>::lower(Arc::unwrap_or_clone(node))
+        }
+        fn try_lift(v: Self::FfiType) -> uniffi::Result<Arc<Self>> {
+            <ResolvedNode as FfiConverter<UT>>::try_lift(v).map(Arc::new)
+        }
+        fn write(node: Arc<Self>, buf: &mut Vec<u8>) {
+            <ResolvedNode as FfiConverter<UT>>::write(Arc::unwrap_or_clone(node), buf)
+        }
+        fn try_read(buf: &mut &[u8]) -> uniffi::Result<Arc<Self>> {
+            <ResolvedNode as FfiConverter<UT>>::try_read(buf).map(Arc::new)
+        }
+        const TYPE_ID_META: MetadataBuffer = <ResolvedNode as FfiConverter<UT>>::TYPE_ID_META;
+    }
+
+    uniffi::custom_type!(Props, Vec<PropEntry>, {
+        lower: |props| props.0.into_iter().map(|(name, value)| PropEntry { name: name.to_string(), value: value.into() }).collect(),
+        try_lift: |entries| {
+            let mut props = Props::with_capacity(entries.len());
+            for PropEntry { name, value } in entries {
+                let json = NodeValue::to_json(&value)
+                    .map_err(|e| uniffi::deps::anyhow::anyhow!("property '{name}' at '{}': {}", e.path, e.reason()))?;
+                props.push(name.into(), json);
+            }
+            Ok(props)
+        },
+    });
 }
 
 impl SurfaceDiff {

@@ -17,25 +17,36 @@ use crate::sse::SseLimits;
 /// Bounds on what one conversation holds. The defaults suit a phone: a hostile agent cannot make
 /// a conversation use more than a few tens of megabytes, and no legitimate chat or form comes
 /// near them.
+///
+/// The bindings carry it as it is, every bound with its default (a bound is a `u64` there).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct MemoryBudget {
     /// Bytes of one message on every path: an SSE event's data (and so every AG-UI event), an
     /// A2UI message (inside an event or on its own), an A2UI payload carried in a string.
     /// Default 1 MiB.
+    #[cfg_attr(feature = "uniffi", uniffi(default = 1048576))]
     pub max_message_bytes: usize,
     /// Weight of the conversation's state, and of one activity's content. Default 4 MiB.
+    #[cfg_attr(feature = "uniffi", uniffi(default = 4194304))]
     pub max_state_bytes: usize,
     /// Weight of the document a JSON Patch may produce (state, activity content). Default 4 MiB.
+    #[cfg_attr(feature = "uniffi", uniffi(default = 4194304))]
     pub max_patch_result_bytes: usize,
     /// Weight of one surface's data model. Default 8 MiB.
+    #[cfg_attr(feature = "uniffi", uniffi(default = 8388608))]
     pub max_data_model_bytes: usize,
     /// Weight of all data models of the conversation together. Default 16 MiB.
+    #[cfg_attr(feature = "uniffi", uniffi(default = 16777216))]
     pub max_total_data_model_bytes: usize,
     /// Template instances one surface may resolve (all templates together). Default 100,000.
+    #[cfg_attr(feature = "uniffi", uniffi(default = 100000))]
     pub max_template_instances: usize,
     /// Components one surface may define. Default 10,000.
+    #[cfg_attr(feature = "uniffi", uniffi(default = 10000))]
     pub max_components_per_surface: usize,
     /// Bytes of text, tool arguments and tool results one run may stream. Default 16 MiB.
+    #[cfg_attr(feature = "uniffi", uniffi(default = 16777216))]
     pub max_run_content_bytes: usize,
 }
 
@@ -54,7 +65,36 @@ impl Default for MemoryBudget {
     }
 }
 
+/// A bound as the bindings carry it: a `u64` (on a 32-bit device a larger one means no bound).
+#[cfg(feature = "uniffi")]
+pub type Bound = usize;
+
+#[cfg(feature = "uniffi")]
+uniffi::custom_type!(Bound, u64, {
+    remote,
+    lower: |bound| bound as u64,
+    try_lift: |bound| Ok(usize::try_from(bound).unwrap_or(usize::MAX)),
+});
+
 impl MemoryBudget {
+    /// The first bound that is zero, by name: a conversation with it could never receive
+    /// anything, so callers refuse such a budget.
+    pub fn zero_bound(&self) -> Option<&'static str> {
+        [
+            ("max_message_bytes", self.max_message_bytes),
+            ("max_state_bytes", self.max_state_bytes),
+            ("max_patch_result_bytes", self.max_patch_result_bytes),
+            ("max_data_model_bytes", self.max_data_model_bytes),
+            ("max_total_data_model_bytes", self.max_total_data_model_bytes),
+            ("max_template_instances", self.max_template_instances),
+            ("max_components_per_surface", self.max_components_per_surface),
+            ("max_run_content_bytes", self.max_run_content_bytes),
+        ]
+        .into_iter()
+        .find(|(_, bound)| *bound == 0)
+        .map(|(name, _)| name)
+    }
+
     /// The AG-UI pipeline's limits with this budget's bounds applied over `base`.
     pub fn agui_limits(&self, base: Limits) -> Limits {
         Limits {
@@ -70,5 +110,17 @@ impl MemoryBudget {
     /// SSE framing bounds: an event's data is one message; a line may hold it plus its field name.
     pub fn sse_limits(&self) -> SseLimits {
         SseLimits { max_line_bytes: self.max_message_bytes.saturating_add(64), max_event_bytes: self.max_message_bytes }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_zero_bound_is_named() {
+        assert_eq!(MemoryBudget::default().zero_bound(), None);
+        let zero = MemoryBudget { max_state_bytes: 0, ..MemoryBudget::default() };
+        assert_eq!(zero.zero_bound(), Some("max_state_bytes"));
     }
 }

@@ -386,6 +386,7 @@ pub enum ToolResultContent {
 /// The six operations RFC 6902 defines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum PatchOp {
     Add,
     Remove,
@@ -412,6 +413,7 @@ impl PatchOp {
 /// One RFC 6902 operation. Operations are open objects: members the operation does not define
 /// are kept in `extra` and delivered whole, as RFC 6902 section 4 requires.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct PatchOperation {
     pub op: PatchOp,
     pub path: String,

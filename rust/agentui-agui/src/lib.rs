@@ -40,3 +40,15 @@ pub use reducer::{ConversationReducer, ConversationState, LocalOnly, ToolCallOri
 pub use sse::{SseDecoder, SseError, SseEvent, SseLimits};
 pub use verify::StreamVerifier;
 pub use version::PROTOCOL_VERSION;
+
+#[cfg(feature = "uniffi")]
+uniffi::setup_scaffolding!();
+
+/// JSON values and objects cross the bindings as agentui-json defines them.
+#[cfg(feature = "uniffi")]
+mod bindings {
+    use agentui_json::value::{JsonObject, JsonValue};
+
+    uniffi::use_remote_type!(agentui_json::JsonValue);
+    uniffi::use_remote_type!(agentui_json::JsonObject);
+}

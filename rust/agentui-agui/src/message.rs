@@ -10,6 +10,7 @@ pub type Metadata = Map<String, Value>;
 /// Every role a materialised message may have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum Role {
     Developer,
     System,
@@ -85,6 +86,7 @@ impl TextMessageRole {
 /// Where a media part's bytes come from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum PartSource {
     /// Base64 bytes carried inline.
     Data {
@@ -110,6 +112,7 @@ pub enum PartSource {
 
 /// A text part.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct TextPart {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -120,6 +123,7 @@ pub struct TextPart {
 
 /// An image, audio, video or document part.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct MediaPart {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -131,6 +135,7 @@ pub struct MediaPart {
 /// One part of a user message or tool result body.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum ContentPart {
     Text(TextPart),
     Image(MediaPart),
@@ -183,6 +188,7 @@ impl ContentPart {
 /// A message body: plain text, an ordered list of parts, or an activity's open object.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum MessageContent {
     Text(String),
     Parts(Vec<ContentPart>),
@@ -191,6 +197,7 @@ pub enum MessageContent {
 
 /// The name and arguments of a tool call. Arguments stay the raw string the model produced.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct FunctionCall {
     pub name: String,
     pub arguments: String,
@@ -198,6 +205,7 @@ pub struct FunctionCall {
 
 /// A call an assistant message made.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct ToolCall {
     pub id: String,
     #[serde(rename = "type")]
@@ -214,6 +222,7 @@ pub struct ToolCall {
 /// The only kind of call the protocol models.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum ToolCallKind {
     Function,
 }
@@ -224,6 +233,7 @@ pub enum ToolCallKind {
 /// through [`crate::decode::decode_messages`], which checks them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct Message {
     pub id: String,
     pub role: Role,
@@ -308,6 +318,7 @@ pub struct TokenUsage {
 /// pending ones.)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct Interrupt {
     pub id: String,
     pub reason: String,
@@ -328,6 +339,7 @@ pub struct Interrupt {
 /// Why a run ended. Absent on the wire means success.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum RunOutcome {
     Success {
         #[serde(rename = "pendingToolCallIds", skip_serializing_if = "Option::is_none")]
@@ -363,6 +375,7 @@ pub struct Tool {
 
 /// A named piece of ambient information given to the agent for the run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct Context {
     pub description: String,
     pub value: String,

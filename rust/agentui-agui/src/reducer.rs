@@ -62,6 +62,7 @@ impl ToolCallRecord {
 
 /// Why a message stays on this device and is never sent back to the agent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum LocalOnly {
     /// A tool result whose `toolCallId` matches no call: strict model APIs reject an orphan.
     OrphanToolResult,

@@ -25,7 +25,7 @@ pub fn conversation_json(snapshot: &ConversationSnapshot) -> Value {
             .collect::<Vec<_>>(),
         "pendingSends": snapshot.pending_sends.iter().map(pending_send_json).collect::<Vec<_>>(),
         "keptLocal": snapshot.kept_local.iter()
-            .map(|(id, reason)| json!({"messageId": id, "reason": format!("{reason:?}")}))
+            .map(|k| json!({"messageId": k.message_id, "reason": format!("{:?}", k.reason)}))
             .collect::<Vec<_>>(),
     })
 }

@@ -1,6 +1,6 @@
 //! A conversation with one agent: a thin object over `agentui_runtime::Conversation`, which
 //! owns the state, serialises runs and applies input at once. Nothing is mirrored here: reads
-//! ask the runtime, listeners forward its snapshot and deltas.
+//! ask the runtime, listeners forward its snapshot and deltas, all as the runtime's own types.
 
 use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -9,30 +9,30 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use agentui_runtime::{Observed, Subscription, SurfaceSubscription};
+use agentui_a2ui::SurfaceDiff;
+use agentui_json::value::NodeValue;
+use agentui_runtime::session::{ActionResult, RunSummary};
+use agentui_runtime::{ConversationSnapshot, Observed, Subscription, SurfaceSnapshot, SurfaceSubscription};
 use tokio::runtime::Handle;
 use tokio::sync::{mpsc, oneshot, Notify};
 
 use crate::error::{ConversationError, ListenerError, SurfaceError};
-use crate::node::SurfaceDiffRecord;
 use crate::runtime::RuntimeCore;
 use crate::tools::{client_tool, ClientToolHandler};
-use crate::update::{ActionResultRecord, ConversationSnapshot, ConversationUpdate, RunSummary, SurfaceSnapshot};
-use crate::value::NodeValue;
 
 /// Receives a conversation's updates in order, in batches, on the subscription's own thread: a
-/// `Reset` first (and again after falling behind), then deltas. It may block while the app's
-/// queue is full; the core then resyncs it with a fresh `Reset` instead of buffering more.
+/// `Snapshot` first (and again after falling behind), then deltas. It may block while the app's
+/// queue is full; the core then resyncs it with a fresh `Snapshot` instead of buffering more.
 #[uniffi::export(foreign)]
 pub trait ConversationListener: Send + Sync {
-    fn on_updates(&self, updates: Vec<ConversationUpdate>) -> Result<(), ListenerError>;
+    fn on_updates(&self, updates: Vec<Observed>) -> Result<(), ListenerError>;
 }
 
 /// Receives one surface's diffs in order, in batches, on the subscription's own thread: a
 /// `Reset` first, then `Patch`es. It may block, like `ConversationListener`.
 #[uniffi::export(foreign)]
 pub trait SurfaceListener: Send + Sync {
-    fn on_diffs(&self, diffs: Vec<SurfaceDiffRecord>) -> Result<(), ListenerError>;
+    fn on_diffs(&self, diffs: Vec<SurfaceDiff>) -> Result<(), ListenerError>;
 }
 
 /// Most items handed over in one callback: a batch amortises the foreign call, the bound keeps
@@ -59,7 +59,7 @@ impl Source for Subscription {
 }
 
 impl Source for SurfaceSubscription {
-    type Item = agentui_a2ui::SurfaceDiff;
+    type Item = SurfaceDiff;
     fn next(&mut self) -> Next<'_, Self::Item> {
         Box::pin(self.recv())
     }
@@ -221,19 +221,19 @@ impl Conversation {
     /// Sends `text` as a user message and runs until the agent is done with it (client tools
     /// and follow-up runs included). Returns after the run's end was published to listeners.
     pub async fn send_message(&self, text: String) -> Result<RunSummary, ConversationError> {
-        self.on_runtime(self.inner.send_message(text)).await.map(|s| (&s).into())
+        self.on_runtime(self.inner.send_message(text)).await
     }
 
     /// Runs without a new message: after answering interrupts, or to deliver held tool results.
     pub async fn continue_run(&self) -> Result<RunSummary, ConversationError> {
-        self.on_runtime(self.inner.continue_run()).await.map(|s| (&s).into())
+        self.on_runtime(self.inner.continue_run()).await
     }
 
     /// Delivers the messages and actions waiting for the agent now (call it when the network is
     /// back); the conversation also retries on its own, less often each time. `None` when
     /// nothing waits.
     pub async fn retry_pending(&self) -> Result<Option<RunSummary>, ConversationError> {
-        self.on_runtime(self.inner.retry_pending()).await.map(|s| s.as_ref().map(Into::into))
+        self.on_runtime(self.inner.retry_pending()).await
     }
 
     /// A user gesture on a node: an event action runs the agent (queued behind a run in
@@ -242,8 +242,8 @@ impl Conversation {
         &self,
         surface_id: String,
         node_id: String,
-    ) -> Result<ActionResultRecord, ConversationError> {
-        self.on_runtime(self.inner.dispatch_action(&surface_id, &node_id)).await.map(|r| (&r).into())
+    ) -> Result<ActionResult, ConversationError> {
+        self.on_runtime(self.inner.dispatch_action(&surface_id, &node_id)).await
     }
 
     /// Writes user input into a surface's data model, at once (during a run too).
@@ -291,20 +291,20 @@ impl Conversation {
     }
 
     pub fn snapshot(&self) -> ConversationSnapshot {
-        (&self.inner.snapshot()).into()
+        self.inner.snapshot()
     }
 
     /// One surface's resolved tree, if the agent created it and has not deleted it.
     pub fn surface(&self, surface_id: String) -> Option<SurfaceSnapshot> {
-        self.inner.surface(&surface_id).map(|s| (&s).into())
+        self.inner.surface(&surface_id)
     }
 
-    /// Forwards a `Reset`, then every delta, in order, until the handle is cancelled or dropped.
+    /// Forwards a `Snapshot`, then every delta, in order, until the handle is cancelled or dropped.
     /// `Internal` if the system refused a thread for it.
     pub fn add_listener(&self, listener: Arc<dyn ConversationListener>) -> Result<Arc<TaskHandle>, ConversationError> {
         let subscription = self.inner.subscribe();
         let forwarder = forward(self.runtime.handle(), subscription, move |items: Vec<Observed>| {
-            if let Err(e) = listener.on_updates(items.iter().map(Into::into).collect()) {
+            if let Err(e) = listener.on_updates(items) {
                 tracing::warn!(error = %e, "conversation listener failed");
             }
         });
@@ -319,8 +319,8 @@ impl Conversation {
     ) -> Result<Arc<TaskHandle>, SurfaceError> {
         let subscription =
             self.inner.subscribe_surface(&surface_id).ok_or(SurfaceError::UnknownSurface { surface_id })?;
-        let forwarder = forward(self.runtime.handle(), subscription, move |diffs: Vec<agentui_a2ui::SurfaceDiff>| {
-            if let Err(e) = listener.on_diffs(diffs.iter().map(Into::into).collect()) {
+        let forwarder = forward(self.runtime.handle(), subscription, move |diffs: Vec<SurfaceDiff>| {
+            if let Err(e) = listener.on_diffs(diffs) {
                 tracing::warn!(error = %e, "surface listener failed");
             }
         });

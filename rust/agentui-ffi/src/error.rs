@@ -7,7 +7,7 @@ use agentui_a2ui::A2uiError;
 use agentui_agui::transport::TransportError;
 use agentui_agui::{ProtocolError, SseError};
 use agentui_runtime::session::{InterruptError, SessionError, ToolRegistryError};
-use agentui_runtime::StoreError as CoreStoreError;
+use agentui_runtime::StoreError;
 
 /// Why a conversation call failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
@@ -27,7 +27,7 @@ pub enum ConversationError {
     /// The agent's TLS certificate was refused; `kind` says why (an unknown CA, expired, another
     /// host name, a pin mismatch...).
     #[error("the agent's TLS certificate was refused ({kind:?}): {detail}")]
-    Certificate { kind: crate::tls::CertificateRejection, detail: String },
+    Certificate { kind: agentui_agui::transport::CertificateRejection, detail: String },
     /// TLS cannot be set up: on Android, the platform verifier was not initialised (create the
     /// runtime with `AgentRuntime(context)`), or no usable trust store.
     #[error("TLS configuration failed: {detail}")]
@@ -69,38 +69,8 @@ pub enum ConversationError {
     Internal { detail: String },
 }
 
-/// Why a conversation store call failed. The store's conversations are untouched by a failed call.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
-pub enum StoreError {
-    /// SQLite refused: the file cannot be opened, the disk is full, the file is not a database.
-    #[error("the conversation store failed: {detail}")]
-    Sqlite { detail: String },
-    /// A stored value could not be read back (written by a newer version, or damaged).
-    #[error("the conversation store holds an unreadable {what}: {detail}")]
-    Corrupt { what: String, detail: String },
-    #[error("no stored conversation '{thread_id}'")]
-    NotFound { thread_id: String },
-    #[error("a stored conversation '{thread_id}' already exists")]
-    Exists { thread_id: String },
-    /// The file was written by a newer version of this library (the app was downgraded).
-    #[error("the conversation store has schema version {found}; this library reads up to {supported}")]
-    NewerSchema { found: i64, supported: i64 },
-}
-
-impl From<CoreStoreError> for StoreError {
-    fn from(e: CoreStoreError) -> Self {
-        match e {
-            CoreStoreError::Sqlite(detail) => StoreError::Sqlite { detail },
-            CoreStoreError::Corrupt { what, detail } => StoreError::Corrupt { what, detail },
-            CoreStoreError::NotFound { thread_id } => StoreError::NotFound { thread_id },
-            CoreStoreError::Exists { thread_id } => StoreError::Exists { thread_id },
-            CoreStoreError::NewerSchema { found, supported } => StoreError::NewerSchema { found, supported },
-        }
-    }
-}
-
-impl From<CoreStoreError> for ConversationError {
-    fn from(e: CoreStoreError) -> Self {
+impl From<StoreError> for ConversationError {
+    fn from(e: StoreError) -> Self {
         ConversationError::Store { detail: e.to_string() }
     }
 }
@@ -153,7 +123,7 @@ impl From<TransportError> for ConversationError {
                 ConversationError::HttpStatus { status, detail: body_excerpt }
             }
             TransportError::Cancelled => ConversationError::Cancelled,
-            TransportError::Certificate { kind, .. } => ConversationError::Certificate { kind: kind.into(), detail },
+            TransportError::Certificate { kind, .. } => ConversationError::Certificate { kind, detail },
             TransportError::Tls(detail) => ConversationError::TlsConfig { detail },
             TransportError::Connect(_)
             | TransportError::Request(_)

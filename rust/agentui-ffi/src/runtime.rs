@@ -16,8 +16,8 @@ use std::sync::Arc;
 use agentui_a2ui::locale::{DEFAULT_LOCALE, DEFAULT_TIME_ZONE};
 use agentui_a2ui::Localization;
 use agentui_agui::message::Context;
+use agentui_agui::MemoryBudget;
 
-use crate::budget::MemoryBudget;
 use agentui_agui::transport::TransportOptions;
 use agentui_runtime::session::{ConversationSession, SessionOptions};
 use std::time::Duration;
@@ -48,13 +48,6 @@ impl std::fmt::Debug for Header {
     }
 }
 
-/// Ambient information given to the agent with every run.
-#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
-pub struct ContextEntry {
-    pub description: String,
-    pub value: String,
-}
-
 /// How a conversation behaves. Every field has a default.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
 pub struct ConversationOptions {
@@ -74,17 +67,18 @@ pub struct ConversationOptions {
     #[uniffi(default = 5)]
     pub max_follow_up_runs: u32,
     #[uniffi(default)]
-    pub context: Vec<ContextEntry>,
+    /// Ambient information given to the agent with every run.
+    pub context: Vec<Context>,
     /// `forwardedProps` sent with every run, as JSON text.
     #[uniffi(default = None)]
     pub forwarded_props_json: Option<String>,
     /// Bounds on what the agent can make this conversation hold; the phone defaults
-    /// ([`default_memory_budget`](crate::default_memory_budget)) when absent.
+    /// ([`default_memory_budget`]) when absent. A zero bound is `InvalidOptions`.
     #[uniffi(default = None)]
     pub memory_budget: Option<MemoryBudget>,
     /// Whose roots vouch for the agent's certificate; `None` is the platform's.
     #[uniffi(default = None)]
-    pub trust_store: Option<crate::tls::TrustStore>,
+    pub trust_store: Option<agentui_agui::transport::TrustStore>,
     /// Roots trusted besides the store, as PEM text (each entry may hold several certificates).
     #[uniffi(default)]
     pub extra_roots_pem: Vec<String>,
@@ -154,13 +148,9 @@ impl ConversationOptions {
             },
             tool_timeout: positive("tool_timeout_ms", self.tool_timeout_ms)?,
             max_follow_up_runs: self.max_follow_up_runs as usize,
-            context: self
-                .context
-                .iter()
-                .map(|c| Context { description: c.description.clone(), value: c.value.clone() })
-                .collect(),
+            context: self.context.clone(),
             forwarded_props,
-            budget: self.memory_budget.unwrap_or_default().to_core()?,
+            budget: self.budget()?,
             localization: self.localization()?,
             ..SessionOptions::default()
         })
@@ -168,11 +158,27 @@ impl ConversationOptions {
 }
 
 impl ConversationOptions {
+    fn budget(&self) -> Result<MemoryBudget, ConversationError> {
+        let budget = self.memory_budget.unwrap_or_default();
+        match budget.zero_bound() {
+            Some(name) => Err(ConversationError::InvalidOptions {
+                detail: format!("memory_budget.{name} must be greater than 0"),
+            }),
+            None => Ok(budget),
+        }
+    }
+
     fn localization(&self) -> Result<Localization, ConversationError> {
         let locale = self.locale.as_deref().unwrap_or(DEFAULT_LOCALE);
         let time_zone = self.time_zone.as_deref().unwrap_or(DEFAULT_TIME_ZONE);
         Localization::new(locale, time_zone).map_err(|e| ConversationError::InvalidOptions { detail: e.to_string() })
     }
+}
+
+/// The memory budget a conversation gets when its options name none (the phone defaults).
+#[uniffi::export]
+pub fn default_memory_budget() -> MemoryBudget {
+    MemoryBudget::default()
 }
 
 /// Owns the tokio runtime. Shared by the `Runtime` object and every conversation made from it,

@@ -4,35 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::error::StoreError;
-use crate::update::RunPhase;
-
-/// One line of [`ConversationStore::list`].
-#[derive(Debug, Clone, PartialEq, uniffi::Record)]
-pub struct ConversationSummary {
-    pub thread_id: String,
-    /// The start of the first user message (up to 80 characters); empty before there is one.
-    pub title: String,
-    /// The agent URL the conversation was opened with.
-    pub agent_url: String,
-    pub message_count: u64,
-    /// Milliseconds since the Unix epoch.
-    pub created_at_ms: i64,
-    pub updated_at_ms: i64,
-    /// As last written: a run open when the app stopped is still `Starting`/`Running` here, and
-    /// comes back `Abandoned` when the conversation is opened.
-    pub phase: RunPhase,
-    /// Messages and actions waiting for the agent.
-    pub pending_sends: u64,
-}
-
-/// One page of conversations, most recently written first.
-#[derive(Debug, Clone, PartialEq, uniffi::Record)]
-pub struct ConversationPage {
-    pub conversations: Vec<ConversationSummary>,
-    /// Pass to `list` for the next page; `None` on the last page.
-    pub next_cursor: Option<String>,
-}
+use agentui_runtime::{ConversationPage, StoreError};
 
 /// A store file. Conversations opened on it keep it open until they are closed too.
 #[derive(Debug, uniffi::Object)]
@@ -63,34 +35,20 @@ impl ConversationStore {
     /// Conversations, most recently written first, `limit` per page (at least 1); `cursor` is
     /// the previous page's `next_cursor`.
     pub fn list(&self, limit: u32, cursor: Option<String>) -> Result<ConversationPage, StoreError> {
-        let page = self.inner.list(limit as usize, cursor.as_deref())?;
-        let summary = |c: agentui_runtime::ConversationSummary| ConversationSummary {
-            phase: (&c.phase).into(),
-            thread_id: c.thread_id,
-            title: c.title,
-            agent_url: c.agent_url,
-            message_count: c.message_count,
-            created_at_ms: c.created_at_ms,
-            updated_at_ms: c.updated_at_ms,
-            pending_sends: c.pending_sends,
-        };
-        Ok(ConversationPage {
-            conversations: page.conversations.into_iter().map(summary).collect(),
-            next_cursor: page.next_cursor,
-        })
+        self.inner.list(limit as usize, cursor.as_deref())
     }
 
     /// Copies conversation `thread_id` to `new_thread_id` (a fresh id when `None`) and returns
     /// the copy's id; the source is untouched. What waits for the agent stays with the source.
     /// `NotFound`, or `Exists` when `new_thread_id` is taken.
     pub fn fork(&self, thread_id: String, new_thread_id: Option<String>) -> Result<String, StoreError> {
-        Ok(self.inner.fork(&thread_id, new_thread_id.as_deref())?)
+        self.inner.fork(&thread_id, new_thread_id.as_deref())
     }
 
     /// Deletes a stored conversation; idempotent, `false` when there was none. Close the
     /// conversation first if it is open.
     pub fn delete(&self, thread_id: String) -> Result<bool, StoreError> {
-        Ok(self.inner.delete(&thread_id)?)
+        self.inner.delete(&thread_id)
     }
 
     /// The file and its write-ahead log, in bytes (0 in memory).

@@ -7,38 +7,15 @@
 //! platform trust store answers a typed error (`ConversationError::TlsConfig` at `connect` for
 //! an https URL), never the verifier crate's panic.
 
-use agentui_agui::transport::{self as core, CertificatePin, TlsOptions};
+use agentui_agui::transport::{CertificatePin, TlsOptions, TransportError};
 
 use crate::error::ConversationError;
 use crate::runtime::ConversationOptions;
 
-/// Where the roots that vouch for an agent's certificate come from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
-pub enum TrustStore {
-    /// The platform's verifier: Android's (Network Security Config, user CAs it allows), Apple's
-    /// (keychain, MDM roots), the system store elsewhere. The default.
-    Platform,
-    /// Only the Mozilla roots compiled into the library.
-    WebpkiRoots,
-}
-
-crate::mirror!(
-    /// Why the agent's certificate was refused.
-    CertificateRejection from agentui_agui::transport::CertificateRejection {
-        UnknownIssuer, Expired, NotYetValid, NotValidForName, Revoked, PinMismatch, PlatformUnavailable, Other,
-    }
-);
-
 /// The TLS part of the options; a bad root or pin is `InvalidOptions`.
 pub(crate) fn tls_options(options: &ConversationOptions) -> Result<TlsOptions, ConversationError> {
-    let invalid = |e: core::TransportError| ConversationError::InvalidOptions { detail: e.to_string() };
-    let mut tls = TlsOptions {
-        trust_store: match options.trust_store.unwrap_or(TrustStore::Platform) {
-            TrustStore::Platform => core::TrustStore::Platform,
-            TrustStore::WebpkiRoots => core::TrustStore::WebpkiRoots,
-        },
-        ..TlsOptions::default()
-    };
+    let invalid = |e: TransportError| ConversationError::InvalidOptions { detail: e.to_string() };
+    let mut tls = TlsOptions { trust_store: options.trust_store.unwrap_or_default(), ..TlsOptions::default() };
     for pem in &options.extra_roots_pem {
         tls.add_roots_pem(pem.as_bytes()).map_err(invalid)?;
     }

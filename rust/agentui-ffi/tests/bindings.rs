@@ -67,18 +67,12 @@ fn kotlin_and_swift_bindings_generate_from_the_library() {
         "class Conversation",
         "class TaskHandle",
         "suspend fun `flush`()",
-        "sealed class ConversationDelta",
-        "data class ConversationSnapshot",
         "interface ConversationListener",
         "interface SurfaceListener",
         "interface ClientToolHandler",
         "suspend fun `call`(`toolCallId`: kotlin.String, `argumentsJson`: kotlin.String)",
         "suspend fun `sendMessage`",
-        "sealed class NodeValue",
-        "sealed class SurfaceDiffRecord",
-        "data class ResolvedNodeRecord",
         "sealed class ConversationException",
-        "sealed class StoreException",
         "class ConversationStore",
         "suspend fun `retryPending`()",
         "sealed class ToolHandlerException",
@@ -91,6 +85,29 @@ fn kotlin_and_swift_bindings_generate_from_the_library() {
     assert!(!kotlin.contains("import android."), "android = false");
     assert!(kotlin.contains("\"agentui_ffi\""), "cdylib_name");
 
+    // The core crates' own types, each crate in its own package, loaded from the same library.
+    for (file, package, names) in [
+        (
+            "json/agentui_json.kt",
+            "dev.agentui.core.json",
+            &["sealed class NodeValue", "typealias JsonValue = NodeValue"][..],
+        ),
+        ("a2ui/agentui_a2ui.kt", "dev.agentui.core.a2ui", &["sealed class SurfaceDiff", "data class ResolvedNode"][..]),
+        ("agui/agentui_agui.kt", "dev.agentui.core.agui", &["data class Message", "data class Interrupt"][..]),
+        (
+            "runtime/agentui_runtime.kt",
+            "dev.agentui.core.runtime",
+            &["sealed class ConversationDelta", "data class ConversationSnapshot", "sealed class StoreException"][..],
+        ),
+    ] {
+        let text = read(&out.join("dev/agentui/core").join(file));
+        assert!(text.contains(&format!("package {package}")), "{file}");
+        assert!(text.contains("\"agentui_ffi\""), "{file}: cdylib_name");
+        for name in names {
+            assert!(text.contains(name), "{file} lacks {name:?}");
+        }
+    }
+
     // The host-test helpers: their own namespace, loaded from the same library.
     let demo = read(&out.join("dev/agentui/core/demo/agentui_ffi_demo.kt"));
     assert!(demo.contains("package dev.agentui.core.demo"));
@@ -98,15 +115,12 @@ fn kotlin_and_swift_bindings_generate_from_the_library() {
     assert!(demo.contains("\"agentui_ffi\""), "cdylib_name of the demo namespace");
 
     let swift = read(&out.join("AgentUICore.swift"));
-    for name in [
-        "class Conversation",
-        "protocol ClientToolHandler",
-        "indirect enum NodeValue",
-        "enum SurfaceDiffRecord",
-        "import AgentUICoreFFI",
-    ] {
+    for name in ["class Conversation", "protocol ClientToolHandler", "import AgentUICoreFFI"] {
         assert!(swift.contains(name), "Swift bindings lack {name:?}");
     }
+    let a2ui = read(&out.join("AgentUICoreA2UI.swift"));
+    assert!(a2ui.contains("enum SurfaceDiff") && a2ui.contains("import AgentUICoreFFI"));
+    assert!(read(&out.join("AgentUICoreJSON.swift")).contains("indirect enum NodeValue"));
     let header = read(&out.join("AgentUICoreFFI.h"));
     assert!(header.contains("uniffi_agentui_ffi_fn_method_conversation_send_message"));
     let modulemap = read(&out.join("AgentUICoreFFI.modulemap"));

@@ -7,16 +7,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use agentui_ffi::{
-    ConversationDelta, ConversationError, ConversationOptions, ConversationUpdate, Header, KeptLocalMessage,
-    LocalOnlyReason, MessageContent, MessageRole, RunPhase, Runtime, RuntimeStartError, ToolCallPhase, ToolFailureKind,
-    ToolHandlerError,
+    ConversationDelta, ConversationError, ConversationOptions, Header, KeptLocal, LocalOnly, MessageContent, Observed,
+    Role, RunPhase, Runtime, RuntimeStartError, ToolCallPhase, ToolFailure, ToolHandlerError,
 };
 use common::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn send_message_streams_updates_and_returns_a_summary() {
     let f = fixture();
-    let updates = Arc::new(Recorder::<ConversationUpdate>::default());
+    let updates = Arc::new(Recorder::<Observed>::default());
     let subscription = f.conversation.add_listener(updates.clone()).expect("a listener thread");
 
     let summary =
@@ -26,42 +25,36 @@ async fn send_message_streams_updates_and_returns_a_summary() {
     assert_eq!(summary.thread_id, f.conversation.thread_id());
     assert_eq!(summary.run_ids.len(), 1);
     let messages = messages(&f.conversation);
-    assert_eq!(messages[0].role, MessageRole::User);
-    assert_eq!(messages[0].content, MessageContent::Text { text: "hello there".into() });
+    assert_eq!(messages[0].role, Role::User);
+    assert_eq!(messages[0].content, Some(MessageContent::Text("hello there".into())));
     assert!(!last_assistant_text(&f.conversation).is_empty());
     assert!(matches!(phase(&f.conversation), RunPhase::Finished { .. }));
 
     // The call returned after the end was published: a flush delivers it, in order, after a Reset.
     tokio::time::timeout(LIMIT, subscription.flush()).await.unwrap();
     let seen = updates.snapshot();
-    assert!(matches!(seen[0], ConversationUpdate::Reset { .. }), "{:?}", seen[0]);
+    assert!(matches!(seen[0], Observed::Snapshot(_)), "{:?}", seen[0]);
     // The message waits for the agent until the request is taken, then joins the conversation.
     assert!(
-        matches!(&seen[1], ConversationUpdate::Delta { delta: ConversationDelta::PendingSends { pending } } if pending.len() == 1),
+        matches!(&seen[1], Observed::Delta(ConversationDelta::PendingSends(pending)) if pending.len() == 1),
         "{:?}",
         seen[1]
     );
-    assert!(
-        matches!(seen[2], ConversationUpdate::Delta { delta: ConversationDelta::MessageAdded { .. } }),
-        "{:?}",
-        seen[2]
-    );
-    assert!(seen.iter().any(
-        |u| matches!(u, ConversationUpdate::Delta { delta: ConversationDelta::PendingSends { pending } } if pending.is_empty())
-    ));
+    assert!(matches!(seen[2], Observed::Delta(ConversationDelta::MessageAdded(_))), "{:?}", seen[2]);
+    assert!(seen
+        .iter()
+        .any(|u| matches!(u, Observed::Delta(ConversationDelta::PendingSends(pending)) if pending.is_empty())));
     let phases: Vec<&RunPhase> = seen
         .iter()
         .filter_map(|u| match u {
-            ConversationUpdate::Delta { delta: ConversationDelta::RunPhase { phase } } => Some(phase),
+            Observed::Delta(ConversationDelta::RunPhase(phase)) => Some(phase),
             _ => None,
         })
         .collect();
     assert!(phases.iter().any(|p| matches!(p, RunPhase::Running { .. })), "{phases:?}");
     assert!(matches!(phases.last(), Some(RunPhase::Finished { .. })), "{phases:?}");
     // Text streams as pieces, never as the whole message again.
-    assert!(seen
-        .iter()
-        .any(|u| matches!(u, ConversationUpdate::Delta { delta: ConversationDelta::TextAppended { .. } })));
+    assert!(seen.iter().any(|u| matches!(u, Observed::Delta(ConversationDelta::TextAppended { .. }))));
     f.agent.stop().unwrap();
 }
 
@@ -72,7 +65,7 @@ async fn a_foreign_client_tool_runs_and_its_result_reaches_the_agent() {
     f.conversation
         .register_tool("get_location".into(), "Where the user is".into(), LOCATION_SCHEMA.into(), tool.clone())
         .unwrap();
-    let updates = Arc::new(Recorder::<ConversationUpdate>::default());
+    let updates = Arc::new(Recorder::<Observed>::default());
     let subscription = f.conversation.add_listener(updates.clone()).expect("a listener thread");
 
     let summary =
@@ -86,7 +79,7 @@ async fn a_foreign_client_tool_runs_and_its_result_reaches_the_agent() {
     );
     assert_eq!(summary.tool_calls.len(), 1);
     assert_eq!(summary.tool_calls[0].tool_call_id, calls[0].0);
-    assert_eq!(summary.tool_calls[0].phase, ToolCallPhase::Succeeded { result: "Paris, France".into() });
+    assert_eq!(summary.tool_calls[0].outcome, Ok(serde_json::json!("Paris, France")));
     assert_eq!(summary.run_ids.len(), 2, "the follow-up run delivered the result");
     assert!(last_assistant_text(&f.conversation).contains("Paris, France"), "{}", last_assistant_text(&f.conversation));
     // "Requested" and "Succeeded" are distinct states for the UI.
@@ -95,9 +88,7 @@ async fn a_foreign_client_tool_runs_and_its_result_reaches_the_agent() {
         .snapshot()
         .into_iter()
         .filter_map(|u| match u {
-            ConversationUpdate::Delta { delta: ConversationDelta::ToolCall { update } }
-                if update.tool_name == "get_location" =>
-            {
+            Observed::Delta(ConversationDelta::ToolCall(update)) if update.tool_name == "get_location" => {
                 Some(update.phase)
             }
             _ => None,
@@ -114,9 +105,9 @@ async fn a_failing_tool_reports_its_failure_to_the_agent() {
     f.conversation.register_tool("get_location".into(), "".into(), LOCATION_SCHEMA.into(), tool).unwrap();
     let summary =
         tokio::time::timeout(LIMIT, f.conversation.send_message("location please".into())).await.unwrap().unwrap();
-    match &summary.tool_calls[0].phase {
-        ToolCallPhase::Failed { failure: ToolFailureKind::HandlerFailed, detail } => {
-            assert!(detail.contains("location permission denied"), "{detail}")
+    match &summary.tool_calls[0].outcome {
+        Err(failure @ ToolFailure::Failed { .. }) => {
+            assert!(failure.to_string().contains("location permission denied"), "{failure}")
         }
         other => panic!("expected a handler failure, got {other:?}"),
     }
@@ -133,8 +124,9 @@ async fn a_failing_tool_reports_its_failure_to_the_agent() {
     g.conversation.register_tool("get_location".into(), "".into(), LOCATION_SCHEMA.into(), tool).unwrap();
     let summary =
         tokio::time::timeout(LIMIT, g.conversation.send_message("location please".into())).await.unwrap().unwrap();
-    match &summary.tool_calls[0].phase {
-        ToolCallPhase::Failed { detail, .. } => {
+    match &summary.tool_calls[0].outcome {
+        Err(failure) => {
+            let detail = failure.to_string();
             assert!(!detail.contains("Secret.kt"), "{detail}");
             assert!(detail.contains("unexpectedly"), "{detail}");
         }
@@ -176,8 +168,8 @@ async fn cancel_stops_the_run_in_flight_without_waiting() {
     assert_eq!(result.unwrap_err(), ConversationError::Cancelled);
     assert_eq!(phase(&f.conversation), RunPhase::Cancelled);
     // The answer cut short is marked in the snapshot, for a UI to show as incomplete.
-    let cut = messages(&f.conversation).into_iter().rev().find(|m| m.role == MessageRole::Assistant).unwrap();
-    let kept = vec![KeptLocalMessage { message_id: cut.id, reason: LocalOnlyReason::Cancelled }];
+    let cut = messages(&f.conversation).into_iter().rev().find(|m| m.role == Role::Assistant).unwrap();
+    let kept = vec![KeptLocal { message_id: cut.id, reason: LocalOnly::Cancelled }];
     assert_eq!(f.conversation.snapshot().kept_local, kept);
 
     // The conversation goes on afterwards.
@@ -199,7 +191,7 @@ async fn cancel_withdraws_queued_runs_too() {
     f.conversation.cancel();
     assert_eq!(tokio::time::timeout(LIMIT, first).await.unwrap().unwrap().unwrap_err(), ConversationError::Cancelled);
     assert_eq!(tokio::time::timeout(LIMIT, second).await.unwrap().unwrap_err(), ConversationError::Cancelled);
-    let users = messages(&f.conversation).iter().filter(|m| m.role == MessageRole::User).count();
+    let users = messages(&f.conversation).iter().filter(|m| m.role == Role::User).count();
     assert_eq!(users, 1, "the withdrawn run never sent its message");
 }
 
@@ -222,7 +214,8 @@ async fn interrupts_are_answered_and_continued() {
     assert_eq!(pending.len(), 1);
     assert_eq!(summary.pending_interrupts, pending);
     let id = pending[0].id.clone();
-    assert!(pending[0].response_schema_json.as_deref().unwrap().contains("approved"));
+    let schema = serde_json::Value::Object(pending[0].response_schema.clone().unwrap());
+    assert!(schema.to_string().contains("approved"), "{schema}");
     assert!(pending[0].metadata.is_some());
 
     let unknown = f.conversation.resolve_interrupt("nope".into(), None);
@@ -284,7 +277,7 @@ async fn failures_surface_as_typed_errors() {
 async fn listeners_that_fail_or_panic_do_not_stop_deliveries() {
     struct Faulty(std::sync::atomic::AtomicUsize);
     impl agentui_ffi::ConversationListener for Faulty {
-        fn on_updates(&self, _updates: Vec<ConversationUpdate>) -> Result<(), agentui_ffi::ListenerError> {
+        fn on_updates(&self, _updates: Vec<Observed>) -> Result<(), agentui_ffi::ListenerError> {
             match self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst) {
                 0 => panic!("listener bug"),
                 1 => Err(agentui_ffi::ListenerError::Unexpected { detail: "IllegalStateException".into() }),
@@ -295,7 +288,7 @@ async fn listeners_that_fail_or_panic_do_not_stop_deliveries() {
     let f = fixture();
     let faulty = Arc::new(Faulty(Default::default()));
     let a = f.conversation.add_listener(faulty.clone()).expect("a listener thread");
-    let healthy = Arc::new(Recorder::<ConversationUpdate>::default());
+    let healthy = Arc::new(Recorder::<Observed>::default());
     let b = f.conversation.add_listener(healthy.clone()).expect("a listener thread");
     // The first batch (the Reset) panics, the next one throws: later batches still arrive.
     for text in ["hello", "hello again", "and again"] {
@@ -331,7 +324,7 @@ fn runtime_threads_are_named_and_counted() {
 struct Gated {
     open: std::sync::Mutex<bool>,
     opened: std::sync::Condvar,
-    seen: Recorder<ConversationUpdate>,
+    seen: Recorder<Observed>,
 }
 
 impl Gated {
@@ -350,7 +343,7 @@ impl Gated {
 }
 
 impl agentui_ffi::ConversationListener for Gated {
-    fn on_updates(&self, updates: Vec<ConversationUpdate>) -> Result<(), agentui_ffi::ListenerError> {
+    fn on_updates(&self, updates: Vec<Observed>) -> Result<(), agentui_ffi::ListenerError> {
         let mut open = self.open.lock().unwrap();
         while !*open {
             open = self.opened.wait(open).unwrap();
@@ -381,14 +374,14 @@ async fn listeners_blocked_in_their_callback_do_not_stall_the_conversation() {
         g.open();
         tokio::time::timeout(LIMIT, handle.flush()).await.expect("the blocked deliveries resume");
         let seen = g.seen.snapshot();
-        assert!(matches!(seen[0], ConversationUpdate::Reset { .. }), "{:?}", seen[0]);
+        assert!(matches!(seen[0], Observed::Snapshot(_)), "{:?}", seen[0]);
         let added = seen
             .iter()
-            .filter(|u| matches!(u, ConversationUpdate::Delta { delta: ConversationDelta::MessageAdded { .. } }))
+            .filter(|u| matches!(u, Observed::Delta(ConversationDelta::MessageAdded(_))))
             .count();
         assert_eq!(added, messages(&f.conversation).len(), "every message arrived once");
         let last_phase = seen.iter().rev().find_map(|u| match u {
-            ConversationUpdate::Delta { delta: ConversationDelta::RunPhase { phase } } => Some(phase),
+            Observed::Delta(ConversationDelta::RunPhase(phase)) => Some(phase),
             _ => None,
         });
         assert!(matches!(last_phase, Some(RunPhase::Finished { .. })), "{last_phase:?}");

@@ -3,7 +3,7 @@
 
 mod common;
 
-use agentui_ffi::{Conversation, ConversationError, ConversationOptions, NodeValue, Runtime};
+use agentui_ffi::{Conversation, ConversationError, ConversationOptions, Runtime};
 use common::*;
 
 /// The demo agent's receipt (raw values, formatted on the device), as the conversation shows it.
@@ -13,8 +13,8 @@ async fn receipt_texts(conversation: &Conversation) -> Vec<String> {
         .iter()
         .map(|id| {
             let node = surface_node(conversation, "receipt", id).unwrap_or_else(|| panic!("node {id}"));
-            match node.props.iter().find(|p| p.name == "text").map(|p| &p.value) {
-                Some(NodeValue::Text { value }) => value.clone(),
+            match node.props.get("text") {
+                Some(serde_json::Value::String(value)) => value.clone(),
                 other => panic!("{id}: {other:?}"),
             }
         })

@@ -1,6 +1,6 @@
 //! The exported store API: a conversation written through one runtime comes back through a new
 //! runtime and store on the same file (as after process death), listeners start with the
-//! restored `Reset`, list / fork / delete, typed store errors, and a message that could not
+//! restored `Snapshot`, list / fork / delete, typed store errors, and a message that could not
 //! reach the agent waits and is delivered by `retry_pending`.
 
 mod common;
@@ -9,8 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use agentui_ffi::{
-    ConversationError, ConversationOptions, ConversationStore, ConversationUpdate, PendingSendKind, RunPhase, Runtime,
-    StoreError,
+    ConversationError, ConversationOptions, ConversationStore, Observed, PendingSendKind, RunPhase, Runtime, StoreError,
 };
 use common::*;
 
@@ -58,11 +57,11 @@ async fn a_conversation_comes_back_through_a_new_runtime_and_listeners_start_wit
 
     let runtime = Runtime::new().unwrap();
     let conversation = runtime.open(file.open(), agent.agent_url(), Vec::new(), on_thread("t")).unwrap();
-    let updates = Arc::new(Recorder::<ConversationUpdate>::default());
+    let updates = Arc::new(Recorder::<Observed>::default());
     let subscription = conversation.add_listener(updates.clone()).expect("a listener thread");
     tokio::time::timeout(LIMIT, subscription.flush()).await.unwrap();
     let seen = updates.snapshot();
-    let Some(ConversationUpdate::Reset { snapshot }) = seen.first() else { panic!("a Reset first: {seen:?}") };
+    let Some(Observed::Snapshot(snapshot)) = seen.first() else { panic!("a Snapshot first: {seen:?}") };
     assert_eq!(snapshot.messages, before.messages);
     assert_eq!(snapshot.state, before.state);
     assert_eq!(snapshot.phase, before.phase);
@@ -102,7 +101,7 @@ async fn list_pages_fork_copies_and_delete_is_idempotent_with_typed_errors() {
     assert!(!store.delete("a".into()).unwrap());
     assert_eq!(store.list(10, None).unwrap().conversations.len(), 3, "b, c and the fork");
     assert!(store.size_on_disk() > 0);
-    assert!(matches!(ConversationStore::open("/nonexistent/dir/x.db".into()), Err(StoreError::Sqlite { .. })));
+    assert!(matches!(ConversationStore::open("/nonexistent/dir/x.db".into()), Err(StoreError::Sqlite(_))));
     agent.stop().unwrap();
 }
 

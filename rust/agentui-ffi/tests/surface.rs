@@ -5,13 +5,13 @@ mod common;
 use std::sync::Arc;
 
 use agentui_ffi::{
-    ActionKindRecord, ActionResultRecord, ConversationError, NodeValue, ResolvedNodeRecord, RunPhase,
-    SurfaceDiffRecord, SurfaceEntry, SurfaceError,
+    ActionKind, ActionResult, ConversationError, NodeValue, ResolvedNode, RunPhase, SurfaceDiff, SurfaceEntry,
+    SurfaceError,
 };
 use common::*;
 
-fn node<'a>(nodes: &'a [ResolvedNodeRecord], id: &str) -> &'a ResolvedNodeRecord {
-    nodes.iter().find(|n| n.id == id).unwrap_or_else(|| panic!("node {id} missing"))
+fn node<'a>(nodes: &'a [Arc<ResolvedNode>], id: &str) -> &'a ResolvedNode {
+    nodes.iter().find(|n| &*n.id == id).unwrap_or_else(|| panic!("node {id} missing"))
 }
 
 fn text(value: &str) -> NodeValue {
@@ -29,23 +29,21 @@ async fn booking_form_round_trip() {
     assert_eq!(surface.root.as_deref(), Some("root"));
 
     // The first notification is a full reset of what is there now.
-    let diffs = Arc::new(Recorder::<SurfaceDiffRecord>::default());
+    let diffs = Arc::new(Recorder::<SurfaceDiff>::default());
     let subscription = f.conversation.add_surface_listener("booking".into(), diffs.clone()).unwrap();
     tokio::time::timeout(LIMIT, subscription.flush()).await.unwrap();
-    let SurfaceDiffRecord::Reset { root, nodes } = diffs.snapshot().remove(0) else {
-        panic!("first diff must be a reset")
-    };
+    let SurfaceDiff::Reset { root, nodes } = diffs.snapshot().remove(0) else { panic!("first diff must be a reset") };
     assert_eq!(root.as_deref(), Some("root"));
     assert_eq!(nodes.len(), surface.nodes.len());
     let book = node(&nodes, "book");
-    assert_eq!(book.component_type, "Button");
+    assert_eq!(&*book.component_type, "Button");
     assert!(!book.enabled, "Book is disabled until the checks pass");
-    assert_eq!(book.action, Some(ActionKindRecord::Event { name: "book".into() }));
-    assert_eq!(book.children, vec!["book-label".to_owned()]);
+    assert_eq!(book.action, Some(ActionKind::Event { name: "book".into() }));
+    assert_eq!(book.children, vec![Arc::<str>::from("book-label")]);
     let title = node(&nodes, "title");
-    assert!(title.props.iter().any(|p| p.name == "text" && p.value == text("Book a table")));
+    assert_eq!(title.props.get("text"), Some(&serde_json::json!("Book a table")));
     let name = node(&nodes, "name");
-    assert_eq!(name.bindings[0].path, "/booking/name");
+    assert_eq!(&*name.bindings[0].path, "/booking/name");
     assert_eq!(name.validation_message.as_deref(), Some("Please enter a name"));
 
     // A refused action is a typed error.
@@ -62,28 +60,27 @@ async fn booking_form_round_trip() {
     assert!(surface_node(&f.conversation, "booking", "book").unwrap().enabled, "the checks pass now");
     tokio::time::timeout(LIMIT, subscription.flush()).await.unwrap();
     let patches = diffs.snapshot();
-    assert!(
-        patches.len() >= 2 && patches[1..].iter().all(|d| matches!(d, SurfaceDiffRecord::Patch { .. })),
-        "{patches:?}"
-    );
-    assert!(patches.iter().any(|d| matches!(d, SurfaceDiffRecord::Patch { upserted, .. } if upserted.iter().any(|n| n.id == "book" && n.enabled))));
+    assert!(patches.len() >= 2 && patches[1..].iter().all(|d| matches!(d, SurfaceDiff::Patch { .. })), "{patches:?}");
+    assert!(patches.iter().any(
+        |d| matches!(d, SurfaceDiff::Patch { upserted, .. } if upserted.iter().any(|n| &*n.id == "book" && n.enabled))
+    ));
     assert!(patches[1..]
         .iter()
-        .all(|d| matches!(d, SurfaceDiffRecord::Patch { upserted, .. } if upserted.len() < nodes.len())));
+        .all(|d| matches!(d, SurfaceDiff::Patch { upserted, .. } if upserted.len() < nodes.len())));
 
     // The action goes to the agent, which answers and deletes the form.
     let result = tokio::time::timeout(LIMIT, f.conversation.dispatch_action("booking".into(), "book".into()))
         .await
         .unwrap()
         .unwrap();
-    let ActionResultRecord::Ran { summary } = result else { panic!("an event action runs the agent") };
+    let ActionResult::Ran(summary) = result else { panic!("an event action runs the agent") };
     assert_eq!(summary.run_ids.len(), 1);
     assert_eq!(last_assistant_text(&f.conversation), "Booked a table for 4 on 2026-12-24 under the name Ada.");
     assert!(f.conversation.snapshot().surfaces.is_empty(), "the agent deleted the form");
     assert!(f.conversation.surface("booking".into()).is_none());
     tokio::time::timeout(LIMIT, subscription.flush()).await.unwrap();
     assert!(
-        matches!(diffs.snapshot().last(), Some(SurfaceDiffRecord::Reset { root: None, nodes }) if nodes.is_empty()),
+        matches!(diffs.snapshot().last(), Some(SurfaceDiff::Reset { root: None, nodes }) if nodes.is_empty()),
         "the deletion is an empty reset"
     );
     let gone = f.conversation.add_surface_listener("booking".into(), diffs.clone());
@@ -127,9 +124,7 @@ async fn input_during_a_run_applies_at_once() {
 
     // Nothing waits for the run: each write is in the model when the call returns.
     let value = |id: &str| {
-        surface_node(&f.conversation, "booking", id)
-            .and_then(|n| n.props.into_iter().find(|p| p.name == "value"))
-            .map(|p| p.value)
+        surface_node(&f.conversation, "booking", id).and_then(|n| n.props.get("value").cloned()).map(NodeValue::from)
     };
     f.conversation.set_value("booking".into(), "/booking/name".into(), text("Ad")).unwrap();
     assert_eq!(value("name"), Some(text("Ad")));
@@ -149,7 +144,7 @@ async fn input_during_a_run_applies_at_once() {
         .await
         .unwrap()
         .unwrap();
-    assert!(matches!(booked, ActionResultRecord::Ran { .. }), "{booked:?}");
+    assert!(matches!(booked, ActionResult::Ran(_)), "{booked:?}");
     let said: String = messages(&f.conversation).iter().map(|m| format!("{:?}", m.content)).collect();
     assert!(said.contains("Booked a table for 2 on 2026-12-24 under the name Ada."), "{said}");
 }

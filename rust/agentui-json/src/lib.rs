@@ -3,3 +3,8 @@
 //! must weigh a value the same way for one memory budget to mean one thing.
 
 pub mod size;
+#[cfg(feature = "uniffi")]
+pub mod value;
+
+#[cfg(feature = "uniffi")]
+uniffi::setup_scaffolding!();

@@ -22,7 +22,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::a2ui_bridge::BridgeAction;
 use crate::model::ConversationModel;
-use crate::observe::{ConversationSnapshot, Observed, SurfaceEntry, SurfaceUpdate};
+use crate::observe::{ConversationSnapshot, KeptLocal, Observed, SurfaceEntry, SurfaceUpdate};
 use crate::observers::{wait_for, Inbox, Observers};
 use crate::session::{
     ActionResult, ClientTool, ConversationSession, RunSummary, SessionCanceller, SessionError, SharedParts,
@@ -31,6 +31,7 @@ use crate::store::{ConversationStore, StoreError, StoreRecorder};
 
 /// One surface's resolved tree at one point of the sequence.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct SurfaceSnapshot {
     pub surface_id: String,
     pub catalog_id: String,
@@ -199,7 +200,10 @@ impl Conversation {
             kept_local: session
                 .messages()
                 .iter()
-                .filter_map(|m| Some((m.id.clone(), session.conversation().local_only(&m.id)?)))
+                .filter_map(|m| {
+                    let reason = session.conversation().local_only(&m.id)?;
+                    Some(KeptLocal { message_id: m.id.clone(), reason })
+                })
                 .collect(),
         };
         let surfaces = session

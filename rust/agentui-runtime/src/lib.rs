@@ -23,9 +23,20 @@ mod observers;
 pub mod session;
 pub mod store;
 
+#[cfg(feature = "uniffi")]
+uniffi::setup_scaffolding!();
+
+/// JSON values cross the bindings as agentui-json defines them.
+#[cfg(feature = "uniffi")]
+mod bindings {
+    use agentui_json::value::JsonValue;
+
+    uniffi::use_remote_type!(agentui_json::JsonValue);
+}
+
 pub use budget::SurfaceBudget;
 pub use conversation::{Conversation, Subscription, SurfaceSnapshot, SurfaceSubscription};
-pub use observe::{ConversationDelta, ConversationSnapshot, Observed, SurfaceEntry};
+pub use observe::{ConversationDelta, ConversationSnapshot, KeptLocal, Observed, SurfaceEntry};
 pub use store::{
     ConversationPage, ConversationStore, ConversationSummary, StoreError, StoredConversation, WriteObserver,
 };

@@ -14,7 +14,7 @@ use agentui_agui::patch::{apply_patch_plain, apply_patch_weighed, PatchBounds, P
 use agentui_agui::Message;
 
 use crate::conversation::SurfaceSnapshot;
-use crate::observe::{ConversationDelta, ConversationSnapshot, SurfaceEntry};
+use crate::observe::{ConversationDelta, ConversationSnapshot, KeptLocal, SurfaceEntry};
 
 /// One surface's resolved nodes as the diffs left them (shared `Arc`s, never copies).
 #[derive(Debug, Default)]
@@ -231,9 +231,11 @@ impl ConversationModel {
                 self.snapshot.kept_local.clear();
             }
             ConversationDelta::MessageKeptLocal { message_id, reason } => {
-                match self.snapshot.kept_local.iter_mut().find(|(id, _)| id == message_id) {
-                    Some((_, r)) => *r = *reason,
-                    None => self.snapshot.kept_local.push((message_id.clone(), *reason)),
+                match self.snapshot.kept_local.iter_mut().find(|k| &k.message_id == message_id) {
+                    Some(k) => k.reason = *reason,
+                    None => {
+                        self.snapshot.kept_local.push(KeptLocal { message_id: message_id.clone(), reason: *reason })
+                    }
                 }
             }
             ConversationDelta::StatePatched(ops) => {

@@ -23,13 +23,36 @@ use crate::session::{PendingSend, RunPhase, SessionWarning, ToolCallUpdate};
 
 /// A surface the agent created, as the conversation lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct SurfaceEntry {
     pub surface_id: String,
     pub catalog_id: String,
 }
 
+/// A message that stays on this device, and why. Stored as the pair `[message_id, reason]`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(from = "(String, LocalOnly)", into = "(String, LocalOnly)")]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+pub struct KeptLocal {
+    pub message_id: String,
+    pub reason: LocalOnly,
+}
+
+impl From<(String, LocalOnly)> for KeptLocal {
+    fn from((message_id, reason): (String, LocalOnly)) -> Self {
+        KeptLocal { message_id, reason }
+    }
+}
+
+impl From<KeptLocal> for (String, LocalOnly) {
+    fn from(k: KeptLocal) -> Self {
+        (k.message_id, k.reason)
+    }
+}
+
 /// The whole observable state of a conversation at one point of its sequence.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct ConversationSnapshot {
     pub thread_id: String,
     pub messages: Vec<Message>,
@@ -42,7 +65,7 @@ pub struct ConversationSnapshot {
     pub surfaces: Vec<SurfaceEntry>,
     /// Messages that stay on this device, in the order they were marked: a UI shows a
     /// `Cancelled` one as cut short, never as a finished answer.
-    pub kept_local: Vec<(String, LocalOnly)>,
+    pub kept_local: Vec<KeptLocal>,
     /// Messages and actions the agent has not received yet, oldest first (see
     /// [`crate::session::outbox`]).
     pub pending_sends: Vec<PendingSend>,
@@ -50,6 +73,7 @@ pub struct ConversationSnapshot {
 
 /// One change of a conversation's observable state.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum ConversationDelta {
     /// A message was appended to the list.
     MessageAdded(Message),
@@ -118,6 +142,7 @@ pub enum ConversationDelta {
 // rare, large snapshot is boxed.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum Observed {
     /// The whole state: first, and again whenever this subscriber fell behind.
     Snapshot(Box<ConversationSnapshot>),

@@ -16,7 +16,7 @@ use agentui_runtime::session::{
     ActionResult, ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, SessionUpdate, ToolFailure,
     ToolInvocation,
 };
-use agentui_runtime::{Conversation, ConversationDelta, Observed, Subscription};
+use agentui_runtime::{Conversation, ConversationDelta, KeptLocal, Observed, Subscription};
 use serde_json::{json, Value};
 use support::*;
 
@@ -424,7 +424,7 @@ async fn cancel_stops_the_run_in_flight_and_withdraws_the_queued_ones() {
             ConversationDelta::MessageKeptLocal { message_id, reason: LocalOnly::Cancelled } if message_id == "a1")),
         "{seen:?}"
     );
-    let cut = vec![("a1".to_owned(), LocalOnly::Cancelled)];
+    let cut = vec![KeptLocal { message_id: "a1".to_owned(), reason: LocalOnly::Cancelled }];
     let mut late = conv.subscribe();
     match late.try_recv() {
         Some(Observed::Snapshot(snapshot)) => assert_eq!(snapshot.kept_local, cut),

@@ -92,7 +92,7 @@ fn restorable(s: &ConversationSnapshot) -> Value {
         "toolCalls": s.tool_calls.iter().map(|t| json!([t.tool_call_id, t.tool_name, format!("{:?}", t.phase)])).collect::<Vec<_>>(),
         "interrupts": s.pending_interrupts,
         "surfaces": s.surfaces.iter().map(|e| json!([e.surface_id, e.catalog_id])).collect::<Vec<_>>(),
-        "keptLocal": s.kept_local.iter().map(|(id, r)| json!([id, format!("{r:?}")])).collect::<Vec<_>>(),
+        "keptLocal": s.kept_local.iter().map(|k| json!([k.message_id, format!("{:?}", k.reason)])).collect::<Vec<_>>(),
         "pending": s.pending_sends.iter().map(|p| json!([p.key, p.attempts])).collect::<Vec<_>>(),
     })
 }

@@ -75,6 +75,7 @@ pub enum TransportError {
 
 /// Why a certificate was refused, for apps to match on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum CertificateRejection {
     /// No trusted root vouches for the chain (a private CA that is not trusted, a TLS-inspecting
     /// proxy the platform does not trust, a self-signed certificate).

@@ -28,6 +28,7 @@ use super::TransportError;
 
 /// Where the roots that vouch for an agent's certificate come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum TrustStore {
     /// The operating system's verifier and store (see the module notes).
     #[default]

@@ -6,9 +6,8 @@ use std::time::{Duration, Instant};
 
 use agentui_ffi::demo::{start_demo_agent, DemoAgentHandle};
 use agentui_ffi::{
-    ClientToolHandler, Conversation, ConversationListener, ConversationOptions, ConversationUpdate, ListenerError,
-    MessageContent, MessageRecord, MessageRole, ResolvedNodeRecord, RunPhase, Runtime, SurfaceDiffRecord,
-    SurfaceListener, ToolHandlerError,
+    ClientToolHandler, Conversation, ConversationListener, ConversationOptions, ListenerError, Message, MessageContent,
+    Observed, ResolvedNode, Role, RunPhase, Runtime, SurfaceDiff, SurfaceListener, ToolHandlerError,
 };
 
 /// Bound on every wait: generous for a loaded CI machine, short enough to fail fast.
@@ -56,21 +55,21 @@ impl<T: Clone> Recorder<T> {
     }
 }
 
-impl ConversationListener for Recorder<ConversationUpdate> {
-    fn on_updates(&self, updates: Vec<ConversationUpdate>) -> Result<(), ListenerError> {
+impl ConversationListener for Recorder<Observed> {
+    fn on_updates(&self, updates: Vec<Observed>) -> Result<(), ListenerError> {
         self.items.lock().unwrap().extend(updates);
         Ok(())
     }
 }
 
-impl SurfaceListener for Recorder<SurfaceDiffRecord> {
-    fn on_diffs(&self, diffs: Vec<SurfaceDiffRecord>) -> Result<(), ListenerError> {
+impl SurfaceListener for Recorder<SurfaceDiff> {
+    fn on_diffs(&self, diffs: Vec<SurfaceDiff>) -> Result<(), ListenerError> {
         self.items.lock().unwrap().extend(diffs);
         Ok(())
     }
 }
 
-pub fn messages(conversation: &Conversation) -> Vec<MessageRecord> {
+pub fn messages(conversation: &Conversation) -> Vec<Message> {
     conversation.snapshot().messages
 }
 
@@ -82,17 +81,17 @@ pub fn last_assistant_text(conversation: &Conversation) -> String {
     messages(conversation)
         .iter()
         .rev()
-        .find(|m| m.role == MessageRole::Assistant)
+        .find(|m| m.role == Role::Assistant)
         .and_then(|m| match &m.content {
-            MessageContent::Text { text } => Some(text.clone()),
+            Some(MessageContent::Text(text)) => Some(text.clone()),
             _ => None,
         })
         .unwrap_or_default()
 }
 
 /// Node `id` of surface `surface` as the conversation holds it now.
-pub fn surface_node(conversation: &Conversation, surface: &str, id: &str) -> Option<ResolvedNodeRecord> {
-    conversation.surface(surface.into())?.nodes.into_iter().find(|n| n.id == id)
+pub fn surface_node(conversation: &Conversation, surface: &str, id: &str) -> Option<Arc<ResolvedNode>> {
+    conversation.surface(surface.into())?.nodes.into_iter().find(|n| &*n.id == id)
 }
 
 /// A client tool written in Rust against the foreign trait, as Kotlin or Swift would.

@@ -19,6 +19,8 @@ use agentui_agui::message::{Message, MessageContent, Role};
 
 /// Why a client tool call produced an error result. The `Display` text is what the agent reads.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+// Display crosses too: the bindings show the text the agent reads (Kotlin toString, Swift description).
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum), uniffi::export(Display))]
 pub enum ToolFailure {
     /// No tool of that name is registered here and no server result answered the call.
     NotRegistered {

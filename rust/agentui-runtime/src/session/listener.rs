@@ -17,6 +17,7 @@ use agentui_agui::message::{Interrupt, RunOutcome};
 
 /// Where the session's current (or last) run stands.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum RunPhase {
     #[default]
     Idle,
@@ -43,6 +44,7 @@ pub enum RunPhase {
 /// How far one tool call has got. "Requested" (the agent asked) and "Succeeded" (the client
 /// confirmed it ran) are distinct states (lesson 1).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum ToolCallPhase {
     /// Arguments are streaming.
     Streaming,
@@ -69,6 +71,7 @@ pub enum ToolCallPhase {
 
 /// A change of one tool call's phase.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct ToolCallUpdate {
     pub tool_call_id: String,
     pub tool_name: String,
@@ -77,6 +80,7 @@ pub struct ToolCallUpdate {
 
 /// What a [`SessionWarning`] is about, so applications filter without parsing text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum SessionWarningKind {
     /// A warning from the protocol pipeline (dropped event, patch not applied...).
     Protocol(WarningKind),
@@ -113,6 +117,7 @@ pub enum SessionWarningKind {
 
 /// A non-fatal observation.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct SessionWarning {
     pub kind: SessionWarningKind,
     pub message: String,

@@ -124,8 +124,31 @@ pub struct ToolCallReport {
     pub outcome: ToolOutcome,
 }
 
+// The bindings see a report as the update that ends the call: phase `Succeeded` with the result
+// text, or `Failed`.
+#[cfg(feature = "uniffi")]
+uniffi::custom_type!(ToolCallReport, ToolCallUpdate, {
+    lower: |report| ToolCallUpdate {
+        tool_call_id: report.tool_call_id,
+        tool_name: report.tool_name,
+        phase: match report.outcome {
+            Ok(value) => ToolCallPhase::Succeeded { result: result_text(&value) },
+            Err(failure) => ToolCallPhase::Failed { failure },
+        },
+    },
+    try_lift: |update| {
+        let outcome = match update.phase {
+            ToolCallPhase::Succeeded { result } => Ok(Value::String(result)),
+            ToolCallPhase::Failed { failure } => Err(failure),
+            other => return Err(uniffi::deps::anyhow::anyhow!("not the end of a call: {other:?}")),
+        };
+        Ok(ToolCallReport { tool_call_id: update.tool_call_id, tool_name: update.tool_name, outcome })
+    },
+});
+
 /// The result of one [`run`](ConversationSession::run) and its follow-ups.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct RunSummary {
     pub thread_id: String,
     /// The run ids the client requested, the first run and then every follow-up.
@@ -158,6 +181,7 @@ impl SessionCanceller {
 
 /// What a user action led to.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum ActionResult {
     /// The action went to the agent in a new run.
     Ran(Box<RunSummary>),

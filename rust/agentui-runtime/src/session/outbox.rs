@@ -24,6 +24,7 @@ pub const IDEMPOTENCY_KEY_PROP: &str = "agentuiIdempotencyKey";
 
 /// What a pending entry delivers, as observers see it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum PendingSendKind {
     /// A user message; `text` is its text (empty for content parts).
     Message { message_id: String, text: String },
@@ -33,6 +34,7 @@ pub enum PendingSendKind {
 
 /// A message or action the agent has not received yet.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct PendingSend {
     /// The idempotency key every attempt carries.
     pub key: String,

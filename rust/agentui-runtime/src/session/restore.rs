@@ -13,8 +13,8 @@ impl ConversationSession {
     pub fn restore_stored(&mut self, stored: StoredConversation) -> Result<(), StoreError> {
         let snapshot = stored.snapshot;
         let mut conversation = ConversationState::new(snapshot.messages, Some(snapshot.state));
-        for (id, reason) in &snapshot.kept_local {
-            conversation.keep_local(id, *reason);
+        for kept in &snapshot.kept_local {
+            conversation.keep_local(&kept.message_id, kept.reason);
         }
         if stored.needs_resync {
             conversation.mark_needs_resync();

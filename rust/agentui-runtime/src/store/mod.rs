@@ -38,6 +38,7 @@ use writer::{Batch, Writer};
 
 /// What went wrong with the store. The conversation itself goes on in memory.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Error))]
 pub enum StoreError {
     /// SQLite refused (the file cannot be opened, the disk is full, the file is not a database).
     #[error("the conversation store failed: {0}")]
@@ -62,6 +63,7 @@ impl From<rusqlite::Error> for StoreError {
 
 /// One line of [`ConversationStore::list`].
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct ConversationSummary {
     pub thread_id: String,
     /// The start of the first user message (up to 80 characters); empty before there is one.
@@ -78,6 +80,7 @@ pub struct ConversationSummary {
 
 /// One page of conversations, newest first.
 #[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct ConversationPage {
     pub conversations: Vec<ConversationSummary>,
     /// Pass to the next `list` call for the page after this one; `None` on the last page.

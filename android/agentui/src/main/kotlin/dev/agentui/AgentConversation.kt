@@ -1,14 +1,13 @@
 package dev.agentui
 
 import dev.agentui.core.Conversation
-import dev.agentui.core.ConversationDelta
 import dev.agentui.core.ConversationListener
-import dev.agentui.core.ConversationSnapshot
-import dev.agentui.core.ConversationUpdate
-import dev.agentui.core.MessageContent
-import dev.agentui.core.MessageRecord
-import dev.agentui.core.NodeValue
-import dev.agentui.core.SurfaceDiffRecord
+import dev.agentui.core.agui.Message as CoreMessage
+import dev.agentui.core.agui.MessageContent
+import dev.agentui.core.runtime.ConversationDelta
+import dev.agentui.core.runtime.ConversationSnapshot
+import dev.agentui.core.runtime.Observed
+import dev.agentui.core.a2ui.SurfaceDiff as CoreSurfaceDiff
 import dev.agentui.core.SurfaceListener
 import dev.agentui.core.TaskHandle
 import kotlinx.coroutines.CancellationException
@@ -147,7 +146,7 @@ class AgentConversation private constructor(
         private set
 
     private val subscription: TaskHandle = native.addListener(object : ConversationListener {
-        override fun onUpdates(updates: List<ConversationUpdate>) {
+        override fun onUpdates(updates: List<Observed>) {
             // Waits while the queue is full (see the class comment); fails once closed.
             queue.trySendBlocking(updates)
         }
@@ -235,7 +234,7 @@ class AgentConversation private constructor(
      */
     fun surfaceDiffs(surfaceId: String): Flow<SurfaceDiff> = callbackFlow {
         val handle = native.addSurfaceListener(surfaceId, object : SurfaceListener {
-            override fun onDiffs(diffs: List<SurfaceDiffRecord>) {
+            override fun onDiffs(diffs: List<CoreSurfaceDiff>) {
                 // Bounded like the conversation's queue: a slow collector makes the core resync it.
                 for (diff in diffs) if (trySendBlocking(diff.toDiff()).isClosed) return
             }
@@ -281,8 +280,8 @@ class AgentConversation private constructor(
             }
             is List<*> -> for (update in item) {
                 when (update) {
-                    is ConversationUpdate.Reset -> reset(update.snapshot)
-                    is ConversationUpdate.Delta -> apply(update.delta)
+                    is Observed.Snapshot -> reset(update.v1)
+                    is Observed.Delta -> apply(update.v1)
                 }
             }
         }
@@ -313,8 +312,8 @@ class AgentConversation private constructor(
     /** The one place a delta changes what the flows show. */
     private fun apply(delta: ConversationDelta) {
         when (delta) {
-            is ConversationDelta.MessageAdded -> upsert(delta.message)
-            is ConversationDelta.MessageReplaced -> upsert(delta.message)
+            is ConversationDelta.MessageAdded -> upsert(delta.v1)
+            is ConversationDelta.MessageReplaced -> upsert(delta.v1)
             is ConversationDelta.TextAppended -> {
                 val message = messageIndex[delta.messageId] ?: return
                 growing.getOrPut(delta.messageId) { StringBuilder(message.text.orEmpty()) }.append(delta.delta)
@@ -337,7 +336,7 @@ class AgentConversation private constructor(
                 grown.clear()
                 // A reset clears the marks; the core re-sends the ones that still hold.
                 localOnlyIndex.clear()
-                delta.messages.forEach { upsert(it) }
+                delta.v1.forEach { upsert(it) }
             }
             is ConversationDelta.MessageKeptLocal -> {
                 val reason = delta.reason.toReason()
@@ -348,16 +347,16 @@ class AgentConversation private constructor(
             is ConversationDelta.StatePatched -> {
                 // The core applied this patch; a disagreement here would be a defect, so the state
                 // is re-read whole rather than left wrong.
-                if (!stateTree.apply(delta.operations)) stateTree.replace(native.snapshot().state)
+                if (!stateTree.apply(delta.v1)) stateTree.replace(native.snapshot().state)
                 stateDirty = true
             }
             is ConversationDelta.StateReplaced -> {
-                stateTree.replace(delta.state)
+                stateTree.replace(delta.v1)
                 stateDirty = true
             }
             is ConversationDelta.StateResyncNeeded -> Unit
             is ConversationDelta.RunPhase -> {
-                val phase = delta.phase.toPhase()
+                val phase = delta.v1.toPhase()
                 // Steps belong to one run: none is open before it streams or after it ended.
                 if (phase !is RunPhase.Running && steps.isNotEmpty()) {
                     steps.clear()
@@ -367,24 +366,24 @@ class AgentConversation private constructor(
                 _phase.value = phase
             }
             is ConversationDelta.ToolCall -> {
-                toolCallIndex[delta.update.toolCallId] = delta.update.toToolCall()
+                toolCallIndex[delta.v1.toolCallId] = delta.v1.toToolCall()
                 toolCallsDirty = true
             }
-            is ConversationDelta.Interrupts -> _interrupts.value = delta.interrupts.map { it.toInterrupt() }
+            is ConversationDelta.Interrupts -> _interrupts.value = delta.v1.map { it.toInterrupt() }
             is ConversationDelta.SurfaceAdded -> {
-                surfaceIndex[delta.surface.surfaceId] = SurfaceInfo(delta.surface.surfaceId, delta.surface.catalogId)
+                surfaceIndex[delta.v1.surfaceId] = SurfaceInfo(delta.v1.surfaceId, delta.v1.catalogId)
                 surfacesDirty = true
             }
             is ConversationDelta.SurfaceRemoved -> {
                 surfaceIndex.remove(delta.surfaceId)
                 surfacesDirty = true
             }
-            is ConversationDelta.Warning -> _warnings.tryEmit(delta.warning.toWarning())
-            is ConversationDelta.Custom -> emitEvent(AgentEvent.Custom(delta.name, delta.valueJson))
-            is ConversationDelta.Raw -> emitEvent(AgentEvent.Raw(delta.eventJson, delta.source))
+            is ConversationDelta.Warning -> _warnings.tryEmit(delta.v1.toWarning())
+            is ConversationDelta.Custom -> emitEvent(AgentEvent.Custom(delta.name, toJson(delta.value.toKotlin())))
+            is ConversationDelta.Raw -> emitEvent(AgentEvent.Raw(toJson(delta.event.toKotlin()), delta.source))
             is ConversationDelta.PendingSends -> {
                 val before = pendingMessageIds
-                setPending(delta.pending)
+                setPending(delta.v1)
                 for (id in before union pendingMessageIds) {
                     val message = messageIndex[id] ?: continue
                     messageIndex[id] = message.copy(pending = id in pendingMessageIds)
@@ -404,14 +403,14 @@ class AgentConversation private constructor(
         }
     }
 
-    private fun upsert(record: MessageRecord) {
+    private fun upsert(record: CoreMessage) {
         growing.remove(record.id)
         grown.remove(record.id)
         messageIndex[record.id] = record.toChat(localOnly = localOnlyIndex[record.id], pending = record.id in pendingMessageIds)
         messagesDirty = true
     }
 
-    private fun setPending(records: List<dev.agentui.core.PendingSend>) {
+    private fun setPending(records: List<dev.agentui.core.runtime.PendingSend>) {
         pending = records.map { it.toPending() }
         pendingMessageIds = pending.mapNotNullTo(HashSet()) { (it.kind as? PendingSendKind.Message)?.messageId }
         pendingDirty = true

@@ -1,12 +1,12 @@
 package dev.agentui
 
-import dev.agentui.core.ContextEntry
 import dev.agentui.core.ConversationOptions
 import dev.agentui.core.ConversationStore
 import dev.agentui.core.Header
-import dev.agentui.core.MemoryBudget
+import dev.agentui.core.agui.MemoryBudget
 import dev.agentui.core.Runtime
-import dev.agentui.core.TrustStore
+import dev.agentui.core.agui.Context as ContextEntry
+import dev.agentui.core.agui.TrustStore
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.withContext

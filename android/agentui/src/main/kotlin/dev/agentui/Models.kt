@@ -1,23 +1,25 @@
 package dev.agentui
 
-import dev.agentui.core.ActionResultRecord
-import dev.agentui.core.ContentPart
-import dev.agentui.core.InterruptRecord
-import dev.agentui.core.LocalOnlyReason as CoreLocalOnly
-import dev.agentui.core.MessageContent
-import dev.agentui.core.ConversationPage as CorePage
-import dev.agentui.core.ConversationSummary as CoreSummary
-import dev.agentui.core.MessageRecord
-import dev.agentui.core.NodeValue
-import dev.agentui.core.PendingSend as CorePendingSend
-import dev.agentui.core.PendingSendKind as CorePendingKind
-import dev.agentui.core.ResolvedNodeRecord
-import dev.agentui.core.RunOutcome as CoreOutcome
-import dev.agentui.core.RunPhase as CorePhase
-import dev.agentui.core.RunSummary
-import dev.agentui.core.SessionWarning
-import dev.agentui.core.ToolCallPhase as CoreToolPhase
-import dev.agentui.core.ToolCallUpdate
+import dev.agentui.core.a2ui.ResolvedNode
+import dev.agentui.core.agui.ContentPart
+import dev.agentui.core.agui.Interrupt as CoreInterrupt
+import dev.agentui.core.agui.LocalOnly as CoreLocalOnly
+import dev.agentui.core.agui.Message as CoreMessage
+import dev.agentui.core.agui.MessageContent
+import dev.agentui.core.agui.RunOutcome as CoreOutcome
+import dev.agentui.core.json.NodeValue
+import dev.agentui.core.runtime.ActionResult as CoreActionResult
+import dev.agentui.core.runtime.ConversationPage as CorePage
+import dev.agentui.core.runtime.ConversationSummary as CoreSummary
+import dev.agentui.core.runtime.PendingSend as CorePendingSend
+import dev.agentui.core.runtime.PendingSendKind as CorePendingKind
+import dev.agentui.core.runtime.RunPhase as CorePhase
+import dev.agentui.core.runtime.RunSummary
+import dev.agentui.core.runtime.SessionWarning
+import dev.agentui.core.runtime.SessionWarningKind
+import dev.agentui.core.runtime.ToolCallPhase as CoreToolPhase
+import dev.agentui.core.runtime.ToolCallUpdate
+import dev.agentui.core.runtime.ToolFailure
 
 // The layer's public vocabulary. The generated records stay inside the layer: these types are
 // what apps match on, and they change only when the app-facing meaning does.
@@ -37,7 +39,8 @@ enum class LocalOnlyReason {
 
 /**
  * One message as a UI shows it. [text] is the readable text (text parts joined); media parts
- * and activity content stay in [content] (the core's record) for apps that show them.
+ * and activity content stay in [content] (the core's own type; null when the message has none)
+ * for apps that show them.
  *
  * [localOnly] is set when the message stays on this device and is not sent back to the agent;
  * show an [incomplete] one as cut short, never as a finished answer. [pending] is set while a
@@ -52,7 +55,7 @@ data class ChatMessage(
     val toolCallId: String?,
     val error: String?,
     val activityType: String?,
-    val content: MessageContent,
+    val content: MessageContent?,
     val localOnly: LocalOnlyReason? = null,
     val pending: Boolean = false,
 ) {
@@ -195,7 +198,7 @@ data class ConversationPage(val conversations: List<ConversationSummary>, val ne
 data class SurfaceInfo(val id: String, val catalogId: String)
 
 /** A resolved A2UI node, field for field what the core resolved (the renderer's input). */
-typealias Node = ResolvedNodeRecord
+typealias Node = ResolvedNode
 
 /** A change to one surface's nodes: a [Reset] first (empty when the agent deleted it), then [Patch]es. */
 sealed interface SurfaceDiff {
@@ -206,9 +209,9 @@ sealed interface SurfaceDiff {
 /** The resolved value of property [name], or null when the node has none. */
 fun Node.prop(name: String): NodeValue? = props.firstOrNull { it.name == name }?.value
 
-// Conversions from the generated records, used only inside the layer.
+// Conversions from the generated core types, used only inside the layer.
 
-internal fun MessageRecord.toChat(
+internal fun CoreMessage.toChat(
     text: String? = textOf(content),
     localOnly: LocalOnlyReason? = null,
     pending: Boolean = false,
@@ -216,7 +219,7 @@ internal fun MessageRecord.toChat(
     id = id,
     role = Role.valueOf(role.name),
     text = text,
-    toolCalls = toolCalls.map { MessageToolCall(it.id, it.name, it.argumentsJson) },
+    toolCalls = toolCalls.orEmpty().map { MessageToolCall(it.id, it.function.name, it.function.arguments) },
     toolCallId = toolCallId,
     error = error,
     activityType = activityType,
@@ -227,17 +230,24 @@ internal fun MessageRecord.toChat(
 
 internal fun CoreLocalOnly.toReason() = LocalOnlyReason.valueOf(name)
 
-internal fun textOf(content: MessageContent): String? = when (content) {
-    is MessageContent.Text -> content.text
-    is MessageContent.Parts -> content.parts.filterIsInstance<ContentPart.Text>().joinToString("") { it.text }.ifEmpty { null }
-    is MessageContent.Empty, is MessageContent.Object -> null
+internal fun textOf(content: MessageContent?): String? = when (content) {
+    is MessageContent.Text -> content.v1
+    is MessageContent.Parts -> content.v1.filterIsInstance<ContentPart.Text>().joinToString("") { it.v1.text }.ifEmpty { null }
+    is MessageContent.Object, null -> null
 }
 
-internal fun InterruptRecord.toInterrupt() =
-    Interrupt(id, reason, message, toolCallId, responseSchemaJson, expiresAt, metadata?.toKotlin())
+internal fun CoreInterrupt.toInterrupt() = Interrupt(
+    id = id,
+    reason = reason,
+    message = message,
+    toolCallId = toolCallId,
+    responseSchemaJson = responseSchema?.let { toJson(NodeValue.Object(it).toKotlin()) },
+    expiresAt = expiresAt,
+    metadata = metadata?.let { NodeValue.Object(it).toKotlin() },
+)
 
 internal fun CoreOutcome.toOutcome(): RunOutcome = when (this) {
-    is CoreOutcome.Success -> RunOutcome.Success(pendingToolCallIds)
+    is CoreOutcome.Success -> RunOutcome.Success(pendingToolCallIds.orEmpty())
     is CoreOutcome.Interrupt -> RunOutcome.Interrupt(interrupts.map { it.toInterrupt() })
     is CoreOutcome.Cancelled -> RunOutcome.Cancelled
 }
@@ -248,10 +258,21 @@ internal fun CorePhase.toPhase(): RunPhase = when (this) {
     is CorePhase.Running -> RunPhase.Running(runId)
     is CorePhase.Finished -> RunPhase.Finished(runId, outcome?.toOutcome())
     is CorePhase.Interrupted -> RunPhase.Interrupted(runId, interrupts.map { it.toInterrupt() })
-    is CorePhase.AgentError -> RunPhase.AgentError(detail, code)
-    is CorePhase.Failed -> RunPhase.Failed(detail)
+    is CorePhase.AgentError -> RunPhase.AgentError(message, code)
+    is CorePhase.Failed -> RunPhase.Failed(error)
     is CorePhase.Cancelled -> RunPhase.Cancelled
     is CorePhase.Abandoned -> RunPhase.Abandoned(runId)
+}
+
+private fun ToolFailure.kind(): ToolFailureKind = when (this) {
+    is ToolFailure.NotRegistered -> ToolFailureKind.NOT_REGISTERED
+    is ToolFailure.Denied -> ToolFailureKind.DENIED
+    is ToolFailure.InvalidArguments -> ToolFailureKind.INVALID_ARGUMENTS
+    is ToolFailure.Failed -> ToolFailureKind.HANDLER_FAILED
+    is ToolFailure.TimedOut -> ToolFailureKind.TIMED_OUT
+    is ToolFailure.Crashed -> ToolFailureKind.CRASHED
+    is ToolFailure.Cancelled -> ToolFailureKind.CANCELLED
+    is ToolFailure.Incomplete -> ToolFailureKind.INCOMPLETE
 }
 
 internal fun CoreToolPhase.toPhase(): ToolCallPhase = when (this) {
@@ -259,7 +280,8 @@ internal fun CoreToolPhase.toPhase(): ToolCallPhase = when (this) {
     is CoreToolPhase.Requested -> ToolCallPhase.Requested
     is CoreToolPhase.Running -> ToolCallPhase.Running
     is CoreToolPhase.Succeeded -> ToolCallPhase.Succeeded(result)
-    is CoreToolPhase.Failed -> ToolCallPhase.Failed(ToolFailureKind.valueOf(failure.name), detail)
+    // The failure's text (its Rust Display, as toString) is what the agent read.
+    is CoreToolPhase.Failed -> ToolCallPhase.Failed(failure.kind(), failure.toString())
     is CoreToolPhase.CompletedByServer -> ToolCallPhase.CompletedByServer
     is CoreToolPhase.Skipped -> ToolCallPhase.Skipped(reason)
     is CoreToolPhase.OwnedByServer -> ToolCallPhase.OwnedByServer
@@ -268,13 +290,21 @@ internal fun CoreToolPhase.toPhase(): ToolCallPhase = when (this) {
 
 internal fun ToolCallUpdate.toToolCall() = ToolCall(toolCallId, toolName, phase.toPhase())
 
-internal fun SessionWarning.toWarning() = Warning(WarningKind.valueOf(kind.name), message)
+private val wordStart = Regex("(?<=[a-z0-9])(?=[A-Z])")
+
+/** The core's kind as the layer's flat [WarningKind]: a protocol warning by its own kind. */
+private fun SessionWarningKind.toKind(): WarningKind = when (this) {
+    is SessionWarningKind.Protocol -> WarningKind.valueOf(v1.name)
+    else -> WarningKind.valueOf(this::class.simpleName!!.replace(wordStart, "_").uppercase())
+}
+
+internal fun SessionWarning.toWarning() = Warning(kind.toKind(), message)
 
 internal fun RunSummary.toResult() = RunResult(
     threadId = threadId,
     runIds = runIds,
     phase = phase.toPhase(),
-    toolCalls = toolCalls.map { ToolCall(it.toolCallId, it.toolName, it.phase.toPhase()) },
+    toolCalls = toolCalls.map { it.toToolCall() },
     pendingInterrupts = pendingInterrupts.map { it.toInterrupt() },
     followUpLimitReached = followUpLimitReached,
     needsResync = needsResync,
@@ -304,13 +334,13 @@ internal fun CoreSummary.toSummary() = ConversationSummary(
 
 internal fun CorePage.toPage() = ConversationPage(conversations.map { it.toSummary() }, nextCursor)
 
-internal fun ActionResultRecord.toResult(): ActionResult = when (this) {
-    is ActionResultRecord.Ran -> ActionResult.Ran(summary.toResult())
-    is ActionResultRecord.OpenUrl -> ActionResult.OpenUrl(url)
-    is ActionResultRecord.Handled -> ActionResult.Handled
+internal fun CoreActionResult.toResult(): ActionResult = when (this) {
+    is CoreActionResult.Ran -> ActionResult.Ran(v1.toResult())
+    is CoreActionResult.OpenUrl -> ActionResult.OpenUrl(v1)
+    is CoreActionResult.Handled -> ActionResult.Handled
 }
 
-internal fun dev.agentui.core.SurfaceDiffRecord.toDiff(): SurfaceDiff = when (this) {
-    is dev.agentui.core.SurfaceDiffRecord.Reset -> SurfaceDiff.Reset(root, nodes)
-    is dev.agentui.core.SurfaceDiffRecord.Patch -> SurfaceDiff.Patch(upserted, removed)
+internal fun dev.agentui.core.a2ui.SurfaceDiff.toDiff(): SurfaceDiff = when (this) {
+    is dev.agentui.core.a2ui.SurfaceDiff.Reset -> SurfaceDiff.Reset(root, nodes)
+    is dev.agentui.core.a2ui.SurfaceDiff.Patch -> SurfaceDiff.Patch(upserted, removed)
 }

@@ -1,7 +1,7 @@
 package dev.agentui
 
-import dev.agentui.core.NodeValue
-import dev.agentui.core.PropEntry
+import dev.agentui.core.json.NodeValue
+import dev.agentui.core.json.PropEntry
 
 /**
  * Kotlin values to and from [NodeValue], for `setValue` and for reading resolved props.

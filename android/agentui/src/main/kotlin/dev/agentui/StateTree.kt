@@ -1,8 +1,8 @@
 package dev.agentui
 
-import dev.agentui.core.NodeValue
-import dev.agentui.core.PatchOp
-import dev.agentui.core.PatchOperationRecord
+import dev.agentui.core.json.NodeValue
+import dev.agentui.core.agui.PatchOp
+import dev.agentui.core.agui.PatchOperation
 
 /**
  * The shared state as the adapter keeps it: a mutable tree of plain Kotlin values (LinkedHashMap,
@@ -21,7 +21,7 @@ internal class StateTree {
     }
 
     /** Replays [ops]; false when one does not apply (the tree is then unspecified). */
-    fun apply(ops: List<PatchOperationRecord>): Boolean = ops.all { op ->
+    fun apply(ops: List<PatchOperation>): Boolean = ops.all { op ->
         runCatching {
             when (op.op) {
                 PatchOp.ADD -> put(op.path, op.value?.toMutable(), insert = true)

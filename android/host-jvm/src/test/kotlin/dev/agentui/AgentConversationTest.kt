@@ -1,9 +1,9 @@
 package dev.agentui
 
 import dev.agentui.core.ConversationException
-import dev.agentui.core.MemoryBudget
+import dev.agentui.core.agui.MemoryBudget
 import dev.agentui.core.defaultMemoryBudget
-import dev.agentui.core.NodeValue
+import dev.agentui.core.json.NodeValue
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.async
@@ -322,7 +322,7 @@ class AgentConversationTest {
             val nativeThreads = Collections.synchronizedSet(mutableSetOf<String>())
             // A listener of our own on the generated object records where Rust calls from.
             val handle = conversation.native.addListener(object : dev.agentui.core.ConversationListener {
-                override fun onUpdates(updates: List<dev.agentui.core.ConversationUpdate>) {
+                override fun onUpdates(updates: List<dev.agentui.core.runtime.Observed>) {
                     nativeThreads += Thread.currentThread().name
                 }
             })
@@ -417,21 +417,21 @@ class AgentConversationTest {
     @Test
     fun `the generated listener gets a Reset, then the deltas in order`(): Unit = runBlocking {
         connect().use { conversation ->
-            val received = Collections.synchronizedList(mutableListOf<dev.agentui.core.ConversationUpdate>())
+            val received = Collections.synchronizedList(mutableListOf<dev.agentui.core.runtime.Observed>())
             val handle = conversation.native.addListener(object : dev.agentui.core.ConversationListener {
-                override fun onUpdates(updates: List<dev.agentui.core.ConversationUpdate>) {
+                override fun onUpdates(updates: List<dev.agentui.core.runtime.Observed>) {
                     received += updates
                 }
             })
             conversation.send("hello")
             handle.flush()
             handle.close()
-            assertIs<dev.agentui.core.ConversationUpdate.Reset>(received.first())
-            val deltas = received.drop(1).map { (it as dev.agentui.core.ConversationUpdate.Delta).delta }
-            val phases = deltas.filterIsInstance<dev.agentui.core.ConversationDelta.RunPhase>().map { it.phase::class.simpleName }
+            assertIs<dev.agentui.core.runtime.Observed.Snapshot>(received.first())
+            val deltas = received.drop(1).map { (it as dev.agentui.core.runtime.Observed.Delta).v1 }
+            val phases = deltas.filterIsInstance<dev.agentui.core.runtime.ConversationDelta.RunPhase>().map { it.v1::class.simpleName }
             assertEquals(listOf("Starting", "Running", "Finished"), phases)
             // Streamed text arrives as pieces, not as the whole message each time.
-            val pieces = deltas.filterIsInstance<dev.agentui.core.ConversationDelta.TextAppended>()
+            val pieces = deltas.filterIsInstance<dev.agentui.core.runtime.ConversationDelta.TextAppended>()
             assertTrue(pieces.size >= 2, "text streamed in pieces: ${pieces.size}")
             assertTrue(conversation.messages.value.lastAssistantText().endsWith(pieces.last().delta))
         }

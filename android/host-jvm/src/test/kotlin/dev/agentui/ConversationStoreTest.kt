@@ -1,7 +1,7 @@
 package dev.agentui
 
 import dev.agentui.core.ConversationException
-import dev.agentui.core.StoreException
+import dev.agentui.core.runtime.StoreException
 import kotlinx.coroutines.delay
 import kotlinx.coroutines.runBlocking
 import org.junit.jupiter.api.AfterEach

@@ -1,8 +1,8 @@
 package dev.agentui
 
-import dev.agentui.core.NodeValue
-import dev.agentui.core.PatchOp
-import dev.agentui.core.PatchOperationRecord
+import dev.agentui.core.json.NodeValue
+import dev.agentui.core.agui.PatchOp
+import dev.agentui.core.agui.PatchOperation
 import org.junit.jupiter.api.Test
 import kotlin.test.assertEquals
 import kotlin.test.assertFalse
@@ -11,7 +11,7 @@ import kotlin.test.assertTrue
 /** The adapter replays the core's applied JSON Patches on its copy of the state. */
 class StateTreeTest {
     private fun op(op: PatchOp, path: String, value: Any? = null, from: String? = null) =
-        PatchOperationRecord(op, path, from, if (op == PatchOp.REMOVE || op == PatchOp.MOVE || op == PatchOp.COPY) null else nodeValueOf(value))
+        PatchOperation(op, path, from, if (op == PatchOp.REMOVE || op == PatchOp.MOVE || op == PatchOp.COPY) null else nodeValueOf(value), emptyList())
 
     @Test
     fun `add, replace and remove replay on the tree`() {

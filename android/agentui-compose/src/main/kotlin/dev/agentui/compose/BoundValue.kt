@@ -7,7 +7,7 @@ import androidx.compose.runtime.getValue
 import androidx.compose.runtime.mutableStateOf
 import androidx.compose.runtime.remember
 import androidx.compose.runtime.setValue
-import dev.agentui.core.NodeValue
+import dev.agentui.core.json.NodeValue
 
 /**
  * The value an input shows, for two-way binding without lost keystrokes.

@@ -45,7 +45,7 @@ private fun textStyle(variant: String?): TextStyle {
 
 @Composable
 internal fun ImageComponent(scope: NodeScope, modifier: Modifier) {
-    val description = scope.node.accessibilityLabel ?: scope.text("description")
+    val description = scope.node.accessibility?.label ?: scope.text("description")
     val sized = when (scope.text("variant")) {
         "icon" -> modifier.size(24.dp)
         "avatar" -> modifier.size(40.dp).clip(CircleShape)
@@ -68,7 +68,7 @@ internal fun ImageComponent(scope: NodeScope, modifier: Modifier) {
 @Composable
 internal fun IconComponent(scope: NodeScope, modifier: Modifier) {
     val name = scope.text("name").orEmpty()
-    val description = scope.node.accessibilityLabel ?: name
+    val description = scope.node.accessibility?.label ?: name
     val vector = materialIcon(name)
     if (vector != null) {
         Icon(vector, contentDescription = description, modifier = modifier)
@@ -92,7 +92,7 @@ internal fun IconComponent(scope: NodeScope, modifier: Modifier) {
 internal fun MediaComponent(scope: NodeScope, modifier: Modifier, isVideo: Boolean) {
     val url = scope.text("url")
     val context = LocalSurfaceContext.current
-    val label = scope.node.accessibilityLabel ?: scope.text("description") ?: if (isVideo) "Video" else "Audio"
+    val label = scope.node.accessibility?.label ?: scope.text("description") ?: if (isVideo) "Video" else "Audio"
     OutlinedCard(modifier) {
         Row(
             Modifier.padding(horizontal = 8.dp, vertical = 4.dp),

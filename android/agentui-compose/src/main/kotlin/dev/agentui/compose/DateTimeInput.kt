@@ -19,7 +19,7 @@ import androidx.compose.runtime.mutableStateOf
 import androidx.compose.runtime.remember
 import androidx.compose.runtime.setValue
 import androidx.compose.ui.Modifier
-import dev.agentui.core.NodeValue
+import dev.agentui.core.json.NodeValue
 import java.util.TimeZone
 
 /**

@@ -32,7 +32,7 @@ import androidx.compose.ui.text.input.KeyboardType
 import androidx.compose.ui.text.input.PasswordVisualTransformation
 import androidx.compose.ui.text.input.VisualTransformation
 import androidx.compose.ui.unit.dp
-import dev.agentui.core.NodeValue
+import dev.agentui.core.json.NodeValue
 import dev.agentui.nodeValueOf
 
 @Composable

@@ -33,7 +33,7 @@ import androidx.compose.runtime.staticCompositionLocalOf
 import androidx.compose.ui.Alignment
 import androidx.compose.ui.Modifier
 import androidx.compose.ui.unit.dp
-import dev.agentui.core.NodeValue
+import dev.agentui.core.json.NodeValue
 import dev.agentui.textOrNull
 
 private const val SPACING_DP = 8

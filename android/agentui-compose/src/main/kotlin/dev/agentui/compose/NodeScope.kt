@@ -2,9 +2,9 @@ package dev.agentui.compose
 
 import androidx.compose.runtime.Composable
 import androidx.compose.ui.Modifier
-import dev.agentui.core.ActionKindRecord
-import dev.agentui.core.NodeValue
-import dev.agentui.core.ResolvedNodeRecord
+import dev.agentui.core.a2ui.ActionKind
+import dev.agentui.core.json.NodeValue
+import dev.agentui.core.a2ui.ResolvedNode
 import dev.agentui.nodeValueOf
 import dev.agentui.prop
 
@@ -13,7 +13,7 @@ import dev.agentui.prop
  * children, and the two ways back to the core ([write] and [activate]).
  */
 class NodeScope internal constructor(
-    val node: ResolvedNodeRecord,
+    val node: ResolvedNode,
     private val surface: SurfaceContext,
 ) {
     val surfaceId: String get() = surface.surfaceId
@@ -75,8 +75,8 @@ class NodeScope internal constructor(
     /** The name of this node's action, for labels and logs. */
     val actionName: String?
         get() = when (val action = node.action) {
-            is ActionKindRecord.Event -> action.name
-            is ActionKindRecord.FunctionCall -> action.name
+            is ActionKind.Event -> action.name
+            is ActionKind.FunctionCall -> action.name
             null -> null
         }
 }

@@ -1,6 +1,6 @@
 package dev.agentui.compose
 
-import dev.agentui.core.NodeValue
+import dev.agentui.core.json.NodeValue
 import java.math.BigDecimal
 import java.math.MathContext
 import java.math.RoundingMode

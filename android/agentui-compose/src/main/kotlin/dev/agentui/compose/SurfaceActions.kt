@@ -2,7 +2,7 @@ package dev.agentui.compose
 
 import dev.agentui.AgentConversation
 import dev.agentui.ActionResult
-import dev.agentui.core.NodeValue
+import dev.agentui.core.json.NodeValue
 import kotlinx.coroutines.Deferred
 
 /**

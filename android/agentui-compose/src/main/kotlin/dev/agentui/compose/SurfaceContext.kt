@@ -11,8 +11,8 @@ import androidx.compose.ui.semantics.contentDescription
 import androidx.compose.ui.semantics.semantics
 import androidx.compose.ui.semantics.stateDescription
 import dev.agentui.ActionResult
-import dev.agentui.core.NodeValue
-import dev.agentui.core.ResolvedNodeRecord
+import dev.agentui.core.json.NodeValue
+import dev.agentui.core.a2ui.ResolvedNode
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.launch
@@ -85,9 +85,9 @@ internal fun RenderNode(id: String, modifier: Modifier = Modifier) {
     }
 }
 
-private fun Modifier.accessibility(node: ResolvedNodeRecord): Modifier {
-    val label = node.accessibilityLabel
-    val description = node.accessibilityDescription
+private fun Modifier.accessibility(node: ResolvedNode): Modifier {
+    val label = node.accessibility?.label
+    val description = node.accessibility?.description
     if (label == null && description == null) return this
     return semantics {
         if (label != null) contentDescription = label

@@ -19,7 +19,7 @@ import dev.agentui.MainThread
 import dev.agentui.SurfaceProbe
 import dev.agentui.WAIT_MS
 import dev.agentui.assistantTexts
-import dev.agentui.core.NodeValue
+import dev.agentui.core.json.NodeValue
 import dev.agentui.prop
 import dev.agentui.textOrNull
 import org.junit.jupiter.api.AfterEach

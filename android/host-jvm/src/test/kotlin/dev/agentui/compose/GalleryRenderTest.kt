@@ -22,11 +22,12 @@ import androidx.compose.ui.test.runDesktopComposeUiTest
 import androidx.compose.ui.unit.dp
 import dev.agentui.ActionResult
 import dev.agentui.SurfaceDiff
-import dev.agentui.core.ActionKindRecord
-import dev.agentui.core.BindingRecord
-import dev.agentui.core.NodeValue
-import dev.agentui.core.PropEntry
-import dev.agentui.core.ResolvedNodeRecord
+import dev.agentui.core.a2ui.Accessibility
+import dev.agentui.core.a2ui.ActionKind
+import dev.agentui.core.a2ui.Binding
+import dev.agentui.core.json.NodeValue
+import dev.agentui.core.json.PropEntry
+import dev.agentui.core.a2ui.ResolvedNode
 import dev.agentui.core.SurfaceException
 import dev.agentui.nodeValueOf
 import kotlinx.coroutines.CompletableDeferred
@@ -66,23 +67,22 @@ class GalleryRenderTest {
         vararg props: Pair<String, Any?>,
         children: List<String> = emptyList(),
         bound: String? = null,
-        action: ActionKindRecord? = null,
+        action: ActionKind? = null,
         enabled: Boolean = true,
         validation: String? = null,
         label: String? = null,
-    ) = ResolvedNodeRecord(
+    ) = ResolvedNode(
         id = id,
         componentId = id.substringBefore('@'),
         componentType = type,
         props = props.map { (name, value) -> PropEntry(name, nodeValueOf(value)) },
         children = children,
-        accessibilityLabel = label,
-        accessibilityDescription = null,
+        accessibility = label?.let { Accessibility(it, null) },
         checks = emptyList(),
         validationMessage = validation,
         enabled = enabled,
         action = action,
-        bindings = listOfNotNull(bound?.let { BindingRecord("value", it) }),
+        bindings = listOfNotNull(bound?.let { Binding("value", it) }),
         weight = null,
     )
 
@@ -118,15 +118,15 @@ class GalleryRenderTest {
         node("tab-two", "Text", "text" to "Second tab body"),
         node("divider", "Divider"),
         node("modal", "Modal", "trigger" to "open", "content" to "dialog-body", children = listOf("open", "dialog-body")),
-        node("open", "Button", children = listOf("open-label"), action = ActionKindRecord.Event("opened")),
+        node("open", "Button", children = listOf("open-label"), action = ActionKind.Event("opened")),
         node("open-label", "Text", "text" to "Open dialog"),
         node("dialog-body", "Text", "text" to "Dialog body"),
         node(
             "help", "Button", "variant" to "borderless", children = listOf("help-label"),
-            action = ActionKindRecord.FunctionCall("openUrl"), label = "Opens the help page",
+            action = ActionKind.FunctionCall("openUrl"), label = "Opens the help page",
         ),
         node("help-label", "Text", "text" to "Help"),
-        node("disabled", "Button", "variant" to "primary", children = listOf("disabled-label"), action = ActionKindRecord.Event("submit"), enabled = false),
+        node("disabled", "Button", "variant" to "primary", children = listOf("disabled-label"), action = ActionKind.Event("submit"), enabled = false),
         node("disabled-label", "Text", "text" to "Submit"),
         node("email", "TextField", "label" to "Email", "value" to "", bound = "/form/email", validation = "Enter an email"),
         node("agree", "CheckBox", "label" to "I agree", "value" to false, bound = "/form/agree"),
@@ -143,7 +143,7 @@ class GalleryRenderTest {
         // "later" is listed by root but has not arrived: pending, renders nothing.
     )
 
-    private fun state(nodes: List<ResolvedNodeRecord>) = SurfaceDiff.Reset("root", nodes)
+    private fun state(nodes: List<ResolvedNode>) = SurfaceDiff.Reset("root", nodes)
 
     private val withRating = ComponentRegistry.basic().with("Rating") { scope, modifier ->
         val stars = scope.number("stars")?.toInt() ?: 0

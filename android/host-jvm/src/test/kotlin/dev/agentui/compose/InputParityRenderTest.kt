@@ -14,10 +14,10 @@ import androidx.compose.ui.test.runDesktopComposeUiTest
 import androidx.compose.ui.unit.dp
 import dev.agentui.ActionResult
 import dev.agentui.SurfaceDiff
-import dev.agentui.core.BindingRecord
-import dev.agentui.core.NodeValue
-import dev.agentui.core.PropEntry
-import dev.agentui.core.ResolvedNodeRecord
+import dev.agentui.core.a2ui.Binding
+import dev.agentui.core.json.NodeValue
+import dev.agentui.core.json.PropEntry
+import dev.agentui.core.a2ui.ResolvedNode
 import dev.agentui.nodeValueOf
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.Deferred
@@ -42,24 +42,23 @@ class InputParityRenderTest {
         override fun dispatchAction(nodeId: String): Deferred<ActionResult> = CompletableDeferred(ActionResult.Handled)
     }
 
-    private fun input(id: String, type: String, vararg props: Pair<String, Any?>, validation: String? = null) = ResolvedNodeRecord(
+    private fun input(id: String, type: String, vararg props: Pair<String, Any?>, validation: String? = null) = ResolvedNode(
         id = id,
         componentId = id,
         componentType = type,
         props = props.map { (name, value) -> PropEntry(name, nodeValueOf(value)) },
         children = emptyList(),
-        accessibilityLabel = null,
-        accessibilityDescription = null,
+        accessibility = null,
         checks = emptyList(),
         validationMessage = validation,
         enabled = true,
         action = null,
-        bindings = listOf(BindingRecord("value", "/form/$id")),
+        bindings = listOf(Binding("value", "/form/$id")),
         weight = null,
     )
 
     /** The whole surface as the core would reset it: a column holding [nodes]. */
-    private fun state(vararg nodes: ResolvedNodeRecord): SurfaceDiff {
+    private fun state(vararg nodes: ResolvedNode): SurfaceDiff {
         val root = input("root", "Column").copy(children = nodes.map { it.id }, bindings = emptyList())
         return SurfaceDiff.Reset("root", listOf(root) + nodes)
     }

@@ -1,6 +1,6 @@
 package dev.agentui.compose
 
-import dev.agentui.core.NodeValue
+import dev.agentui.core.json.NodeValue
 import dev.agentui.nodeValueOf
 import org.junit.jupiter.api.DynamicTest
 import org.junit.jupiter.api.TestFactory

@@ -1,6 +1,14 @@
-//! Typed JSON values for the renderer: it pattern-matches, it never parses.
+//! JSON values as the bindings carry them (feature `uniffi`): a typed tree that Kotlin and Swift
+//! pattern-match and never parse. `serde_json::Value` crosses as [`NodeValue`] (the UniFFI custom
+//! type [`JsonValue`]), an object as its entries in order ([`JsonObject`]); the other crates
+//! reuse both with `uniffi::use_remote_type!`.
 
 use serde_json::{Map, Number, Value};
+
+/// A JSON value, as the bindings see it: a [`NodeValue`].
+pub type JsonValue = Value;
+/// A JSON object, as the bindings see it: its members in order.
+pub type JsonObject = Map<String, Value>;
 
 /// A resolved value. Recursive: `Array` and `Object` hold further values.
 ///
@@ -23,38 +31,55 @@ pub struct PropEntry {
     pub value: NodeValue,
 }
 
-impl From<&Value> for NodeValue {
-    fn from(value: &Value) -> Self {
+uniffi::custom_type!(JsonValue, NodeValue, {
+    remote,
+    lower: |value| NodeValue::from(value),
+    try_lift: |value| value.to_json().map_err(|e| uniffi::deps::anyhow::anyhow!("not a JSON value at '{}': {}", e.path, e.reason())),
+});
+
+uniffi::custom_type!(JsonObject, Vec<PropEntry>, {
+    remote,
+    lower: |map| entries(map),
+    try_lift: |entries| match (NodeValue::Object { entries }).to_json() {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => unreachable!("an object converts to an object"),
+        Err(e) => Err(uniffi::deps::anyhow::anyhow!("not a JSON object at '{}': {}", e.path, e.reason())),
+    },
+});
+
+impl From<Value> for NodeValue {
+    fn from(value: Value) -> Self {
         match value {
             Value::Null => NodeValue::Null,
-            Value::Bool(value) => NodeValue::Bool { value: *value },
+            Value::Bool(value) => NodeValue::Bool { value },
             // Every JSON number has an f64 reading (large integers round).
             Value::Number(n) => NodeValue::Number { value: n.as_f64().unwrap_or(f64::NAN) },
-            Value::String(s) => NodeValue::Text { value: s.clone() },
-            Value::Array(items) => NodeValue::Array { items: items.iter().map(NodeValue::from).collect() },
+            Value::String(value) => NodeValue::Text { value },
+            Value::Array(items) => NodeValue::Array { items: items.into_iter().map(NodeValue::from).collect() },
             Value::Object(map) => NodeValue::Object { entries: entries(map) },
         }
     }
 }
 
-pub(crate) fn entries(map: &Map<String, Value>) -> Vec<PropEntry> {
-    map.iter().map(|(name, value)| PropEntry { name: name.clone(), value: value.into() }).collect()
+/// An object's members as entries, in order.
+pub fn entries(map: Map<String, Value>) -> Vec<PropEntry> {
+    map.into_iter().map(|(name, value)| PropEntry { name, value: value.into() }).collect()
 }
 
 /// A value that JSON cannot carry (NaN or an infinity), or that nests deeper than
 /// [`MAX_VALUE_DEPTH`], found at `path`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct NotJson {
+pub struct NotJson {
     pub path: String,
     pub too_deep: bool,
 }
 
 /// Deepest nesting `to_json` converts: the data model's own bound (the engine refuses deeper
 /// values anyway), so an app cannot overflow the stack by passing a pathologically deep value.
-pub(crate) const MAX_VALUE_DEPTH: usize = 64;
+pub const MAX_VALUE_DEPTH: usize = 64;
 
 impl NotJson {
-    pub(crate) fn reason(&self) -> &'static str {
+    pub fn reason(&self) -> &'static str {
         if self.too_deep {
             "nested deeper than the 64 levels a value may have"
         } else {
@@ -66,7 +91,7 @@ impl NotJson {
 impl NodeValue {
     /// The JSON form. Whole numbers within ±2^53 become JSON integers, so a picker's `4` is
     /// stored as `4`, not `4.0`. Duplicate object names: the last one wins, as in JSON parsers.
-    pub(crate) fn to_json(&self) -> Result<Value, NotJson> {
+    pub fn to_json(&self) -> Result<Value, NotJson> {
         self.to_json_at(&mut String::new(), 0)
     }
 
@@ -126,7 +151,7 @@ mod tests {
     #[test]
     fn round_trips_json_and_keeps_integers_integral() {
         let original = json!({"a": [1, 2.5, "x", null, true], "b": {"c": -3}});
-        let value = NodeValue::from(&original);
+        let value = NodeValue::from(original.clone());
         assert_eq!(value.to_json().unwrap(), original);
     }
 
