@@ -7,8 +7,8 @@
 // bindings, the Swift layer and the SwiftUI renderer.
 //
 // Run `scripts/build-xcframework.sh` (macOS, Xcode, rustup) first: it builds
-// AgentUICoreFFI.xcframework and writes Sources/AgentUICore/AgentUICore.swift. Neither is
-// committed (see .gitignore), so the package does not resolve before the script has run.
+// AgentUICoreFFI.xcframework and writes the generated Sources/AgentUICore/AgentUICore*.swift
+// (one file per crate with UniFFI types, one Swift module). Neither is committed (see .gitignore), so the package does not resolve before the script has run.
 //
 // A binary release would publish the zipped XCFramework and switch the binary target to it:
 //
@@ -18,7 +18,7 @@
 //         checksum: "<output of `swift package compute-checksum AgentUICoreFFI-<version>.xcframework.zip`>"
 //     ),
 //
-// and ship the generated AgentUICore.swift of the same build in Sources/AgentUICore (the
+// and ship the generated AgentUICore*.swift of the same build in Sources/AgentUICore (the
 // bindings and the library must come from one build: they check each other's contract
 // version at load time).
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Rust core for Apple platforms and lays out the Swift package in ios/:
-#   ios/AgentUICoreFFI.xcframework          libagentui_ffi.a per platform + header + module map
-#   ios/Sources/AgentUICore/AgentUICore.swift the generated Swift bindings
+#   ios/AgentUICoreFFI.xcframework          libagentui_ffi.a per platform + headers + module map
+#   ios/Sources/AgentUICore/AgentUICore*.swift the generated Swift bindings, one file per crate
 #
 # Needs macOS with Xcode (xcodebuild, lipo), rustup and cargo. Neither output is committed.
 #
@@ -137,16 +137,29 @@ cargo run --locked -q -p uniffi-bindgen -- generate \
   --out-dir "$work/generated" \
   --no-format
 
-for file in AgentUICore.swift AgentUICoreFFI.h AgentUICoreFFI.modulemap; do
-  [ -f "$work/generated/$file" ] || fail "uniffi-bindgen did not write $file (check uniffi.toml)"
+# Every crate with UniFFI types in the library is a namespace of its own (uniffi.toml): one
+# Swift file and one C header each, all in the Swift module AgentUICore and the C module
+# AgentUICoreFFI.
+namespaces=(AgentUICore AgentUICoreJSON AgentUICoreA2UI AgentUICoreAGUI AgentUICoreRuntime)
+for name in "${namespaces[@]}"; do
+  for file in "$name.swift" "${name}FFI.h"; do
+    [ -f "$work/generated/$file" ] || fail "uniffi-bindgen did not write $file (check uniffi.toml)"
+  done
 done
+[ -f "$work/generated/AgentUICoreFFI.modulemap" ] || fail "uniffi-bindgen did not write AgentUICoreFFI.modulemap"
 
 # Headers in a folder named after the module: SwiftPM copies every XCFramework's headers into
-# one include directory, where two packages' root module.modulemap files would collide.
+# one include directory, where two packages' root module.modulemap files would collide. One
+# module map lists every header (the generated one names only agentui-ffi's).
 headers="$work/headers"
 mkdir -p "$headers/AgentUICoreFFI"
-cp "$work/generated/AgentUICoreFFI.h" "$headers/AgentUICoreFFI/"
-cp "$work/generated/AgentUICoreFFI.modulemap" "$headers/AgentUICoreFFI/module.modulemap"
+extra_headers=""
+for name in "${namespaces[@]}"; do
+  cp "$work/generated/${name}FFI.h" "$headers/AgentUICoreFFI/"
+  [ "$name" = AgentUICore ] || extra_headers="$extra_headers    header \"${name}FFI.h\"\n"
+done
+awk -v extra="$extra_headers" '{ print } /header "AgentUICoreFFI.h"/ { printf "%s", extra }' \
+  "$work/generated/AgentUICoreFFI.modulemap" >"$headers/AgentUICoreFFI/module.modulemap"
 
 # --- XCFramework ------------------------------------------------------------------------------
 
@@ -160,10 +173,12 @@ echo "==> xcodebuild -create-xcframework"
 xcodebuild -create-xcframework "${args[@]}" -output "$xcframework"
 
 mkdir -p "$ios_dir/Sources/AgentUICore"
-cp "$work/generated/AgentUICore.swift" "$ios_dir/Sources/AgentUICore/AgentUICore.swift"
+for name in "${namespaces[@]}"; do
+  cp "$work/generated/$name.swift" "$ios_dir/Sources/AgentUICore/$name.swift"
+done
 
 echo
 echo "Done ($profile$([ "$sim_only" = true ] && echo ", simulator only")):"
 echo "  $xcframework"
-echo "  $ios_dir/Sources/AgentUICore/AgentUICore.swift"
+echo "  $ios_dir/Sources/AgentUICore/AgentUICore*.swift"
 echo "Open ios/Package.swift in Xcode, or add ios/ as a local package to an app."

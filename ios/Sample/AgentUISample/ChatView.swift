@@ -200,7 +200,8 @@ private struct MessageRow: View {
         case .requested?: return "requested"
         case .running?: return "running"
         case .succeeded?: return "done"
-        case .failed(let kind, let detail)?: return "failed (\(kind)): \(detail)"
+        // A ToolFailure prints as the text the agent read (its Rust Display).
+        case .failed(let failure)?: return "failed: \(failure)"
         case .completedByServer?: return "done by the agent"
         case .skipped(let reason)?: return "skipped: \(reason)"
         case .ownedByServer?: return "run by the agent"

@@ -3,7 +3,9 @@
 // @Published properties on the main actor; client tools as async closures; explicit close().
 //
 // NOT COMPILED HERE: this machine has no Swift compiler. Written against the Swift that
-// uniffi-bindgen 0.32.2 generates from rust/agentui-ffi (see rust/agentui-ffi/API.md).
+// uniffi-bindgen 0.32.2 generates from libagentui_ffi (see rust/agentui-ffi/API.md): the
+// objects of agentui-ffi and the core crates' own types (Message, Interrupt, RunPhase,
+// ConversationDelta...), all compiled into the module AgentUICore.
 
 import Foundation
 import Combine
@@ -19,16 +21,24 @@ import AgentUICore
 /// request, and for as long as the agent cannot be reached (see `AgentConversation.pendingSends`).
 public struct ChatMessage: Identifiable, Equatable {
     public let id: String
-    public let role: MessageRole
+    public let role: Role
     public var text: String
     public var toolCalls: [MessageToolCall]
     public let toolCallId: String?
     public let error: String?
-    public var localOnly: LocalOnlyReason? = nil
+    public var localOnly: LocalOnly? = nil
     public var isPending: Bool = false
 
     /// Cut short by a cancel: the agent never finished it, and it is not sent back.
     public var isIncomplete: Bool { localOnly == .cancelled }
+}
+
+/// A call an assistant message made; `argumentsJson` is the text the model produced (it grows
+/// while the arguments stream).
+public struct MessageToolCall: Equatable, Identifiable {
+    public let id: String
+    public let name: String
+    public var argumentsJson: String
 }
 
 /// What the agent streams besides conversation state, in stream order: AG-UI `CUSTOM`, `RAW`,
@@ -231,7 +241,7 @@ public final class AgentConversation: ObservableObject {
     @Published public private(set) var phase: RunPhase = .idle
     /// The last phase of every tool call by id.
     @Published public private(set) var toolCalls: [String: ToolCallUpdate] = [:]
-    @Published public private(set) var interrupts: [InterruptRecord] = []
+    @Published public private(set) var interrupts: [Interrupt] = []
     /// The agent's live surfaces, in creation order.
     @Published public private(set) var surfaces: [SurfaceInfo] = []
     /// The shared state (`nil` before the agent sent any), as Foundation JSON values.
@@ -246,7 +256,7 @@ public final class AgentConversation: ObservableObject {
     @Published public private(set) var pendingSends: [PendingSend] = []
 
     enum QueueItem: Sendable {
-        case batch([ConversationUpdate])
+        case batch([Observed])
         case marker(CheckedContinuation<Void, Never>)
     }
 
@@ -259,7 +269,7 @@ public final class AgentConversation: ObservableObject {
     private let warningSubject = PassthroughSubject<SessionWarning, Never>()
     private var messageIndex: [String: Int] = [:]
     /// The core's kept-local marks, so a message rebuilt from its record keeps its mark.
-    private var localOnlyMarks: [String: LocalOnlyReason] = [:]
+    private var localOnlyMarks: [String: LocalOnly] = [:]
     /// Ids of the user messages waiting for the agent, so a rebuilt message keeps its mark.
     private var pendingMessageIds: Set<String> = []
     private var stateTree = StateTree()
@@ -310,7 +320,7 @@ public final class AgentConversation: ObservableObject {
         try await settled { try await self.native.retryPending() }
     }
 
-    public func dispatchAction(surfaceId: String, nodeId: String) async throws -> ActionResultRecord {
+    public func dispatchAction(surfaceId: String, nodeId: String) async throws -> ActionResult {
         try await settled { try await self.native.dispatchAction(surfaceId: surfaceId, nodeId: nodeId) }
     }
 
@@ -350,8 +360,8 @@ public final class AgentConversation: ObservableObject {
     /// One surface's diffs: a `.reset` first (empty once the agent deleted the surface), then
     /// `.patch`es, in order. Ending the iteration ends the native subscription.
     public func surfaceDiffs(_ surfaceId: String) throws -> SurfaceDiffs {
-        var continuation: AsyncStream<SurfaceDiffRecord>.Continuation!
-        let stream = AsyncStream<SurfaceDiffRecord>(bufferingPolicy: .unbounded) { continuation = $0 }
+        var continuation: AsyncStream<SurfaceDiff>.Continuation!
+        let stream = AsyncStream<SurfaceDiff>(bufferingPolicy: .unbounded) { continuation = $0 }
         let gate = DeliveryGate(capacity: 1024)
         let handle = try native.addSurfaceListener(surfaceId: surfaceId, listener: SurfaceForwarder(continuation, gate: gate))
         continuation.onTermination = { _ in
@@ -385,10 +395,10 @@ public final class AgentConversation: ObservableObject {
         return result
     }
 
-    private func handle(_ update: ConversationUpdate) {
+    private func handle(_ update: Observed) {
         guard !closed else { return }
         switch update {
-        case .reset(let snapshot): reset(snapshot)
+        case .snapshot(let snapshot): reset(snapshot)
         case .delta(let delta): apply(delta)
         }
     }
@@ -457,10 +467,10 @@ public final class AgentConversation: ObservableObject {
         case .warning(let warning):
             // Delivered, never dropped (the old layer ignored `.warning`).
             warningSubject.send(warning)
-        case .custom(let name, let valueJson):
-            eventSubject.send(.custom(name: name, valueJson: valueJson))
-        case .raw(let eventJson, let source):
-            eventSubject.send(.raw(eventJson: eventJson, source: source))
+        case .custom(let name, let value):
+            eventSubject.send(.custom(name: name, valueJson: StateTree.jsonText(value)))
+        case .raw(let event, let source):
+            eventSubject.send(.raw(eventJson: StateTree.jsonText(event), source: source))
         case .pendingSends(let pending):
             let before = pendingMessageIds
             setPending(pending)
@@ -486,8 +496,8 @@ public final class AgentConversation: ObservableObject {
         })
     }
 
-    /// A record as a chat message, with this conversation's kept-local and pending marks.
-    private func marked(_ record: MessageRecord) -> ChatMessage {
+    /// A core message as a chat message, with this conversation's kept-local and pending marks.
+    private func marked(_ record: Message) -> ChatMessage {
         var chat = Self.chatMessage(record, localOnly: localOnlyMarks[record.id])
         chat.isPending = pendingMessageIds.contains(record.id)
         return chat
@@ -502,18 +512,21 @@ public final class AgentConversation: ObservableObject {
         stateJson = stateTree.json()
     }
 
-    static func chatMessage(_ m: MessageRecord, localOnly: LocalOnlyReason? = nil) -> ChatMessage {
+    static func chatMessage(_ m: Message, localOnly: LocalOnly? = nil) -> ChatMessage {
         let text: String
         switch m.content {
-        case .text(let t): text = t
-        case .parts(let parts):
+        case .text(let t)?: text = t
+        case .parts(let parts)?:
             text = parts.compactMap { part -> String? in
-                if case .text(let t) = part { return t }
+                if case .text(let t) = part { return t.text }
                 return nil
             }.joined()
         default: text = ""
         }
-        return ChatMessage(id: m.id, role: m.role, text: text, toolCalls: m.toolCalls, toolCallId: m.toolCallId, error: m.error,
+        let toolCalls = (m.toolCalls ?? []).map {
+            MessageToolCall(id: $0.id, name: $0.function.name, argumentsJson: $0.function.arguments)
+        }
+        return ChatMessage(id: m.id, role: m.role, text: text, toolCalls: toolCalls, toolCallId: m.toolCallId, error: m.error,
                            localOnly: localOnly)
     }
 }
@@ -529,7 +542,7 @@ struct StateTree {
     }
 
     /// False when an operation does not resolve (the tree is then unspecified).
-    mutating func apply(_ operations: [PatchOperationRecord]) -> Bool {
+    mutating func apply(_ operations: [PatchOperation]) -> Bool {
         for op in operations {
             let value = op.value.map(Self.foundation) ?? NSNull()
             switch op.op {
@@ -540,6 +553,14 @@ struct StateTree {
             }
         }
         return true
+    }
+
+    /// `value` as compact JSON text (a CUSTOM or RAW event's payload).
+    static func jsonText(_ value: NodeValue) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: foundation(value), options: [.fragmentsAllowed]) else {
+            return "null"
+        }
+        return String(decoding: data, as: UTF8.self)
     }
 
     func json() -> String {
@@ -694,15 +715,15 @@ final class DeliveryGate: @unchecked Sendable {
 
 /// One surface's diffs as `surfaceDiffs` delivers them; each one taken frees room in its gate.
 public struct SurfaceDiffs: AsyncSequence {
-    public typealias Element = SurfaceDiffRecord
-    let stream: AsyncStream<SurfaceDiffRecord>
+    public typealias Element = SurfaceDiff
+    let stream: AsyncStream<SurfaceDiff>
     let gate: DeliveryGate
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: AsyncStream<SurfaceDiffRecord>.AsyncIterator
+        var base: AsyncStream<SurfaceDiff>.AsyncIterator
         let gate: DeliveryGate
 
-        public mutating func next() async -> SurfaceDiffRecord? {
+        public mutating func next() async -> SurfaceDiff? {
             let diff = await base.next()
             if diff != nil { gate.leave() }
             return diff
@@ -724,20 +745,20 @@ private final class Forwarder: ConversationListener, @unchecked Sendable {
         self.queue = queue
         self.gate = gate
     }
-    func onUpdates(updates: [ConversationUpdate]) throws {
+    func onUpdates(updates: [Observed]) throws {
         if gate.enter() { queue.yield(.batch(updates)) }
     }
 }
 
 /// Receives one surface's diffs on the listener's Rust thread and enqueues them, like `Forwarder`.
 private final class SurfaceForwarder: SurfaceListener, @unchecked Sendable {
-    private let queue: AsyncStream<SurfaceDiffRecord>.Continuation
+    private let queue: AsyncStream<SurfaceDiff>.Continuation
     private let gate: DeliveryGate
-    init(_ queue: AsyncStream<SurfaceDiffRecord>.Continuation, gate: DeliveryGate) {
+    init(_ queue: AsyncStream<SurfaceDiff>.Continuation, gate: DeliveryGate) {
         self.queue = queue
         self.gate = gate
     }
-    func onDiffs(diffs: [SurfaceDiffRecord]) throws {
+    func onDiffs(diffs: [SurfaceDiff]) throws {
         for diff in diffs {
             guard gate.enter() else { return }
             queue.yield(diff)

@@ -81,7 +81,7 @@ extension NodeValue {
     }
 }
 
-extension ResolvedNodeRecord {
+extension ResolvedNode {
     /// The resolved value of property `name`, nil when the node has none.
     public func prop(_ name: String) -> NodeValue? {
         props.first { $0.name == name }?.value

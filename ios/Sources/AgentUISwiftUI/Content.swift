@@ -54,7 +54,7 @@ struct IconComponent: View {
     var body: some View {
         // `name` is a catalog name, or an object ({svgPath}) this renderer does not draw.
         let name = context.prop("name")?.textValue
-        let label = context.node.accessibilityLabel ?? name ?? "icon"
+        let label = context.node.accessibility?.label ?? name ?? "icon"
         if let name, let symbol = SFSymbols.symbol(forCatalogName: name) {
             symbol.image
                 .font(.system(size: 20))

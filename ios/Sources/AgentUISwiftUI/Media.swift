@@ -14,7 +14,7 @@ struct ImageComponent: View {
 
     var body: some View {
         // The accessibility label replaces `description`.
-        let description = context.node.accessibilityLabel ?? context.text("description")
+        let description = context.node.accessibility?.label ?? context.text("description")
         let url = context.text("url").flatMap(URL.init(string:))
         sized(
             Group {
@@ -60,7 +60,7 @@ struct MediaComponent: View {
 
     var body: some View {
         let url = context.text("url")
-        let name = context.node.accessibilityLabel ?? context.text("description")
+        let name = context.node.accessibility?.label ?? context.text("description")
             ?? (kind == .video ? "Video" : "Audio")
         HStack(spacing: 8) {
             Button {

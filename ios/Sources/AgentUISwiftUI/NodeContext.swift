@@ -12,7 +12,7 @@ import AgentUICore
 @MainActor
 public struct NodeContext {
     /// The resolved node: the core already evaluated bindings, templates, checks and functions.
-    public let node: ResolvedNodeRecord
+    public let node: ResolvedNode
     let surface: SurfaceRenderContext
     let openURL: (URL) -> Void
     let modalOpener: ModalOpener?
@@ -57,7 +57,7 @@ public struct NodeContext {
     }
 
     /// The current record of another node of this surface, without observing it.
-    public func peek(_ id: String) -> ResolvedNodeRecord? {
+    public func peek(_ id: String) -> ResolvedNode? {
         surface.model.record(id)
     }
 

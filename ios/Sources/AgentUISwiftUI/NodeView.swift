@@ -55,8 +55,8 @@ struct NodeContent: View {
                 // A new type under the same id is a new widget (fresh local state).
                 .id(record.componentType)
                 .modifier(NodeAccessibility(
-                    label: record.accessibilityLabel,
-                    hint: record.accessibilityDescription,
+                    label: record.accessibility?.label,
+                    hint: record.accessibility?.description,
                     isContainer: containerTypes.contains(record.componentType)
                         || surface.registry.renderer(for: record.componentType) == nil
                 ))

@@ -13,7 +13,7 @@ public protocol SurfaceActions: AnyObject {
     func setValue(path: String, value: NodeValue) throws
 
     /// Runs the action of node `nodeId` (a user gesture).
-    func dispatchAction(nodeId: String) async throws -> ActionResultRecord
+    func dispatchAction(nodeId: String) async throws -> ActionResult
 }
 
 /// The actions of surface `surfaceId` of an `AgentConversation`.
@@ -31,7 +31,7 @@ final class ConversationSurfaceActions: SurfaceActions {
         try conversation.setValue(surfaceId: surfaceId, path: path, value: value)
     }
 
-    func dispatchAction(nodeId: String) async throws -> ActionResultRecord {
+    func dispatchAction(nodeId: String) async throws -> ActionResult {
         try await conversation.dispatchAction(surfaceId: surfaceId, nodeId: nodeId)
     }
 }

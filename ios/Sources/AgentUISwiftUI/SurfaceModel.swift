@@ -12,7 +12,7 @@ import AgentUICore
 @MainActor
 public final class NodeModel: ObservableObject, Identifiable {
     public let id: String
-    @Published public private(set) var record: ResolvedNodeRecord?
+    @Published public private(set) var record: ResolvedNode?
 
     init(id: String) {
         self.id = id
@@ -20,7 +20,7 @@ public final class NodeModel: ObservableObject, Identifiable {
 
     /// Publishes only a real change: an equal record (a reset that rebuilt the same node) does
     /// not re-render anything.
-    func update(_ new: ResolvedNodeRecord?) {
+    func update(_ new: ResolvedNode?) {
         if record != new { record = new }
     }
 }
@@ -71,14 +71,14 @@ public final class SurfaceModel: ObservableObject {
     }
 
     /// The current record of `id` without observing it.
-    public func record(_ id: String) -> ResolvedNodeRecord? {
+    public func record(_ id: String) -> ResolvedNode? {
         nodes[id]?.record
     }
 
-    public func apply(_ diff: SurfaceDiffRecord) {
+    public func apply(_ diff: SurfaceDiff) {
         switch diff {
         case .reset(let root, let records):
-            var byId: [String: ResolvedNodeRecord] = [:]
+            var byId: [String: ResolvedNode] = [:]
             for record in records { byId[record.id] = record }
             for (id, record) in byId { node(id).update(record) }
             // Nodes that are gone become pending again; their models stay so that views that

@@ -111,10 +111,10 @@ extension AgentConversation {
 }
 
 extension SurfaceSnapshot {
-    func node(_ id: String) -> ResolvedNodeRecord? { nodes.first { $0.id == id } }
+    func node(_ id: String) -> ResolvedNode? { nodes.first { $0.id == id } }
 
     /// The child nodes of `node` in order (pending children left out).
-    func children(of node: ResolvedNodeRecord) -> [ResolvedNodeRecord] {
+    func children(of node: ResolvedNode) -> [ResolvedNode] {
         node.children.compactMap { self.node($0) }
     }
 }
