@@ -375,10 +375,7 @@ async fn listeners_blocked_in_their_callback_do_not_stall_the_conversation() {
         tokio::time::timeout(LIMIT, handle.flush()).await.expect("the blocked deliveries resume");
         let seen = g.seen.snapshot();
         assert!(matches!(seen[0], Observed::Snapshot(_)), "{:?}", seen[0]);
-        let added = seen
-            .iter()
-            .filter(|u| matches!(u, Observed::Delta(ConversationDelta::MessageAdded(_))))
-            .count();
+        let added = seen.iter().filter(|u| matches!(u, Observed::Delta(ConversationDelta::MessageAdded(_)))).count();
         assert_eq!(added, messages(&f.conversation).len(), "every message arrived once");
         let last_phase = seen.iter().rev().find_map(|u| match u {
             Observed::Delta(ConversationDelta::RunPhase(phase)) => Some(phase),

@@ -1,7 +1,7 @@
 package dev.agentui
 
 import dev.agentui.compose.SurfaceNodes
-import dev.agentui.core.SurfaceDiffRecord
+import dev.agentui.core.a2ui.SurfaceDiff as CoreSurfaceDiff
 import dev.agentui.core.SurfaceListener
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.cancel
@@ -130,9 +130,9 @@ class AdapterBenchmark {
                     // to split the time into the core's write, the delivery, and the main thread.
                     val arrivals = LinkedBlockingQueue<Long>()
                     val raw = conversation.native.addSurfaceListener("wide", object : SurfaceListener {
-                        override fun onDiffs(diffs: List<SurfaceDiffRecord>) {
+                        override fun onDiffs(diffs: List<CoreSurfaceDiff>) {
                             val now = System.nanoTime()
-                            for (diff in diffs) if (diff is SurfaceDiffRecord.Patch) arrivals.add(now)
+                            for (diff in diffs) if (diff is CoreSurfaceDiff.Patch) arrivals.add(now)
                         }
                     })
                     fun shown(id: String) = nodes.node(id)?.prop("text")?.textOrNull
