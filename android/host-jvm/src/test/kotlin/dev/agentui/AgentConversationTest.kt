@@ -387,7 +387,7 @@ class AgentConversationTest {
                 main.dispatcher.dispatch(EmptyCoroutineContext, Runnable { release.await() })
                 val sent = async(Dispatchers.Default) { conversation.send("go") }
                 withTimeout(WAIT_MS) {
-                    while (conversation.native.snapshot().phase !is dev.agentui.core.RunPhase.Finished) delay(20)
+                    while (conversation.native.snapshot().phase !is dev.agentui.core.runtime.RunPhase.Finished) delay(20)
                 }
                 assertFalse(sent.isCompleted, "send waits for the flows")
                 release.countDown()
