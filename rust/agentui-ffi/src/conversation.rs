@@ -5,16 +5,15 @@
 use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use agentui_a2ui::SurfaceDiff;
 use agentui_json::value::NodeValue;
+use agentui_runtime::forward::Forwarder;
 use agentui_runtime::session::{ActionResult, RunSummary};
-use agentui_runtime::{ConversationSnapshot, Observed, Subscription, SurfaceSnapshot, SurfaceSubscription};
+use agentui_runtime::{ConversationSnapshot, Observed, SurfaceSnapshot};
 use tokio::runtime::Handle;
-use tokio::sync::{mpsc, oneshot, Notify};
 
 use crate::error::{ConversationError, ListenerError, SurfaceError};
 use crate::runtime::RuntimeCore;
@@ -35,139 +34,26 @@ pub trait SurfaceListener: Send + Sync {
     fn on_diffs(&self, diffs: Vec<SurfaceDiff>) -> Result<(), ListenerError>;
 }
 
-/// Most items handed over in one callback: a batch amortises the foreign call, the bound keeps
-/// one call's buffer small.
-const MAX_BATCH: usize = 1024;
-
-type Next<'a, T> = Pin<Box<dyn Future<Output = Option<T>> + Send + 'a>>;
-
-/// A runtime stream the forwarding task drains.
-trait Source: Send + 'static {
-    type Item;
-    fn next(&mut self) -> Next<'_, Self::Item>;
-    fn ready(&mut self) -> Option<Self::Item>;
-}
-
-impl Source for Subscription {
-    type Item = Observed;
-    fn next(&mut self) -> Next<'_, Observed> {
-        Box::pin(self.recv())
-    }
-    fn ready(&mut self) -> Option<Observed> {
-        self.try_recv()
-    }
-}
-
-impl Source for SurfaceSubscription {
-    type Item = SurfaceDiff;
-    fn next(&mut self) -> Next<'_, Self::Item> {
-        Box::pin(self.recv())
-    }
-    fn ready(&mut self) -> Option<Self::Item> {
-        self.try_recv()
-    }
-}
-
-/// A forwarding thread. Cancelled by `cancel()` and on drop.
+/// A listener's forwarding thread (`agentui_runtime::forward`). Cancelled by `cancel()` and on drop.
 #[derive(Debug, uniffi::Object)]
-pub struct TaskHandle {
-    active: Arc<AtomicBool>,
-    finished: Arc<AtomicBool>,
-    stop: Arc<Notify>,
-    flushes: mpsc::UnboundedSender<oneshot::Sender<()>>,
-}
+pub struct TaskHandle(Forwarder);
 
 #[uniffi::export]
 impl TaskHandle {
     /// Stops the deliveries; one in progress finishes, none starts after. Idempotent, never blocks.
     pub fn cancel(&self) {
-        self.active.store(false, Ordering::SeqCst);
-        self.stop.notify_one();
+        self.0.cancel();
     }
 
     pub fn is_active(&self) -> bool {
-        self.active.load(Ordering::SeqCst) && !self.finished.load(Ordering::SeqCst)
+        self.0.is_active()
     }
 
     /// Returns once every item published before this call has been delivered, so a caller that
     /// awaited `send_message` and then this sees the run's end in what its listener applied.
     pub async fn flush(&self) {
-        let (ack, done) = oneshot::channel();
-        if self.flushes.send(ack).is_ok() {
-            // An error means the forwarder ended: nothing is left to deliver.
-            let _ = done.await;
-        }
+        self.0.flush().await;
     }
-}
-
-impl Drop for TaskHandle {
-    fn drop(&mut self) {
-        self.cancel();
-    }
-}
-
-/// Forwards `source` to `deliver` on a thread of its own. The listener may block it: a UI
-/// thread that falls behind then makes the core's bounded inbox overflow, and the core sends a
-/// fresh snapshot, instead of memory growing in the app's queue. Blocking a runtime worker
-/// instead would stall the conversations' runs.
-fn forward<S: Source>(
-    handle: &Handle,
-    mut source: S,
-    deliver: impl Fn(Vec<S::Item>) + Send + 'static,
-) -> Result<TaskHandle, std::io::Error>
-where
-    S::Item: Send,
-{
-    let (flushes, mut requests) = mpsc::unbounded_channel::<oneshot::Sender<()>>();
-    let active = Arc::new(AtomicBool::new(true));
-    let finished = Arc::new(AtomicBool::new(false));
-    let stop = Arc::new(Notify::new());
-    let (still, done, stopped, runtime) = (active.clone(), finished.clone(), stop.clone(), handle.clone());
-    let drain = |source: &mut S, batch: &mut Vec<S::Item>| {
-        while batch.len() < MAX_BATCH {
-            match source.ready() {
-                Some(item) => batch.push(item),
-                None => break,
-            }
-        }
-    };
-    let run = move || {
-        runtime.block_on(async move {
-            loop {
-                let mut batch = Vec::new();
-                let ack = tokio::select! {
-                    biased;
-                    () = stopped.notified() => break,
-                    Some(ack) = requests.recv() => Some(ack),
-                    item = source.next() => match item {
-                        Some(item) => { batch.push(item); None }
-                        None => break,
-                    },
-                };
-                loop {
-                    drain(&mut source, &mut batch);
-                    if batch.is_empty() || !still.load(Ordering::SeqCst) {
-                        break;
-                    }
-                    let full = batch.len() == MAX_BATCH;
-                    // A listener's panic stays here; the next batch is delivered as usual.
-                    if catch_unwind(AssertUnwindSafe(|| deliver(std::mem::take(&mut batch)))).is_err() {
-                        tracing::warn!("a listener panicked; its batch was dropped");
-                    }
-                    // A flush answers only once all that was ready is delivered.
-                    if !(full && ack.is_some()) {
-                        break;
-                    }
-                }
-                if let Some(ack) = ack {
-                    let _ = ack.send(());
-                }
-            }
-        });
-        done.store(true, Ordering::SeqCst);
-    };
-    std::thread::Builder::new().name("agentui-listener".to_owned()).spawn(run)?;
-    Ok(TaskHandle { active, finished, stop, flushes })
 }
 
 /// Polls `future` inside the library's runtime (the runtime's futures may use its timers and
@@ -303,12 +189,12 @@ impl Conversation {
     /// `Internal` if the system refused a thread for it.
     pub fn add_listener(&self, listener: Arc<dyn ConversationListener>) -> Result<Arc<TaskHandle>, ConversationError> {
         let subscription = self.inner.subscribe();
-        let forwarder = forward(self.runtime.handle(), subscription, move |items: Vec<Observed>| {
+        let forwarder = Forwarder::start(self.runtime.handle(), subscription, move |items: Vec<Observed>| {
             if let Err(e) = listener.on_updates(items) {
                 tracing::warn!(error = %e, "conversation listener failed");
             }
         });
-        forwarder.map(Arc::new).map_err(|e| ConversationError::Internal { detail: no_thread(&e) })
+        forwarder.map(|f| Arc::new(TaskHandle(f))).map_err(|e| ConversationError::Internal { detail: no_thread(&e) })
     }
 
     /// Forwards one surface's `Reset`, then its `Patch`es, in order.
@@ -319,12 +205,12 @@ impl Conversation {
     ) -> Result<Arc<TaskHandle>, SurfaceError> {
         let subscription =
             self.inner.subscribe_surface(&surface_id).ok_or(SurfaceError::UnknownSurface { surface_id })?;
-        let forwarder = forward(self.runtime.handle(), subscription, move |diffs: Vec<SurfaceDiff>| {
+        let forwarder = Forwarder::start(self.runtime.handle(), subscription, move |diffs: Vec<SurfaceDiff>| {
             if let Err(e) = listener.on_diffs(diffs) {
                 tracing::warn!(error = %e, "surface listener failed");
             }
         });
-        forwarder.map(Arc::new).map_err(|e| SurfaceError::Internal { detail: no_thread(&e) })
+        forwarder.map(|f| Arc::new(TaskHandle(f))).map_err(|e| SurfaceError::Internal { detail: no_thread(&e) })
     }
 }
 
