@@ -377,7 +377,13 @@ async fn https_to_a_port_answering_garbage_is_an_error_not_a_panic() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_run_reuses_the_kept_alive_connection() {
     timeout(TEST_BOUND, async {
-        let replies = ["r1", "r2"].map(|run| Reply::sse(&run_of(run, vec![text("m1", "hi")])).keep_alive());
+        // Each body ends 10 ms after RUN_FINISHED: reusable only if the run reads it to the end.
+        let replies = ["r1", "r2"].map(|run| {
+            let mut steps: Vec<Step> =
+                run_of(run, vec![text("m1", "hi")]).iter().map(|e| Step::Send(frame(e))).collect();
+            steps.push(Step::Sleep(Duration::from_millis(10)));
+            Reply::sse_steps(steps).keep_alive()
+        });
         let server = TestServer::start(replies.to_vec()).await;
         let transport = HttpTransport::new(&server.url("/agent"), &[], TransportOptions::default()).unwrap();
         for run in ["r1", "r2"] {

@@ -537,11 +537,16 @@ async fn a_surface_subscriber_that_falls_behind_gets_a_fresh_reset() {
 }
 
 /// The one test here on the real clock: a kept-alive connection is reused across runs (on the
-/// paused clock the test server closes every connection; see its note).
+/// paused clock the test server closes every connection; see its note). Each body ends 10 ms
+/// after its RUN_FINISHED, so the connection is reusable only if the run reads it to the end.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn runs_of_one_conversation_reuse_a_kept_alive_connection() {
-    let replies =
-        ["r1", "r2", "r3"].map(|run| Reply::sse(&run_of(run, vec![text(&format!("m-{run}"), "hi")])).keep_alive());
+    let replies = ["r1", "r2", "r3"].map(|run| {
+        let events = run_of(run, vec![text(&format!("m-{run}"), "hi")]);
+        let mut steps: Vec<Step> = events.iter().map(|e| Step::Send(frame(e))).collect();
+        steps.push(Step::Sleep(Duration::from_millis(10)));
+        Reply::sse_steps(steps).keep_alive()
+    });
     let server = TestServer::start(replies.to_vec()).await;
     let conv = conversation(&server);
     for text in ["one", "two", "three"] {

@@ -17,7 +17,11 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
 
 pub use cancel::CancelToken;
 pub use error::{CertificateRejection, TransportError, Truncation};
-pub use stream::{EventStream, ReceivedEvent, RunStream};
+pub use stream::{EventStream, ReceivedEvent, RunStream, RELEASE_LIMIT};
+
+/// How long a finished run's body may take to end before its connection is given up, rather
+/// than kept for the next run (see [`RunStream::release_connection`]).
+pub const RELEASE_GRACE: Duration = Duration::from_millis(50);
 #[cfg(target_os = "android")]
 pub use tls::mark_platform_verifier_initialised;
 pub use tls::{tls_client_config, CertificatePin, TlsOptions, TrustStore};
@@ -178,6 +182,7 @@ impl HttpTransport {
                 Err(e) => break Err(e),
             }
         };
+        run.release_connection(RELEASE_GRACE).await;
         (run.into_conversation(), result)
     }
 

@@ -107,6 +107,9 @@ impl EventStream {
     }
 }
 
+/// Most bytes [`RunStream::release_connection`] reads past the run's end.
+pub const RELEASE_LIMIT: usize = 64 * 1024;
+
 /// One run's events, verified and applied to a conversation as they arrive.
 #[derive(Debug)]
 pub struct RunStream {
@@ -129,6 +132,26 @@ impl RunStream {
 
     pub fn into_conversation(self) -> ConversationState {
         self.pipeline.into_conversation()
+    }
+
+    /// After the run closed: reads what is left of the body, unapplied, for at most `grace` and
+    /// [`RELEASE_LIMIT`] bytes. An HTTP/1.1 connection goes back to the pool only once its body
+    /// was read to the end; without this, whether the next run reuses it depended on whether
+    /// the body's end happened to arrive with the run's last event.
+    pub async fn release_connection(&mut self, grace: Duration) {
+        if !self.closed || self.failure.is_some() {
+            return;
+        }
+        let events = &mut self.events;
+        let deadline = Instant::now() + grace;
+        let mut read = 0usize;
+        while !events.body_ended && read < RELEASE_LIMIT {
+            match tokio::time::timeout_at(deadline, events.response.chunk()).await {
+                Ok(Ok(Some(bytes))) => read += bytes.len(),
+                Ok(Ok(None)) => events.body_ended = true,
+                _ => return,
+            }
+        }
     }
 
     /// Whether the run was closed by `RUN_FINISHED` or `RUN_ERROR`.

@@ -26,7 +26,7 @@ use agentui_agui::input::{build_run_agent_input, RunRequest};
 use agentui_agui::message::{Interrupt, Message, RunOutcome};
 use agentui_agui::pipeline::EventPipeline;
 use agentui_agui::reducer::{ConversationState, LocalOnly, RunStatus, ToolCallOrigin, ToolCallStatus};
-use agentui_agui::transport::{CancelToken, RunStream, TransportError, Truncation};
+use agentui_agui::transport::{CancelToken, RunStream, TransportError, Truncation, RELEASE_GRACE};
 
 /// Events one batch holds at most, so a fast stream still ends a batch (and a store writes)
 /// every so often.
@@ -340,6 +340,8 @@ impl ConversationSession {
         }
         if cancelled {
             ctx.in_flight.abort_all();
+        } else {
+            stream.release_connection(RELEASE_GRACE).await;
         }
         if stream.ignored_after_close() > 0 {
             let message = format!("{} events after the run ended were ignored", stream.ignored_after_close());
