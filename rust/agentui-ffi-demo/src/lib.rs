@@ -36,14 +36,14 @@ fn on_own_thread<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, DemoAgentEr
         .map_err(|_| DemoAgentError::Failed { detail: "the demo agent thread panicked".to_owned() })
 }
 
+/// The demo agent's own one-thread runtime, apart from the library's.
+fn demo_runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(1).thread_name("agentui-demo-agent").enable_all().build()
+}
+
 fn start(options: DemoAgentOptions) -> Result<Arc<DemoAgentHandle>, DemoAgentError> {
     let failed = |e: std::io::Error| DemoAgentError::Failed { detail: e.to_string() };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .thread_name("agentui-demo-agent")
-        .enable_all()
-        .build()
-        .map_err(failed)?;
+    let runtime = demo_runtime().map_err(failed)?;
     let addr = SocketAddr::from(([127, 0, 0, 1], 0));
     let agent = on_own_thread(|| runtime.block_on(DemoAgent::new(options).serve(addr)))?.map_err(failed)?;
     Ok(Arc::new(DemoAgentHandle {
@@ -133,12 +133,7 @@ pub fn start_tls_demo_agent() -> Result<Arc<TlsDemoAgentHandle>, DemoAgentError>
     let failed = |e: std::io::Error| DemoAgentError::Failed { detail: e.to_string() };
     let ca = TestCa::new("agentui host-test CA").map_err(failed)?;
     let leaf = ca.leaf(&["localhost"]).map_err(failed)?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .thread_name("agentui-demo-agent")
-        .enable_all()
-        .build()
-        .map_err(failed)?;
+    let runtime = demo_runtime().map_err(failed)?;
     let addr = SocketAddr::from(([127, 0, 0, 1], 0));
     let options = DemoAgentOptions::for_tests(Duration::from_millis(100));
     let (agent, front) = on_own_thread(|| {
