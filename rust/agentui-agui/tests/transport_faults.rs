@@ -373,7 +373,8 @@ async fn https_to_a_port_answering_garbage_is_an_error_not_a_panic() {
     .unwrap();
 }
 
-/// On the real clock (see the test server's note on keep-alive and the paused clock).
+/// On the real clock (see the test server's note on keep-alive and the paused clock); runs are
+/// [`POOL_RETURN`] apart (see its note).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_run_reuses_the_kept_alive_connection() {
     timeout(TEST_BOUND, async {
@@ -398,6 +399,7 @@ async fn a_second_run_reuses_the_kept_alive_connection() {
                 )
                 .await;
             result.unwrap();
+            tokio::time::sleep(POOL_RETURN).await;
         }
         let connections: Vec<usize> = server.requests().iter().map(|r| r.connection).collect();
         assert_eq!(connections, [0, 0], "both runs on one connection");

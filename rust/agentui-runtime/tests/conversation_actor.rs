@@ -539,6 +539,7 @@ async fn a_surface_subscriber_that_falls_behind_gets_a_fresh_reset() {
 /// The one test here on the real clock: a kept-alive connection is reused across runs (on the
 /// paused clock the test server closes every connection; see its note). Each body ends 10 ms
 /// after its RUN_FINISHED, so the connection is reusable only if the run reads it to the end.
+/// Runs are [`POOL_RETURN`] apart (see its note).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn runs_of_one_conversation_reuse_a_kept_alive_connection() {
     let replies = ["r1", "r2", "r3"].map(|run| {
@@ -551,6 +552,7 @@ async fn runs_of_one_conversation_reuse_a_kept_alive_connection() {
     let conv = conversation(&server);
     for text in ["one", "two", "three"] {
         tokio::time::timeout(TEST_BOUND, conv.send_message(text.into())).await.unwrap().unwrap();
+        tokio::time::sleep(POOL_RETURN).await;
     }
     let connections: Vec<usize> = server.requests().iter().map(|r| r.connection).collect();
     assert_eq!(connections, [0, 0, 0], "every run on the first connection");

@@ -17,6 +17,12 @@ use tokio::net::{TcpListener, TcpStream};
 /// Every test is bounded by this.
 pub const TEST_BOUND: Duration = Duration::from_secs(20);
 
+/// How long a keep-alive test waits between runs. After a body ends, hyper returns the connection
+/// to its pool from a task of its own, so a request sent at once can race it and open a second
+/// connection (CI saw it). A person's next message always leaves this time; a run that did not
+/// read its body to the end closes its connection however long the wait.
+pub const POOL_RETURN: Duration = Duration::from_millis(100);
+
 /// One request as the server received it.
 #[derive(Debug, Clone)]
 pub struct Recorded {
