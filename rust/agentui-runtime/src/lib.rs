@@ -37,7 +37,7 @@ mod bindings {
 
 pub use budget::SurfaceBudget;
 pub use conversation::{Conversation, Subscription, SurfaceSnapshot, SurfaceSubscription};
-pub use observe::{ConversationDelta, ConversationSnapshot, KeptLocal, Observed, SurfaceEntry};
+pub use observe::{ConversationDelta, ConversationSnapshot, KeptLocal, Observed, SurfaceEntry, ABSORB_LIMIT};
 pub use store::{
     ConversationPage, ConversationStore, ConversationSummary, StoreError, StoredConversation, WriteObserver,
 };

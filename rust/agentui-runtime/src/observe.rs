@@ -71,18 +71,26 @@ pub struct ConversationSnapshot {
     pub pending_sends: Vec<PendingSend>,
 }
 
+/// Most bytes one streamed piece grows to by joining the pieces queued after it. A subscriber that
+/// reads less often than the agent streams then gets fewer, longer pieces (each costs a lift
+/// across the FFI and an apply on the main thread), and its queue lasts longer before a resync.
+pub const ABSORB_LIMIT: usize = 16 * 1024;
+
 /// One change of a conversation's observable state.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum ConversationDelta {
     /// A message was appended to the list.
     MessageAdded(Message),
-    /// Text (or reasoning text) streamed onto message `message_id`: only the new piece.
+    /// Text (or reasoning text) streamed onto message `message_id`: only the new piece. Pieces
+    /// still queued for a subscriber when the next one streams arrive joined, up to
+    /// [`ABSORB_LIMIT`] bytes.
     TextAppended {
         message_id: String,
         delta: String,
     },
-    /// Arguments streamed onto tool call `tool_call_id` of message `message_id`: only the new piece.
+    /// Arguments streamed onto tool call `tool_call_id` of message `message_id`: only the new
+    /// piece (joined like [`ConversationDelta::TextAppended`]'s).
     ToolCallArgsAppended {
         message_id: String,
         tool_call_id: String,

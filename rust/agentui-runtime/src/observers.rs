@@ -15,11 +15,45 @@ use tokio::sync::Notify;
 
 use crate::conversation::SurfaceSnapshot;
 use crate::model::ConversationModel;
-use crate::observe::{ConversationDelta, ConversationSnapshot, Observed};
+use crate::observe::{ConversationDelta, ConversationSnapshot, Observed, ABSORB_LIMIT};
 use crate::session::{SessionListener, SessionUpdate};
 
 /// Items one subscriber's queue holds before it counts as lagging.
 pub(crate) const QUEUE_CAPACITY: usize = 8192;
+
+/// A queued item that can take in the one pushed after it (see [`ABSORB_LIMIT`]).
+pub(crate) trait Absorb: Sized {
+    /// Takes `next` into `self`, or gives it back.
+    fn absorb(&mut self, next: Self) -> Result<(), Self>;
+}
+
+impl Absorb for Observed {
+    fn absorb(&mut self, next: Observed) -> Result<(), Observed> {
+        use ConversationDelta::{TextAppended, ToolCallArgsAppended};
+        let (Observed::Delta(queued), Observed::Delta(incoming)) = (&mut *self, &next) else { return Err(next) };
+        let (queued_text, incoming_text) = match (queued, incoming) {
+            (TextAppended { message_id, delta }, TextAppended { message_id: id, delta: more }) if message_id == id => {
+                (delta, more)
+            }
+            (
+                ToolCallArgsAppended { message_id, tool_call_id, delta },
+                ToolCallArgsAppended { message_id: id, tool_call_id: call, delta: more },
+            ) if message_id == id && tool_call_id == call => (delta, more),
+            _ => return Err(next),
+        };
+        if queued_text.len() + incoming_text.len() > ABSORB_LIMIT {
+            return Err(next);
+        }
+        queued_text.push_str(incoming_text);
+        Ok(())
+    }
+}
+
+impl Absorb for SurfaceDiff {
+    fn absorb(&mut self, next: SurfaceDiff) -> Result<(), SurfaceDiff> {
+        Err(next)
+    }
+}
 
 /// One subscriber's queue.
 #[derive(Debug)]
@@ -40,7 +74,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-impl<T> Inbox<T> {
+impl<T: Absorb> Inbox<T> {
     fn new(first: T) -> Arc<Self> {
         Arc::new(Inbox {
             state: Mutex::new(InboxState { queue: VecDeque::from([first]), lagging: false, closed: false }),
@@ -53,6 +87,15 @@ impl<T> Inbox<T> {
         if state.lagging || state.closed {
             return;
         }
+        // Readers pop under this lock too, so a queued item is whole when read. It was already
+        // signalled, so absorbing needs no new signal.
+        let item = match state.queue.back_mut() {
+            Some(queued) => match queued.absorb(item) {
+                Ok(()) => return,
+                Err(item) => item,
+            },
+            None => item,
+        };
         if state.queue.len() >= QUEUE_CAPACITY {
             state.queue = VecDeque::new();
             state.lagging = true;

@@ -16,7 +16,7 @@ use agentui_runtime::session::{
     ActionResult, ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, SessionUpdate, ToolFailure,
     ToolInvocation,
 };
-use agentui_runtime::{Conversation, ConversationDelta, KeptLocal, Observed, Subscription};
+use agentui_runtime::{Conversation, ConversationDelta, KeptLocal, Observed, Subscription, ABSORB_LIMIT};
 use serde_json::{json, Value};
 use support::*;
 
@@ -148,35 +148,82 @@ async fn streamed_text_is_delivered_as_its_pieces_and_a_long_message_costs_linea
     let conv = conversation(&server);
     let mut sub = conv.subscribe();
     let reader = tokio::spawn(async move {
-        // Bytes of message text the subscriber was handed, and the largest single delta.
-        let (mut text_bytes, mut pieces, mut snapshots) = (0usize, 0usize, 0usize);
+        // Bytes of message text the subscriber was handed, and the pieces that carried it.
+        let (mut text_bytes, mut pieces, mut snapshots, mut streamed) = (0usize, 0usize, 0usize, String::new());
         while let Some(item) = sub.recv().await {
             match item {
                 Observed::Snapshot(_) => snapshots += 1,
                 Observed::Delta(ConversationDelta::TextAppended { delta, .. }) => {
-                    assert_eq!(delta.chars().count(), 1, "only the piece that streamed");
+                    // Pieces queued one after the other may arrive as one, never beyond the bound.
+                    assert!(delta.len() <= ABSORB_LIMIT, "a piece of {} bytes", delta.len());
                     text_bytes += delta.len();
                     pieces += 1;
+                    streamed.push_str(&delta);
                 }
                 Observed::Delta(ConversationDelta::MessageAdded(m) | ConversationDelta::MessageReplaced(m)) => {
                     text_bytes += m.text().map_or(0, str::len);
+                    streamed.push_str(m.text().unwrap_or(""));
                 }
                 Observed::Delta(ConversationDelta::RunPhase(RunPhase::Finished { .. })) => break,
                 Observed::Delta(_) => {}
             }
         }
-        (text_bytes, pieces, snapshots)
+        (text_bytes, pieces, snapshots, streamed)
     });
     conv.send_message("long".into()).await.unwrap();
-    let (text_bytes, pieces, snapshots) = reader.await.unwrap();
-    let text = conv.snapshot().messages[1].text().map(str::len);
-    assert_eq!(text, Some(N));
+    let (text_bytes, pieces, snapshots, streamed) = reader.await.unwrap();
+    let text = conv.snapshot().messages[1].text().map(str::to_owned);
+    assert_eq!(text.as_ref().map(String::len), Some(N));
     if snapshots == 1 {
-        // Kept up: every piece arrived on its own, and the whole text was handed over once.
-        assert_eq!(pieces, N);
+        // Kept up: the pieces, in order, are the text.
+        assert_eq!(Some(streamed.trim_start_matches("long").to_owned()), text);
+        assert!(pieces >= N.div_ceil(ABSORB_LIMIT));
     }
     // Whole copies per delta would hand over N²/2 bytes; pieces hand over N (plus the user's).
     assert!(text_bytes <= N + 16, "{text_bytes} bytes of text delivered for a {N}-byte message");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_subscriber_reading_late_gets_the_streamed_pieces_joined() {
+    // One message's text, then two tool calls' arguments streamed in turns.
+    let mut body = frame(&started("r1"));
+    body.extend(frame(&json!({"type": "TEXT_MESSAGE_START", "messageId": "a1", "role": "assistant"})));
+    let long = "x".repeat(ABSORB_LIMIT);
+    for piece in ["Hel", "lo", "!", long.as_str()] {
+        body.extend(frame(&json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "a1", "delta": piece})));
+    }
+    body.extend(frame(&json!({"type": "TEXT_MESSAGE_END", "messageId": "a1"})));
+    for call in ["c1", "c2"] {
+        body.extend(frame(
+            &json!({"type": "TOOL_CALL_START", "toolCallId": call, "toolCallName": "find", "parentMessageId": "a2"}),
+        ));
+    }
+    for (call, piece) in [("c1", "{\"a\""), ("c1", ":1}"), ("c2", "{}")] {
+        body.extend(frame(&json!({"type": "TOOL_CALL_ARGS", "toolCallId": call, "delta": piece})));
+    }
+    for call in ["c1", "c2"] {
+        body.extend(frame(&json!({"type": "TOOL_CALL_END", "toolCallId": call})));
+    }
+    body.extend(frame(&finished("r1")));
+    let server = TestServer::start(vec![Reply::sse_steps(vec![Step::Send(body)])]).await;
+    let conv = conversation(&server);
+    let mut late = conv.subscribe();
+    conv.send_message("go".into()).await.unwrap();
+
+    let appended: Vec<(String, String)> = deltas(&drain(&mut late))
+        .into_iter()
+        .filter_map(|d| match d {
+            ConversationDelta::TextAppended { message_id, delta } => Some((message_id.clone(), delta.clone())),
+            ConversationDelta::ToolCallArgsAppended { tool_call_id, delta, .. } => {
+                Some((tool_call_id.clone(), delta.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    let expected = [("a1", "Hello!"), ("a1", long.as_str()), ("c1", "{\"a\":1}"), ("c2", "{}")]
+        .map(|(id, text)| (id.to_owned(), text.to_owned()));
+    // Joined while they follow each other for one target, and up to the bound.
+    assert_eq!(appended, expected);
 }
 
 #[tokio::test(start_paused = true)]
@@ -348,18 +395,20 @@ async fn register_tool_during_a_run_is_declared_in_the_next_request() {
 
 #[tokio::test(start_paused = true)]
 async fn a_subscriber_that_falls_behind_gets_a_fresh_snapshot_instead_of_unbounded_memory() {
-    // More deltas than a queue holds, to a subscriber that never reads during the run.
-    const N: usize = 20_000;
-    let server = TestServer::start(vec![long_text_run("r1", N)]).await;
+    // More deltas than a queue holds, to a subscriber that never reads during the run: one
+    // message each, so no delta can join the one before it.
+    const N: usize = 10_000;
+    let messages = (0..N).map(|i| text(&format!("m{i}"), "x")).collect();
+    let server = TestServer::start(vec![Reply::sse(&run_of("r1", messages))]).await;
     let conv = conversation(&server);
     let mut idle = conv.subscribe();
-    conv.send_message("long".into()).await.unwrap();
+    conv.send_message("many".into()).await.unwrap();
 
     let items = drain(&mut idle);
     // Its queue overflowed and was dropped: all it holds is one snapshot of the state now.
     assert_eq!(items.len(), 1, "the overflowed queue was dropped, not kept");
     let Observed::Snapshot(fresh) = &items[0] else { panic!("{:?}", items[0]) };
-    assert_eq!(fresh.messages[1].text().map(str::len), Some(N));
+    assert_eq!(fresh.messages.len(), N + 1);
     assert!(matches!(fresh.phase, RunPhase::Finished { .. }));
 
     // And then it follows the sequence again.
