@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Whole-process figures for `agentui run` over loopback (issue 10): the 62,043-event bench run and
-# 1M one-character text deltas of one message, each served by a plain HTTP server as recorded SSE.
+# 1M one-character text deltas of one message, each served by `agentui serve-sse`.
 # Prints hyperfine's times (per event too) and the peak RSS of one more run under /usr/bin/time.
 # Needs hyperfine and GNU time; the 1M stream (68 MB) is written to a temporary directory.
 set -euo pipefail
@@ -12,8 +12,8 @@ cargo build --quiet --release -p agentui-cli
 agentui=$PWD/target/release/agentui
 
 work=$(mktemp -d)
-trap 'kill "${server:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
-ln -s "$(realpath "$bench")" "$work/n2000.sse"
+servers=()
+trap 'kill "${servers[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
 python3 - "$work/deltas-1m.sse" <<'EOF'
 import sys
 thread, run = "thread-bench-0001", "run-1m"
@@ -25,34 +25,19 @@ with open(sys.argv[1], "w") as out:
     out.write(f'data: {{"type":"RUN_FINISHED","threadId":"{thread}","runId":"{run}"}}\n\n')
 EOF
 
-# Any POST to /NAME answers with the file NAME of the work directory.
-python3 - "$work" > "$work/port" <<'EOF' &
-import http.server, os, sys
-root = sys.argv[1]
-class Recorded(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        path = os.path.join(root, os.path.basename(self.path))
-        size = os.path.getsize(path)
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Content-Length", str(size))
-        self.end_headers()
-        with open(path, "rb") as body:
-            os.sendfile(self.wfile.fileno(), body.fileno(), 0, size)
-    def log_message(self, *args):
-        pass
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Recorded)
-print(server.server_address[1], flush=True)
-server.serve_forever()
-EOF
-server=$!
-until [ -s "$work/port" ]; do sleep 0.1; done
-url=http://127.0.0.1:$(cat "$work/port")
+# Starts `agentui serve-sse FILE` on a free port and sets $url to its address.
+serve() {
+    local log=$work/serve-${#servers[@]}.log
+    "$agentui" serve-sse --port 0 "$1" > "$log" 2>&1 &
+    servers+=($!)
+    until grep -q 'http://' "$log" 2>/dev/null; do sleep 0.1; done
+    url=$(grep -o 'http://[^ ]*' "$log")
+}
 
-for case in "n2000 62043" "deltas-1m 1000004"; do
-    read -r name events <<< "$case"
-    command=("$agentui" run --thread thread-bench-0001 "$url/$name.sse" hello)
+for case in "n2000 $bench 62043" "deltas-1m $work/deltas-1m.sse 1000004"; do
+    read -r name file events <<< "$case"
+    serve "$file"
+    command=("$agentui" run --thread thread-bench-0001 "$url" hello)
     hyperfine -N --warmup 1 --runs 10 --export-json "$work/$name.json" --output null "${command[*]}"
     python3 - "$work/$name.json" "$name" "$events" <<'EOF'
 import json, sys
