@@ -121,5 +121,16 @@ class SseServer(private val write: (OutputStream) -> Unit) : AutoCloseable {
             out.write(event("""{"type":"TEXT_MESSAGE_END","messageId":"m1"}"""))
             out.write(event("""{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"""))
         }
+
+        /** [count] one-piece assistant messages: no streamed piece can join another. */
+        fun manyMessages(count: Int) = SseServer { out ->
+            out.write(event("""{"type":"RUN_STARTED","threadId":"t","runId":"r"}"""))
+            repeat(count) { i ->
+                out.write(event("""{"type":"TEXT_MESSAGE_START","messageId":"m$i","role":"assistant"}"""))
+                out.write(event("""{"type":"TEXT_MESSAGE_CONTENT","messageId":"m$i","delta":"x"}"""))
+                out.write(event("""{"type":"TEXT_MESSAGE_END","messageId":"m$i"}"""))
+            }
+            out.write(event("""{"type":"RUN_FINISHED","threadId":"t","runId":"r"}"""))
+        }
     }
 }
