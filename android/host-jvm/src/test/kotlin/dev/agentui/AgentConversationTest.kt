@@ -419,7 +419,9 @@ class AgentConversationTest {
 
     @Test
     fun `the generated listener gets a Reset, then the deltas in order`(): Unit = runBlocking {
-        connect().use { conversation ->
+        // Paced (15 ms between events), so a listener that keeps up is handed each piece: pieces
+        // still queued when the next streams are joined.
+        connect(Fixtures.pacedAgent.agentUrl()).use { conversation ->
             val received = Collections.synchronizedList(mutableListOf<dev.agentui.core.runtime.Observed>())
             val handle = conversation.native.addListener(object : dev.agentui.core.ConversationListener {
                 override fun onUpdates(updates: List<dev.agentui.core.runtime.Observed>) {
@@ -435,8 +437,10 @@ class AgentConversationTest {
             assertEquals(listOf("Starting", "Running", "Finished"), phases)
             // Streamed text arrives as pieces, not as the whole message each time.
             val pieces = deltas.filterIsInstance<dev.agentui.core.runtime.ConversationDelta.TextAppended>()
+            val text = conversation.messages.value.lastAssistantText()
             assertTrue(pieces.size >= 2, "text streamed in pieces: ${pieces.size}")
-            assertTrue(conversation.messages.value.lastAssistantText().endsWith(pieces.last().delta))
+            assertTrue(pieces.all { it.delta.length < text.length }, "no piece is the whole message")
+            assertTrue(text.endsWith(pieces.joinToString("") { it.delta }), "the pieces, in order, end the text")
         }
     }
 
