@@ -38,9 +38,17 @@ async fn exchange(
     options: TransportOptions,
 ) -> (ConversationState, Result<(), TransportError>, Vec<&'static str>) {
     let transport = HttpTransport::new(&server.url("/agent"), &[], options).unwrap();
+    run_on(&transport, &input()).await
+}
+
+/// Streams one run of `input` on `transport` from an empty conversation, never cancelled.
+async fn run_on(
+    transport: &HttpTransport,
+    input: &RunAgentInput,
+) -> (ConversationState, Result<(), TransportError>, Vec<&'static str>) {
     let mut seen = Vec::new();
     let (c, r) = transport
-        .stream_run(&input(), ConversationState::default(), &PipelineOptions::default(), &CancelToken::new(), |e, _| {
+        .stream_run(input, ConversationState::default(), &PipelineOptions::default(), &CancelToken::new(), |e, _| {
             seen.push(e.type_name())
         })
         .await;
@@ -53,15 +61,7 @@ async fn request_is_a_post_of_the_input_with_sse_accept_and_extra_headers() {
         let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![text("m1", "hi")]))]).await;
         let headers = [("Authorization".to_owned(), "Bearer s3cret".to_owned())];
         let transport = HttpTransport::new(&server.url("/agent"), &headers, options()).unwrap();
-        let (c, r) = transport
-            .stream_run(
-                &input(),
-                ConversationState::default(),
-                &PipelineOptions::default(),
-                &CancelToken::new(),
-                |_, _| {},
-            )
-            .await;
+        let (c, r, _) = run_on(&transport, &input()).await;
         r.unwrap();
         assert_eq!(c.message("m1").unwrap().text(), Some("hi"));
         let req = &server.requests()[0];
@@ -389,15 +389,7 @@ async fn a_second_run_reuses_the_kept_alive_connection() {
         let transport = HttpTransport::new(&server.url("/agent"), &[], TransportOptions::default()).unwrap();
         for run in ["r1", "r2"] {
             let input = RunAgentInput { run_id: run.into(), ..input() };
-            let (_, result) = transport
-                .stream_run(
-                    &input,
-                    ConversationState::default(),
-                    &PipelineOptions::default(),
-                    &CancelToken::new(),
-                    |_, _| {},
-                )
-                .await;
+            let (_, result, _) = run_on(&transport, &input).await;
             result.unwrap();
             tokio::time::sleep(POOL_RETURN).await;
         }
