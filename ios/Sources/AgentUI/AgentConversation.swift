@@ -327,7 +327,7 @@ public final class AgentConversation: ObservableObject {
     /// Writes the data model of `surfaceId` at JSON Pointer `path`, at once (during a run too).
     /// Throws `SurfaceError` (`unknownSurface`, `unknownNode`, `rejected`).
     public func setValue(surfaceId: String, path: String, value: NodeValue) throws {
-        try native.setValue(surfaceId: surfaceId, path: path, value: value)
+        try native.setValue(write: ValueWrite(surfaceId: surfaceId, path: path, value: value))
     }
 
     public func setValue<Value: NodeValueConvertible>(surfaceId: String, path: String, value: Value) throws {

@@ -34,6 +34,17 @@ pub trait SurfaceListener: Send + Sync {
     fn on_diffs(&self, diffs: Vec<SurfaceDiff>) -> Result<(), ListenerError>;
 }
 
+/// One write of user input, for `Conversation::set_value`. One argument rather than three
+/// because it runs per keystroke, and on Kotlin each argument costs a native buffer and a status
+/// structure: JNA memory whose cleanup load showed as the host benchmark's slowest updates.
+#[derive(Debug, Clone, uniffi::Record)]
+pub struct ValueWrite {
+    pub surface_id: String,
+    /// A JSON Pointer into the surface's data model.
+    pub path: String,
+    pub value: NodeValue,
+}
+
 /// A listener's forwarding thread (`agentui_runtime::forward`). Cancelled by `cancel()` and on drop.
 #[derive(Debug, uniffi::Object)]
 pub struct TaskHandle(Forwarder);
@@ -133,7 +144,8 @@ impl Conversation {
     }
 
     /// Writes user input into a surface's data model, at once (during a run too).
-    pub fn set_value(&self, surface_id: String, path: String, value: NodeValue) -> Result<(), SurfaceError> {
+    pub fn set_value(&self, write: ValueWrite) -> Result<(), SurfaceError> {
+        let ValueWrite { surface_id, path, value } = write;
         let value = value.to_json().map_err(|e| SurfaceError::Rejected {
             code: "INVALID_VALUE".to_owned(),
             detail: format!("not a JSON value at '{}': {}", e.path, e.reason()),

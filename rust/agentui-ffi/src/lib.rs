@@ -24,7 +24,7 @@ mod tools;
 /// The host-test helpers (`demo-agent` feature), linked into this library in their own namespace.
 #[cfg(feature = "demo-agent")]
 pub use agentui_ffi_demo as demo;
-pub use conversation::{Conversation, ConversationListener, SurfaceListener, TaskHandle};
+pub use conversation::{Conversation, ConversationListener, SurfaceListener, TaskHandle, ValueWrite};
 pub use error::{ConversationError, ListenerError, RuntimeStartError, SurfaceError};
 pub use logging::{set_log_level, LogLevel};
 pub use runtime::{default_memory_budget, ConversationOptions, Header, Runtime};

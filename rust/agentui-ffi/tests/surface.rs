@@ -6,12 +6,16 @@ use std::sync::Arc;
 
 use agentui_ffi::{
     ActionKind, ActionResult, ConversationError, NodeValue, ResolvedNode, RunPhase, SurfaceDiff, SurfaceEntry,
-    SurfaceError,
+    SurfaceError, ValueWrite,
 };
 use common::*;
 
 fn node<'a>(nodes: &'a [Arc<ResolvedNode>], id: &str) -> &'a ResolvedNode {
     nodes.iter().find(|n| &*n.id == id).unwrap_or_else(|| panic!("node {id} missing"))
+}
+
+fn write(surface_id: &str, path: &str, value: NodeValue) -> ValueWrite {
+    ValueWrite { surface_id: surface_id.into(), path: path.into(), value }
 }
 
 fn text(value: &str) -> NodeValue {
@@ -52,11 +56,9 @@ async fn booking_form_round_trip() {
     assert!(matches!(&refused, Err(ConversationError::A2ui { code, .. }) if code == "ACTION_REFUSED"), "{refused:?}");
 
     // Input applies at once and arrives as patches of just the affected nodes.
-    f.conversation.set_value("booking".into(), "/booking/name".into(), text("Ada")).unwrap();
-    f.conversation.set_value("booking".into(), "/booking/date".into(), text("2026-12-24")).unwrap();
-    f.conversation
-        .set_value("booking".into(), "/booking/guests".into(), NodeValue::Array { items: vec![text("4")] })
-        .unwrap();
+    f.conversation.set_value(write("booking", "/booking/name", text("Ada"))).unwrap();
+    f.conversation.set_value(write("booking", "/booking/date", text("2026-12-24"))).unwrap();
+    f.conversation.set_value(write("booking", "/booking/guests", NodeValue::Array { items: vec![text("4")] })).unwrap();
     assert!(surface_node(&f.conversation, "booking", "book").unwrap().enabled, "the checks pass now");
     tokio::time::timeout(LIMIT, subscription.flush()).await.unwrap();
     let patches = diffs.snapshot();
@@ -91,15 +93,15 @@ async fn booking_form_round_trip() {
 async fn surface_input_errors_are_typed() {
     let f = fixture();
     tokio::time::timeout(LIMIT, f.conversation.send_message("book a table".into())).await.unwrap().unwrap();
-    let unknown = f.conversation.set_value("nope".into(), "/x".into(), NodeValue::Null);
+    let unknown = f.conversation.set_value(write("nope", "/x", NodeValue::Null));
     assert_eq!(unknown, Err(SurfaceError::UnknownSurface { surface_id: "nope".into() }));
-    let nan = f.conversation.set_value(
-        "booking".into(),
-        "/booking/name".into(),
+    let nan = f.conversation.set_value(write(
+        "booking",
+        "/booking/name",
         NodeValue::Object {
             entries: vec![agentui_ffi::PropEntry { name: "n".into(), value: NodeValue::Number { value: f64::NAN } }],
         },
-    );
+    ));
     assert!(
         matches!(&nan, Err(SurfaceError::Rejected { code, detail }) if code == "INVALID_VALUE" && detail.contains("/n")),
         "{nan:?}"
@@ -110,7 +112,7 @@ async fn surface_input_errors_are_typed() {
         matches!(&no_node, Err(ConversationError::A2ui { code, .. }) if code == "COMPONENT_NOT_FOUND"),
         "{no_node:?}"
     );
-    let bad_path = f.conversation.set_value("booking".into(), "no-slash".into(), NodeValue::Null);
+    let bad_path = f.conversation.set_value(write("booking", "no-slash", NodeValue::Null));
     assert!(matches!(bad_path, Err(SurfaceError::Rejected { .. })), "{bad_path:?}");
 }
 
@@ -126,15 +128,15 @@ async fn input_during_a_run_applies_at_once() {
     let value = |id: &str| {
         surface_node(&f.conversation, "booking", id).and_then(|n| n.props.get("value").cloned()).map(NodeValue::from)
     };
-    f.conversation.set_value("booking".into(), "/booking/name".into(), text("Ad")).unwrap();
+    f.conversation.set_value(write("booking", "/booking/name", text("Ad"))).unwrap();
     assert_eq!(value("name"), Some(text("Ad")));
-    f.conversation.set_value("booking".into(), "/booking/name".into(), text("Ada")).unwrap();
-    f.conversation.set_value("booking".into(), "/booking/date".into(), text("2026-12-24")).unwrap();
+    f.conversation.set_value(write("booking", "/booking/name", text("Ada"))).unwrap();
+    f.conversation.set_value(write("booking", "/booking/date", text("2026-12-24"))).unwrap();
     assert_eq!(value("name"), Some(text("Ada")));
     assert!(surface_node(&f.conversation, "booking", "book").unwrap().enabled, "name and date both arrived");
     assert!(matches!(phase(&f.conversation), RunPhase::Running { .. }), "the run still streams");
     assert_eq!(
-        f.conversation.set_value("nope".into(), "/x".into(), NodeValue::Null),
+        f.conversation.set_value(write("nope", "/x", NodeValue::Null)),
         Err(SurfaceError::UnknownSurface { surface_id: "nope".into() }),
     );
 

@@ -10,6 +10,7 @@ import dev.agentui.core.runtime.Observed
 import dev.agentui.core.a2ui.SurfaceDiff as CoreSurfaceDiff
 import dev.agentui.core.SurfaceListener
 import dev.agentui.core.TaskHandle
+import dev.agentui.core.ValueWrite
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.CoroutineDispatcher
@@ -211,7 +212,7 @@ class AgentConversation private constructor(
      * bound nodes follow through [surfaceDiffs]. Throws `SurfaceException` (`UnknownSurface`,
      * `UnknownNode`, `Rejected`).
      */
-    fun setValue(surfaceId: String, path: String, value: Any?) = native.setValue(surfaceId, path, nodeValueOf(value))
+    fun setValue(surfaceId: String, path: String, value: Any?) = native.setValue(ValueWrite(surfaceId, path, nodeValueOf(value)))
 
     /** Stops the run in flight and the runs queued behind it; never blocks. */
     fun cancel() = native.cancel()
