@@ -6,7 +6,9 @@ import dev.agentui.core.SurfaceListener
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.cancel
 import kotlinx.coroutines.launch
+import kotlinx.coroutines.channels.Channel
 import kotlinx.coroutines.runBlocking
+import kotlinx.coroutines.withTimeout
 import org.junit.jupiter.api.MethodOrderer
 import org.junit.jupiter.api.Order
 import org.junit.jupiter.api.Tag
@@ -15,7 +17,6 @@ import org.junit.jupiter.api.TestMethodOrder
 import org.junit.jupiter.api.Timeout
 import java.io.File
 import java.util.concurrent.LinkedBlockingQueue
-import java.util.concurrent.Semaphore
 import java.util.concurrent.TimeUnit
 import kotlin.test.assertEquals
 import kotlin.test.assertIs
@@ -154,34 +155,39 @@ class AdapterBenchmark {
                     runBlocking { conversation.send("show the wide surface") }
                     // The renderer's state, fed as A2uiSurface feeds it: diffs applied on the main thread.
                     val nodes = SurfaceNodes()
-                    val applied = Semaphore(0)
+                    val applied = Channel<Unit>(Channel.CONFLATED)
                     val scope = CoroutineScope(main.dispatcher)
                     scope.launch {
                         conversation.surfaceDiffs("wide").collect {
                             nodes.apply(it)
-                            applied.release()
+                            applied.trySend(Unit)
                         }
                     }
                     fun shown(id: String) = nodes.node(id)?.prop("text")?.textOrNull
-                    while (nodes.size < nodeCount) check(applied.tryAcquire(WAIT_MS, TimeUnit.MILLISECONDS))
+                    runBlocking(main.dispatcher) {
+                        withTimeout(WAIT_MS) { while (nodes.size < nodeCount) applied.receive() }
+                    }
                     // For the split only: a second, raw listener timestamps each diff where the
                     // core hands it over. It is a thread and a foreign call more per update on the
                     // same two cores, so the headline figures are taken without it.
                     val arrivals = LinkedBlockingQueue<Long>()
                     var round = 0
-                    fun measure(rounds: Int, split: Boolean = false): List<LongArray> {
+                    // The loop runs on the main thread, as an app's input handler does: it writes,
+                    // then waits there until the diff has been applied to the renderer's state.
+                    fun measure(rounds: Int, split: Boolean = false): List<LongArray> = runBlocking(main.dispatcher) {
                         val (written, delivered, total) = List(3) { LongArray(rounds) }
-                        repeat(rounds) { i ->
+                        // One timeout for the loop: a timeout per update would wake a timer thread each time.
+                        withTimeout(WAIT_MS + rounds) { repeat(rounds) { i ->
                             val k = 1 + round % (nodeCount - 1)
                             val text = "v${round++}"
                             val t0 = System.nanoTime()
                             conversation.setValue("wide", "/items/n$k", text)
                             written[i] = System.nanoTime() - t0
-                            while (shown("t$k") != text) check(applied.tryAcquire(WAIT_MS, TimeUnit.MILLISECONDS))
+                            while (shown("t$k") != text) applied.receive()
                             total[i] = System.nanoTime() - t0
                             if (split) delivered[i] = checkNotNull(arrivals.poll(WAIT_MS, TimeUnit.MILLISECONDS)) - t0
-                        }
-                        return listOf(written, delivered, total)
+                        } }
+                        listOf(written, delivered, total)
                     }
                     fun report(label: String, samples: LongArray) {
                         val sorted = samples.sorted()
