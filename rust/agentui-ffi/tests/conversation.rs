@@ -161,9 +161,9 @@ async fn cancel_stops_the_run_in_flight_without_waiting() {
     f.conversation.register_tool("t".into(), "".into(), "{}".into(), tool).unwrap();
     assert!(!messages(&f.conversation).is_empty());
 
-    let started = std::time::Instant::now();
+    // That cancel() never waits for the run is proven on the runtime's paused clock
+    // (`conversation_actor.rs`), where waiting would deadlock; here it only has to stop the run.
     f.conversation.cancel();
-    assert!(started.elapsed() < Duration::from_millis(100), "cancel() must not block");
     let result = tokio::time::timeout(LIMIT, run).await.unwrap().unwrap();
     assert_eq!(result.unwrap_err(), ConversationError::Cancelled);
     assert_eq!(phase(&f.conversation), RunPhase::Cancelled);

@@ -459,6 +459,7 @@ async fn cancel_stops_the_run_in_flight_and_withdraws_the_queued_ones() {
         .collect();
     wait_for_delta(&mut sub, |d| matches!(d, ConversationDelta::TextAppended { message_id, .. } if message_id == "a1"))
         .await;
+    // On this one-thread runtime, a cancel() that waited for the actor would never return.
     conv.cancel();
     for call in calls {
         assert!(matches!(call.await.unwrap(), Err(SessionError::Cancelled)));
