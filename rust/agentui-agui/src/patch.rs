@@ -11,7 +11,9 @@ use serde_json::Value;
 
 use crate::event::{PatchOp, PatchOperation};
 
-mod rollback;
+mod undo;
+
+use undo::{Place, Slot, Step, UndoLog};
 
 /// Why a well-formed patch did not apply.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -151,18 +153,27 @@ fn apply_observed(
     if ops.is_empty() {
         return Ok(weight);
     }
-    // Save what the patch may touch so a failing operation leaves no partial result behind,
-    // without copying the whole document. What is saved is bounded: the target is within bounds.
-    let saved = rollback::Rollback::save(target, ops);
+    // Each operation records how to reverse itself, so a failing one leaves no partial result
+    // behind, at the cost of what the patch changed rather than of the document.
+    let mut log = UndoLog::default();
     let mut weight_now = weight;
     for (index, op) in ops.iter().enumerate() {
-        match apply_one(target, op, weight_now, bounds) {
+        match apply_one(target, op, weight_now, bounds, &mut log) {
+            // The log keeps what the patch removes or overwrites until it ends. That came from
+            // the document, from the patch's own values, or from its copies; only the copies
+            // could grow past what is already bounded (copy a large value and remove the copy,
+            // over and over), so they are bounded like the document.
+            Ok(_) if log.copied() > bounds.max_weight => {
+                log.undo(target);
+                let reason = format!("its copies would weigh more than {} bytes in all", bounds.max_weight);
+                return Err(patch_error(ops, index, reason, true));
+            }
             Ok(after) => {
                 weight_now = after;
                 applied(target, op, weight_now);
             }
             Err(failure) => {
-                saved.restore(target);
+                log.undo(target);
                 return Err(match failure {
                     Failure::Invalid(reason) => patch_error(ops, index, reason, false),
                     Failure::Bound(e) => patch_error(ops, index, breach(e, bounds), true),
@@ -245,8 +256,15 @@ fn member_entry(doc: &mut Value, path: &str) -> usize {
     }
 }
 
-/// Apply one operation to `doc` weighing `weight`; returns the weight afterwards.
-fn apply_one(doc: &mut Value, op: &PatchOperation, weight: usize, bounds: PatchBounds) -> Result<usize, Failure> {
+/// Apply one operation to `doc` weighing `weight`, recording how to reverse it in `log`;
+/// returns the weight afterwards. A failing operation leaves its own part recorded too.
+fn apply_one(
+    doc: &mut Value,
+    op: &PatchOperation,
+    weight: usize,
+    bounds: PatchBounds,
+    log: &mut UndoLog,
+) -> Result<usize, Failure> {
     let value = || op.value.as_ref().ok_or_else(|| "missing 'value'".to_owned());
     let from = || op.from.as_deref().ok_or_else(|| "missing 'from'".to_owned());
     match op.op {
@@ -254,19 +272,23 @@ fn apply_one(doc: &mut Value, op: &PatchOperation, weight: usize, bounds: PatchB
             let v = value()?;
             let (replaced, entry) = add_footprint(doc, &op.path)?;
             let after = grown(weight, replaced, entry, Some(v), &op.path, bounds)?;
-            add(doc, &op.path, v.clone())?;
+            log.push(add(doc, &op.path, v.clone())?);
             Ok(after)
         }
         PatchOp::Remove => {
             let entry = member_entry(doc, &op.path);
-            let removed = remove(doc, &op.path)?;
-            Ok(weight.saturating_sub(size::weight(&removed) + entry))
+            let (removed, place) = remove(doc, &op.path)?;
+            let after = weight.saturating_sub(size::weight(&removed) + entry);
+            log.push(Step::Removed(place, Some(removed)));
+            Ok(after)
         }
         PatchOp::Replace => {
             let v = value()?;
+            let tokens = tokens(&op.path)?;
             let slot = get_mut(doc, &op.path)?;
             let after = grown(weight, size::weight(slot), 0, Some(v), &op.path, bounds)?;
-            *slot = v.clone();
+            let old = std::mem::replace(slot, v.clone());
+            log.push(Step::Overwritten(tokens, old));
             Ok(after)
         }
         PatchOp::Move => {
@@ -283,9 +305,25 @@ fn apply_one(doc: &mut Value, op: &PatchOperation, weight: usize, bounds: PatchB
                 bounds.max_depth.checked_sub(pointer_depth(&op.path)).ok_or(Failure::Bound(Exceeded::Depth))?;
             size::measure_within(moved, usize::MAX, depth_room).map_err(Failure::Bound)?;
             let left = member_entry(doc, from);
-            let moved = remove(doc, from)?;
-            let (replaced, entry) = add_footprint(doc, &op.path)?;
-            add(doc, &op.path, moved)?;
+            let (moved, place) = remove(doc, from)?;
+            let (replaced, entry) = match add_footprint(doc, &op.path) {
+                Ok(footprint) => footprint,
+                Err(reason) => {
+                    log.push(Step::Removed(place, Some(moved)));
+                    return Err(reason.into());
+                }
+            };
+            match try_add(doc, &op.path, moved) {
+                Ok(step) => {
+                    // The value travelled on: undoing the add hands it back to this record.
+                    log.push(Step::Removed(place, None));
+                    log.push(step);
+                }
+                Err((reason, moved)) => {
+                    log.push(Step::Removed(place, Some(moved)));
+                    return Err(reason.into());
+                }
+            }
             Ok(weight.saturating_sub(replaced + left).saturating_add(entry))
         }
         PatchOp::Copy => {
@@ -293,8 +331,9 @@ fn apply_one(doc: &mut Value, op: &PatchOperation, weight: usize, bounds: PatchB
             let source = get_mut(doc, from()?)?;
             // Measured up to what is left before anything is cloned.
             let after = grown(weight, replaced, entry, Some(source), &op.path, bounds)?;
+            log.note_copy(after - weight.saturating_sub(replaced).saturating_add(entry));
             let copied = source.clone();
-            add(doc, &op.path, copied)?;
+            log.push(add(doc, &op.path, copied)?);
             Ok(after)
         }
         PatchOp::Test => {
@@ -369,36 +408,63 @@ fn parent_of<'a>(doc: &'a mut Value, pointer: &str) -> Result<(&'a mut Value, St
     Ok((current, last))
 }
 
-fn add(doc: &mut Value, pointer: &str, value: Value) -> Result<(), String> {
+/// Adds `value` at `pointer`; returns how to reverse it.
+fn add(doc: &mut Value, pointer: &str, value: Value) -> Result<Step, String> {
+    try_add(doc, pointer, value).map_err(|(reason, _)| reason)
+}
+
+/// [`add`], handing `value` back when it fails (nothing has changed then).
+fn try_add(doc: &mut Value, pointer: &str, value: Value) -> Result<Step, (String, Value)> {
     if pointer.is_empty() {
-        *doc = value;
-        return Ok(());
+        return Ok(Step::Overwritten(Vec::new(), std::mem::replace(doc, value)));
     }
-    let (parent, last) = parent_of(doc, pointer)?;
+    let mut parent_tokens = match tokens(pointer) {
+        Ok(tokens) => tokens,
+        Err(reason) => return Err((reason, value)),
+    };
+    let (parent, last) = match parent_of(doc, pointer) {
+        Ok(found) => found,
+        Err(reason) => return Err((reason, value)),
+    };
+    parent_tokens.pop();
     match parent {
-        Value::Object(map) => {
-            map.insert(last, value);
-            Ok(())
-        }
-        Value::Array(items) => {
-            let i = array_index(&last, items.len(), true)?;
-            items.insert(i, value);
-            Ok(())
-        }
-        _ => Err(format!("parent of {pointer} is not a container")),
+        Value::Object(map) => Ok(match map.insert(last.clone(), value) {
+            Some(old) => {
+                parent_tokens.push(last);
+                Step::Overwritten(parent_tokens, old)
+            }
+            None => {
+                Step::Inserted(Place { parent: parent_tokens, slot: Slot::Member { key: last, index: map.len() - 1 } })
+            }
+        }),
+        Value::Array(items) => match array_index(&last, items.len(), true) {
+            Ok(i) => {
+                items.insert(i, value);
+                Ok(Step::Inserted(Place { parent: parent_tokens, slot: Slot::Element(i) }))
+            }
+            Err(reason) => Err((reason, value)),
+        },
+        _ => Err((format!("parent of {pointer} is not a container"), value)),
     }
 }
 
-fn remove(doc: &mut Value, pointer: &str) -> Result<Value, String> {
+/// Removes the value at `pointer`; returns it and where it was.
+fn remove(doc: &mut Value, pointer: &str) -> Result<(Value, Place), String> {
     if pointer.is_empty() {
         return Err("cannot remove the document root".to_owned());
     }
+    let mut parent_tokens = tokens(pointer)?;
+    parent_tokens.pop();
     let (parent, last) = parent_of(doc, pointer)?;
     match parent {
-        Value::Object(map) => map.shift_remove(&last).ok_or_else(|| format!("path {pointer} does not exist")),
+        Value::Object(map) => {
+            let index = map.keys().position(|k| *k == last).ok_or_else(|| format!("path {pointer} does not exist"))?;
+            let removed = map.shift_remove(&last).ok_or_else(|| format!("path {pointer} does not exist"))?;
+            Ok((removed, Place { parent: parent_tokens, slot: Slot::Member { key: last, index } }))
+        }
         Value::Array(items) => {
             let i = array_index(&last, items.len(), false)?;
-            Ok(items.remove(i))
+            Ok((items.remove(i), Place { parent: parent_tokens, slot: Slot::Element(i) }))
         }
         _ => Err(format!("path {pointer} does not exist")),
     }
@@ -463,7 +529,7 @@ mod tests {
         for op in ops {
             assert!(op.from.is_none(), "{op:?}");
             match op.op {
-                PatchOp::Add => add(doc, &op.path, op.value.clone().unwrap()).unwrap(),
+                PatchOp::Add => drop(add(doc, &op.path, op.value.clone().unwrap()).unwrap()),
                 PatchOp::Replace => *get_mut(doc, &op.path).unwrap() = op.value.clone().unwrap(),
                 PatchOp::Remove => drop(remove(doc, &op.path).unwrap()),
                 other => panic!("{other:?} in a plain patch"),
