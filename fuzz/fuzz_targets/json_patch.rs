@@ -1,5 +1,6 @@
 //! JSON Patch on arbitrary `[document, operations]` input under small bounds: a failed patch
-//! changes nothing, a successful one stays within the bounds.
+//! changes nothing, a successful one stays within the bounds, and an empty one (which the
+//! bounds do not refuse) changes nothing either.
 #![no_main]
 
 use agentui_a2ui::size;
@@ -19,6 +20,7 @@ fuzz_target!(|data: &[u8]| {
     let before = doc.clone();
     let bounds = PatchBounds { max_weight: 16 * 1024, max_depth: 16 };
     match apply_patch_within(&mut doc, &ops, bounds) {
+        Ok(()) if ops.is_empty() => assert_eq!(doc, before, "an empty patch changed the document"),
         Ok(()) => {
             let m = size::measure(&doc);
             assert!(m.weight <= bounds.max_weight, "weight {} over the bound", m.weight);

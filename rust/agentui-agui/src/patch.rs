@@ -48,7 +48,7 @@ pub fn apply_patch(target: &mut Value, ops: &[PatchOperation]) -> Result<(), Pat
 
 /// Apply `ops` to `target` atomically; an operation that would take the document past `bounds`
 /// fails (with `limit_exceeded`) before it allocates, and `target` is left as it was. A target
-/// already past the bounds is refused as a whole.
+/// already past the bounds is refused as a whole, unless the patch is empty and so changes nothing.
 pub fn apply_patch_within(target: &mut Value, ops: &[PatchOperation], bounds: PatchBounds) -> Result<(), PatchError> {
     apply_patch_weighed(target, None, ops, bounds).map(|_| ())
 }
@@ -142,6 +142,10 @@ fn apply_observed(
     bounds: PatchBounds,
     mut applied: impl FnMut(&mut Value, &PatchOperation, usize),
 ) -> Result<usize, PatchError> {
+    // An empty patch changes nothing, so there is nothing to refuse (and no operation to name).
+    if ops.is_empty() {
+        return Ok(weight.unwrap_or_else(|| size::weight(target)));
+    }
     let weight = match weight {
         Some(weight) => weight,
         None => {
@@ -150,24 +154,12 @@ fn apply_observed(
                 .weight
         }
     };
-    if ops.is_empty() {
-        return Ok(weight);
-    }
     // Each operation records how to reverse itself, so a failing one leaves no partial result
     // behind, at the cost of what the patch changed rather than of the document.
-    let mut log = UndoLog::default();
+    let mut log = UndoLog::for_patch(target, ops);
     let mut weight_now = weight;
     for (index, op) in ops.iter().enumerate() {
         match apply_one(target, op, weight_now, bounds, &mut log) {
-            // The log keeps what the patch removes or overwrites until it ends. That came from
-            // the document, from the patch's own values, or from its copies; only the copies
-            // could grow past what is already bounded (copy a large value and remove the copy,
-            // over and over), so they are bounded like the document.
-            Ok(_) if log.copied() > bounds.max_weight => {
-                log.undo(target);
-                let reason = format!("its copies would weigh more than {} bytes in all", bounds.max_weight);
-                return Err(patch_error(ops, index, reason, true));
-            }
             Ok(after) => {
                 weight_now = after;
                 applied(target, op, weight_now);
@@ -331,7 +323,6 @@ fn apply_one(
             let source = get_mut(doc, from()?)?;
             // Measured up to what is left before anything is cloned.
             let after = grown(weight, replaced, entry, Some(source), &op.path, bounds)?;
-            log.note_copy(after - weight.saturating_sub(replaced).saturating_add(entry));
             let copied = source.clone();
             log.push(add(doc, &op.path, copied)?);
             Ok(after)
@@ -495,6 +486,17 @@ mod tests {
         )
         .unwrap();
         assert_eq!(doc, json!({"plan": {"status": "closed", "steps": ["b"]}, "moved": "a"}));
+    }
+
+    #[test]
+    fn an_empty_patch_on_a_document_past_the_bounds_changes_nothing() {
+        // Found by the json_patch fuzz target: the refusal named operation 0 of an empty patch.
+        let mut doc = json!([[[[1]]]]);
+        let bounds = PatchBounds { max_weight: 1024, max_depth: 2 };
+        assert_eq!(apply_patch_weighed(&mut doc, None, &[], bounds), Ok(size::weight(&doc)));
+        assert_eq!(doc, json!([[[[1]]]]));
+        let err = apply_patch_within(&mut doc, &[op(PatchOp::Test, "/0", None, Some(json!(0)))], bounds).unwrap_err();
+        assert!(err.limit_exceeded && err.index == 0, "{err:?}");
     }
 
     #[test]

@@ -3,10 +3,16 @@
 //! copied. A failure replays the records backwards, each one restoring the document exactly as
 //! it was before its operation, key order included. So atomicity costs what the patch changed
 //! and nothing for what it did not touch: an append to a large array records an index.
+//!
+//! What the log keeps came from the document or from the patch's own values, so it is bounded
+//! by them, except for copies: a patch that copies a large value and removes the copy, over and
+//! over, would have the log keep every copy. A patch with a `copy` saves the document instead.
 
 use std::mem;
 
 use serde_json::Value;
+
+use crate::event::{PatchOp, PatchOperation};
 
 /// A member or element of a container: the container's reference tokens, and the slot in it.
 #[derive(Debug)]
@@ -40,26 +46,29 @@ pub(super) enum Step {
 #[derive(Debug, Default)]
 pub(super) struct UndoLog {
     steps: Vec<Step>,
-    copied: usize,
+    /// The whole document, saved instead of recording steps (a patch with copies).
+    saved: Option<Value>,
 }
 
 impl UndoLog {
+    /// The log for `ops` on `doc`: recording steps, or holding a copy of `doc` when `ops` copy.
+    pub(super) fn for_patch(doc: &Value, ops: &[PatchOperation]) -> UndoLog {
+        let copies = ops.iter().any(|op| op.op == PatchOp::Copy);
+        UndoLog { steps: Vec::new(), saved: copies.then(|| doc.clone()) }
+    }
+
     pub(super) fn push(&mut self, step: Step) {
-        self.steps.push(step);
+        if self.saved.is_none() {
+            self.steps.push(step);
+        }
     }
 
-    /// Counts a copy the patch made: removed or overwritten later, the log would keep it.
-    pub(super) fn note_copy(&mut self, weight: usize) {
-        self.copied = self.copied.saturating_add(weight);
-    }
-
-    /// The weight of the copies the patch has made so far.
-    pub(super) fn copied(&self) -> usize {
-        self.copied
-    }
-
-    /// Restores the document to what it was before the first recorded change.
+    /// Restores the document to what it was before the patch.
     pub(super) fn undo(self, doc: &mut Value) {
+        if let Some(saved) = self.saved {
+            *doc = saved;
+            return;
+        }
         let mut hand = None;
         for step in self.steps.into_iter().rev() {
             match step {
@@ -107,6 +116,7 @@ fn put_in(doc: &mut Value, place: Place, value: Value) {
 mod tests {
     use serde_json::{json, Value};
 
+    use super::UndoLog;
     use crate::event::{PatchOp, PatchOperation};
     use crate::patch::{apply_patch, apply_patch_within, PatchBounds};
 
@@ -168,22 +178,23 @@ mod tests {
     }
 
     #[test]
-    fn the_copies_a_log_may_keep_are_bounded_like_the_document() {
-        let bounds = PatchBounds { max_weight: 64 * 1024, max_depth: 16 };
-        let mut doc = json!({"big": "x".repeat(16 * 1024), "n": 0});
-        let before = doc.clone();
-        // Each pair leaves the document as it was, but the log would keep every removed copy.
+    fn a_patch_with_copies_saves_the_document_and_keeps_no_copy() {
+        let doc = json!({"big": "x".repeat(16 * 1024), "n": 0});
+        // Each pair leaves the document as it was; a log of steps would keep every removed copy.
         let pairs: Vec<_> = (0..64)
             .flat_map(|_| [op(PatchOp::Copy, "/c", Some("/big"), None), op(PatchOp::Remove, "/c", None, None)])
             .collect();
-        let err = apply_patch_within(&mut doc, &pairs, bounds).unwrap_err();
-        assert!(err.limit_exceeded && err.op == PatchOp::Copy && err.reason.contains("copies"), "{err:?}");
-        assert_eq!(doc, before);
-        // What else the log keeps came from the document or the patch: a counter replaced ten
-        // thousand times applies.
-        let counts: Vec<_> = (1..=10_000).map(|i| op(PatchOp::Replace, "/n", None, Some(json!(i)))).collect();
-        apply_patch_within(&mut doc, &counts, bounds).unwrap();
-        assert_eq!(doc["n"], json!(10_000));
+        let log = UndoLog::for_patch(&doc, &pairs);
+        assert!(log.saved.is_some());
+        let mut target = doc.clone();
+        let bounds = PatchBounds { max_weight: 64 * 1024, max_depth: 16 };
+        apply_patch_within(&mut target, &pairs, bounds).unwrap();
+        assert_eq!(target, doc);
+        let mut failing = pairs.clone();
+        failing.push(op(PatchOp::Replace, "/absent/deeper", None, Some(json!(0))));
+        assert_atomic(doc.clone(), &failing);
+        // Without copies, nothing is saved up front.
+        assert!(UndoLog::for_patch(&doc, &pairs[1..2]).saved.is_none());
     }
 
     #[test]
