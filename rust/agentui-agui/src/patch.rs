@@ -277,7 +277,7 @@ fn apply_one(
         PatchOp::Replace => {
             let v = value()?;
             let tokens = tokens(&op.path)?;
-            let slot = get_mut(doc, &op.path)?;
+            let slot = walk(doc, &tokens, || format!("path {} does not exist", op.path))?;
             let after = grown(weight, size::weight(slot), 0, Some(v), &op.path, bounds)?;
             let old = std::mem::replace(slot, v.clone());
             log.push(Step::Overwritten(tokens, old));
@@ -366,37 +366,41 @@ fn array_index(token: &str, len: usize, allow_end: bool) -> Result<usize, String
     Ok(index)
 }
 
-fn get_mut<'a>(doc: &'a mut Value, pointer: &str) -> Result<&'a mut Value, String> {
+/// The value reference `tokens` lead to; `missing` says what is not there.
+fn walk<'a>(doc: &'a mut Value, tokens: &[String], missing: impl Fn() -> String) -> Result<&'a mut Value, String> {
     let mut current = doc;
-    for token in tokens(pointer)? {
+    for token in tokens {
         current = match current {
-            Value::Object(map) => map.get_mut(&token).ok_or_else(|| format!("path {pointer} does not exist"))?,
+            Value::Object(map) => map.get_mut(token).ok_or_else(&missing)?,
             Value::Array(items) => {
-                let i = array_index(&token, items.len(), false)?;
+                let i = array_index(token, items.len(), false)?;
                 &mut items[i]
             }
-            _ => return Err(format!("path {pointer} does not exist")),
+            _ => return Err(missing()),
         };
     }
     Ok(current)
 }
 
-/// Split a pointer into its parent container and last token.
-fn parent_of<'a>(doc: &'a mut Value, pointer: &str) -> Result<(&'a mut Value, String), String> {
+fn get_mut<'a>(doc: &'a mut Value, pointer: &str) -> Result<&'a mut Value, String> {
+    walk(doc, &tokens(pointer)?, || format!("path {pointer} does not exist"))
+}
+
+/// A pointer's parent tokens and its last token.
+fn split(pointer: &str) -> Result<(Vec<String>, String), String> {
     let mut toks = tokens(pointer)?;
     let last = toks.pop().ok_or_else(|| "the document root has no parent".to_owned())?;
-    let mut current = doc;
-    for token in toks {
-        current = match current {
-            Value::Object(map) => map.get_mut(&token).ok_or_else(|| format!("parent of {pointer} does not exist"))?,
-            Value::Array(items) => {
-                let i = array_index(&token, items.len(), false)?;
-                &mut items[i]
-            }
-            _ => return Err(format!("parent of {pointer} does not exist")),
-        };
-    }
-    Ok((current, last))
+    Ok((toks, last))
+}
+
+fn walk_to_parent<'a>(doc: &'a mut Value, parent: &[String], pointer: &str) -> Result<&'a mut Value, String> {
+    walk(doc, parent, || format!("parent of {pointer} does not exist"))
+}
+
+/// Split a pointer into its parent container and last token.
+fn parent_of<'a>(doc: &'a mut Value, pointer: &str) -> Result<(&'a mut Value, String), String> {
+    let (parent, last) = split(pointer)?;
+    Ok((walk_to_parent(doc, &parent, pointer)?, last))
 }
 
 /// Adds `value` at `pointer`; returns how to reverse it.
@@ -409,15 +413,11 @@ fn try_add(doc: &mut Value, pointer: &str, value: Value) -> Result<Step, (String
     if pointer.is_empty() {
         return Ok(Step::Overwritten(Vec::new(), std::mem::replace(doc, value)));
     }
-    let mut parent_tokens = match tokens(pointer) {
-        Ok(tokens) => tokens,
-        Err(reason) => return Err((reason, value)),
-    };
-    let (parent, last) = match parent_of(doc, pointer) {
+    let found = split(pointer).and_then(|(tokens, last)| Ok((walk_to_parent(doc, &tokens, pointer)?, tokens, last)));
+    let (parent, mut parent_tokens, last) = match found {
         Ok(found) => found,
         Err(reason) => return Err((reason, value)),
     };
-    parent_tokens.pop();
     match parent {
         Value::Object(map) => Ok(match map.insert(last.clone(), value) {
             Some(old) => {
@@ -444,10 +444,8 @@ fn remove(doc: &mut Value, pointer: &str) -> Result<(Value, Place), String> {
     if pointer.is_empty() {
         return Err("cannot remove the document root".to_owned());
     }
-    let mut parent_tokens = tokens(pointer)?;
-    parent_tokens.pop();
-    let (parent, last) = parent_of(doc, pointer)?;
-    match parent {
+    let (parent_tokens, last) = split(pointer)?;
+    match walk_to_parent(doc, &parent_tokens, pointer)? {
         Value::Object(map) => {
             let index = map.keys().position(|k| *k == last).ok_or_else(|| format!("path {pointer} does not exist"))?;
             let removed = map.shift_remove(&last).ok_or_else(|| format!("path {pointer} does not exist"))?;
