@@ -13,6 +13,10 @@ if [ ! -d ../shared/conformance ]; then
   exit 1
 fi
 
+# A test run builds everything once: incremental caches would only cost disk (2 GB on a clean
+# run, where CI once ran out of space). Export CARGO_INCREMENTAL=1 to keep them.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+
 # Formatting is part of the contract: a diff here fails the run.
 if rustup component list --installed 2>/dev/null | grep -q rustfmt; then
   cargo fmt --all -- --check
