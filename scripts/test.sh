@@ -13,6 +13,13 @@ if [ ! -d ../shared/conformance ]; then
   exit 1
 fi
 
+# A run on a clean clone leaves about 8 GB of build output; say so up front when the disk is
+# short, so that a "No space left on device" late in the run is not a mystery.
+free_kb=$(df -Pk . 2>/dev/null | awk 'NR == 2 { print $4 }') || free_kb=""
+if [ -n "$free_kb" ] && [ "$free_kb" -lt $((9 * 1024 * 1024)) ]; then
+  echo "warning: $((free_kb / 1024)) MB free here; a run from a clean clone needs about 8 GB" >&2
+fi
+
 # A test run builds everything once: incremental caches would only cost disk (2 GB on a clean
 # run, where CI once ran out of space). Export CARGO_INCREMENTAL=1 to keep them.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
