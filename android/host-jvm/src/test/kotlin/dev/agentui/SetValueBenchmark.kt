@@ -68,12 +68,6 @@ class SetValueBenchmark {
                         } }
                         listOf(written, delivered, total)
                     }
-                    fun report(label: String, samples: LongArray) {
-                        val sorted = samples.sorted()
-                        fun pct(p: Int) = sorted[(sorted.size - 1) * p / 100] / 1e6
-                        println("BENCH %-60s %6.3f ms p50, %.3f ms p99, %.3f ms max (%d updates)".format(
-                            label, pct(50), pct(99), sorted.last() / 1e6, sorted.size))
-                    }
                     // Cold: the first updates after the surface is shown, while the JIT still
                     // compiles the path. Warm: the same loop once it has run for a while, as in
                     // an app that has been in use (the steady state a latency percentile means).
@@ -90,11 +84,11 @@ class SetValueBenchmark {
                     val (written, delivered, probed) = measure(10_000, split = true)
                     raw.close()
                     scope.cancel()
-                    report("setValue -> the one node in SurfaceNodes, cold (first 2,000)", coldTotal)
-                    report("setValue -> the one node in SurfaceNodes, warm", total)
-                    report("the same with a raw listener timestamping the split", probed)
-                    report("  of which: setValue returned (the core's write)", written)
-                    report("  of which: the diff reached the raw listener's thread", delivered)
+                    printLatencies("setValue -> the one node in SurfaceNodes, cold (first 2,000)", coldTotal)
+                    printLatencies("setValue -> the one node in SurfaceNodes, warm", total)
+                    printLatencies("the same with a raw listener timestamping the split", probed)
+                    printLatencies("  of which: setValue returned (the core's write)", written)
+                    printLatencies("  of which: the diff reached the raw listener's thread", delivered)
                     assertTrue(total.all { it > 0 } && coldTotal.all { it > 0 } && probed.all { it > 0 })
                 }
             }

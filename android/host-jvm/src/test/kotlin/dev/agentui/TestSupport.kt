@@ -46,6 +46,14 @@ class MainThread : AutoCloseable {
 
 const val WAIT_MS = 15_000L
 
+/** Prints a benchmark's latency samples (nanoseconds) as p50, p99 and max, on one BENCH line. */
+fun printLatencies(label: String, samples: LongArray) {
+    val sorted = samples.sorted()
+    fun pct(p: Int) = sorted[(sorted.size - 1) * p / 100] / 1e6
+    println("BENCH %-60s %6.3f ms p50, %.3f ms p99, %.3f ms max (%d updates)".format(
+        label, pct(50), pct(99), sorted.last() / 1e6, sorted.size))
+}
+
 suspend fun <T> StateFlow<T>.awaitValue(timeoutMs: Long = WAIT_MS, predicate: (T) -> Boolean): T =
     withTimeout(timeoutMs) { first(predicate) }
 

@@ -8,6 +8,7 @@ import dev.agentui.Fixtures
 import dev.agentui.MainThread
 import dev.agentui.WAIT_MS
 import dev.agentui.WideSurfaceAgent
+import dev.agentui.printLatencies
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeout
@@ -88,8 +89,8 @@ class RecompositionBenchmark {
                             assertEquals(2_000, compositions, "each update recomposed its one node, nothing else")
                             measure(WARM_UP_ROUNDS)
                             val warm = measure(5_000)
-                            report("setValue -> the one node recomposed, cold (first 2,000)", cold)
-                            report("setValue -> the one node recomposed, warm", warm)
+                            printLatencies("setValue -> the one node recomposed, cold (first 2,000)", cold)
+                            printLatencies("setValue -> the one node recomposed, warm", warm)
                         } finally {
                             diffs.cancel()
                             scene.close()
@@ -98,13 +99,6 @@ class RecompositionBenchmark {
                 }
             }
         }
-    }
-
-    private fun report(label: String, samples: LongArray) {
-        val sorted = samples.sorted()
-        fun pct(p: Int) = sorted[(sorted.size - 1) * p / 100] / 1e6
-        println("BENCH %-60s %6.3f ms p50, %.3f ms p99, %.3f ms max (%d updates)".format(
-            label, pct(50), pct(99), sorted.last() / 1e6, sorted.size))
     }
 
     private companion object {
