@@ -1,7 +1,11 @@
 //! Issue #11: the engine's memory bounds. Each check runs while the work is done: this binary
 //! counts every byte it allocates, so a test can assert that a refused message cost little, not
 //! only that it was refused.
+//!
+//! A test binary of its own, outside `tests/it`: its counting allocator is global to the binary,
+//! and would count (and slow) every other test linked beside it.
 
+#[path = "it/common/mod.rs"]
 mod common;
 
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -1,4 +1,4 @@
-//! `agentui run --trace-store` (hidden, for the crash test `tests/store_crash.rs`): one JSON line
+//! `agentui run --trace-store` (hidden, for the crash test `tests/it/store_crash.rs`): one JSON line
 //! on stderr for every store transaction and every client tool handler started, so a test that
 //! kills the process knows exactly what was durable and what ran.
 //!

@@ -2,7 +2,11 @@
 //! streamed content, SSE framing, and the session (typed errors, atomic state, poisoning after a
 //! panic). This binary counts its allocations so the patch tests can assert that a refused patch
 //! stopped early instead of building the huge result first.
+//!
+//! A test binary of its own, outside `tests/it`: its counting allocator is global to the binary,
+//! and would count (and slow) every other test linked beside it.
 
+#[path = "it/support/mod.rs"]
 mod support;
 
 use std::alloc::{GlobalAlloc, Layout, System};

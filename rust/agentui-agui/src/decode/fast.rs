@@ -8,7 +8,7 @@
 //! closed sets must hold a known member. Anything else — another event type, an unknown key, an
 //! error, an open object with extra members where the general path would reorder them — answers
 //! `None`, and the caller runs the general path, which produces the exact warnings and error
-//! texts. `tests/fast_decode.rs` runs both paths over the conformance corpus and the benchmark.
+//! texts. `tests/it/fast_decode.rs` runs both paths over the conformance corpus and the benchmark.
 
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;

@@ -1,7 +1,7 @@
 //! The locale and time zone of `ConversationOptions` reach the A2UI formatting functions, and
 //! bad values are refused at connect with `InvalidOptions` (issue 12).
 
-mod common;
+use crate::common;
 
 use agentui_ffi::{Conversation, ConversationError, ConversationOptions, Runtime};
 use common::*;

@@ -1,6 +1,6 @@
 //! Request validation, routing, and the handle's lifecycle.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

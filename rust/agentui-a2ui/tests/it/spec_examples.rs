@@ -1,7 +1,7 @@
 //! Every example of the A2UI specification (read from ../shared, never copied) loads without
 //! errors and renders from its root.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -1,6 +1,6 @@
 //! The surface group end to end: messages in, resolved nodes, diffs and client messages out.
 
-mod common;
+use crate::common;
 
 use agentui_a2ui::catalog::{CatalogRegistry, BASIC_CATALOG_ID};
 use agentui_a2ui::functions::UrlPolicy;

@@ -1,7 +1,7 @@
 //! Conformance: the A2UI v0.9 and v0.9.1 specs' own schemas and test cases, read from the shared
 //! checkout (never copied into this repository).
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! Runs that continue from what the client sent back: tool results, interrupt answers, A2UI
 //! actions.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{json, Value};

@@ -3,7 +3,7 @@
 //! and our catalog must not drift from the spec's catalog.json (names, required lists,
 //! properties, enums).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::fs;

@@ -1,6 +1,6 @@
 //! Each scenario's event sequence over HTTP.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -3,7 +3,7 @@
 //! restored `Snapshot`, list / fork / delete, typed store errors, and a message that could not
 //! reach the agent waits and is delivered by `retry_pending`.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::sync::Arc;

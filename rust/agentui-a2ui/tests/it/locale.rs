@@ -1,7 +1,7 @@
 //! The engine formats in the locale and time zone the app configured on the surface group
 //! (`SurfaceGroup::with_localization`), en-US and UTC when it configured none (issue 12).
 
-mod common;
+use crate::common;
 
 use agentui_a2ui::{Localization, SurfaceGroup};
 use common::{assert_clean, components, create, data};

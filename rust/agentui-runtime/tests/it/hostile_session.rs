@@ -5,7 +5,7 @@
 //! session against it and prints the outcome. An allocation past the limit aborts the child, so
 //! a normal exit means it stayed under the limit.
 
-mod support;
+use crate::support;
 
 use std::process::Command;
 
@@ -130,7 +130,7 @@ fn run_case(case: &str) -> Value {
         .arg("-c")
         .arg(format!("ulimit -v {LIMIT_KIB} && exec \"$0\" \"$@\""))
         .arg(exe)
-        .args(["--ignored", "--exact", "hostile_child", "--nocapture", "--test-threads=1"])
+        .args(["--ignored", "--exact", &support::test_name_here!("hostile_child"), "--nocapture", "--test-threads=1"])
         .env(CASE_VAR, case)
         // One malloc arena: each arena reserves 64 MB of address space up front.
         .env("MALLOC_ARENA_MAX", "1")

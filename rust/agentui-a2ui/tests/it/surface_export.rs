@@ -3,7 +3,7 @@
 //! `SurfaceGroup::restore_surface` into a fresh group and comes out the same, and answers later
 //! agent messages the same. This is what lets a conversation's surfaces survive process death.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

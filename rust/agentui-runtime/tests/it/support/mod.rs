@@ -8,6 +8,21 @@ use agentui_runtime::session::{SessionListener, SessionUpdate, ToolCallPhase};
 use agentui_runtime::ConversationDelta;
 pub use agentui_test_server::*;
 
+/// A test's name as the test binary knows it, for a child process that re-runs one test with
+/// `--exact`: the calling module's path without the crate's name (`tests/it` links every file
+/// into one binary as a module).
+#[allow(unused_macros)]
+macro_rules! test_name_here {
+    ($test:literal) => {
+        match module_path!().split_once("::") {
+            Some((_, module)) => format!("{module}::{}", $test),
+            None => $test.to_owned(),
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use test_name_here;
+
 // ---- listener ----
 
 #[derive(Default, Clone)]

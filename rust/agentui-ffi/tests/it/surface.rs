@@ -1,6 +1,6 @@
 //! A2UI surfaces through the exported API: subscription (reset, then patches), input, actions.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

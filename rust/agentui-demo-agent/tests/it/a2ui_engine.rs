@@ -2,7 +2,7 @@
 //! basic catalog, the Book button stays disabled until the required fields are filled, and the
 //! action it produces is answered by the agent with the values the user entered.
 
-mod common;
+use crate::common;
 
 use agentui_a2ui::catalog::CatalogRegistry;
 use agentui_a2ui::wire::v08;

@@ -1,7 +1,7 @@
 //! The exported conversation API against the demo agent, called from Rust as the bindings
 //! would call it.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,6 +1,6 @@
 //! The raw behaviour of each `/fault/<kind>` endpoint.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

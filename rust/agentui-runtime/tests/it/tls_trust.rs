@@ -240,7 +240,13 @@ fn platform_store_trusts_a_ca_installed_in_the_system_bundle() {
     std::fs::write(dir.join("leaf.pem"), &leaf.pem).unwrap();
     std::fs::write(dir.join("leaf.key"), &leaf.key_pem).unwrap();
     let output = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "platform_store_child", "--include-ignored", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            &crate::support::test_name_here!("platform_store_child"),
+            "--include-ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env("SSL_CERT_FILE", dir.join("bundle.pem"))
         .env_remove("SSL_CERT_DIR")
         .env("AGENTUI_TLS_FIXTURE", &dir)

@@ -1,0 +1,9 @@
+//! The crate's integration tests, one module per concern, linked into one binary so that a
+//! change relinks one test executable instead of one per file (nextest still runs each test
+//! in a process of its own).
+
+mod bench_stream;
+mod conformance;
+mod fast_decode;
+mod pipeline;
+mod transport_faults;
