@@ -12,25 +12,45 @@ fn cargo() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())
 }
 
-/// Builds `args` and returns the artifact files cargo reports for `target_name`.
-fn build(args: &[&str], target_name: &str) -> Vec<PathBuf> {
-    let output = Command::new(cargo())
-        .current_dir(workspace_root())
-        .args(["build", "--message-format=json-render-diagnostics"])
-        .args(args)
-        .output()
-        .expect("cargo runs");
+/// Builds `args` and returns each artifact file cargo reports, with its target's name; test
+/// harnesses left out.
+fn build(args: &[&str]) -> Vec<(String, PathBuf)> {
+    let mut command = Command::new(cargo());
+    command.current_dir(workspace_root()).args(["build", "--message-format=json-render-diagnostics"]).args(args);
+    // The variables cargo sets for the crate it runs (this test) are not the build's: ring's build
+    // script reruns when CARGO_MANIFEST_DIR differs, and rustls and everything above it would be
+    // compiled again, and again by the next build outside the test.
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        if [
+            "CARGO_MANIFEST_",
+            "CARGO_PKG_",
+            "CARGO_BIN_",
+            "CARGO_CRATE_",
+            "CARGO_PRIMARY_",
+            "CARGO_TARGET_TMPDIR",
+            "OUT_DIR",
+        ]
+        .iter()
+        .any(|prefix| name.starts_with(prefix))
+        {
+            command.env_remove(&*name);
+        }
+    }
+    let output = command.output().expect("cargo runs");
     assert!(output.status.success(), "cargo build {args:?} failed:\n{}", String::from_utf8_lossy(&output.stderr));
     let mut files = Vec::new();
     for line in String::from_utf8_lossy(&output.stdout).lines() {
         let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else { continue };
-        if message["reason"] == "compiler-artifact" && message["target"]["name"] == target_name {
-            if let Some(exe) = message["executable"].as_str() {
-                files.push(PathBuf::from(exe));
-            }
-            for file in message["filenames"].as_array().into_iter().flatten() {
-                files.extend(file.as_str().map(PathBuf::from));
-            }
+        if message["reason"] != "compiler-artifact" || message["profile"]["test"] == true {
+            continue;
+        }
+        let target = message["target"]["name"].as_str().unwrap_or_default().to_owned();
+        if let Some(exe) = message["executable"].as_str() {
+            files.push((target.clone(), PathBuf::from(exe)));
+        }
+        for file in message["filenames"].as_array().into_iter().flatten() {
+            files.extend(file.as_str().map(|f| (target.clone(), PathBuf::from(f))));
         }
     }
     files
@@ -42,11 +62,22 @@ fn read(path: &Path) -> String {
 
 #[test]
 fn kotlin_and_swift_bindings_generate_from_the_library() {
-    let library = build(&["-p", "agentui-ffi", "--features", "demo-agent"], "agentui_ffi")
-        .into_iter()
-        .find(|p| p.extension().is_some_and(|e| e == "so" || e == "dylib"))
+    // The library (with the demo agent: agentui-ffi's tests enable it) and the bindgen as
+    // scripts/test.sh builds them for the host-JVM tests: in the feature set of the workspace's
+    // test build, which has already built them under `cargo nextest run --workspace`, so this only
+    // links the bindgen. `-p agentui-ffi --features demo-agent` would compile a third of the
+    // dependency tree again in a feature set of its own (two minutes of the test run).
+    let artifacts = build(&["--workspace", "--lib", "--bins", "--tests"]);
+    let library = artifacts
+        .iter()
+        .find(|(target, p)| target == "agentui_ffi" && p.extension().is_some_and(|e| e == "so" || e == "dylib"))
+        .map(|(_, p)| p.clone())
         .expect("the cdylib");
-    let bindgen = build(&["-p", "uniffi-bindgen"], "uniffi-bindgen").into_iter().next().expect("the bindgen binary");
+    let bindgen = artifacts
+        .iter()
+        .find(|(target, p)| target == "uniffi-bindgen" && p.extension().is_none())
+        .map(|(_, p)| p.clone())
+        .expect("the bindgen binary");
 
     let out = std::env::temp_dir().join(format!("agentui-ffi-bindings-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
