@@ -19,7 +19,6 @@ cd "$(dirname "$0")/.."
 # extension loading, JSON); +1,218,192 bytes in all, SQLite's C code about 0.5 MB of it and the store,
 # the outbox and serde's readers of messages most of the rest. Budget: that figure plus 2.4%.
 BUDGET_BYTES=8720000
-CARGO_BLOAT_VERSION=0.12.1
 
 # ICU4X and its support crates: their code is reported apart.
 is_icu4x='^(icu_[a-z0-9_]+|zerovec|zerotrie|tinystr|writeable|yoke|zerofrom|litemap|fixed_decimal|potential_utf|calendrical_calculations|ixdtf)$'
@@ -32,48 +31,41 @@ if [ "$host" != Linux-x86_64 ]; then
   exit 0
 fi
 
-if [ "$(cargo bloat --version 2>/dev/null)" != "$CARGO_BLOAT_VERSION" ]; then
-  cargo install --locked cargo-bloat --version "$CARGO_BLOAT_VERSION" ||
-    echo "size report: cargo-bloat could not be installed; no breakdown, the budget applies to the whole library" >&2
-fi
+# shellcheck source=scripts/lib/tools.sh
+source scripts/lib/tools.sh
+ensure_tools cargo-bloat
 
 # The breakdown needs symbols, so it is taken from an unstripped twin: the same build with
 # agentui-ffi's strip override turned off. Every dependency is shared with the shipped build
 # (see [profile.release-small] in Cargo.toml); only agentui-ffi is linked once more.
-crates=""
-text_bytes=0
-if [ "$(cargo bloat --version 2>/dev/null)" = "$CARGO_BLOAT_VERSION" ]; then
-  json=$(cargo bloat --locked --profile release-small -p agentui-ffi --lib --crates -n 0 \
-    --message-format json --config 'profile.release-small.package.agentui-ffi.strip=false')
-  text_bytes=$(printf '%s' "$json" | sed -n 's/.*"text-section-size":\([0-9]*\).*/\1/p')
-  # One "name size" line per crate, largest first (cargo-bloat's order).
-  crates=$(printf '%s' "$json" | grep -o '"name":"[^"]*","size":[0-9]*' |
-    sed 's/"name":"\([^"]*\)","size":\([0-9]*\)/\1 \2/')
+json=$(cargo bloat --locked --profile release-small -p agentui-ffi --lib --crates -n 0 \
+  --message-format json --config 'profile.release-small.package.agentui-ffi.strip=false')
+text_bytes=$(printf '%s' "$json" | sed -n 's/.*"text-section-size":\([0-9]*\).*/\1/p')
+# One "name size" line per crate, largest first (cargo-bloat's order).
+crates=$(printf '%s' "$json" | grep -o '"name":"[^"]*","size":[0-9]*' |
+  sed 's/"name":"\([^"]*\)","size":\([0-9]*\)/\1 \2/')
+if [ -z "$crates" ] || [ -z "$text_bytes" ]; then
+  echo "size report: cargo-bloat gave no per-crate breakdown" >&2
+  exit 1
 fi
 
 # Last, so that the library left in target/ is the one that ships.
 cargo build --locked -p agentui-ffi --profile release-small
 total=$(stat -c %s "$lib")
 
-icu4x_bytes=0
-icu4x_names=""
-if [ -n "$crates" ]; then
-  icu4x_bytes=$(printf '%s\n' "$crates" | awk -v re="$is_icu4x" '$1 ~ re { s += $2 } END { print s + 0 }')
-  icu4x_names=$(printf '%s\n' "$crates" | awk -v re="$is_icu4x" '$1 ~ re { printf "%s%s", sep, $1; sep = ", " }')
-fi
+icu4x_bytes=$(printf '%s\n' "$crates" | awk -v re="$is_icu4x" '$1 ~ re { s += $2 } END { print s + 0 }')
+icu4x_names=$(printf '%s\n' "$crates" | awk -v re="$is_icu4x" '$1 ~ re { printf "%s%s", sep, $1; sep = ", " }')
 without_icu4x=$((total - icu4x_bytes))
 
 echo "size report: $lib"
 echo "  stripped release-small cdylib (no demo-agent): $total bytes"
-if [ -n "$crates" ]; then
-  echo "  code (.text, $text_bytes bytes) by crate, top 10 (cargo-bloat $CARGO_BLOAT_VERSION; generic code is attributed by guess):"
-  printf '%s\n' "$crates" |
-    awk -v text="$text_bytes" 'NR <= 10 { printf "    %9d  %5.1f%%  %s\n", $2, 100 * $2 / text, $1 }'
-  echo "  ICU4X code: $icu4x_bytes bytes${icu4x_names:+ ($icu4x_names)}"
-  # cargo-bloat attributes functions only: ICU4X's compiled data (anonymous constants in .rodata)
-  # and its unwind tables stay in the total and are charged to the budget.
-  echo "  (ICU4X data tables are not attributed to a crate and count as ours)"
-fi
+echo "  code (.text, $text_bytes bytes) by crate, top 10 ($(cargo bloat --version); generic code is attributed by guess):"
+printf '%s\n' "$crates" |
+  awk -v text="$text_bytes" 'NR <= 10 { printf "    %9d  %5.1f%%  %s\n", $2, 100 * $2 / text, $1 }'
+echo "  ICU4X code: $icu4x_bytes bytes${icu4x_names:+ ($icu4x_names)}"
+# cargo-bloat attributes functions only: ICU4X's compiled data (anonymous constants in .rodata)
+# and its unwind tables stay in the total and are charged to the budget.
+echo "  (ICU4X data tables are not attributed to a crate and count as ours)"
 echo "  without ICU4X code: $without_icu4x bytes"
 echo "  budget (whole library): $BUDGET_BYTES bytes"
 if [ "$total" -gt "$BUDGET_BYTES" ]; then

@@ -1,82 +1,135 @@
 #!/usr/bin/env bash
-# Runs every test of the project. Works on a fresh machine of the project's kind: it checks the
-# toolchain and installs what is missing from the package registries.
+# Runs the project's tests in named stages, each timed, and ends with a table of the stages.
+#
+#   ./scripts/test.sh                 every stage, in order: what CI runs (.ci/run)
+#   ./scripts/test.sh rust interop    only the named stages, in the order given
+#   ./scripts/test.sh --list          the stages and what each runs
+#
+# Works on a fresh machine of the project's kind: it installs what is missing from the package
+# registries (Debian packages, crates.io, PyPI, Maven Central). A check that cannot run fails its
+# stage; none is skipped. Every stage runs even after one failed, and the exit code is 1 when any
+# failed. The everyday inner loop is ./scripts/check.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/common.sh
+source scripts/lib/common.sh
+# shellcheck source=scripts/lib/tools.sh
+source scripts/lib/tools.sh
 
-if ! command -v cargo >/dev/null 2>&1; then
-  echo "cargo not found: install Rust (rustup) first" >&2
-  exit 1
-fi
-if [ ! -d ../shared/conformance ]; then
-  echo "../shared/conformance is missing: the conformance data must sit beside the repository" >&2
-  exit 1
-fi
+ALL_STAGES=(lint rust interop jvm fuzz size)
 
-# A run on a clean clone leaves about 8 GB of build output; say so up front when the disk is
-# short, so that a "No space left on device" late in the run is not a mystery.
-free_kb=$(df -Pk . 2>/dev/null | awk 'NR == 2 { print $4 }') || free_kb=""
-if [ -n "$free_kb" ] && [ "$free_kb" -lt $((9 * 1024 * 1024)) ]; then
-  echo "warning: $((free_kb / 1024)) MB free here; a run from a clean clone needs about 8 GB" >&2
-fi
+describe() {
+  case "$1" in
+    lint) echo "rustfmt, clippy and rustdoc with -D warnings, cargo-deny's licence/ban/source policy" ;;
+    rust) echo "every Rust test (nextest, profile ci) and the doctests" ;;
+    interop) echo "the interop suite against real google-adk and langgraph servers (Python venv)" ;;
+    jvm) echo "the Kotlin layer, the Compose renderer and the sample screens on the host JVM (Maven)" ;;
+    fuzz) echo "10 s of each fuzz target (cargo-fuzz, nightly)" ;;
+    size) echo "the phone library's size budget (release-small cdylib, cargo-bloat)" ;;
+    *) return 1 ;;
+  esac
+}
 
-# A test run builds everything once: incremental caches would only cost disk (2 GB on a clean
-# run, where CI once ran out of space). Export CARGO_INCREMENTAL=1 to keep them.
+# The cargo tools a stage needs (scripts/lib/tools.sh builds them once per machine).
+tools_of() {
+  case "$1" in
+    lint) echo cargo-deny ;;
+    rust | interop) echo cargo-nextest ;;
+    fuzz) echo cargo-fuzz ;;
+    size) echo cargo-bloat ;;
+  esac
+}
+
+stage_lint() {
+  need_rust_component rustfmt
+  cargo fmt --all -- --check
+  need_rust_component clippy
+  cargo clippy --workspace --all-targets --locked -- -D warnings
+  RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+  # Licences compatible with ours, crates.io only, no duplicated big crates (deny.toml).
+  cargo deny --locked check licenses bans sources
+}
+
+stage_rust() {
+  # Every test build of the workspace is `--workspace`, here, in the interop stage and in
+  # check.sh: one feature set, so no stage compiles the dependency tree again.
+  cargo nextest run --workspace --locked --profile ci
+  cargo test --workspace --locked --doc
+}
+
+stage_interop() {
+  need_python_venv
+  # Starts the two servers on 127.0.0.1, runs the (ignored by default) interop tests, stops them.
+  tests/interop/run.sh
+}
+
+stage_jvm() {
+  need_maven_jdk
+  build_ffi_for_host_tests
+  generate_kotlin_bindings "$TARGET_DIR/host-jvm-bindings"
+  run_host_jvm_tests "$TARGET_DIR/host-jvm-bindings"
+}
+
+stage_fuzz() {
+  ./scripts/fuzz-smoke.sh 10
+}
+
+stage_size() {
+  ./scripts/size-report.sh
+}
+
+usage() {
+  sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+}
+
+stages=()
+for arg in "$@"; do
+  case "$arg" in
+    -h | --help) usage; exit 0 ;;
+    --list)
+      for s in "${ALL_STAGES[@]}"; do printf '%-8s %s\n' "$s" "$(describe "$s")"; done
+      exit 0
+      ;;
+    *)
+      if ! describe "$arg" >/dev/null; then
+        echo "test.sh: no stage named '$arg'; the stages: ${ALL_STAGES[*]}" >&2
+        exit 2
+      fi
+      stages+=("$arg")
+      ;;
+  esac
+done
+[ ${#stages[@]} -gt 0 ] || stages=("${ALL_STAGES[@]}")
+
+need_cargo
+need_shared_data
+warn_if_disk_short 6
+
+# A test run builds everything once: incremental caches would only cost disk. Export
+# CARGO_INCREMENTAL=1 to keep them.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
-# Formatting is part of the contract: a diff here fails the run.
-if rustup component list --installed 2>/dev/null | grep -q rustfmt; then
-  cargo fmt --all -- --check
-fi
-
-# Lints and docs are part of the contract too: a warning fails the run.
-if cargo clippy --version >/dev/null 2>&1 || rustup component add clippy >/dev/null 2>&1; then
-  cargo clippy --workspace --all-targets --locked -- -D warnings
-else
-  echo "clippy is not installed and cannot be added: the lint gate is skipped" >&2
-fi
-RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
-
-# Dependency policy (deny.toml): licences compatible with ours, crates.io only, no duplicated
-# big crates. cargo-deny is built from crates.io once per machine.
-if ! command -v cargo-deny >/dev/null 2>&1; then
-  cargo install --locked cargo-deny --version 0.20.2
-fi
-cargo deny --locked check licenses bans sources
-
-cargo test --workspace --locked
-
-# Interop with the agent servers people run: google-adk + ag-ui-adk and langgraph +
-# ag-ui-langgraph on PyPI, with scripted fake models, started on 127.0.0.1 by the script. The
-# venv is built under target/ from tests/interop/requirements.lock and kept between runs.
-if ! command -v python3 >/dev/null 2>&1 || ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
-  if command -v apt-get >/dev/null 2>&1; then
-    apt-get update -qq && apt-get install -y -qq python3 python3-venv >/dev/null
-  else
-    echo "Python 3.11+ with venv is needed for the interop tests" >&2
+# The tools first, all at once, so that their builds share what they can and show in the table.
+needed=()
+for s in "${stages[@]}"; do
+  for t in $(tools_of "$s"); do
+    [[ " ${needed[*]} " == *" $t "* ]] || needed+=("$t")
+  done
+done
+# In this shell, not a stage's subshell: the PATH it sets must reach the stages.
+if [ ${#needed[@]} -gt 0 ]; then
+  started=$SECONDS
+  tools_rc=0
+  ensure_tools "${needed[@]}" || tools_rc=$?
+  record_stage tools $((SECONDS - started)) "$tools_rc"
+  if [ "$tools_rc" -ne 0 ]; then
+    print_timings
     exit 1
   fi
 fi
-tests/interop/run.sh
 
-# Kotlin layer on the host JVM: builds the cdylib, generates the bindings, compiles the layer
-# and runs its JUnit tests against the in-process demo agent.
-if ! command -v mvn >/dev/null 2>&1 || ! command -v javac >/dev/null 2>&1; then
-  if command -v apt-get >/dev/null 2>&1; then
-    apt-get update -qq && apt-get install -y -qq maven openjdk-17-jdk-headless >/dev/null
-  else
-    echo "Maven and a JDK 17 are needed for the host-JVM tests" >&2
-    exit 1
-  fi
-fi
-mvn -B --no-transfer-progress -f android/host-jvm/pom.xml test -Dcargo.target.dir="${CARGO_TARGET_DIR:-$PWD/target}"
-
-# Fuzz smoke: a few seconds of each target in fuzz/, only where a nightly toolchain exists (the
-# script says so and exits 0 otherwise, so its absence never fails a run).
-./scripts/fuzz-smoke.sh 10
-
-# Size budget of the phone library: builds the stripped release-small cdylib (2 to 10 minutes cold
-# on a 2-core machine, depending on its load; under a minute warm), prints where its code goes by
-# crate (cargo-bloat, built from crates.io once per machine) and fails when its size without ICU4X
-# is over the budget set in the script.
-./scripts/size-report.sh
+for s in "${stages[@]}"; do
+  run_timed "$s" "stage_$s"
+done
+print_timings
+[ "$FAILED_STAGES" -eq 0 ]

@@ -2,7 +2,7 @@
 # Start the Python AG-UI interop servers (ag-ui-adk and ag-ui-langgraph with
 # scripted fake models) on 127.0.0.1 and run a command against them.
 #
-#   tests/interop/run.sh              # builds agentui, then cargo test -p agentui-interop --locked -- --include-ignored
+#   tests/interop/run.sh              # the interop tests (nextest, profile ci, ignored tests only)
 #   tests/interop/run.sh bash         # poke at the servers by hand
 #   tests/interop/run.sh CMD ARGS...  # anything else
 #
@@ -121,9 +121,13 @@ log "AGENTUI_INTEROP_LANGGRAPH_URL=$AGENTUI_INTEROP_LANGGRAPH_URL"
 
 # --- command ----------------------------------------------------------------
 if (($# == 0)); then
-    # The CLI scenarios run the agentui binary itself, so it is built first.
-    cargo build -p agentui-cli --locked
-    set -- cargo test -p agentui-interop --locked -- --include-ignored
+    # The tests are #[ignore]d for a bare `cargo test`, hence --run-ignored. The build is the
+    # workspace's, as in scripts/test.sh's rust stage: one feature set, nothing compiled twice, and
+    # the agentui binary the CLI scenarios run comes with it.
+    # shellcheck source=../../scripts/lib/tools.sh
+    source "$repo/scripts/lib/tools.sh"
+    ensure_tools cargo-nextest
+    set -- cargo nextest run --workspace --locked --profile ci --run-ignored only -E 'package(agentui-interop)'
 fi
 rc=0
 "$@" || rc=$?
