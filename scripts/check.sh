@@ -21,6 +21,10 @@ source scripts/lib/tools.sh
 
 need_cargo
 need_shared_data
+if ! command -v python3 >/dev/null 2>&1; then
+  echo "check.sh needs python3 to read cargo metadata (apt-get install python3)" >&2
+  exit 1
+fi
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 # ---- what changed ----
@@ -40,7 +44,8 @@ changed=$(
     git ls-files --others --exclude-standard
   } | sort -u
 )
-facts=$(cargo metadata --format-version 1 --no-deps --locked | python3 scripts/lib/affected.py $changed)
+mapfile -t changed_files <<<"$changed"
+facts=$(cargo metadata --format-version 1 --no-deps --locked | python3 scripts/lib/affected.py "${changed_files[@]}")
 packages=$(sed -n 's/^package //p' <<<"$facts")
 echo "check: $(wc -l <<<"$changed" | tr -d ' ') file(s) changed since $(git rev-parse --short "$base")${base_ref:+ ($base_ref)}"
 echo "check: packages to test: ${packages:-none}" | tr '\n' ' '

@@ -124,7 +124,7 @@ if (($# == 0)); then
     # The tests are #[ignore]d for a bare `cargo test`, hence --run-ignored. The build is the
     # workspace's, as in scripts/test.sh's rust stage: one feature set, nothing compiled twice, and
     # the agentui binary the CLI scenarios run comes with it.
-    # shellcheck source=../../scripts/lib/tools.sh
+    # shellcheck source=scripts/lib/tools.sh
     source "$repo/scripts/lib/tools.sh"
     ensure_tools cargo-nextest
     set -- cargo nextest run --workspace --locked --profile ci --run-ignored only -E 'package(agentui-interop)'
