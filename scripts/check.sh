@@ -47,7 +47,7 @@ changed=$(
 mapfile -t changed_files <<<"$changed"
 facts=$(cargo metadata --format-version 1 --no-deps --locked | python3 scripts/lib/affected.py "${changed_files[@]}")
 packages=$(sed -n 's/^package //p' <<<"$facts")
-echo "check: $(wc -l <<<"$changed" | tr -d ' ') file(s) changed since $(git rev-parse --short "$base")${base_ref:+ ($base_ref)}"
+echo "check: $(grep -c . <<<"$changed" || true) file(s) changed since $(git rev-parse --short "$base")${base_ref:+ ($base_ref)}"
 echo "check: packages to test: ${packages:-none}" | tr '\n' ' '
 echo
 
