@@ -77,15 +77,14 @@ stage_tests() {
 bindings_new="$TARGET_DIR/check/jvm-bindings.new"
 stage_bindings() {
   rm -f "$bindings_new"
-  build_ffi_for_host_tests
-  generate_kotlin_bindings "$TARGET_DIR/host-jvm-bindings"
+  build_host_jvm_bindings
   mkdir -p "$(dirname "$bindings_new")"
-  bindings_hash "$TARGET_DIR/host-jvm-bindings" >"$bindings_new"
+  bindings_hash "$HOST_JVM_BINDINGS" >"$bindings_new"
 }
 
 stage_jvm() {
   need_maven_jdk
-  run_host_jvm_tests "$TARGET_DIR/host-jvm-bindings" -q
+  run_host_jvm_tests -q
 }
 
 ensure_tools cargo-nextest

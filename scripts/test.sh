@@ -65,9 +65,8 @@ stage_interop() {
 
 stage_jvm() {
   need_maven_jdk
-  build_ffi_for_host_tests
-  generate_kotlin_bindings "$TARGET_DIR/host-jvm-bindings"
-  run_host_jvm_tests "$TARGET_DIR/host-jvm-bindings"
+  build_host_jvm_bindings
+  run_host_jvm_tests
 }
 
 stage_fuzz() {

@@ -71,21 +71,19 @@ need_maven_jdk() {
 TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
 case "$TARGET_DIR" in /*) ;; *) TARGET_DIR="$PWD/$TARGET_DIR" ;; esac
 
-# The host cdylib with the demo agent (agentui-ffi's tests enable it) and uniffi-bindgen, in the
-# feature set of the workspace's test build (`cargo test --workspace`), so that after the rust
+# The host cdylib with the demo agent (agentui-ffi's tests enable it) and uniffi-bindgen, built in
+# the feature set of the workspace's test build (`cargo test --workspace`), so that after the rust
 # stage nothing compiles; `--lib` makes the libraries root units, copied to $TARGET_DIR/debug.
 # (The pom's own `cargo build -p agentui-ffi --features demo-agent`, for a bare `mvn`, resolves
-# features for that one package and would compile a third of the tree again.)
-build_ffi_for_host_tests() {
+# features for that one package and would compile a third of the tree again.) Then the Kotlin
+# bindings of that library, generated into $HOST_JVM_BINDINGS (emptied first).
+HOST_JVM_BINDINGS="$TARGET_DIR/host-jvm-bindings"
+build_host_jvm_bindings() {
   cargo build --workspace --locked --lib --bins --tests
-}
-
-# The Kotlin bindings of that library, generated into folder $1 (emptied first).
-generate_kotlin_bindings() {
-  rm -rf "$1"
-  mkdir -p "$1"
+  rm -rf "$HOST_JVM_BINDINGS"
+  mkdir -p "$HOST_JVM_BINDINGS"
   "$TARGET_DIR/debug/uniffi-bindgen" generate --library "$TARGET_DIR/debug/libagentui_ffi.so" \
-    --language kotlin --config uniffi.toml --no-format --out-dir "$1"
+    --language kotlin --config uniffi.toml --no-format --out-dir "$HOST_JVM_BINDINGS"
 }
 
 # A hash of the bindings in folder $1: what check.sh compares to decide whether the JVM tests
@@ -97,14 +95,14 @@ bindings_hash() {
 # The hash of the bindings the last passing host-JVM run tested (test.sh's or check.sh's).
 JVM_TESTED_BINDINGS="$TARGET_DIR/check/jvm-bindings.tested"
 
-# The host-JVM tests on that library and the bindings in folder $1 (`-Dskip.cargo=true`: the
-# pom builds and generates nothing itself); when they pass, the bindings' hash is recorded.
-run_host_jvm_tests() { # bindings-folder [maven options...]
-  local bindings="$1" hash
-  shift
-  hash=$(bindings_hash "$bindings")
+# The host-JVM tests on that library and those bindings (`-Dskip.cargo=true`: the pom builds and
+# generates nothing itself); when they pass, the bindings' hash is recorded.
+# shellcheck disable=SC2120  # the Maven options are optional
+run_host_jvm_tests() { # [maven options...]
+  local hash
+  hash=$(bindings_hash "$HOST_JVM_BINDINGS")
   mvn -B --no-transfer-progress -Dstyle.color=never -f android/host-jvm/pom.xml test "$@" \
-    -Dcargo.target.dir="$TARGET_DIR" -Dskip.cargo=true -Duniffi.out.dir="$bindings"
+    -Dcargo.target.dir="$TARGET_DIR" -Dskip.cargo=true -Duniffi.out.dir="$HOST_JVM_BINDINGS"
   mkdir -p "$(dirname "$JVM_TESTED_BINDINGS")"
   echo "$hash" >"$JVM_TESTED_BINDINGS"
 }

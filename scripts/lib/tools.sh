@@ -25,14 +25,6 @@ tool_spec() {
   esac
 }
 
-# The folder a tool is installed into (exists once it is built).
-tool_root() {
-  local spec version
-  spec="$(tool_spec "$1")" || return 1
-  version="${spec%% *}"
-  echo "$AGENTUI_TOOLS_DIR/$1-$version"
-}
-
 # Builds each tool whose pinned version is not in the cache, and puts them all on PATH. A failed
 # build fails the caller: no check that needs a tool is ever skipped for want of it.
 ensure_tools() {
@@ -45,7 +37,7 @@ ensure_tools() {
   for name in "$@"; do
     spec="$(tool_spec "$name")" || { rc=1; break; }
     version="${spec%% *}"
-    root="$(tool_root "$name")"
+    root="$AGENTUI_TOOLS_DIR/$name-$version"
     if [ ! -x "$root/bin/$name" ]; then
       started=$SECONDS
       echo "tools: building $name $version into $root (once per machine)" >&2
