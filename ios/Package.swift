@@ -24,6 +24,39 @@
 
 import PackageDescription
 
+#if os(Linux)
+// The Linux lane (scripts/swift-linux.sh, the `swift` stage of scripts/test.sh): the same
+// sources as on Apple platforms, minus SwiftUI, over the host build of the Rust core. The script
+// writes build/linux/: the generated bindings (AgentUICore), the C headers with a module map
+// that links libagentui_ffi (AgentUICoreFFI), and lib/libagentui_ffi.so. Linux has no Combine:
+// Sources/LinuxCombine stands in for the part the layer uses.
+let linuxLib = "\(Context.packageDirectory)/build/linux/lib"
+
+let package = Package(
+    name: "AgentUI",
+    products: [
+        .library(name: "AgentUI", targets: ["AgentUI"]),
+        .library(name: "AgentUIRendering", targets: ["AgentUIRendering"]),
+    ],
+    targets: [
+        .systemLibrary(name: "AgentUICoreFFI", path: "build/linux/AgentUICoreFFI"),
+        .target(
+            name: "AgentUICore",
+            dependencies: ["AgentUICoreFFI"],
+            path: "build/linux/AgentUICore",
+            linkerSettings: [.unsafeFlags(["-L\(linuxLib)", "-Xlinker", "-rpath", "-Xlinker", linuxLib])]
+        ),
+        .target(name: "Combine", path: "Sources/LinuxCombine"),
+        .target(name: "AgentUI", dependencies: ["AgentUICore", "Combine"], path: "Sources/AgentUI"),
+        .target(name: "AgentUIRendering", dependencies: ["AgentUICore"], path: "Sources/AgentUIRendering"),
+        .testTarget(
+            name: "AgentUITests",
+            dependencies: ["AgentUI", "AgentUICore", "AgentUIRendering", "Combine"],
+            path: "Tests/AgentUITests"
+        ),
+    ]
+)
+#else
 let package = Package(
     name: "AgentUI",
     platforms: [
@@ -60,21 +93,29 @@ let package = Package(
             dependencies: ["AgentUICore"],
             path: "Sources/AgentUI"
         ),
+        // The renderer's rules that need no SwiftUI (echo suppression, ISO dates, number input
+        // and number text): also built and tested on Linux.
+        .target(
+            name: "AgentUIRendering",
+            dependencies: ["AgentUICore"],
+            path: "Sources/AgentUIRendering"
+        ),
         // The SwiftUI renderer of A2UI surfaces (docs/rendering.md).
         .target(
             name: "AgentUISwiftUI",
-            dependencies: ["AgentUI"],
+            dependencies: ["AgentUI", "AgentUIRendering"],
             path: "Sources/AgentUISwiftUI"
         ),
         // XCTest tests of the Swift layer against a running demo agent (`swift test` on a Mac,
         // with the XCFramework built with --macos): AGENTUI_DEMO_AGENT_URL must name it, e.g.
         // http://127.0.0.1:8765, or every test fails (see Tests/AgentUITests/TestSupport.swift).
-        // RendererCasesTests needs no agent: it checks the SwiftUI renderer's pure functions
-        // against tests/renderer-cases/cases.json.
+        // RendererCasesTests needs no agent: it checks the renderer's rules against
+        // tests/renderer-cases/cases.json.
         .testTarget(
             name: "AgentUITests",
-            dependencies: ["AgentUI", "AgentUICore", "AgentUISwiftUI"],
+            dependencies: ["AgentUI", "AgentUICore", "AgentUIRendering"],
             path: "Tests/AgentUITests"
         ),
     ]
 )
+#endif

@@ -45,6 +45,8 @@ fail() {
 
 ios_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 root="$(cd "$ios_dir/.." && pwd)"
+# shellcheck source=ios/scripts/lib/ffi-module.sh
+source "$ios_dir/scripts/lib/ffi-module.sh"
 
 # --- Checks: fail early with the fix, before any long build ---------------------------------
 
@@ -137,29 +139,12 @@ cargo run --locked -q -p uniffi-bindgen -- generate \
   --out-dir "$work/generated" \
   --no-format
 
-# Every crate with UniFFI types in the library is a namespace of its own (uniffi.toml): one
-# Swift file and one C header each, all in the Swift module AgentUICore and the C module
-# AgentUICoreFFI.
-namespaces=(AgentUICore AgentUICoreJSON AgentUICoreA2UI AgentUICoreAGUI AgentUICoreRuntime)
-for name in "${namespaces[@]}"; do
-  for file in "$name.swift" "${name}FFI.h"; do
-    [ -f "$work/generated/$file" ] || fail "uniffi-bindgen did not write $file (check uniffi.toml)"
-  done
-done
-[ -f "$work/generated/AgentUICoreFFI.modulemap" ] || fail "uniffi-bindgen did not write AgentUICoreFFI.modulemap"
+check_ffi_generated "$work/generated" || fail "the bindings are incomplete"
 
 # Headers in a folder named after the module: SwiftPM copies every XCFramework's headers into
-# one include directory, where two packages' root module.modulemap files would collide. One
-# module map lists every header (the generated one names only agentui-ffi's).
+# one include directory, where two packages' root module.modulemap files would collide.
 headers="$work/headers"
-mkdir -p "$headers/AgentUICoreFFI"
-extra_headers=""
-for name in "${namespaces[@]}"; do
-  cp "$work/generated/${name}FFI.h" "$headers/AgentUICoreFFI/"
-  [ "$name" = AgentUICore ] || extra_headers="$extra_headers    header \"${name}FFI.h\"\n"
-done
-awk -v extra="$extra_headers" '{ print } /header "AgentUICoreFFI.h"/ { printf "%s", extra }' \
-  "$work/generated/AgentUICoreFFI.modulemap" >"$headers/AgentUICoreFFI/module.modulemap"
+write_ffi_module "$work/generated" "$headers/AgentUICoreFFI"
 
 # --- XCFramework ------------------------------------------------------------------------------
 
@@ -172,10 +157,7 @@ done
 echo "==> xcodebuild -create-xcframework"
 xcodebuild -create-xcframework "${args[@]}" -output "$xcframework"
 
-mkdir -p "$ios_dir/Sources/AgentUICore"
-for name in "${namespaces[@]}"; do
-  cp "$work/generated/$name.swift" "$ios_dir/Sources/AgentUICore/$name.swift"
-done
+copy_ffi_swift "$work/generated" "$ios_dir/Sources/AgentUICore"
 
 echo
 echo "Done ($profile$([ "$sim_only" = true ] && echo ", simulator only")):"

@@ -71,15 +71,19 @@ need_maven_jdk() {
 TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
 case "$TARGET_DIR" in /*) ;; *) TARGET_DIR="$PWD/$TARGET_DIR" ;; esac
 
-# The host cdylib with the demo agent (agentui-ffi's tests enable it) and uniffi-bindgen, built in
-# the feature set of the workspace's test build (`cargo test --workspace`), so that after the rust
-# stage nothing compiles; `--lib` makes the libraries root units, copied to $TARGET_DIR/debug.
-# (The pom's own `cargo build -p agentui-ffi --features demo-agent`, for a bare `mvn`, resolves
-# features for that one package and would compile a third of the tree again.) Then the Kotlin
-# bindings of that library, generated into $HOST_JVM_BINDINGS (emptied first).
+# The host cdylib with the demo agent (agentui-ffi's tests enable it), uniffi-bindgen and the
+# agentui CLI, built in the feature set of the workspace's test build (`cargo test --workspace`),
+# so that after the rust stage nothing compiles; `--lib` makes the libraries root units, copied to
+# $TARGET_DIR/debug. (The pom's own `cargo build -p agentui-ffi --features demo-agent`, for a bare
+# `mvn`, resolves features for that one package and would compile a third of the tree again.)
+build_host_library() {
+  cargo build --workspace --locked --lib --bins --tests
+}
+
+# The host library, then its Kotlin bindings, generated into $HOST_JVM_BINDINGS (emptied first).
 HOST_JVM_BINDINGS="$TARGET_DIR/host-jvm-bindings"
 build_host_jvm_bindings() {
-  cargo build --workspace --locked --lib --bins --tests
+  build_host_library
   rm -rf "$HOST_JVM_BINDINGS"
   mkdir -p "$HOST_JVM_BINDINGS"
   "$TARGET_DIR/debug/uniffi-bindgen" generate --library "$TARGET_DIR/debug/libagentui_ffi.so" \

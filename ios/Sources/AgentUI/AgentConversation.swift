@@ -2,10 +2,10 @@
 // `dev.agentui.AgentConversation`: an adapter that applies the core's snapshot and deltas to
 // @Published properties on the main actor; client tools as async closures; explicit close().
 //
-// NOT COMPILED HERE: this machine has no Swift compiler. Written against the Swift that
-// uniffi-bindgen 0.32.2 generates from libagentui_ffi (see rust/agentui-ffi/API.md): the
-// objects of agentui-ffi and the core crates' own types (Message, Interrupt, RunPhase,
-// ConversationDelta...), all compiled into the module AgentUICore.
+// Over the Swift that uniffi-bindgen 0.32.2 generates from libagentui_ffi (see
+// rust/agentui-ffi/API.md): the objects of agentui-ffi and the core crates' own types (Message,
+// Interrupt, RunPhase, ConversationDelta...), all compiled into the module AgentUICore. Built and
+// tested on Linux by scripts/swift-linux.sh; SwiftUI and Apple's Combine only on a Mac.
 
 import Foundation
 import Combine
@@ -364,7 +364,7 @@ public final class AgentConversation: ObservableObject {
         let stream = AsyncStream<SurfaceDiff>(bufferingPolicy: .unbounded) { continuation = $0 }
         let gate = DeliveryGate(capacity: 1024)
         let handle = try native.addSurfaceListener(surfaceId: surfaceId, listener: SurfaceForwarder(continuation, gate: gate))
-        continuation.onTermination = { _ in
+        continuation.onTermination = { @Sendable _ in
             handle.cancel()
             gate.close()
         }

@@ -1,7 +1,5 @@
 // Swift values to and from the core's `NodeValue`, for `setValue` and for reading resolved
 // props; the counterpart of the Kotlin layer's NodeValues.kt.
-//
-// NOT COMPILED HERE: this machine has no Swift compiler.
 
 import AgentUICore
 

@@ -1,6 +1,6 @@
 // Text, Icon and the placeholder for types no renderer is registered for.
 //
-// NOT COMPILED HERE: this machine has no Swift compiler.
+// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
 
 import SwiftUI
 import AgentUI

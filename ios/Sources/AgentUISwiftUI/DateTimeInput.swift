@@ -1,11 +1,12 @@
 // DateTimeInput: a DatePicker with the enabled components; writes ISO 8601 text. A value the
 // core sent that is not a valid date is shown as such and never overwritten silently.
 //
-// NOT COMPILED HERE: this machine has no Swift compiler.
+// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
 
 import SwiftUI
 import AgentUI
 import AgentUICore
+import AgentUIRendering
 
 @MainActor
 struct DateTimeInputComponent: View {
@@ -79,5 +80,16 @@ struct DateTimeInputComponent: View {
         guard text != value.shown else { return }
         let wrote = context.write(text)
         value.edited(text, wrote: wrote ? text.nodeValue : nil)
+    }
+}
+
+extension IsoFormat {
+    /// The DatePicker parts this format shows.
+    var components: DatePickerComponents {
+        switch self {
+        case .date: return [.date]
+        case .time: return [.hourAndMinute]
+        case .dateTime: return [.date, .hourAndMinute]
+        }
     }
 }

@@ -1,6 +1,6 @@
 // Environment values the renderer passes down the view tree.
 //
-// NOT COMPILED HERE: this machine has no Swift compiler.
+// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
 
 import SwiftUI
 

@@ -2,7 +2,7 @@
 // `weight` (a share of the free main-axis space, like CSS flex-grow and Compose's weight).
 // On iOS 15 Row and Column fall back to stacks (see Layout.swift).
 //
-// NOT COMPILED HERE: this machine has no Swift compiler.
+// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
 
 import SwiftUI
 

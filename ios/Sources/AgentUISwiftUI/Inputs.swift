@@ -2,11 +2,12 @@
 // binding for `value` with setValue, in the JSON type the catalog expects; without a binding
 // they keep their value locally. The first failing check shows under the input.
 //
-// NOT COMPILED HERE: this machine has no Swift compiler.
+// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
 
 import SwiftUI
 import AgentUI
 import AgentUICore
+import AgentUIRendering
 
 @MainActor
 struct ButtonComponent: View {

@@ -1,10 +1,11 @@
 // Row, Column, List, Card, Tabs, Divider and Modal.
 //
-// NOT COMPILED HERE: this machine has no Swift compiler.
+// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
 
 import SwiftUI
 import AgentUI
 import AgentUICore
+import AgentUIRendering
 
 /// Space between the children of Row, Column and List (the Compose renderer uses 8 dp).
 let childSpacing: CGFloat = 8

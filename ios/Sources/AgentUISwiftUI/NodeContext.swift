@@ -2,12 +2,13 @@
 // children, and the two ways back to the core (`write` and `activate`). The counterpart of the
 // Compose renderer's NodeScope.
 //
-// NOT COMPILED HERE: this machine has no Swift compiler.
+// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
 
 import Foundation
 import SwiftUI
 import AgentUI
 import AgentUICore
+import AgentUIRendering
 
 @MainActor
 public struct NodeContext {
@@ -104,37 +105,5 @@ public struct NodeContext {
             return
         }
         openURL(url)
-    }
-}
-
-extension NodeValue {
-    /// Text for display: text as is, numbers as `formatNumber` writes them, booleans as
-    /// true/false; nil for null, arrays and objects.
-    public var displayText: String? {
-        switch self {
-        case .text(let value): return value
-        case .number(let value): return formatNumber(value)
-        case .bool(let value): return value ? "true" : "false"
-        case .null, .array, .object: return nil
-        }
-    }
-}
-
-extension NodeValue {
-    var numberValue: Double? {
-        switch self {
-        case .number(let value): return value
-        case .text(let value): return Double(value)
-        default: return nil
-        }
-    }
-
-    var boolValue: Bool? {
-        switch self {
-        case .bool(let value): return value
-        case .text("true"): return true
-        case .text("false"): return false
-        default: return nil
-        }
     }
 }

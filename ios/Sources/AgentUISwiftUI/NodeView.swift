@@ -1,7 +1,7 @@
 // Renders one node by instance id: observes that node's model only, picks the component
 // renderer by type, and applies what every node gets (accessibility, weight, stretch).
 //
-// NOT COMPILED HERE: this machine has no Swift compiler.
+// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
 
 import SwiftUI
 import AgentUI

@@ -1,6 +1,6 @@
 // System colors that differ between UIKit and AppKit.
 //
-// NOT COMPILED HERE: this machine has no Swift compiler.
+// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
 
 import SwiftUI
 #if canImport(UIKit)

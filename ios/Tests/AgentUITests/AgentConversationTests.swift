@@ -66,7 +66,7 @@ final class AgentConversationTests: XCTestCase {
         }
         // The result went back as a tool message, and the run continued from it.
         XCTAssertTrue(
-            conversation.native.messages().contains { $0.role == .tool && $0.toolCallId == report.toolCallId },
+            conversation.native.snapshot().messages.contains { $0.role == .tool && $0.toolCallId == report.toolCallId },
             "a tool message answers \(report.toolCallId)"
         )
     }

@@ -2,8 +2,7 @@
 // android/host-jvm/src/test/kotlin/dev/agentui/ConversationStoreTest.kt. Each "launch" is a new
 // AgentRuntime on the same file, as after the app was terminated.
 //
-// NOT COMPILED HERE: this machine has no Swift compiler. Needs AGENTUI_DEMO_AGENT_URL (see
-// TestSupport.swift).
+// Needs AGENTUI_DEMO_AGENT_URL (see TestSupport.swift).
 
 import Foundation
 import XCTest

@@ -3,8 +3,7 @@
 // receipt carries raw values (1234.5 EUR, 2026-03-01T10:00:00Z, the date 2026-03-02, 12345.678,
 // 3 items) that the core formats in the conversation's locale and zone.
 //
-// UNVERIFIED: written without a Swift compiler (none on the machine this was written on); it
-// has never been compiled or run. Needs AGENTUI_DEMO_AGENT_URL (see TestSupport.swift).
+// Needs AGENTUI_DEMO_AGENT_URL (see TestSupport.swift).
 
 import XCTest
 @testable import AgentUI
@@ -75,8 +74,10 @@ final class LocaleTests: XCTestCase {
         XCTAssertFalse(buddhist.contains("@") || buddhist.contains("_") || buddhist.contains("="), buddhist)
     }
 
+    // Async, not a synchronous @MainActor method: Linux XCTest's generated test list calls each
+    // synchronous test from a nonisolated context, which does not compile for a main-actor one.
     @MainActor
-    func testAnInvalidLocaleOrTimeZoneIsInvalidOptionsAtConnect() throws {
+    func testAnInvalidLocaleOrTimeZoneIsInvalidOptionsAtConnect() async throws {
         let runtime = try AgentRuntime()
         var badLocale = ConversationOptions()
         badLocale.locale = "en_US"

@@ -2,14 +2,11 @@
 // case at a time from tests/renderer-cases/cases.json: the file the Compose renderer's host test
 // (android/host-jvm/src/test/kotlin/dev/agentui/compose/RendererCasesTest.kt) reads too. Needs
 // no demo agent.
-//
-// UNVERIFIED: written without a Swift compiler (none on the machine this was written on); it
-// has never been compiled or run.
 
 import Foundation
 import XCTest
 import AgentUICore
-@testable import AgentUISwiftUI
+import AgentUIRendering
 
 /// A JSON value as the cases file has it. An object member that is absent is not in the
 /// dictionary, while `null` is `.null`: the echo cases tell "wrote nothing" from "wrote null".

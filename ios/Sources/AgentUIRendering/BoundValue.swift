@@ -1,7 +1,5 @@
 // The value an input shows, for two-way binding without lost keystrokes (same rule as the
 // Compose renderer's BoundValue).
-//
-// NOT COMPILED HERE: this machine has no Swift compiler.
 
 import AgentUICore
 
@@ -11,20 +9,20 @@ import AgentUICore
 /// wrote is not applied (it would roll back what was typed since); any other resolved value is
 /// a change from elsewhere (the agent) and replaces what is shown. The cases are in
 /// tests/renderer-cases/cases.json (RendererCasesTests). Kept in `@State`.
-struct BoundValue<Shown: Equatable> {
-    private(set) var shown: Shown
+package struct BoundValue<Shown: Equatable> {
+    package private(set) var shown: Shown
     private var written: [NodeValue] = []
     private var lastResolved: NodeValue
 
     private static var maxUnechoed: Int { 64 }
 
-    init(shown: Shown, resolved: NodeValue) {
+    package init(shown: Shown, resolved: NodeValue) {
         self.shown = shown
         self.lastResolved = resolved
     }
 
     /// The core sent the node again with `wire` as its value (`shown` is its display form).
-    mutating func resolved(_ wire: NodeValue, shown resolvedShown: Shown) {
+    package mutating func resolved(_ wire: NodeValue, shown resolvedShown: Shown) {
         guard wire != lastResolved else { return }
         lastResolved = wire
         if let echo = written.firstIndex(of: wire) {
@@ -37,7 +35,7 @@ struct BoundValue<Shown: Equatable> {
 
     /// The user edited the input; `wrote` is the value written to the core, nil when nothing was
     /// written (no binding: the input keeps its value locally; or the core refused it).
-    mutating func edited(_ edited: Shown, wrote: NodeValue?) {
+    package mutating func edited(_ edited: Shown, wrote: NodeValue?) {
         shown = edited
         guard let wrote else { return }
         written.append(wrote)

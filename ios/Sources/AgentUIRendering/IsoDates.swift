@@ -1,17 +1,14 @@
 // The ISO 8601 text a DateTimeInput reads and writes: `YYYY-MM-DD`, `HH:MM` or
 // `YYYY-MM-DDTHH:MM`, as its enableDate / enableTime say (docs/rendering.md).
-//
-// NOT COMPILED HERE: this machine has no Swift compiler.
 
 import Foundation
-import SwiftUI
 
-enum IsoFormat: Equatable {
+package enum IsoFormat: Equatable {
     case date, time, dateTime
 
     /// Neither enabled: the catalog defaults both to false; a date is the useful reading (as the
     /// Compose renderer reads it).
-    init(enableDate: Bool, enableTime: Bool) {
+    package init(enableDate: Bool, enableTime: Bool) {
         switch (enableDate, enableTime) {
         case (true, true): self = .dateTime
         case (false, true): self = .time
@@ -19,17 +16,9 @@ enum IsoFormat: Equatable {
         }
     }
 
-    var components: DatePickerComponents {
-        switch self {
-        case .date: return [.date]
-        case .time: return [.hourAndMinute]
-        case .dateTime: return [.date, .hourAndMinute]
-        }
-    }
-
     /// The device's calendar and zone: the picker works on the wall clock `IsoDates.localText`
     /// gives, so a date alone shows the day it names and an instant shows the zone's time.
-    static var calendar: Calendar {
+    package static var calendar: Calendar {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .current
         return calendar
@@ -38,7 +27,7 @@ enum IsoFormat: Equatable {
     /// The date `text` names on the device's wall clock (docs/rendering.md, "Dates"), nil when it
     /// is not an ISO value this format can show. A date alone is read at 00:00; a time alone on
     /// today's date.
-    func parse(_ text: String) -> Date? {
+    package func parse(_ text: String) -> Date? {
         let calendar = Self.calendar
         guard let local = IsoDates.localText(text, format: self, zone: calendar.timeZone) else { return nil }
         // `local` is `YYYY-MM-DD`, `HH:MM` or `YYYY-MM-DDTHH:MM`, already checked.
@@ -65,7 +54,7 @@ enum IsoFormat: Equatable {
         return calendar.date(from: components)
     }
 
-    func format(_ date: Date) -> String {
+    package func format(_ date: Date) -> String {
         let parts = Self.calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
         let day = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 1, parts.day ?? 1)
         let time = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
@@ -83,12 +72,12 @@ enum IsoFormat: Equatable {
 /// - a date alone (`2026-03-05`) is a calendar date: the same day in every zone;
 /// - a date-time or time without an offset is a wall-clock time, taken as is;
 /// - a date-time with `Z` or `±HH:MM` is an instant, shown in the device's time zone.
-enum IsoDates {
+package enum IsoDates {
     /// `wire` as the wall clock of `zone`, in `format`'s shape (`YYYY-MM-DD`, `HH:MM` or
     /// `YYYY-MM-DDTHH:MM`; seconds are dropped); nil when it is not an ISO date, time or
     /// date-time, or has no part `format` needs (a time for a date, say). A date alone in a
     /// date-time format is its midnight.
-    static func localText(_ wire: String, format: IsoFormat, zone: TimeZone) -> String? {
+    package static func localText(_ wire: String, format: IsoFormat, zone: TimeZone) -> String? {
         guard let clock = wallClock(Array(wire), zone: zone) else { return nil }
         switch format {
         case .date: return clock.date

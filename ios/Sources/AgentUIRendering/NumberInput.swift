@@ -1,8 +1,6 @@
 // Numbers typed into a `number` TextField and numbers shown as text, by the rules of
 // docs/rendering.md ("Number input"), which the Compose renderer's NumberInput.kt follows too;
 // the shared cases are in tests/renderer-cases/cases.json (RendererCasesTests).
-//
-// NOT COMPILED HERE: this machine has no Swift compiler.
 
 import AgentUICore
 
@@ -11,7 +9,7 @@ import AgentUICore
 /// mark, an optional exponent, finite), else the text as typed (a half-typed "-" stays the
 /// user's text, and the core's checks see it). Double(_:) alone would also take "nan", "inf"
 /// and hex, and no decimal comma.
-func numberInputValue(_ text: String) -> NodeValue {
+package func numberInputValue(_ text: String) -> NodeValue {
     // Scalars, not Characters: "\r\n" is one Character.
     let scalars = Array(text.unicodeScalars)
     let isBlank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
@@ -54,7 +52,7 @@ func numberInputValue(_ text: String) -> NodeValue {
 /// A number as text: the shortest digits that read back as the same Double, in plain notation
 /// from 1e-6 up to below 1e21 and with an exponent outside it ("1e-7", "1.5e+21"), so whole
 /// numbers have no ".0" and both platforms print the same text for the same Double.
-func formatNumber(_ value: Double) -> String {
+package func formatNumber(_ value: Double) -> String {
     guard value.isFinite else { return String(value) } // JSON has neither NaN nor infinities.
     if value == 0 { return "0" } // -0.0 too
     // `description` is the shortest round-trip text: "12345678.9", "100.0", "1e-07", "1.5e+300".
