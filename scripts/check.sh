@@ -10,8 +10,10 @@
 # whose files changed plus every package that depends on them, and the host-JVM tests only when
 # the bindings could have changed: when the Kotlin sources or their shared cases changed, or when
 # the Kotlin bindings generated from the new library differ from the ones the last passing JVM
-# run tested. Never the interop suite, the fuzz smoke or the size report: ./scripts/test.sh runs
-# everything, as CI does.
+# run tested. The Swift lane (scripts/swift-linux.sh) runs on the same condition with ios/ in
+# place of the Kotlin sources, and the Android lane (scripts/android-check.sh) when a file with
+# Android-only Rust or Kotlin changed (scripts/lib/affected.py). Never the interop suite, the
+# fuzz smoke or the size report: ./scripts/test.sh runs everything, as CI does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib/common.sh
@@ -105,11 +107,23 @@ if grep -qx 'package agentui-ffi' <<<"$facts" || [ -n "$jvm_reason" ]; then
     jvm_reason="${jvm_reason:-the generated Kotlin bindings are not those the last passing JVM run tested}"
   fi
 fi
+bindings_changed=false
+if [ -f "$bindings_new" ] && ! cmp -s "$bindings_new" "$JVM_TESTED_BINDINGS"; then
+  bindings_changed=true
+fi
 if [ -n "$jvm_reason" ]; then
   echo "check: host-JVM tests: $jvm_reason"
   run_timed jvm stage_jvm
 else
   echo "check: host-JVM tests not needed: the bindings are those the last passing JVM run tested"
+fi
+if grep -qx swift <<<"$facts" || [ "$bindings_changed" = true ]; then
+  echo "check: Swift lane: ios/ or the bindings changed"
+  run_timed swift ./scripts/swift-linux.sh
+fi
+if grep -qx android <<<"$facts"; then
+  echo "check: Android lane: files with Android-only Rust or Kotlin changed"
+  run_timed android ./scripts/android-check.sh
 fi
 
 print_timings

@@ -8,7 +8,7 @@
 # This machine's C library is older than trixie's Swift needs, so Swift runs in a trixie root
 # made with `debootstrap --variant=minbase` (a Debian package) and entered with chroot, in a
 # mount namespace of its own (unshare): its /proc and the checkout's bind mount vanish when the
-# run ends, however it ends. The root is made once per machine (about a minute and 3.2 GB) under
+# run ends, however it ends. The root is made once per machine (about a minute and 2.7 GB) under
 # $AGENTUI_SWIFT_ROOT (default ~/.cache/agentui-swift/), outside the checkout; SwiftPM's build
 # folder lives in it too, so a second run only rebuilds what changed.
 #
@@ -56,6 +56,8 @@ make_root() {
   unshare --mount --propagation private \
     debootstrap --variant=minbase --include="$SWIFT_ROOT_PACKAGES" \
     "$SWIFT_ROOT_SUITE" "$partial" "$SWIFT_ROOT_MIRROR"
+  # The downloaded packages are installed; keep 0.5 GB off the disk.
+  rm -f "$partial"/var/cache/apt/archives/*.deb
   touch "$partial/.agentui-complete"
   mv "$partial" "$root"
   # Older roots of another package list are no longer used.

@@ -16,7 +16,7 @@ source scripts/lib/common.sh
 # shellcheck source=scripts/lib/tools.sh
 source scripts/lib/tools.sh
 
-ALL_STAGES=(lint rust interop jvm fuzz size)
+ALL_STAGES=(lint rust interop jvm swift android fuzz size)
 
 describe() {
   case "$1" in
@@ -24,6 +24,8 @@ describe() {
     rust) echo "every Rust test (nextest, profile ci) and the doctests" ;;
     interop) echo "the interop suite against real google-adk and langgraph servers (Python venv)" ;;
     jvm) echo "the Kotlin layer, the Compose renderer and the sample screens on the host JVM (Maven)" ;;
+    swift) echo "the Swift layer built and every ios/Tests test run on Linux (Swift 6 in a trixie root)" ;;
+    android) echo "the Android-only Rust for two Android targets, the Android-only Kotlin, Robolectric" ;;
     fuzz) echo "10 s of each fuzz target (cargo-fuzz, nightly)" ;;
     size) echo "the phone library's size budget (release-small cdylib, cargo-bloat)" ;;
     *) return 1 ;;
@@ -67,6 +69,14 @@ stage_jvm() {
   need_maven_jdk
   build_host_jvm_bindings
   run_host_jvm_tests
+}
+
+stage_swift() {
+  ./scripts/swift-linux.sh
+}
+
+stage_android() {
+  ./scripts/android-check.sh
 }
 
 stage_fuzz() {

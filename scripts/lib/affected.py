@@ -7,11 +7,13 @@ as arguments. Prints one line per fact:
     package NAME    a package whose files changed, or one that depends on one (dev-dependencies
                     too), transitively: its tests are what the change can break
     jvm             the Kotlin layer, its tests or their shared data changed
+    swift           the Swift package, its tests or their shared data changed
+    android         a file with Android-only Rust or Kotlin, or their Robolectric tests, changed
     all             a build input of every package changed (the workspace manifest, the lock file,
                     cargo or nextest configuration): every package is affected
 
-A file outside every package and not a build input (scripts, ios/) affects nothing here, and
-neither does Markdown anywhere: no build includes it and no test reads it.
+A file outside every package and not a build input (scripts) affects nothing here, and neither
+does Markdown anywhere: no build includes it and no test reads it.
 """
 
 import json
@@ -22,6 +24,17 @@ import sys
 WORKSPACE_INPUTS = ("Cargo.toml", "Cargo.lock", ".cargo/", ".config/", "rust-toolchain", "uniffi.toml")
 # Paths the host-JVM stage reads besides the generated bindings.
 JVM_INPUTS = ("android/", "tests/renderer-cases/", "uniffi.toml")
+# Paths the Swift lane (scripts/swift-linux.sh) reads besides the generated bindings.
+SWIFT_INPUTS = ("ios/", "tests/renderer-cases/", "uniffi.toml", "scripts/swift-linux.sh")
+# Paths the Android lane (scripts/android-check.sh) checks: where the Android-only Rust is (the
+# JNI entry point and logcat in agentui-ffi, the TLS transport) and the Android-only Kotlin.
+ANDROID_INPUTS = (
+    "rust/agentui-ffi/",
+    "rust/agentui-agui/src/transport/",
+    "android/agentui/src/",
+    "android/host-android/",
+    "scripts/android-check.sh",
+)
 
 
 def main() -> None:
@@ -42,7 +55,7 @@ def main() -> None:
 
     changed = set()
     everything = False
-    jvm = False
+    jvm = swift = android = False
     for path in sys.argv[1:]:
         if path.endswith(".md"):
             continue
@@ -50,6 +63,10 @@ def main() -> None:
             everything = True
         if path.startswith(JVM_INPUTS):
             jvm = True
+        if path.startswith(SWIFT_INPUTS):
+            swift = True
+        if path.startswith(ANDROID_INPUTS):
+            android = True
         # The deepest package folder holding the file (tests/interop sits inside no other).
         owner = max(
             (name for name, d in dirs.items() if path.startswith(d + "/")),
@@ -71,6 +88,10 @@ def main() -> None:
         print("all")
     if jvm:
         print("jvm")
+    if swift:
+        print("swift")
+    if android:
+        print("android")
     for name in sorted(affected):
         print("package", name)
 

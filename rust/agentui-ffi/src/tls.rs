@@ -31,18 +31,33 @@ pub(crate) fn tls_options(options: &ConversationOptions) -> Result<TlsOptions, C
 /// `dev.agentui.AndroidTls.initPlatformVerifier(context: Context)`: initialises
 /// rustls-platform-verifier with the application context (idempotent). A failure is thrown
 /// as a `RuntimeException`; a panic never unwinds into the JVM (`with_env` catches it).
-#[cfg(target_os = "android")]
+#[cfg(any(target_os = "android", feature = "host-jni"))]
 #[no_mangle]
 pub extern "system" fn Java_dev_agentui_AndroidTls_initPlatformVerifier<'caller>(
     mut unowned_env: jni::EnvUnowned<'caller>,
     _class: jni::objects::JClass<'caller>,
     context: jni::objects::JObject<'caller>,
 ) {
-    unowned_env
-        .with_env(|env| -> jni::errors::Result<()> {
-            rustls_platform_verifier::android::init_with_env(env, context)?;
-            agentui_agui::transport::mark_platform_verifier_initialised();
-            Ok(())
-        })
-        .resolve::<jni::errors::ThrowRuntimeExAndDefault>()
+    unowned_env.with_env(|env| init_platform_verifier(env, context)).resolve::<jni::errors::ThrowRuntimeExAndDefault>()
+}
+
+#[cfg(target_os = "android")]
+fn init_platform_verifier(env: &mut jni::Env<'_>, context: jni::objects::JObject<'_>) -> jni::errors::Result<()> {
+    rustls_platform_verifier::android::init_with_env(env, context)?;
+    agentui_agui::transport::mark_platform_verifier_initialised();
+    Ok(())
+}
+
+/// A desktop build with `host-jni` (Robolectric tests): the same JNI path up to the verifier,
+/// which on the desktop reads the system's store and takes no Context, so this only checks it.
+#[cfg(all(not(target_os = "android"), feature = "host-jni"))]
+fn init_platform_verifier(env: &mut jni::Env<'_>, context: jni::objects::JObject<'_>) -> jni::errors::Result<()> {
+    // IsInstanceOf answers true for null: refuse null first.
+    if context.is_null() {
+        return Err(jni::errors::Error::NullPtr("context"));
+    }
+    if !env.is_instance_of(&context, jni::jni_str!("android/content/Context"))? {
+        return Err(jni::errors::Error::WrongObjectType);
+    }
+    Ok(())
 }
