@@ -298,7 +298,6 @@ class AgentConversation private constructor(
         setPending(snapshot.pendingSends)
         snapshot.messages.forEach { upsert(it) }
         stateTree.replace(snapshot.state)
-        _phase.value = snapshot.phase.toPhase()
         toolCallIndex.clear()
         snapshot.toolCalls.forEach { toolCallIndex[it.toolCallId] = it.toToolCall() }
         _interrupts.value = snapshot.pendingInterrupts.map { it.toInterrupt() }
@@ -308,6 +307,10 @@ class AgentConversation private constructor(
         toolCallsDirty = true
         surfacesDirty = true
         stateDirty = true
+        // The phase last, after what it is the phase of, as for a RunPhase delta: a collector that
+        // sees a restored run's phase must find its messages already published.
+        publish()
+        _phase.value = snapshot.phase.toPhase()
     }
 
     /** The one place a delta changes what the flows show. */
