@@ -246,6 +246,8 @@ public final class AgentConversation: ObservableObject {
     @Published public private(set) var surfaces: [SurfaceInfo] = []
     /// The shared state (`nil` before the agent sent any), as Foundation JSON values.
     @Published public private(set) var state: Any? = nil
+    /// The shared state as compact JSON text with object keys sorted, so equal states read the
+    /// same (a Swift dictionary has no order of its own).
     @Published public private(set) var stateJson: String = "{}"
     /// The steps of the current run that started and have not finished, outermost first.
     @Published public private(set) var activeSteps: [String] = []
@@ -557,7 +559,7 @@ struct StateTree {
 
     /// `value` as compact JSON text (a CUSTOM or RAW event's payload).
     static func jsonText(_ value: NodeValue) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: foundation(value), options: [.fragmentsAllowed]) else {
+        guard let data = try? JSONSerialization.data(withJSONObject: foundation(value), options: [.fragmentsAllowed, .sortedKeys]) else {
             return "null"
         }
         return String(decoding: data, as: UTF8.self)
@@ -565,7 +567,8 @@ struct StateTree {
 
     func json() -> String {
         guard let root, !(root is NSNull),
-              let data = try? JSONSerialization.data(withJSONObject: root, options: [.fragmentsAllowed]) else { return "{}" }
+              let data = try? JSONSerialization.data(withJSONObject: root, options: [.fragmentsAllowed, .sortedKeys])
+        else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
 
