@@ -11,6 +11,7 @@
 //! call return has also been handed the run's last delta.
 
 use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,11 +24,12 @@ use tokio::sync::{mpsc, oneshot, watch};
 use crate::a2ui_bridge::BridgeAction;
 use crate::model::ConversationModel;
 use crate::observe::{ConversationSnapshot, KeptLocal, Observed, SurfaceEntry, SurfaceUpdate};
-use crate::observers::{wait_for, Inbox, Observers};
+use crate::observers::{wait_for, Inbox, Observers, ViewItem};
 use crate::session::{
     ActionResult, ClientTool, ConversationSession, RunSummary, SessionCanceller, SessionError, SharedParts,
 };
 use crate::store::{ConversationStore, StoreError, StoreRecorder};
+use crate::view::{ViewBatch, ViewFeed};
 
 /// One surface's resolved tree at one point of the sequence.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,6 +65,52 @@ impl Subscription {
     /// The next item if one is ready, without waiting.
     pub fn try_recv(&mut self) -> Option<Observed> {
         self.observers.next(&self.inbox).flatten()
+    }
+}
+
+/// What a UI shows of a conversation, pulled a batch at a time (see [`crate::view`]): no thread
+/// of its own and no callback; the caller asks when it is ready for more, and everything
+/// published meanwhile arrives joined in the next batch. Dropping it unsubscribes.
+pub struct ViewSubscription {
+    observers: Arc<Observers>,
+    inbox: Arc<Inbox<ViewItem>>,
+    feed: std::sync::Mutex<ViewFeed>,
+    issued: AtomicU64,
+}
+
+impl std::fmt::Debug for ViewSubscription {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ViewSubscription").finish_non_exhaustive()
+    }
+}
+
+impl ViewSubscription {
+    /// The next batch: the whole state first (and after falling behind), then what changed. It
+    /// waits while nothing changed; `None` once the conversation is gone.
+    pub async fn next_batch(&self) -> Option<ViewBatch> {
+        let (observers, inbox) = (&self.observers, &self.inbox);
+        wait_for(inbox, || self.try_batch(observers, inbox)).await
+    }
+
+    /// The next batch if something is queued, without waiting.
+    pub fn try_next_batch(&self) -> Option<ViewBatch> {
+        self.try_batch(&self.observers, &self.inbox).flatten()
+    }
+
+    fn try_batch(&self, observers: &Observers, inbox: &Inbox<ViewItem>) -> Option<Option<ViewBatch>> {
+        let mut feed = self.feed.lock().unwrap_or_else(|p| p.into_inner());
+        // Read under the feed's lock, as `barrier` numbers are: a resync covers all issued so far.
+        let issued = self.issued.load(Ordering::SeqCst);
+        observers.next_view(inbox, &mut feed, issued)
+    }
+
+    /// A number that a later batch's `settled` reaches once every change published before this
+    /// call is in the batches read: how `send` returns only after the UI shows the run's end.
+    pub fn barrier(&self) -> u64 {
+        let _feed = self.feed.lock().unwrap_or_else(|p| p.into_inner());
+        let number = self.issued.fetch_add(1, Ordering::SeqCst) + 1;
+        self.observers.barrier(&self.inbox, number);
+        number
     }
 }
 
@@ -205,6 +253,8 @@ impl Conversation {
                     Some(KeptLocal { message_id: m.id.clone(), reason })
                 })
                 .collect(),
+            // A conversation starts (or comes back) between runs: no step is open.
+            active_steps: Vec::new(),
         };
         let surfaces = session
             .a2ui()
@@ -330,6 +380,16 @@ impl Conversation {
 
     pub fn subscribe(&self) -> Subscription {
         Subscription { observers: self.inner.observers.clone(), inbox: self.inner.observers.subscribe() }
+    }
+
+    /// What a UI shows, as list diffs pulled a batch at a time (see [`crate::view`]).
+    pub fn subscribe_view(&self) -> ViewSubscription {
+        ViewSubscription {
+            observers: self.inner.observers.clone(),
+            inbox: self.inner.observers.subscribe_view(),
+            feed: std::sync::Mutex::new(ViewFeed::new()),
+            issued: AtomicU64::new(0),
+        }
     }
 
     pub fn surface(&self, surface_id: &str) -> Option<SurfaceSnapshot> {

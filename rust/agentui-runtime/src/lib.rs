@@ -23,6 +23,7 @@ pub mod observe;
 mod observers;
 pub mod session;
 pub mod store;
+pub mod view;
 
 #[cfg(feature = "uniffi")]
 uniffi::setup_scaffolding!();
@@ -36,7 +37,7 @@ mod bindings {
 }
 
 pub use budget::SurfaceBudget;
-pub use conversation::{Conversation, Subscription, SurfaceSnapshot, SurfaceSubscription};
+pub use conversation::{Conversation, Subscription, SurfaceSnapshot, SurfaceSubscription, ViewSubscription};
 pub use observe::{ConversationDelta, ConversationSnapshot, KeptLocal, Observed, SurfaceEntry, ABSORB_LIMIT};
 pub use store::{
     ConversationPage, ConversationStore, ConversationSummary, StoreError, StoredConversation, WriteObserver,

@@ -249,7 +249,19 @@ impl ConversationModel {
                 self.snapshot.state = state.clone();
                 self.state_weight = None;
             }
-            ConversationDelta::RunPhase(phase) => self.snapshot.phase = phase.clone(),
+            ConversationDelta::RunPhase(phase) => {
+                // Steps belong to one run: none is open before it streams or after it ended.
+                if !matches!(phase, crate::session::RunPhase::Running { .. }) {
+                    self.snapshot.active_steps.clear();
+                }
+                self.snapshot.phase = phase.clone();
+            }
+            ConversationDelta::Step { name, started: true } => self.snapshot.active_steps.push(name.clone()),
+            ConversationDelta::Step { name, started: false } => {
+                if let Some(at) = self.snapshot.active_steps.iter().rposition(|s| s == name) {
+                    self.snapshot.active_steps.remove(at);
+                }
+            }
             ConversationDelta::ToolCall(update) => match self.tool_call_index.get(&update.tool_call_id) {
                 Some(&at) => self.snapshot.tool_calls[at] = update.clone(),
                 None => {
@@ -269,8 +281,7 @@ impl ConversationModel {
             ConversationDelta::StateResyncNeeded { .. }
             | ConversationDelta::Warning(_)
             | ConversationDelta::Custom { .. }
-            | ConversationDelta::Raw { .. }
-            | ConversationDelta::Step { .. } => {}
+            | ConversationDelta::Raw { .. } => {}
         }
     }
 

@@ -69,6 +69,8 @@ pub struct ConversationSnapshot {
     /// Messages and actions the agent has not received yet, oldest first (see
     /// [`crate::session::outbox`]).
     pub pending_sends: Vec<PendingSend>,
+    /// The steps of the current run that started and have not finished, outermost first.
+    pub active_steps: Vec<String>,
 }
 
 /// Most bytes one streamed piece grows to by joining the pieces queued after it. A subscriber that

@@ -17,6 +17,7 @@ use crate::conversation::SurfaceSnapshot;
 use crate::model::ConversationModel;
 use crate::observe::{ConversationDelta, ConversationSnapshot, Observed, ABSORB_LIMIT};
 use crate::session::{SessionListener, SessionUpdate};
+use crate::view::{ViewBatch, ViewFeed};
 
 /// Items one subscriber's queue holds before it counts as lagging.
 pub(crate) const QUEUE_CAPACITY: usize = 8192;
@@ -48,6 +49,28 @@ impl Absorb for Observed {
         Ok(())
     }
 }
+
+/// What a view subscriber's queue holds: the conversation's items, and its own barriers.
+// As `Observed`: boxing the hot variant would cost an allocation per streamed piece.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub(crate) enum ViewItem {
+    Observed(Observed),
+    /// Everything queued before it was published before `barrier()` returned this number.
+    Barrier(u64),
+}
+
+impl Absorb for ViewItem {
+    fn absorb(&mut self, next: ViewItem) -> Result<(), ViewItem> {
+        match (self, next) {
+            (ViewItem::Observed(queued), ViewItem::Observed(next)) => queued.absorb(next).map_err(ViewItem::Observed),
+            (_, next) => Err(next),
+        }
+    }
+}
+
+/// Most queued items one view batch takes: a bound on the time the hub is held and on a batch.
+const MAX_VIEW_ITEMS: usize = 4096;
 
 impl Absorb for SurfaceDiff {
     fn absorb(&mut self, next: SurfaceDiff) -> Result<(), SurfaceDiff> {
@@ -136,6 +159,7 @@ impl<T> Inbox<T> {
 struct Hub {
     model: ConversationModel,
     subscribers: Vec<Weak<Inbox<Observed>>>,
+    view_subscribers: Vec<Weak<Inbox<ViewItem>>>,
     surface_subscribers: Vec<(String, Weak<Inbox<SurfaceDiff>>)>,
     closed: bool,
 }
@@ -149,7 +173,13 @@ pub(crate) struct Observers {
 impl Observers {
     pub fn new(model: ConversationModel) -> Arc<Self> {
         Arc::new(Observers {
-            hub: Mutex::new(Hub { model, subscribers: Vec::new(), surface_subscribers: Vec::new(), closed: false }),
+            hub: Mutex::new(Hub {
+                model,
+                subscribers: Vec::new(),
+                view_subscribers: Vec::new(),
+                surface_subscribers: Vec::new(),
+                closed: false,
+            }),
         })
     }
 
@@ -181,6 +211,63 @@ impl Observers {
         inbox
     }
 
+    /// A view queue that starts with the current snapshot.
+    pub fn subscribe_view(&self) -> Arc<Inbox<ViewItem>> {
+        let mut hub = self.hub();
+        let inbox = Inbox::new(ViewItem::Observed(Observed::Snapshot(Box::new(hub.model.snapshot()))));
+        if hub.closed {
+            inbox.close();
+        }
+        hub.view_subscribers.push(Arc::downgrade(&inbox));
+        inbox
+    }
+
+    /// Queues barrier `number` behind everything published so far (under the hub's lock, so no
+    /// publish can slip in between).
+    pub fn barrier(&self, inbox: &Inbox<ViewItem>, number: u64) {
+        let _hub = self.hub();
+        inbox.push(ViewItem::Barrier(number));
+    }
+
+    /// The next batch of `inbox`: `None` when nothing is queued, `Some(None)` once the
+    /// conversation is gone and all was read. Drained under the hub's lock, so the state read
+    /// for the batch is the model's as of the last item queued. A subscriber that fell behind
+    /// starts again from a fresh snapshot, which completes every barrier issued so far (`issued`).
+    pub fn next_view(&self, inbox: &Inbox<ViewItem>, feed: &mut ViewFeed, issued: u64) -> Option<Option<ViewBatch>> {
+        let hub = self.hub();
+        let mut batch = ViewBatch::default();
+        let mut taken = 0;
+        let mut state = || hub.model.view().state.clone();
+        while taken < MAX_VIEW_ITEMS {
+            match inbox.next() {
+                Next::Item(ViewItem::Observed(item)) => {
+                    taken += 1;
+                    if !feed.push(&mut batch, &item, &mut state) {
+                        break;
+                    }
+                }
+                Next::Item(ViewItem::Barrier(number)) => {
+                    taken += 1;
+                    batch.settled = batch.settled.max(number);
+                }
+                Next::Lagging => {
+                    let mut inbox_state = lock(&inbox.state);
+                    inbox_state.lagging = false;
+                    inbox_state.queue.clear();
+                    drop(inbox_state);
+                    taken += 1;
+                    let snapshot = Observed::Snapshot(Box::new(hub.model.snapshot()));
+                    feed.push(&mut batch, &snapshot, &mut state);
+                    batch.settled = batch.settled.max(issued);
+                    break;
+                }
+                Next::Closed if taken == 0 => return Some(None),
+                Next::Closed | Next::Empty => break,
+            }
+        }
+        (taken > 0).then_some(Some(batch))
+    }
+
     /// A queue that starts with the surface's reset; `None` if there is no such surface.
     pub fn subscribe_surface(&self, surface_id: &str) -> Option<Arc<Inbox<SurfaceDiff>>> {
         let mut hub = self.hub();
@@ -197,6 +284,7 @@ impl Observers {
         let mut hub = self.hub();
         hub.closed = true;
         hub.subscribers.iter().filter_map(Weak::upgrade).for_each(|i| i.close());
+        hub.view_subscribers.iter().filter_map(Weak::upgrade).for_each(|i| i.close());
         hub.surface_subscribers.iter().filter_map(|(_, i)| i.upgrade()).for_each(|i| i.close());
     }
 
@@ -248,6 +336,13 @@ pub(crate) async fn wait_for<T, I>(inbox: &Inbox<I>, mut next: impl FnMut() -> O
 impl Hub {
     fn publish(&mut self, item: Observed) {
         // Dropped subscriptions are pruned as they are met.
+        self.view_subscribers.retain(|weak| match weak.upgrade() {
+            Some(inbox) => {
+                inbox.push(ViewItem::Observed(item.clone()));
+                true
+            }
+            None => false,
+        });
         self.subscribers.retain(|weak| match weak.upgrade() {
             Some(inbox) => {
                 inbox.push(item.clone());

@@ -352,6 +352,8 @@ impl ConversationStore {
                 .collect(),
             kept_local: codec::decode("kept-local marks", &kept_local)?,
             pending_sends: outbox.iter().map(|e: &OutboxEntry| e.pending.clone()).collect(),
+            // Steps are not stored: a restored run is abandoned, and no step of it is open.
+            active_steps: Vec::new(),
         };
         Ok(Some(StoredConversation {
             agent_url,

@@ -13,3 +13,4 @@ mod server_interop_defects;
 mod session_runtime;
 mod store;
 mod tls_trust;
+mod view;

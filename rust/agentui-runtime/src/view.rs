@@ -1,0 +1,416 @@
+//! What a UI shows, built once, in the core: chat items and index-based list diffs.
+//!
+//! A [`ViewFeed`] turns one subscriber's [`Observed`] sequence into [`ViewBatch`]es, so that a
+//! platform applies generic list diffs (`Reset`, `Insert`, `Set`, a text append for the
+//! streaming tail) and replaces a few small values, and interprets nothing: no reducer, no JSON
+//! Patch, no marks of its own. The feed keeps positions and marks only (ids, kept-local reasons,
+//! waiting message ids, open steps), never a copy of the messages: those are held once, by the
+//! conversation's model, and on the platform as the values it published.
+//!
+//! A batch ends after an event (`CUSTOM`, `RAW`, a step, a warning), so a platform that applies
+//! the batch and then hands the event to the app shows the state as it was when the event came.
+
+use std::collections::{HashMap, HashSet};
+
+use agentui_agui::message::{ContentPart, Interrupt, MessageContent, Role};
+use agentui_agui::reducer::LocalOnly;
+use agentui_agui::Message;
+use serde_json::Value;
+
+use crate::observe::{ConversationDelta, ConversationSnapshot, Observed, SurfaceEntry};
+use crate::session::{PendingSend, PendingSendKind, RunPhase, SessionWarning, ToolCallUpdate};
+
+/// A call an assistant message made; `arguments_json` is the text the model produced (it grows
+/// while the arguments stream).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+pub struct MessageToolCall {
+    pub id: String,
+    pub name: String,
+    pub arguments_json: String,
+}
+
+/// One chat message as a UI shows it.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+pub struct ChatItem {
+    pub id: String,
+    pub role: Role,
+    /// The text: a text content, or the text parts of a multimodal one joined; empty if none.
+    pub text: String,
+    /// The content when it is more than text (parts, an activity's object); `None` for a text
+    /// content, which is `text`.
+    pub content: Option<MessageContent>,
+    pub tool_calls: Vec<MessageToolCall>,
+    pub tool_call_id: Option<String>,
+    pub error: Option<String>,
+    pub activity_type: Option<String>,
+    /// Set when the message stays on this device and is not sent back: `Cancelled` is text cut
+    /// short (show it as incomplete, never as a finished answer), `OrphanToolResult` a result that
+    /// matched no call.
+    pub local_only: Option<LocalOnly>,
+    /// A user message the agent has not received yet (see `ConversationSnapshot::pending_sends`).
+    pub pending: bool,
+}
+
+impl ChatItem {
+    fn new(message: &Message, local_only: Option<LocalOnly>, pending: bool) -> Self {
+        let text = match &message.content {
+            Some(MessageContent::Text(text)) => text.clone(),
+            Some(MessageContent::Parts(parts)) => parts
+                .iter()
+                .filter_map(|part| match part {
+                    ContentPart::Text(text) => Some(text.text.as_str()),
+                    _ => None,
+                })
+                .collect(),
+            Some(MessageContent::Object(_)) | None => String::new(),
+        };
+        ChatItem {
+            id: message.id.clone(),
+            role: message.role,
+            text,
+            content: match &message.content {
+                Some(MessageContent::Text(_)) | None => None,
+                other => other.clone(),
+            },
+            tool_calls: message
+                .tool_calls
+                .iter()
+                .flatten()
+                .map(|call| MessageToolCall {
+                    id: call.id.clone(),
+                    name: call.function.name.clone(),
+                    arguments_json: call.function.arguments.clone(),
+                })
+                .collect(),
+            tool_call_id: message.tool_call_id.clone(),
+            error: message.error.clone(),
+            activity_type: message.activity_type.clone(),
+            local_only,
+            pending,
+        }
+    }
+}
+
+/// A change to the list of chat items, by position.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
+pub enum MessageDiff {
+    /// The whole list.
+    Reset {
+        items: Vec<ChatItem>,
+    },
+    Insert {
+        index: u32,
+        item: ChatItem,
+    },
+    Set {
+        index: u32,
+        item: ChatItem,
+    },
+    /// Streamed text: append `text` to the item's `text`.
+    AppendText {
+        index: u32,
+        text: String,
+    },
+    /// Streamed arguments: append `text` to tool call `call` of the item.
+    AppendArguments {
+        index: u32,
+        call: u32,
+        text: String,
+    },
+    /// The item's marks changed; the rest of it did not.
+    Marks {
+        index: u32,
+        local_only: Option<LocalOnly>,
+        pending: bool,
+    },
+}
+
+/// A change to the ordered list of tool calls (each call's last phase), by position.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
+pub enum ToolCallDiff {
+    Reset { calls: Vec<ToolCallUpdate> },
+    Insert { index: u32, call: ToolCallUpdate },
+    Set { index: u32, call: ToolCallUpdate },
+}
+
+/// What the agent streams besides the conversation's state, in stream order.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
+pub enum ViewEvent {
+    /// A `CUSTOM` event, as it came.
+    Custom {
+        name: String,
+        value: Value,
+    },
+    /// A `RAW` event, as it came.
+    Raw {
+        event: Value,
+        source: Option<String>,
+    },
+    StepStarted {
+        name: String,
+    },
+    StepFinished {
+        name: String,
+    },
+    /// A non-fatal observation (a dropped event, a tool result kept local...).
+    Warning {
+        warning: SessionWarning,
+    },
+}
+
+/// What changed since the previous batch. A platform applies the diffs and replaces the values
+/// that are set, publishes, then hands `event` (if any) to the app.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+pub struct ViewBatch {
+    /// The batch starts from the whole state (the first batch, and after falling behind): every
+    /// value below is set, and the lists start with a `Reset`.
+    pub reset: bool,
+    pub messages: Vec<MessageDiff>,
+    pub tool_calls: Vec<ToolCallDiff>,
+    pub phase: Option<RunPhase>,
+    /// The steps of the current run that started and have not finished, outermost first.
+    pub active_steps: Option<Vec<String>>,
+    pub interrupts: Option<Vec<Interrupt>>,
+    pub surfaces: Option<Vec<SurfaceEntry>>,
+    pub pending_sends: Option<Vec<PendingSend>>,
+    /// The shared state, when it changed: read once for the batch.
+    pub state: Option<Value>,
+    /// At most one, the batch's last item: the app gets it after the values above are published.
+    pub event: Option<ViewEvent>,
+    /// The highest barrier (see `ViewSubscription::barrier`) this batch completes; 0 if none yet.
+    pub settled: u64,
+}
+
+impl ViewBatch {
+    /// Whether the batch carries nothing (only `settled` moved).
+    pub fn is_empty(&self) -> bool {
+        !self.reset
+            && self.messages.is_empty()
+            && self.tool_calls.is_empty()
+            && self.phase.is_none()
+            && self.active_steps.is_none()
+            && self.interrupts.is_none()
+            && self.surfaces.is_none()
+            && self.pending_sends.is_none()
+            && self.state.is_none()
+            && self.event.is_none()
+    }
+
+    /// Whether this batch must end here: after an event, the app sees the state of that moment.
+    pub(crate) fn ends(&self) -> bool {
+        self.event.is_some()
+    }
+}
+
+/// One subscriber's positions and marks, to turn its deltas into [`ViewBatch`]es.
+#[derive(Debug, Default)]
+pub struct ViewFeed {
+    messages: Vec<String>,
+    message_index: HashMap<String, usize>,
+    /// The tool call ids of each message with calls, in order: where streamed arguments go.
+    calls: HashMap<String, Vec<String>>,
+    kept_local: HashMap<String, LocalOnly>,
+    waiting: HashSet<String>,
+    tool_calls: HashMap<String, usize>,
+    steps: Vec<String>,
+    surfaces: Vec<SurfaceEntry>,
+}
+
+fn index(at: usize) -> u32 {
+    u32::try_from(at).unwrap_or(u32::MAX)
+}
+
+impl ViewFeed {
+    pub fn new() -> Self {
+        ViewFeed::default()
+    }
+
+    /// Adds `item` to `batch`. `state` reads the model's current state, once per batch, when a
+    /// state change is met. False once the batch must end (it carries an event).
+    pub fn push(&mut self, batch: &mut ViewBatch, item: &Observed, state: &mut dyn FnMut() -> Value) -> bool {
+        match item {
+            Observed::Snapshot(snapshot) => self.reset(batch, snapshot),
+            Observed::Delta(delta) => self.delta(batch, delta, state),
+        }
+        !batch.ends()
+    }
+
+    fn reset(&mut self, batch: &mut ViewBatch, snapshot: &ConversationSnapshot) {
+        *self = ViewFeed::default();
+        self.kept_local = snapshot.kept_local.iter().map(|k| (k.message_id.clone(), k.reason)).collect();
+        self.waiting = waiting_ids(&snapshot.pending_sends);
+        self.steps = snapshot.active_steps.clone();
+        self.surfaces = snapshot.surfaces.clone();
+        let items = self.reindex(&snapshot.messages);
+        *batch = ViewBatch {
+            reset: true,
+            messages: vec![MessageDiff::Reset { items }],
+            tool_calls: vec![ToolCallDiff::Reset { calls: snapshot.tool_calls.clone() }],
+            phase: Some(snapshot.phase.clone()),
+            active_steps: Some(self.steps.clone()),
+            interrupts: Some(snapshot.pending_interrupts.clone()),
+            surfaces: Some(self.surfaces.clone()),
+            pending_sends: Some(snapshot.pending_sends.clone()),
+            state: Some(snapshot.state.clone()),
+            event: None,
+            settled: batch.settled,
+        };
+        self.tool_calls = snapshot.tool_calls.iter().enumerate().map(|(i, t)| (t.tool_call_id.clone(), i)).collect();
+    }
+
+    /// Positions of `messages`, and their items with this feed's marks.
+    fn reindex(&mut self, messages: &[Message]) -> Vec<ChatItem> {
+        self.messages = messages.iter().map(|m| m.id.clone()).collect();
+        self.message_index = self.messages.iter().enumerate().map(|(i, id)| (id.clone(), i)).collect();
+        self.calls.clear();
+        messages.iter().map(|m| self.item(m)).collect()
+    }
+
+    /// `message` as an item with this feed's marks; notes its calls' order.
+    fn item(&mut self, message: &Message) -> ChatItem {
+        let item =
+            ChatItem::new(message, self.kept_local.get(&message.id).copied(), self.waiting.contains(&message.id));
+        if item.tool_calls.is_empty() {
+            self.calls.remove(&message.id);
+        } else {
+            self.calls.insert(message.id.clone(), item.tool_calls.iter().map(|c| c.id.clone()).collect());
+        }
+        item
+    }
+
+    fn marks(&self, id: &str, at: usize) -> MessageDiff {
+        MessageDiff::Marks {
+            index: index(at),
+            local_only: self.kept_local.get(id).copied(),
+            pending: self.waiting.contains(id),
+        }
+    }
+
+    fn delta(&mut self, batch: &mut ViewBatch, delta: &ConversationDelta, state: &mut dyn FnMut() -> Value) {
+        match delta {
+            ConversationDelta::MessageAdded(message) | ConversationDelta::MessageReplaced(message) => {
+                let item = self.item(message);
+                match self.message_index.get(&message.id) {
+                    Some(&at) => batch.messages.push(MessageDiff::Set { index: index(at), item }),
+                    None => {
+                        let at = self.messages.len();
+                        self.messages.push(message.id.clone());
+                        self.message_index.insert(message.id.clone(), at);
+                        batch.messages.push(MessageDiff::Insert { index: index(at), item });
+                    }
+                }
+            }
+            ConversationDelta::TextAppended { message_id, delta } => {
+                if let Some(&at) = self.message_index.get(message_id) {
+                    let at = index(at);
+                    // Pieces of one message in a row join: one append per frame while it streams.
+                    match batch.messages.last_mut() {
+                        Some(MessageDiff::AppendText { index, text }) if *index == at => text.push_str(delta),
+                        _ => batch.messages.push(MessageDiff::AppendText { index: at, text: delta.clone() }),
+                    }
+                }
+            }
+            ConversationDelta::ToolCallArgsAppended { message_id, tool_call_id, delta } => {
+                // The call's position in its message: the platform's item has the same calls.
+                let call = self.calls.get(message_id).and_then(|calls| calls.iter().position(|c| c == tool_call_id));
+                if let (Some(&at), Some(call)) = (self.message_index.get(message_id), call) {
+                    let (at, call) = (index(at), index(call));
+                    match batch.messages.last_mut() {
+                        Some(MessageDiff::AppendArguments { index, call: c, text }) if *index == at && *c == call => {
+                            text.push_str(delta)
+                        }
+                        _ => batch.messages.push(MessageDiff::AppendArguments { index: at, call, text: delta.clone() }),
+                    }
+                }
+            }
+            ConversationDelta::MessagesReset(messages) => {
+                // A reset clears the marks; the core re-sends the ones that still hold.
+                self.kept_local.clear();
+                let items = self.reindex(messages);
+                batch.messages = vec![MessageDiff::Reset { items }];
+            }
+            ConversationDelta::MessageKeptLocal { message_id, reason } => {
+                self.kept_local.insert(message_id.clone(), *reason);
+                if let Some(&at) = self.message_index.get(message_id) {
+                    batch.messages.push(self.marks(message_id, at));
+                }
+            }
+            ConversationDelta::PendingSends(pending) => {
+                let now = waiting_ids(pending);
+                let mut changed: Vec<&String> = now.symmetric_difference(&self.waiting).collect();
+                changed.sort_by_key(|id| self.message_index.get(*id).copied().unwrap_or(usize::MAX));
+                let changed: Vec<String> = changed.into_iter().cloned().collect();
+                self.waiting = now;
+                for id in changed {
+                    if let Some(&at) = self.message_index.get(&id) {
+                        batch.messages.push(self.marks(&id, at));
+                    }
+                }
+                batch.pending_sends = Some(pending.clone());
+            }
+            ConversationDelta::StatePatched(_) | ConversationDelta::StateReplaced(_) => batch.state = Some(state()),
+            ConversationDelta::StateResyncNeeded { .. } => {}
+            ConversationDelta::RunPhase(phase) => {
+                // Steps belong to one run: none is open before it streams or after it ended.
+                if !matches!(phase, RunPhase::Running { .. }) && !self.steps.is_empty() {
+                    self.steps.clear();
+                    batch.active_steps = Some(Vec::new());
+                }
+                batch.phase = Some(phase.clone());
+            }
+            ConversationDelta::ToolCall(update) => match self.tool_calls.get(&update.tool_call_id) {
+                Some(&at) => batch.tool_calls.push(ToolCallDiff::Set { index: index(at), call: update.clone() }),
+                None => {
+                    let at = self.tool_calls.len();
+                    self.tool_calls.insert(update.tool_call_id.clone(), at);
+                    batch.tool_calls.push(ToolCallDiff::Insert { index: index(at), call: update.clone() });
+                }
+            },
+            ConversationDelta::Interrupts(pending) => batch.interrupts = Some(pending.clone()),
+            ConversationDelta::SurfaceAdded(entry) => {
+                self.surfaces.retain(|s| s.surface_id != entry.surface_id);
+                self.surfaces.push(entry.clone());
+                batch.surfaces = Some(self.surfaces.clone());
+            }
+            ConversationDelta::SurfaceRemoved { surface_id } => {
+                self.surfaces.retain(|s| s.surface_id != *surface_id);
+                batch.surfaces = Some(self.surfaces.clone());
+            }
+            ConversationDelta::Step { name, started } => {
+                if *started {
+                    self.steps.push(name.clone());
+                    batch.event = Some(ViewEvent::StepStarted { name: name.clone() });
+                } else {
+                    if let Some(at) = self.steps.iter().rposition(|s| s == name) {
+                        self.steps.remove(at);
+                    }
+                    batch.event = Some(ViewEvent::StepFinished { name: name.clone() });
+                }
+                batch.active_steps = Some(self.steps.clone());
+            }
+            ConversationDelta::Warning(warning) => batch.event = Some(ViewEvent::Warning { warning: warning.clone() }),
+            ConversationDelta::Custom { name, value } => {
+                batch.event = Some(ViewEvent::Custom { name: name.clone(), value: value.clone() })
+            }
+            ConversationDelta::Raw { event, source } => {
+                batch.event = Some(ViewEvent::Raw { event: event.clone(), source: source.clone() })
+            }
+        }
+    }
+}
+
+fn waiting_ids(pending: &[PendingSend]) -> HashSet<String> {
+    pending
+        .iter()
+        .filter_map(|entry| match &entry.kind {
+            PendingSendKind::Message { message_id, .. } => Some(message_id.clone()),
+            PendingSendKind::Action { .. } => None,
+        })
+        .collect()
+}

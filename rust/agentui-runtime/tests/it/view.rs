@@ -1,0 +1,289 @@
+//! What a UI shows, pulled as batches of list diffs (`Conversation::subscribe_view`). Each test
+//! applies the batches as a platform does (`Shown`) and compares with what a subscriber that
+//! joins afterwards is given whole: the diffs must add up to the state.
+
+use crate::support;
+
+use std::time::Duration;
+
+use agentui_agui::reducer::LocalOnly;
+use agentui_runtime::session::{ConversationSession, RunPhase, SessionOptions, ToolCallUpdate};
+use agentui_runtime::view::{ChatItem, MessageDiff, ToolCallDiff, ViewBatch, ViewEvent};
+use agentui_runtime::{Conversation, SurfaceEntry, ViewSubscription};
+use serde_json::{json, Value};
+use support::*;
+
+const HOLD: Duration = Duration::from_secs(5);
+
+fn conversation(server: &TestServer) -> Conversation {
+    let options = SessionOptions { thread_id: Some("t".into()), ..SessionOptions::default() };
+    let session = ConversationSession::connect(&server.url("/agent"), &[], options).unwrap();
+    Conversation::start(session, tokio::runtime::Handle::current())
+}
+
+type StatePart<'a> = (&'a [ChatItem], &'a [ToolCallUpdate], &'a RunPhase, &'a [String], &'a [SurfaceEntry], &'a Value);
+
+/// What a platform shows, built only by applying batches.
+#[derive(Debug, Default, PartialEq)]
+struct Shown {
+    items: Vec<ChatItem>,
+    tool_calls: Vec<ToolCallUpdate>,
+    phase: RunPhase,
+    steps: Vec<String>,
+    surfaces: Vec<SurfaceEntry>,
+    state: Value,
+    events: Vec<ViewEvent>,
+    settled: u64,
+}
+
+impl Shown {
+    fn apply(&mut self, batch: ViewBatch) {
+        for diff in batch.messages {
+            match diff {
+                MessageDiff::Reset { items } => self.items = items,
+                MessageDiff::Insert { index, item } => self.items.insert(index as usize, item),
+                MessageDiff::Set { index, item } => self.items[index as usize] = item,
+                MessageDiff::AppendText { index, text } => self.items[index as usize].text.push_str(&text),
+                MessageDiff::AppendArguments { index, call, text } => {
+                    self.items[index as usize].tool_calls[call as usize].arguments_json.push_str(&text)
+                }
+                MessageDiff::Marks { index, local_only, pending } => {
+                    let item = &mut self.items[index as usize];
+                    item.local_only = local_only;
+                    item.pending = pending;
+                }
+            }
+        }
+        for diff in batch.tool_calls {
+            match diff {
+                ToolCallDiff::Reset { calls } => self.tool_calls = calls,
+                ToolCallDiff::Insert { index, call } => self.tool_calls.insert(index as usize, call),
+                ToolCallDiff::Set { index, call } => self.tool_calls[index as usize] = call,
+            }
+        }
+        if let Some(phase) = batch.phase {
+            self.phase = phase;
+        }
+        if let Some(steps) = batch.active_steps {
+            self.steps = steps;
+        }
+        if let Some(surfaces) = batch.surfaces {
+            self.surfaces = surfaces;
+        }
+        if let Some(state) = batch.state {
+            self.state = state;
+        }
+        self.events.extend(batch.event);
+        self.settled = self.settled.max(batch.settled);
+    }
+
+    /// Everything `view` has queued, applied; the number of batches it took.
+    fn drain(&mut self, view: &ViewSubscription) -> Vec<ViewBatch> {
+        let batches: Vec<ViewBatch> = std::iter::from_fn(|| view.try_next_batch()).collect();
+        for batch in batches.clone() {
+            self.apply(batch);
+        }
+        batches
+    }
+
+    /// What a subscriber joining now is given, applied.
+    fn fresh(conv: &Conversation) -> Shown {
+        let mut shown = Shown::default();
+        let first = conv.subscribe_view().try_next_batch().expect("a first batch");
+        assert!(first.reset, "a new subscriber starts from the whole state");
+        shown.apply(first);
+        shown
+    }
+
+    /// The state part, without this subscriber's own events and barriers.
+    fn state_part(&self) -> StatePart<'_> {
+        (&self.items, &self.tool_calls, &self.phase, &self.steps, &self.surfaces, &self.state)
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_view_starts_whole_then_streams_list_diffs_that_add_up_to_the_state() {
+    let events = run_of(
+        "r1",
+        vec![
+            text("a1", "Hello"),
+            vec![json!({"type": "TEXT_MESSAGE_START", "messageId": "a2", "role": "assistant"})],
+            (0..50)
+                .map(|i| json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "a2", "delta": format!("{i} ")}))
+                .collect(),
+            vec![json!({"type": "TEXT_MESSAGE_END", "messageId": "a2"})],
+            tool_call("c1", "lookup", "{\"q\":1}", "a3"),
+            vec![json!({"type": "STATE_SNAPSHOT", "snapshot": {"count": 1}})],
+            vec![json!({"type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/count", "value": 2}]})],
+        ],
+    );
+    let server = TestServer::start(vec![Reply::sse(&events)]).await;
+    let conv = conversation(&server);
+    let view = conv.subscribe_view();
+    let mut shown = Shown::default();
+    let first = shown.drain(&view);
+    assert_eq!(first.len(), 1, "nothing but the whole state before the run");
+    assert!(first[0].reset && shown.items.is_empty() && shown.phase == RunPhase::Idle);
+
+    conv.send_message("hi".into()).await.unwrap();
+    let batches = shown.drain(&view);
+    assert!(!batches.iter().any(|b| b.reset), "no resync: the subscriber kept up");
+    // The 50 pieces queued while nobody read arrive joined, as one append.
+    let appends: Vec<&String> = batches
+        .iter()
+        .flat_map(|b| &b.messages)
+        .filter_map(|d| match d {
+            MessageDiff::AppendText { index: 2, text } => Some(text),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(appends.len(), 1, "{appends:?}");
+    assert_eq!(appends[0].split_whitespace().count(), 50);
+
+    let truth = Shown::fresh(&conv);
+    assert_eq!(shown.state_part(), truth.state_part());
+    let roles: Vec<String> = shown.items.iter().map(|i| format!("{:?}:{}", i.role, i.text)).collect();
+    assert_eq!(roles[0], "User:hi");
+    assert_eq!(roles[1], "Assistant:Hello");
+    assert!(roles[2].starts_with("Assistant:0 1 2 ") && roles[2].ends_with("49 "), "{}", roles[2]);
+    assert_eq!(shown.items[3].tool_calls[0].arguments_json, "{\"q\":1}");
+    assert_eq!(shown.tool_calls.len(), 1);
+    assert_eq!(shown.state, json!({"count": 2}));
+    assert!(matches!(shown.phase, RunPhase::Finished { .. }));
+}
+
+#[tokio::test(start_paused = true)]
+async fn open_steps_are_part_of_the_state_a_late_subscriber_gets() {
+    let step = |kind: &str, name: &str| json!({"type": kind, "stepName": name});
+    let mut head = vec![step("STEP_STARTED", "plan"), step("STEP_STARTED", "search")];
+    head.extend(text("a1", "searching"));
+    head.push(step("STEP_FINISHED", "search"));
+    let mut steps: Vec<Step> = std::iter::once(started("r1")).chain(head).map(|e| Step::Send(frame(&e))).collect();
+    steps.push(Step::Sleep(HOLD));
+    steps.push(Step::Send(frame(&step("STEP_FINISHED", "plan"))));
+    steps.push(Step::Send(frame(&finished("r1"))));
+    let server = TestServer::start(vec![Reply::sse_steps(steps)]).await;
+    let conv = conversation(&server);
+    let early = conv.subscribe_view();
+    let mut seen = Shown::default();
+
+    let run = tokio::spawn({
+        let conv = conv.clone();
+        async move { conv.send_message("go".into()).await }
+    });
+    // Mid-run, inside "plan": a subscriber that joins now (as after a resync) sees it open.
+    tokio::time::sleep(HOLD / 2).await;
+    assert_eq!(conv.snapshot().active_steps, ["plan"]);
+    assert_eq!(Shown::fresh(&conv).steps, ["plan"]);
+    seen.drain(&early);
+    assert_eq!(seen.steps, ["plan"]);
+    let names: Vec<String> = seen.events.iter().map(|e| format!("{e:?}")).collect();
+    assert_eq!(names.len(), 3, "each step event ends its batch: {names:?}");
+
+    run.await.unwrap().unwrap();
+    seen.drain(&early);
+    assert!(seen.steps.is_empty() && Shown::fresh(&conv).steps.is_empty());
+    assert!(conv.snapshot().active_steps.is_empty());
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_event_ends_its_batch_so_the_app_sees_the_state_of_that_moment() {
+    let events = run_of(
+        "r1",
+        vec![
+            vec![json!({"type": "TEXT_MESSAGE_START", "messageId": "a1", "role": "assistant"})],
+            vec![json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "a1", "delta": "before "})],
+            vec![json!({"type": "CUSTOM", "name": "progress", "value": {"percent": 50}})],
+            vec![json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "a1", "delta": "after"})],
+            vec![json!({"type": "TEXT_MESSAGE_END", "messageId": "a1"})],
+        ],
+    );
+    let server = TestServer::start(vec![Reply::sse(&events)]).await;
+    let conv = conversation(&server);
+    let view = conv.subscribe_view();
+    let mut shown = Shown::default();
+    shown.drain(&view);
+    conv.send_message("hi".into()).await.unwrap();
+
+    let mut at_event = None;
+    while let Some(batch) = view.try_next_batch() {
+        let event = batch.event.clone();
+        shown.apply(batch);
+        if let Some(ViewEvent::Custom { name, value }) = event {
+            assert_eq!((name.as_str(), value), ("progress", json!({"percent": 50})));
+            at_event = Some(shown.items.last().map(|i| i.text.clone()).unwrap_or_default());
+        }
+    }
+    assert_eq!(at_event.as_deref(), Some("before "), "the text streamed after the event is not shown with it");
+    assert_eq!(shown.items.last().unwrap().text, "before after");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_barrier_is_settled_once_everything_before_it_is_in_the_batches_read() {
+    let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![text("a1", "Hello!")]))]).await;
+    let conv = conversation(&server);
+    let view = conv.subscribe_view();
+    let mut shown = Shown::default();
+    conv.send_message("hi".into()).await.unwrap();
+    let barrier = view.barrier();
+    assert_eq!(barrier, 1);
+    let batches = shown.drain(&view);
+    assert_eq!(shown.settled, barrier);
+    // The batch that settles it already shows the run's end.
+    let settling = batches.iter().position(|b| b.settled == barrier).unwrap();
+    assert!(batches[..=settling].iter().any(|b| matches!(b.phase, Some(RunPhase::Finished { .. }))));
+    assert_eq!(shown.items.last().unwrap().text, "Hello!");
+    // Nothing queued: the next barrier comes back in a batch of its own.
+    let second = view.barrier();
+    let only = view.try_next_batch().expect("the barrier's batch");
+    assert!(only.is_empty() && only.settled == second);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_subscriber_that_falls_behind_is_given_the_whole_state_and_its_barriers_settled() {
+    // More pieces than a queue holds, each on a message of its own so none join.
+    let many: Vec<Vec<Value>> = (0..9000).map(|i| text(&format!("m{i}"), "x")).collect();
+    let server = TestServer::start(vec![Reply::sse(&run_of("r1", many))]).await;
+    let conv = conversation(&server);
+    let view = conv.subscribe_view();
+    let mut shown = Shown::default();
+    shown.drain(&view);
+    conv.send_message("hi".into()).await.unwrap();
+    let barrier = view.barrier();
+
+    let batches = shown.drain(&view);
+    assert_eq!(batches.len(), 1, "one resync, not the lost deltas");
+    assert!(batches[0].reset);
+    assert_eq!(shown.settled, barrier, "the resync is newer than the barrier");
+    assert_eq!(shown.items.len(), 9001);
+    assert_eq!(shown.state_part(), Shown::fresh(&conv).state_part());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_cancelled_answer_is_marked_in_place_and_nothing_else_of_it_is_sent_again() {
+    let head: Vec<Value> = text("a1", "half an ans").into_iter().take(2).collect();
+    let mut steps: Vec<Step> =
+        std::iter::once(started("r1")).chain(head).map(|e: Value| Step::Send(frame(&e))).collect();
+    steps.push(Step::Sleep(HOLD));
+    steps.push(Step::Send(frame(&finished("r1"))));
+    let server = TestServer::start(vec![Reply::sse_steps(steps)]).await;
+    let conv = conversation(&server);
+    let view = conv.subscribe_view();
+    let mut shown = Shown::default();
+
+    let run = tokio::spawn({
+        let conv = conv.clone();
+        async move { conv.send_message("go".into()).await }
+    });
+    tokio::time::sleep(HOLD / 2).await;
+    shown.drain(&view);
+    conv.cancel();
+    let _ = run.await.unwrap();
+    let batches = shown.drain(&view);
+    let marks: Vec<&MessageDiff> =
+        batches.iter().flat_map(|b| &b.messages).filter(|d| matches!(d, MessageDiff::Marks { .. })).collect();
+    assert_eq!(marks, [&MessageDiff::Marks { index: 1, local_only: Some(LocalOnly::Cancelled), pending: false }]);
+    assert_eq!(shown.items[1].text, "half an ans");
+    assert_eq!(shown.items[1].local_only, Some(LocalOnly::Cancelled));
+    assert_eq!(shown.state_part(), Shown::fresh(&conv).state_part());
+}
