@@ -12,6 +12,7 @@ use agentui_a2ui::SurfaceDiff;
 use agentui_json::value::NodeValue;
 use agentui_runtime::forward::Forwarder;
 use agentui_runtime::session::{ActionResult, RunSummary};
+use agentui_runtime::view::ViewBatch;
 use agentui_runtime::{ConversationSnapshot, Observed, SurfaceSnapshot};
 use tokio::runtime::Handle;
 
@@ -43,6 +44,82 @@ pub struct ValueWrite {
     /// A JSON Pointer into the surface's data model.
     pub path: String,
     pub value: NodeValue,
+}
+
+/// What a UI shows of a conversation, pulled a batch at a time: no thread of its own and no
+/// callback. Everything that changed since the last batch arrives joined in the next one (see
+/// `agentui_runtime::view`). Dropping it, or `close()`, unsubscribes.
+#[derive(Debug, uniffi::Object)]
+pub struct ViewSubscription(agentui_runtime::ViewSubscription);
+
+#[uniffi::export]
+impl ViewSubscription {
+    /// The next batch: the whole state first (and after falling behind), then what changed; it
+    /// waits while nothing changed. `None` once the conversation or this subscription is closed.
+    pub async fn next_batch(&self) -> Result<Option<ViewBatch>, ConversationError> {
+        NoPanic(Box::pin(self.0.next_batch())).await
+    }
+
+    /// A number that a later batch's `settled` reaches once every change published before this
+    /// call is in the batches read.
+    pub fn barrier(&self) -> u64 {
+        self.0.barrier()
+    }
+
+    /// Ends the subscription: what is queued is still read, then `next_batch` gives `None`.
+    /// (Not `close`: the generated Kotlin object's `close()` frees it.)
+    pub fn unsubscribe(&self) {
+        self.0.close();
+    }
+}
+
+/// One surface's diffs, pulled: a `Reset` first (and after falling behind; an empty one when the
+/// agent deleted the surface), then `Patch`es. Dropping it, or `close()`, unsubscribes.
+#[derive(Debug, uniffi::Object)]
+pub struct SurfaceFeed {
+    subscription: tokio::sync::Mutex<agentui_runtime::SurfaceSubscription>,
+    closer: agentui_runtime::SurfaceCloser,
+}
+
+/// Most diffs one `next_diffs` returns.
+const MAX_DIFFS: usize = 1024;
+
+#[uniffi::export]
+impl SurfaceFeed {
+    /// The diffs queued now, at least one (it waits for one); `None` once closed.
+    pub async fn next_diffs(&self) -> Result<Option<Vec<SurfaceDiff>>, ConversationError> {
+        NoPanic(Box::pin(async {
+            let mut subscription = self.subscription.lock().await;
+            let first = subscription.recv().await?;
+            let mut diffs = vec![first];
+            while diffs.len() < MAX_DIFFS {
+                match subscription.try_recv() {
+                    Some(diff) => diffs.push(diff),
+                    None => break,
+                }
+            }
+            Some(diffs)
+        }))
+        .await
+    }
+
+    /// Ends the subscription: `next_diffs` gives what is queued, then `None`.
+    pub fn unsubscribe(&self) {
+        self.closer.close();
+    }
+}
+
+/// Turns a panic while polling into `Internal` instead of unwinding into the caller.
+struct NoPanic<'a, T>(Pin<Box<dyn Future<Output = T> + Send + 'a>>);
+
+impl<T> Future for NoPanic<'_, T> {
+    type Output = Result<T, ConversationError>;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match catch_unwind(AssertUnwindSafe(|| self.0.as_mut().poll(cx))) {
+            Ok(poll) => poll.map(Ok),
+            Err(_) => Poll::Ready(Err(ConversationError::Internal { detail: "the call panicked".to_owned() })),
+        }
+    }
 }
 
 /// A listener's forwarding thread (`agentui_runtime::forward`). Cancelled by `cancel()` and on drop.
@@ -195,6 +272,19 @@ impl Conversation {
     /// One surface's resolved tree, if the agent created it and has not deleted it.
     pub fn surface(&self, surface_id: String) -> Option<SurfaceSnapshot> {
         self.inner.surface(&surface_id)
+    }
+
+    /// What a UI shows, pulled a batch at a time (see `ViewSubscription`).
+    pub fn subscribe_view(&self) -> Arc<ViewSubscription> {
+        Arc::new(ViewSubscription(self.inner.subscribe_view()))
+    }
+
+    /// One surface's diffs, pulled (see `SurfaceFeed`). `UnknownSurface` if there is none.
+    pub fn surface_feed(&self, surface_id: String) -> Result<Arc<SurfaceFeed>, SurfaceError> {
+        let subscription =
+            self.inner.subscribe_surface(&surface_id).ok_or(SurfaceError::UnknownSurface { surface_id })?;
+        let closer = subscription.closer();
+        Ok(Arc::new(SurfaceFeed { subscription: tokio::sync::Mutex::new(subscription), closer }))
     }
 
     /// Forwards a `Snapshot`, then every delta, in order, until the handle is cancelled or dropped.

@@ -104,6 +104,11 @@ impl ViewSubscription {
         observers.next_view(inbox, &mut feed, issued)
     }
 
+    /// Ends the subscription: what is queued is still read, then `next_batch` gives `None`.
+    pub fn close(&self) {
+        self.inbox.close();
+    }
+
     /// A number that a later batch's `settled` reaches once every change published before this
     /// call is in the batches read: how `send` returns only after the UI shows the run's end.
     pub fn barrier(&self) -> u64 {
@@ -137,6 +142,27 @@ impl SurfaceSubscription {
 
     pub fn try_recv(&mut self) -> Option<SurfaceUpdate> {
         self.observers.next_diff(&self.surface_id, &self.inbox).flatten()
+    }
+
+    /// What ends this subscription from elsewhere (while `recv` waits, say).
+    pub fn closer(&self) -> SurfaceCloser {
+        SurfaceCloser(self.inbox.clone())
+    }
+}
+
+/// Ends a [`SurfaceSubscription`]: `recv` gives what is queued, then `None`.
+#[derive(Clone)]
+pub struct SurfaceCloser(Arc<Inbox<SurfaceUpdate>>);
+
+impl std::fmt::Debug for SurfaceCloser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SurfaceCloser").finish_non_exhaustive()
+    }
+}
+
+impl SurfaceCloser {
+    pub fn close(&self) {
+        self.0.close();
     }
 }
 

@@ -37,7 +37,9 @@ mod bindings {
 }
 
 pub use budget::SurfaceBudget;
-pub use conversation::{Conversation, Subscription, SurfaceSnapshot, SurfaceSubscription, ViewSubscription};
+pub use conversation::{
+    Conversation, Subscription, SurfaceCloser, SurfaceSnapshot, SurfaceSubscription, ViewSubscription,
+};
 pub use observe::{ConversationDelta, ConversationSnapshot, KeptLocal, Observed, SurfaceEntry, ABSORB_LIMIT};
 pub use store::{
     ConversationPage, ConversationStore, ConversationSummary, StoreError, StoredConversation, WriteObserver,

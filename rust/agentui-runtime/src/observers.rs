@@ -129,7 +129,7 @@ impl<T: Absorb> Inbox<T> {
         self.ready.notify_one();
     }
 
-    fn close(&self) {
+    pub(crate) fn close(&self) {
         lock(&self.state).closed = true;
         self.ready.notify_one();
     }

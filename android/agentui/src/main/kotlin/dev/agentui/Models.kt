@@ -1,11 +1,12 @@
 package dev.agentui
 
 import dev.agentui.core.a2ui.ResolvedNode
-import dev.agentui.core.agui.ContentPart
 import dev.agentui.core.agui.Interrupt as CoreInterrupt
 import dev.agentui.core.agui.LocalOnly as CoreLocalOnly
-import dev.agentui.core.agui.Message as CoreMessage
 import dev.agentui.core.agui.MessageContent
+import dev.agentui.core.agui.Role as CoreRole
+import dev.agentui.core.agui.WarningKind as ProtocolWarningKind
+import dev.agentui.core.runtime.ChatItem
 import dev.agentui.core.agui.RunOutcome as CoreOutcome
 import dev.agentui.core.json.NodeValue
 import dev.agentui.core.runtime.ActionResult as CoreActionResult
@@ -211,30 +212,36 @@ fun Node.prop(name: String): NodeValue? = props.firstOrNull { it.name == name }?
 
 // Conversions from the generated core types, used only inside the layer.
 
-internal fun CoreMessage.toChat(
-    text: String? = textOf(content),
-    localOnly: LocalOnlyReason? = null,
-    pending: Boolean = false,
-) = ChatMessage(
+// Exhaustive mappings, never by name: a variant the core adds breaks this build, not a device.
+
+internal fun CoreRole.toRole(): Role = when (this) {
+    CoreRole.DEVELOPER -> Role.DEVELOPER
+    CoreRole.SYSTEM -> Role.SYSTEM
+    CoreRole.ASSISTANT -> Role.ASSISTANT
+    CoreRole.USER -> Role.USER
+    CoreRole.TOOL -> Role.TOOL
+    CoreRole.ACTIVITY -> Role.ACTIVITY
+    CoreRole.REASONING -> Role.REASONING
+}
+
+internal fun CoreLocalOnly.toReason(): LocalOnlyReason = when (this) {
+    CoreLocalOnly.ORPHAN_TOOL_RESULT -> LocalOnlyReason.ORPHAN_TOOL_RESULT
+    CoreLocalOnly.CANCELLED -> LocalOnlyReason.CANCELLED
+}
+
+/** The core's chat item as the layer's [ChatMessage], field for field (no text is empty text). */
+internal fun ChatItem.toChat() = ChatMessage(
     id = id,
-    role = Role.valueOf(role.name),
-    text = text,
-    toolCalls = toolCalls.orEmpty().map { MessageToolCall(it.id, it.function.name, it.function.arguments) },
+    role = role.toRole(),
+    text = text.ifEmpty { null },
+    toolCalls = toolCalls.map { MessageToolCall(it.id, it.name, it.argumentsJson) },
     toolCallId = toolCallId,
     error = error,
     activityType = activityType,
     content = content,
-    localOnly = localOnly,
+    localOnly = localOnly?.toReason(),
     pending = pending,
 )
-
-internal fun CoreLocalOnly.toReason() = LocalOnlyReason.valueOf(name)
-
-internal fun textOf(content: MessageContent?): String? = when (content) {
-    is MessageContent.Text -> content.v1
-    is MessageContent.Parts -> content.v1.filterIsInstance<ContentPart.Text>().joinToString("") { it.v1.text }.ifEmpty { null }
-    is MessageContent.Object, null -> null
-}
 
 internal fun CoreInterrupt.toInterrupt() = Interrupt(
     id = id,
@@ -290,12 +297,29 @@ internal fun CoreToolPhase.toPhase(): ToolCallPhase = when (this) {
 
 internal fun ToolCallUpdate.toToolCall() = ToolCall(toolCallId, toolName, phase.toPhase())
 
-private val wordStart = Regex("(?<=[a-z0-9])(?=[A-Z])")
-
 /** The core's kind as the layer's flat [WarningKind]: a protocol warning by its own kind. */
 private fun SessionWarningKind.toKind(): WarningKind = when (this) {
-    is SessionWarningKind.Protocol -> WarningKind.valueOf(v1.name)
-    else -> WarningKind.valueOf(this::class.simpleName!!.replace(wordStart, "_").uppercase())
+    is SessionWarningKind.Protocol -> when (v1) {
+        ProtocolWarningKind.DROPPED_EVENT -> WarningKind.DROPPED_EVENT
+        ProtocolWarningKind.STRIPPED -> WarningKind.STRIPPED
+        ProtocolWarningKind.COMPATIBILITY -> WarningKind.COMPATIBILITY
+        ProtocolWarningKind.VERSION -> WarningKind.VERSION
+        ProtocolWarningKind.PATCH_NOT_APPLIED -> WarningKind.PATCH_NOT_APPLIED
+        ProtocolWarningKind.SKIPPED -> WarningKind.SKIPPED
+    }
+    SessionWarningKind.UnresolvedToolCall -> WarningKind.UNRESOLVED_TOOL_CALL
+    SessionWarningKind.UnmatchedToolResult -> WarningKind.UNMATCHED_TOOL_RESULT
+    SessionWarningKind.DuplicateToolCall -> WarningKind.DUPLICATE_TOOL_CALL
+    SessionWarningKind.ServerAnsweredClientTool -> WarningKind.SERVER_ANSWERED_CLIENT_TOOL
+    SessionWarningKind.FollowUpLimit -> WarningKind.FOLLOW_UP_LIMIT
+    SessionWarningKind.IgnoredAfterRunEnd -> WarningKind.IGNORED_AFTER_RUN_END
+    SessionWarningKind.UnansweredInterrupt -> WarningKind.UNANSWERED_INTERRUPT
+    SessionWarningKind.InputDowngrade -> WarningKind.INPUT_DOWNGRADE
+    SessionWarningKind.A2ui -> WarningKind.A2UI
+    SessionWarningKind.KeptLocal -> WarningKind.KEPT_LOCAL
+    SessionWarningKind.AnsweredByInterrupt -> WarningKind.ANSWERED_BY_INTERRUPT
+    SessionWarningKind.Store -> WarningKind.STORE
+    SessionWarningKind.Undelivered -> WarningKind.UNDELIVERED
 }
 
 internal fun SessionWarning.toWarning() = Warning(kind.toKind(), message)

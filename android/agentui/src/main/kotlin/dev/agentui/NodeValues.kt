@@ -37,3 +37,47 @@ fun NodeValue.toKotlin(): Any? = when (this) {
 
 /** The text of a Text value, or null for any other kind. */
 val NodeValue.textOrNull: String? get() = (this as? NodeValue.Text)?.value
+
+/** [value] (plain Kotlin values, as [toKotlin] gives them) as compact JSON text. */
+internal fun toJson(value: Any?): String = StringBuilder().also { writeJson(it, value) }.toString()
+
+private fun writeJson(out: StringBuilder, value: Any?) {
+    when (value) {
+        null -> out.append("null")
+        is Boolean -> out.append(value)
+        is Double -> if (value % 1.0 == 0.0 && kotlin.math.abs(value) < 9.007199254740992E15) out.append(value.toLong()) else out.append(value)
+        is Number -> out.append(value)
+        is String -> {
+            out.append('"')
+            for (c in value) when {
+                c == '"' -> out.append("\\\"")
+                c == '\\' -> out.append("\\\\")
+                c == '\n' -> out.append("\\n")
+                c == '\r' -> out.append("\\r")
+                c == '\t' -> out.append("\\t")
+                c < ' ' -> out.append("\\u%04x".format(c.code))
+                else -> out.append(c)
+            }
+            out.append('"')
+        }
+        is Map<*, *> -> {
+            out.append('{')
+            value.entries.forEachIndexed { i, (k, v) ->
+                if (i > 0) out.append(',')
+                writeJson(out, k as String)
+                out.append(':')
+                writeJson(out, v)
+            }
+            out.append('}')
+        }
+        is List<*> -> {
+            out.append('[')
+            value.forEachIndexed { i, v ->
+                if (i > 0) out.append(',')
+                writeJson(out, v)
+            }
+            out.append(']')
+        }
+        else -> writeJson(out, value.toString())
+    }
+}

@@ -75,6 +75,26 @@ class AgentEventsTest {
     }
 
     @Test
+    fun `a view that starts mid-step shows the step open, as after a resync`(): Unit = runBlocking {
+        // Paced: the step stays open for several 15 ms events, long enough to join inside it.
+        Fixtures.runtime.connect(Fixtures.pacedAgent.agentUrl(), dispatcher = main.dispatcher).use { conversation ->
+            val started = async(Dispatchers.Unconfined, start = CoroutineStart.UNDISPATCHED) {
+                conversation.events.first { it is AgentEvent.StepStarted }
+            }
+            val run = async { conversation.send("show me the steps") }
+            withTimeout(WAIT_MS) { started.await() }
+            // A second adapter on the same conversation starts from the core's snapshot, as one
+            // that fell behind does: the open step must be in it. (Not closed: it shares the
+            // native conversation, which the first one closes; on a thread of its own, left open,
+            // where its updates end once that happens.)
+            val late = AgentConversation.wrap(conversation.native, MainThread().dispatcher)
+            assertEquals(listOf("research"), late.activeSteps.awaitValue { it.isNotEmpty() })
+            late.activeSteps.awaitValue { it.isEmpty() }
+            assertIs<RunPhase.Finished>(run.await().phase)
+        }
+    }
+
+    @Test
     fun `a LangGraph on_interrupt is answered through the layer and the agent reads the payload`(): Unit = runBlocking {
         connect().use { conversation ->
             val custom = async(Dispatchers.Unconfined, start = CoroutineStart.UNDISPATCHED) {
