@@ -167,7 +167,8 @@ struct ChatView: View {
 @MainActor
 private struct MessageRow: View {
     let message: ChatMessage
-    let toolCalls: [String: ToolCallUpdate]
+    /// The conversation's tool calls in order (`AgentConversation.toolCalls`).
+    let toolCalls: [ToolCallUpdate]
     /// A user message the agent has not received because it could not be reached.
     let waiting: Bool
 
@@ -183,7 +184,7 @@ private struct MessageRow: View {
                     )
             }
             ForEach(message.toolCalls, id: \.id) { call in
-                Label("\(call.name): \(describe(toolCalls[call.id]?.phase))", systemImage: "wrench.and.screwdriver")
+                Label("\(call.name): \(describe(toolCalls.first { $0.toolCallId == call.id }?.phase))", systemImage: "wrench.and.screwdriver")
                     .font(.caption)
                     .foregroundColor(.secondary)
             }

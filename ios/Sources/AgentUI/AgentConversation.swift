@@ -26,6 +26,11 @@ public struct ChatMessage: Identifiable, Equatable {
     public var toolCalls: [MessageToolCall]
     public let toolCallId: String?
     public let error: String?
+    /// An activity message's type (`a2ui-surface`...), nil for others.
+    public let activityType: String?
+    /// The content when it is more than text (media parts, an activity's object); nil for a
+    /// plain text message, whose text is `text`.
+    public let content: MessageContent?
     public var localOnly: LocalOnly? = nil
     public var isPending: Bool = false
 
@@ -227,11 +232,17 @@ public final class AgentRuntime {
     }
 }
 
-/// A conversation with one agent: an adapter. The Rust runtime owns the state and sends a
-/// snapshot, then deltas; this class applies them to its published properties on the main
-/// actor, in one place (`apply`). `send`, `continueRun` and `dispatchAction` return once the
-/// properties show the run's end: the core returns after publishing it, then the call waits for
-/// a marker queued behind every batch delivered so far.
+/// A conversation with one agent: an adapter with nothing to interpret. The Rust core builds what
+/// a UI shows (chat items, tool calls in order, the open steps...) and hands it over as batches of
+/// index-based list diffs; this class applies each batch to its published properties on the main
+/// actor, in one place (`apply`), and publishes once per batch.
+///
+/// One main-actor task pulls the next batch when it is ready for one: no listener thread, no
+/// queue here. What the core published meanwhile arrives joined in that batch, so while the agent
+/// streams the properties change at most once a frame; a batch that carries an event ends there,
+/// and the event is sent after the properties show the state of its moment. The core's bounded
+/// inbox is the only back-pressure: a main actor that falls far behind gets the whole state again.
+/// `send`, `continueRun` and `dispatchAction` return once the properties show the run's end.
 @MainActor
 public final class AgentConversation: ObservableObject {
     let native: Conversation
@@ -239,8 +250,8 @@ public final class AgentConversation: ObservableObject {
 
     @Published public private(set) var messages: [ChatMessage] = []
     @Published public private(set) var phase: RunPhase = .idle
-    /// The last phase of every tool call by id.
-    @Published public private(set) var toolCalls: [String: ToolCallUpdate] = [:]
+    /// The last phase of every tool call, in the order the calls started (`toolCall(_:)` finds one).
+    @Published public private(set) var toolCalls: [ToolCallUpdate] = []
     @Published public private(set) var interrupts: [Interrupt] = []
     /// The agent's live surfaces, in creation order.
     @Published public private(set) var surfaces: [SurfaceInfo] = []
@@ -257,54 +268,52 @@ public final class AgentConversation: ObservableObject {
     /// shows as `ChatMessage.isPending`. A runtime with a store file keeps them across restarts.
     @Published public private(set) var pendingSends: [PendingSend] = []
 
-    enum QueueItem: Sendable {
-        case batch([Observed])
-        case marker(CheckedContinuation<Void, Never>)
-    }
-
-    private var subscription: TaskHandle?
-    private let queue: AsyncStream<QueueItem>.Continuation
-    /// Bounds the batches waiting for the main actor (see `DeliveryGate`).
-    private let gate = DeliveryGate(capacity: 64)
+    private let view: ViewSubscription
     private var pump: Task<Void, Never>?
     private let eventSubject = PassthroughSubject<AgentEvent, Never>()
     private let warningSubject = PassthroughSubject<SessionWarning, Never>()
-    private var messageIndex: [String: Int] = [:]
-    /// The core's kept-local marks, so a message rebuilt from its record keeps its mark.
-    private var localOnlyMarks: [String: LocalOnly] = [:]
-    /// Ids of the user messages waiting for the agent, so a rebuilt message keeps its mark.
-    private var pendingMessageIds: Set<String> = []
-    private var stateTree = StateTree()
+    /// The highest barrier the applied batches settled, and who waits for which (see `settled`).
+    private var settledUpTo: UInt64 = 0
+    private var waiters: [(barrier: UInt64, done: CheckedContinuation<Void, Never>)] = []
     private var closed = false
+    /// Whole-state batches applied: the first, then one per resync after falling behind (for tests).
+    private(set) var snapshotsApplied = 0
 
     /// The agent's CUSTOM, RAW and STEP events in stream order, on the main actor, each sent
-    /// after every earlier delta was applied. Not replayed: subscribe before `send`.
+    /// after the properties show the state of its moment. Not replayed: subscribe before `send`.
     public var events: AnyPublisher<AgentEvent, Never> { eventSubject.eraseToAnyPublisher() }
 
     /// Non-fatal observations (a dropped event, a tool result kept local...), as they happen.
     public var warnings: AnyPublisher<SessionWarning, Never> { warningSubject.eraseToAnyPublisher() }
 
+    /// Ask again at most this often while the agent streams: a UI shows no more, and each batch
+    /// copies the published arrays once.
+    private static let frameNanoseconds: UInt64 = 16_000_000
+
     init(native: Conversation) throws {
         self.native = native
         self.threadId = native.threadId()
-        // One FIFO queue and one consumer on the main actor: batches and markers in one order.
-        var continuation: AsyncStream<QueueItem>.Continuation!
-        let stream = AsyncStream<QueueItem>(bufferingPolicy: .unbounded) { continuation = $0 }
-        self.queue = continuation
-        let gate = self.gate
-        // Throws `ConversationError.Internal` if the system refuses the listener a thread.
-        self.subscription = try native.addListener(listener: Forwarder(continuation, gate: gate))
+        self.view = native.subscribeView()
+        let view = self.view
         self.pump = Task { @MainActor [weak self] in
-            for await item in stream {
-                guard let self else { return }
-                switch item {
-                case .batch(let updates):
-                    gate.leave()
-                    updates.forEach(self.handle)
-                case .marker(let done): done.resume()
+            var lastBatch = DispatchTime.now().uptimeNanoseconds
+            while !Task.isCancelled {
+                // A suspend call into the core: nothing waits on a thread while nothing changes.
+                guard let batch = (try? await view.nextBatch()) ?? nil, let self else { return }
+                self.apply(batch)
+                let now = DispatchTime.now().uptimeNanoseconds
+                let since = now - min(lastBatch, now)
+                lastBatch = now
+                if since < Self.frameNanoseconds, batch.event == nil {
+                    try? await Task.sleep(nanoseconds: Self.frameNanoseconds - since)
                 }
             }
         }
+    }
+
+    /// The last phase of tool call `id`, nil if there is none.
+    public func toolCall(_ id: String) -> ToolCallUpdate? {
+        toolCalls.first { $0.toolCallId == id }
     }
 
     public func send(_ text: String) async throws -> RunSummary {
@@ -360,309 +369,124 @@ public final class AgentConversation: ObservableObject {
     }
 
     /// One surface's diffs: a `.reset` first (empty once the agent deleted the surface), then
-    /// `.patch`es, in order. Ending the iteration ends the native subscription.
+    /// `.patch`es, in order, pulled from the core as they are iterated (diffs queued meanwhile
+    /// come together). Ending the iteration ends the native subscription.
     public func surfaceDiffs(_ surfaceId: String) throws -> SurfaceDiffs {
-        var continuation: AsyncStream<SurfaceDiff>.Continuation!
-        let stream = AsyncStream<SurfaceDiff>(bufferingPolicy: .unbounded) { continuation = $0 }
-        let gate = DeliveryGate(capacity: 1024)
-        let handle = try native.addSurfaceListener(surfaceId: surfaceId, listener: SurfaceForwarder(continuation, gate: gate))
-        continuation.onTermination = { @Sendable _ in
-            handle.cancel()
-            gate.close()
-        }
-        return SurfaceDiffs(stream: stream, gate: gate)
+        SurfaceDiffs(feed: try native.surfaceFeed(surfaceId: surfaceId))
     }
 
     public func close() {
         guard !closed else { return }
         closed = true
         native.cancel()
-        subscription?.cancel()
-        subscription = nil
-        gate.close()
-        queue.finish()
+        view.unsubscribe()
         pump?.cancel()
         pump = nil
+        // Releases callers of send() that wait for their run's end to show.
+        let waiting = waiters
+        waiters = []
+        waiting.forEach { $0.done.resume() }
     }
 
-    /// Runs `call`, then waits until everything the core published before it returned is applied.
+    /// Runs `call`, then waits until the properties show everything the core published before
+    /// it returned: a barrier queued behind it, settled by a later batch.
     private func settled<T>(_ call: () async throws -> T) async throws -> T {
         let result = try await call()
-        if let subscription {
-            await subscription.flush()
+        guard !closed else { return result }
+        let barrier = view.barrier()
+        if settledUpTo < barrier {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                if case .terminated = queue.yield(.marker(done)) { done.resume() }
+                waiters.append((barrier, done))
             }
         }
         return result
     }
 
-    private func handle(_ update: Observed) {
+    /// The one place the properties change: one batch, applied and published, then its event.
+    private func apply(_ batch: ViewBatch) {
         guard !closed else { return }
-        switch update {
-        case .snapshot(let snapshot): reset(snapshot)
-        case .delta(let delta): apply(delta)
+        if batch.reset { snapshotsApplied += 1 }
+        if !batch.messages.isEmpty {
+            var items = messages
+            for diff in batch.messages { Self.apply(diff, to: &items) }
+            messages = items
+        }
+        if !batch.toolCalls.isEmpty {
+            var calls = toolCalls
+            for diff in batch.toolCalls {
+                switch diff {
+                case .reset(let all): calls = all
+                case .insert(let index, let call): calls.insert(call, at: Int(index))
+                case .set(let index, let call): calls[Int(index)] = call
+                }
+            }
+            toolCalls = calls
+        }
+        if let value = batch.state {
+            let foundation = JSONText.foundation(value)
+            state = foundation
+            stateJson = JSONText.text(foundation, empty: "{}")
+        }
+        if let entries = batch.surfaces {
+            surfaces = entries.map { SurfaceInfo(id: $0.surfaceId, catalogId: $0.catalogId) }
+        }
+        if let pending = batch.interrupts { interrupts = pending }
+        if let steps = batch.activeSteps { activeSteps = steps }
+        // After the messages, so an observer of this property finds a waiting message in them.
+        if let pending = batch.pendingSends { pendingSends = pending }
+        // The phase last: an observer that sees a run's end finds everything of the run published.
+        if let phase = batch.phase { self.phase = phase }
+        switch batch.event {
+        case nil: break
+        case .custom(let name, let value)?:
+            eventSubject.send(.custom(name: name, valueJson: JSONText.text(JSONText.foundation(value))))
+        case .raw(let event, let source)?:
+            eventSubject.send(.raw(eventJson: JSONText.text(JSONText.foundation(event)), source: source))
+        case .stepStarted(let name)?: eventSubject.send(.stepStarted(name: name))
+        case .stepFinished(let name)?: eventSubject.send(.stepFinished(name: name))
+        case .warning(let warning)?: warningSubject.send(warning)
+        }
+        if batch.settled > settledUpTo {
+            settledUpTo = batch.settled
+            let ready = waiters.filter { $0.barrier <= settledUpTo }
+            waiters.removeAll { $0.barrier <= settledUpTo }
+            ready.forEach { $0.done.resume() }
         }
     }
 
-    private func reset(_ snapshot: ConversationSnapshot) {
-        localOnlyMarks = Dictionary(snapshot.keptLocal.map { ($0.messageId, $0.reason) }, uniquingKeysWith: { $1 })
-        setPending(snapshot.pendingSends)
-        messages = snapshot.messages.map { marked($0) }
-        reindex()
-        phase = snapshot.phase
-        toolCalls = Dictionary(snapshot.toolCalls.map { ($0.toolCallId, $0) }, uniquingKeysWith: { $1 })
-        interrupts = snapshot.pendingInterrupts
-        surfaces = snapshot.surfaces.map { SurfaceInfo(id: $0.surfaceId, catalogId: $0.catalogId) }
-        stateTree.replace(snapshot.state)
-        publishState()
-    }
-
-    /// The one place a delta changes what the properties show.
-    private func apply(_ delta: ConversationDelta) {
-        switch delta {
-        case .messageAdded(let message), .messageReplaced(let message):
-            let chat = marked(message)
-            if let index = messageIndex[chat.id] {
-                messages[index] = chat
-            } else {
-                messageIndex[chat.id] = messages.count
-                messages.append(chat)
-            }
-        case .textAppended(let messageId, let piece):
-            if let index = messageIndex[messageId] { messages[index].text += piece }
-        case .toolCallArgsAppended(let messageId, let toolCallId, let piece):
-            if let index = messageIndex[messageId],
-               let call = messages[index].toolCalls.firstIndex(where: { $0.id == toolCallId }) {
-                messages[index].toolCalls[call].argumentsJson += piece
-            }
-        case .messagesReset(let all):
-            // A reset clears the marks; the core re-sends the ones that still hold.
-            localOnlyMarks = [:]
-            messages = all.map { marked($0) }
-            reindex()
-        case .messageKeptLocal(let messageId, let reason):
-            localOnlyMarks[messageId] = reason
-            if let index = messageIndex[messageId] { messages[index].localOnly = reason }
-        case .statePatched(let operations):
-            // The core applied this patch; if it does not replay here, re-read the state whole.
-            if !stateTree.apply(operations) { stateTree.replace(native.snapshot().state) }
-            publishState()
-        case .stateReplaced(let value):
-            stateTree.replace(value)
-            publishState()
-        case .stateResyncNeeded:
-            break
-        case .runPhase(let phase):
-            // Steps belong to one run: none is open before it streams or after it ended.
-            if case .running = phase {} else if !activeSteps.isEmpty { activeSteps = [] }
-            self.phase = phase
-        case .toolCall(let update):
-            toolCalls[update.toolCallId] = update
-        case .interrupts(let pending):
-            interrupts = pending
-        case .surfaceAdded(let surface):
-            surfaces.removeAll { $0.id == surface.surfaceId }
-            surfaces.append(SurfaceInfo(id: surface.surfaceId, catalogId: surface.catalogId))
-        case .surfaceRemoved(let surfaceId):
-            surfaces.removeAll { $0.id == surfaceId }
-        case .warning(let warning):
-            // Delivered, never dropped (the old layer ignored `.warning`).
-            warningSubject.send(warning)
-        case .custom(let name, let value):
-            eventSubject.send(.custom(name: name, valueJson: StateTree.jsonText(value)))
-        case .raw(let event, let source):
-            eventSubject.send(.raw(eventJson: StateTree.jsonText(event), source: source))
-        case .pendingSends(let pending):
-            let before = pendingMessageIds
-            setPending(pending)
-            for id in before.symmetricDifference(pendingMessageIds) {
-                if let index = messageIndex[id] { messages[index].isPending = pendingMessageIds.contains(id) }
-            }
-        case .step(let name, let started):
-            if started {
-                activeSteps.append(name)
-                eventSubject.send(.stepStarted(name: name))
-            } else {
-                if let index = activeSteps.lastIndex(of: name) { activeSteps.remove(at: index) }
-                eventSubject.send(.stepFinished(name: name))
-            }
+    private static func apply(_ diff: MessageDiff, to items: inout [ChatMessage]) {
+        switch diff {
+        case .reset(let all): items = all.map(chatMessage)
+        case .insert(let index, let item): items.insert(chatMessage(item), at: Int(index))
+        case .set(let index, let item): items[Int(index)] = chatMessage(item)
+        case .appendText(let index, let text): items[Int(index)].text += text
+        case .appendArguments(let index, let call, let text): items[Int(index)].toolCalls[Int(call)].argumentsJson += text
+        case .marks(let index, let localOnly, let pending):
+            items[Int(index)].localOnly = localOnly
+            items[Int(index)].isPending = pending
         }
     }
 
-    private func setPending(_ pending: [PendingSend]) {
-        pendingSends = pending
-        pendingMessageIds = Set(pending.compactMap { entry -> String? in
-            if case .message(let messageId, _) = entry.kind { return messageId }
-            return nil
-        })
-    }
-
-    /// A core message as a chat message, with this conversation's kept-local and pending marks.
-    private func marked(_ record: Message) -> ChatMessage {
-        var chat = Self.chatMessage(record, localOnly: localOnlyMarks[record.id])
-        chat.isPending = pendingMessageIds.contains(record.id)
-        return chat
-    }
-
-    private func reindex() {
-        messageIndex = Dictionary(messages.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { $1 })
-    }
-
-    private func publishState() {
-        state = stateTree.root
-        stateJson = stateTree.json()
-    }
-
-    static func chatMessage(_ m: Message, localOnly: LocalOnly? = nil) -> ChatMessage {
-        let text: String
-        switch m.content {
-        case .text(let t)?: text = t
-        case .parts(let parts)?:
-            text = parts.compactMap { part -> String? in
-                if case .text(let t) = part { return t.text }
-                return nil
-            }.joined()
-        default: text = ""
-        }
-        let toolCalls = (m.toolCalls ?? []).map {
-            MessageToolCall(id: $0.id, name: $0.function.name, argumentsJson: $0.function.arguments)
-        }
-        return ChatMessage(id: m.id, role: m.role, text: text, toolCalls: toolCalls, toolCallId: m.toolCallId, error: m.error,
-                           localOnly: localOnly)
+    /// The core's chat item as a `ChatMessage`, field for field.
+    static func chatMessage(_ item: ChatItem) -> ChatMessage {
+        ChatMessage(
+            id: item.id,
+            role: item.role,
+            text: item.text,
+            toolCalls: item.toolCalls.map { MessageToolCall(id: $0.id, name: $0.name, argumentsJson: $0.argumentsJson) },
+            toolCallId: item.toolCallId,
+            error: item.error,
+            activityType: item.activityType,
+            content: item.content,
+            localOnly: item.localOnly,
+            isPending: item.pending
+        )
     }
 }
 
-/// The shared state as Foundation JSON values, with the core's applied JSON Patches replayed on it.
-/// The core sends `add`, `replace` and `remove` only (`move` and `copy` spelled out with their
-/// values, `test` dropped); anything else means the two disagree and the caller re-reads the state.
-struct StateTree {
-    private(set) var root: Any? = nil
-
-    mutating func replace(_ value: NodeValue) {
-        root = Self.foundation(value)
-    }
-
-    /// False when an operation does not resolve (the tree is then unspecified).
-    mutating func apply(_ operations: [PatchOperation]) -> Bool {
-        for op in operations {
-            let value = op.value.map(Self.foundation) ?? NSNull()
-            switch op.op {
-            case .add: guard put(op.path, value, insert: true) else { return false }
-            case .replace: guard put(op.path, value, insert: false) else { return false }
-            case .remove: guard remove(op.path) != nil else { return false }
-            case .move, .copy, .test: return false
-            }
-        }
-        return true
-    }
-
-    /// `value` as compact JSON text (a CUSTOM or RAW event's payload).
-    static func jsonText(_ value: NodeValue) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: foundation(value), options: [.fragmentsAllowed, .sortedKeys]) else {
-            return "null"
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    func json() -> String {
-        guard let root, !(root is NSNull),
-              let data = try? JSONSerialization.data(withJSONObject: root, options: [.fragmentsAllowed, .sortedKeys])
-        else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    private static func tokens(_ path: String) -> [String] {
-        guard !path.isEmpty else { return [] }
-        return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-        }
-    }
-
-    /// Rebuilds the containers along `tokens` with `edit` applied at the last one (values are
-    /// copied on write, so this is O(depth x width), which state patches stay well within).
-    private static func edit(_ node: Any?, _ tokens: ArraySlice<String>, _ change: (inout Any?) -> Bool) -> (Any?, Bool) {
-        guard let token = tokens.first else {
-            var value = node
-            let ok = change(&value)
-            return (value, ok)
-        }
-        if var object = node as? [String: Any] {
-            if tokens.count == 1 {
-                var slot: Any? = object[token]
-                let ok = change(&slot)
-                object[token] = slot
-                return (object, ok)
-            }
-            let (updated, ok) = edit(object[token], tokens.dropFirst(), change)
-            object[token] = updated
-            return (object, ok)
-        }
-        if var array = node as? [Any], let i = Int(token), array.indices.contains(i) {
-            let (updated, ok) = edit(array[i], tokens.dropFirst(), change)
-            array[i] = updated ?? NSNull()
-            return (array, ok)
-        }
-        return (node, false)
-    }
-
-    private mutating func put(_ path: String, _ value: Any, insert: Bool) -> Bool {
-        var tokens = Self.tokens(path)
-        guard let last = tokens.popLast() else {
-            root = value
-            return true
-        }
-        let (updated, ok) = Self.edit(root, tokens[...]) { parent in
-            if var object = parent as? [String: Any] {
-                object[last] = value
-                parent = object
-                return true
-            }
-            if var array = parent as? [Any] {
-                if last == "-" {
-                    array.append(value)
-                } else if let i = Int(last), insert, i <= array.count {
-                    array.insert(value, at: i)
-                } else if let i = Int(last), !insert, array.indices.contains(i) {
-                    array[i] = value
-                } else {
-                    return false
-                }
-                parent = array
-                return true
-            }
-            return false
-        }
-        root = updated
-        return ok
-    }
-
-    private mutating func remove(_ path: String) -> Any? {
-        var tokens = Self.tokens(path)
-        guard let last = tokens.popLast() else {
-            defer { root = nil }
-            return root ?? NSNull()
-        }
-        var removed: Any?
-        let (updated, ok) = Self.edit(root, tokens[...]) { parent in
-            if var object = parent as? [String: Any], let value = object.removeValue(forKey: last) {
-                removed = value
-                parent = object
-                return true
-            }
-            if var array = parent as? [Any], let i = Int(last), array.indices.contains(i) {
-                removed = array.remove(at: i)
-                parent = array
-                return true
-            }
-            return false
-        }
-        guard ok else { return nil }
-        root = updated
-        return removed
-    }
-
-    private static func foundation(_ value: NodeValue) -> Any {
+/// JSON values from the core as Foundation values and as text.
+enum JSONText {
+    static func foundation(_ value: NodeValue) -> Any {
         switch value {
         case .null: return NSNull()
         case .bool(let b): return b
@@ -675,100 +499,40 @@ struct StateTree {
             return object
         }
     }
-}
 
-/// Bounds what waits for a consumer. The core calls a listener on that listener's own thread,
-/// which may block: `enter` waits there while `capacity` items are queued, the core's inbox for
-/// the subscription then fills, and the core sends a fresh `Reset`. A main actor that falls
-/// behind costs a resync, never unbounded memory.
-final class DeliveryGate: @unchecked Sendable {
-    private let condition = NSCondition()
-    private let capacity: Int
-    private var queued = 0
-    private var closed = false
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    /// On the listener's thread, before enqueueing one item: false once closed.
-    func enter() -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while queued >= capacity && !closed { condition.wait() }
-        if closed { return false }
-        queued += 1
-        return true
-    }
-
-    /// On the consumer, for each item taken.
-    func leave() {
-        condition.lock()
-        queued = max(0, queued - 1)
-        condition.signal()
-        condition.unlock()
-    }
-
-    /// Releases a waiting listener thread for good.
-    func close() {
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        condition.unlock()
+    /// Compact JSON text with object keys sorted; `empty` for null or what cannot be written.
+    static func text(_ value: Any, empty: String = "null") -> String {
+        guard !(value is NSNull),
+              let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys])
+        else { return empty }
+        return String(decoding: data, as: UTF8.self)
     }
 }
 
-/// One surface's diffs as `surfaceDiffs` delivers them; each one taken frees room in its gate.
+/// One surface's diffs as `surfaceDiffs` delivers them, pulled from the core a batch at a time.
 public struct SurfaceDiffs: AsyncSequence {
     public typealias Element = SurfaceDiff
-    let stream: AsyncStream<SurfaceDiff>
-    let gate: DeliveryGate
+    let feed: SurfaceFeed
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: AsyncStream<SurfaceDiff>.AsyncIterator
-        let gate: DeliveryGate
+        let feed: SurfaceFeed
+        var buffered: [SurfaceDiff] = []
 
         public mutating func next() async -> SurfaceDiff? {
-            let diff = await base.next()
-            if diff != nil { gate.leave() }
-            return diff
+            if buffered.isEmpty {
+                guard let diffs = (try? await feed.nextDiffs()) ?? nil, !diffs.isEmpty else {
+                    feed.unsubscribe()
+                    return nil
+                }
+                buffered = diffs.reversed()
+            }
+            return buffered.popLast()
         }
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: stream.makeAsyncIterator(), gate: gate)
+        AsyncIterator(feed: feed)
     }
-}
-
-/// Receives update batches on the listener's Rust thread and enqueues them, waiting while the
-/// gate is full.
-private final class Forwarder: ConversationListener, @unchecked Sendable {
-    // AsyncStream.Continuation is safe to use from any thread.
-    private let queue: AsyncStream<AgentConversation.QueueItem>.Continuation
-    private let gate: DeliveryGate
-    init(_ queue: AsyncStream<AgentConversation.QueueItem>.Continuation, gate: DeliveryGate) {
-        self.queue = queue
-        self.gate = gate
-    }
-    func onUpdates(updates: [Observed]) throws {
-        if gate.enter() { queue.yield(.batch(updates)) }
-    }
-}
-
-/// Receives one surface's diffs on the listener's Rust thread and enqueues them, like `Forwarder`.
-private final class SurfaceForwarder: SurfaceListener, @unchecked Sendable {
-    private let queue: AsyncStream<SurfaceDiff>.Continuation
-    private let gate: DeliveryGate
-    init(_ queue: AsyncStream<SurfaceDiff>.Continuation, gate: DeliveryGate) {
-        self.queue = queue
-        self.gate = gate
-    }
-    func onDiffs(diffs: [SurfaceDiff]) throws {
-        for diff in diffs {
-            guard gate.enter() else { return }
-            queue.yield(diff)
-        }
-    }
-    // The core drops the listener when the subscription ends: end the stream too.
-    deinit { queue.finish() }
 }
 
 /// A Swift closure as the core's client tool handler.

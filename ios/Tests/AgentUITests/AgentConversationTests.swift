@@ -62,7 +62,7 @@ final class AgentConversationTests: XCTestCase {
         let quoted = "Your location according to the app: Lisbon, Portugal"
         try await waitUntil("the agent quoting the tool") { conversation.messages.assistantTexts.contains(quoted) }
         try await waitUntil("the call marked succeeded") {
-            conversation.toolCalls[report.toolCallId]?.phase == ToolCallPhase.succeeded(result: "Lisbon, Portugal")
+            conversation.toolCall(report.toolCallId)?.phase == ToolCallPhase.succeeded(result: "Lisbon, Portugal")
         }
         // The result went back as a tool message, and the run continued from it.
         XCTAssertTrue(
