@@ -403,7 +403,8 @@ public final class AgentConversation: ObservableObject {
     }
 
     /// The one place the properties change: one batch, applied and published, then its event.
-    private func apply(_ batch: ViewBatch) {
+    /// (Internal for the shared adapter cases' test.)
+    func apply(_ batch: ViewBatch) {
         guard !closed else { return }
         if batch.reset { snapshotsApplied += 1 }
         if !batch.messages.isEmpty {

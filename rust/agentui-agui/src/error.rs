@@ -48,7 +48,7 @@ impl ProtocolError {
 }
 
 /// What kind of thing a [`Warning`] reports, so an application can filter without parsing text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum WarningKind {

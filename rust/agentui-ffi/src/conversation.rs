@@ -73,6 +73,25 @@ impl ViewSubscription {
     }
 }
 
+/// The batches a view that starts at a case's `snapshot` and reads after its `deltas` gets
+/// (`agentui_runtime::view::replay`): the shared adapter cases (tests/adapter-cases) played
+/// through the core, for the platforms' tests. Host test builds only.
+#[cfg(feature = "demo-agent")]
+#[uniffi::export]
+pub fn adapter_case_batches(case_json: String) -> Result<Vec<ViewBatch>, ConversationError> {
+    let invalid = |e: serde_json::Error| ConversationError::InvalidJson { detail: format!("adapter case: {e}") };
+    let case: serde_json::Value = serde_json::from_str(&case_json).map_err(invalid)?;
+    let snapshot: ConversationSnapshot = match case.get("snapshot") {
+        Some(value) => serde_json::from_value(value.clone()).map_err(invalid)?,
+        None => ConversationSnapshot::default(),
+    };
+    let deltas: Vec<agentui_runtime::ConversationDelta> = match case.get("deltas") {
+        Some(value) => serde_json::from_value(value.clone()).map_err(invalid)?,
+        None => Vec::new(),
+    };
+    Ok(agentui_runtime::view::replay(snapshot, &deltas))
+}
+
 /// One surface's diffs, pulled: a `Reset` first (and after falling behind; an empty one when the
 /// agent deleted the surface), then `Patch`es. Dropping it, or `close()`, unsubscribes.
 #[derive(Debug, uniffi::Object)]

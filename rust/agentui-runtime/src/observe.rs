@@ -22,7 +22,7 @@ use serde_json::Value;
 use crate::session::{PendingSend, RunPhase, SessionWarning, ToolCallUpdate};
 
 /// A surface the agent created, as the conversation lists it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct SurfaceEntry {
     pub surface_id: String,
@@ -50,8 +50,10 @@ impl From<KeptLocal> for (String, LocalOnly) {
     }
 }
 
-/// The whole observable state of a conversation at one point of its sequence.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// The whole observable state of a conversation at one point of its sequence. (Serde: replays
+/// and the shared adapter cases; an omitted field is empty.)
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct ConversationSnapshot {
     pub thread_id: String,
@@ -79,7 +81,7 @@ pub struct ConversationSnapshot {
 pub const ABSORB_LIMIT: usize = 16 * 1024;
 
 /// One change of a conversation's observable state.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum ConversationDelta {
     /// A message was appended to the list.

@@ -414,3 +414,25 @@ fn waiting_ids(pending: &[PendingSend]) -> HashSet<String> {
         })
         .collect()
 }
+
+/// The batches a subscriber that joins at `snapshot` and reads after `deltas` gets: what the
+/// platforms' shared adapter cases (tests/adapter-cases) are played through, so both apply what
+/// the core really builds. Batches end at events, as when read live.
+pub fn replay(snapshot: ConversationSnapshot, deltas: &[ConversationDelta]) -> Vec<ViewBatch> {
+    let mut model = crate::model::ConversationModel::new(snapshot.clone(), Vec::new());
+    let mut feed = ViewFeed::new();
+    let mut batches = Vec::new();
+    let mut batch = ViewBatch::default();
+    feed.push(&mut batch, &Observed::Snapshot(Box::new(snapshot)), &mut || Value::Null);
+    for delta in deltas {
+        model.apply(delta);
+        let more = feed.push(&mut batch, &Observed::Delta(delta.clone()), &mut || model.view().state.clone());
+        if !more {
+            batches.push(std::mem::take(&mut batch));
+        }
+    }
+    if !batch.is_empty() {
+        batches.push(batch);
+    }
+    batches
+}

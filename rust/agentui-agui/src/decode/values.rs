@@ -358,6 +358,16 @@ pub(crate) fn patch(value: Value, path: &str, strip: &mut Strip) -> Res<Vec<Patc
     list(value, path, strip, patch_operation)
 }
 
+/// Serde's way in, by the same rules as a `STATE_DELTA` operation (replays, test cases).
+impl<'de> serde::Deserialize<'de> for PatchOperation {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        let mut warnings = Vec::new();
+        let mut strip = Strip { warnings: &mut warnings, owner: "a patch operation" };
+        patch_operation(value, "", &mut strip).map_err(|reject| serde::de::Error::custom(format!("{reject:?}")))
+    }
+}
+
 impl ObjectReader {
     /// What is left of an open object after its described members were taken.
     pub(crate) fn into_rest(self) -> Value {

@@ -79,7 +79,7 @@ pub struct ToolCallUpdate {
 }
 
 /// What a [`SessionWarning`] is about, so applications filter without parsing text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum SessionWarningKind {
     /// A warning from the protocol pipeline (dropped event, patch not applied...).
@@ -116,7 +116,7 @@ pub enum SessionWarningKind {
 }
 
 /// A non-fatal observation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct SessionWarning {
     pub kind: SessionWarningKind,

@@ -287,3 +287,87 @@ async fn a_cancelled_answer_is_marked_in_place_and_nothing_else_of_it_is_sent_ag
     assert_eq!(shown.items[1].local_only, Some(LocalOnly::Cancelled));
     assert_eq!(shown.state_part(), Shown::fresh(&conv).state_part());
 }
+
+/// The shared adapter cases (tests/adapter-cases/cases.json), checked here against the core's
+/// own batches with the same reading the platforms' tests use: a case that the core does not
+/// meet fails here first, whatever the platforms do.
+#[test]
+fn the_shared_adapter_cases_hold_for_the_batches_the_core_builds() {
+    use agentui_runtime::view::replay;
+    use agentui_runtime::{ConversationDelta, ConversationSnapshot};
+
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/adapter-cases/cases.json");
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let cases = file["cases"].as_array().unwrap();
+    assert!(cases.len() >= 10, "too few cases");
+    // A name as the cases write it: the variant's name, without its fields.
+    let name = |debug: String| debug.split([' ', '(', '{']).next().unwrap().to_owned();
+    for case in cases {
+        let title = case["name"].as_str().unwrap();
+        let snapshot: ConversationSnapshot =
+            case.get("snapshot").map(|s| serde_json::from_value(s.clone()).unwrap()).unwrap_or_default();
+        let deltas: Vec<ConversationDelta> =
+            case.get("deltas").map(|d| serde_json::from_value(d.clone()).unwrap()).unwrap_or_default();
+        let mut shown = Shown::default();
+        for batch in replay(snapshot, &deltas) {
+            shown.apply(batch);
+        }
+        let expect = &case["expect"];
+        if let Some(messages) = expect.get("messages").and_then(Value::as_array) {
+            assert_eq!(shown.items.len(), messages.len(), "{title}: message count");
+            for (item, want) in shown.items.iter().zip(messages) {
+                assert_eq!(item.id, want["id"], "{title}");
+                assert_eq!(format!("{:?}", item.role).to_lowercase(), want["role"], "{title}");
+                assert_eq!(item.text, want["text"], "{title}");
+                if let Some(local) = want.get("localOnly") {
+                    assert_eq!(
+                        item.local_only.map(|l| format!("{l:?}")).map_or(Value::Null, Value::from),
+                        *local,
+                        "{title}"
+                    );
+                }
+                if let Some(pending) = want.get("pending") {
+                    assert_eq!(Value::from(item.pending), *pending, "{title}");
+                }
+                if let Some(calls) = want.get("toolCalls") {
+                    let got: Vec<Value> = item.tool_calls.iter().map(|c| json!([c.id, c.arguments_json])).collect();
+                    assert_eq!(Value::from(got), *calls, "{title}");
+                }
+            }
+        }
+        if let Some(calls) = expect.get("toolCalls") {
+            let got: Vec<Value> =
+                shown.tool_calls.iter().map(|c| json!([c.tool_call_id, name(format!("{:?}", c.phase))])).collect();
+            assert_eq!(Value::from(got), *calls, "{title}");
+        }
+        if let Some(phase) = expect.get("phase") {
+            assert_eq!(name(format!("{:?}", shown.phase)), *phase, "{title}");
+        }
+        if let Some(steps) = expect.get("activeSteps") {
+            assert_eq!(json!(shown.steps), *steps, "{title}");
+        }
+        if let Some(state) = expect.get("state") {
+            assert_eq!(shown.state, *state, "{title}");
+        }
+        if let Some(surfaces) = expect.get("surfaces") {
+            assert_eq!(json!(shown.surfaces.iter().map(|s| &s.surface_id).collect::<Vec<_>>()), *surfaces, "{title}");
+        }
+        if let Some(events) = expect.get("events") {
+            let got: Vec<String> = shown
+                .events
+                .iter()
+                .map(|e| match e {
+                    ViewEvent::Custom { name, .. } => format!("Custom:{name}"),
+                    ViewEvent::Raw { .. } => "Raw".to_owned(),
+                    ViewEvent::StepStarted { name } => format!("StepStarted:{name}"),
+                    ViewEvent::StepFinished { name } => format!("StepFinished:{name}"),
+                    ViewEvent::Warning { warning } => match warning.kind {
+                        agentui_runtime::session::SessionWarningKind::Protocol(kind) => format!("Warning:{kind:?}"),
+                        kind => format!("Warning:{kind:?}"),
+                    },
+                })
+                .collect();
+            assert_eq!(json!(got), *events, "{title}");
+        }
+    }
+}

@@ -218,8 +218,11 @@ class AgentConversation private constructor(
         return result
     }
 
-    /** The one place the flows change: one batch, applied and published, then its event. */
-    private fun apply(batch: ViewBatch) {
+    /**
+     * The one place the flows change: one batch, applied and published, then its event. Called
+     * on the dispatcher only (internal for the shared adapter cases' test).
+     */
+    internal fun apply(batch: ViewBatch) {
         if (batch.reset) snapshotsApplied++
         if (batch.messages.isNotEmpty()) {
             for (diff in batch.messages) applyMessage(diff)
