@@ -11,6 +11,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use agentui_a2ui::{SurfaceDiff, SurfaceEvent};
+use serde_json::Value;
 use tokio::sync::Notify;
 
 use crate::conversation::SurfaceSnapshot;
@@ -230,19 +231,23 @@ impl Observers {
     }
 
     /// The next batch of `inbox`: `None` when nothing is queued, `Some(None)` once the
-    /// conversation is gone and all was read. Drained under the hub's lock, so the state read
-    /// for the batch is the model's as of the last item queued. A subscriber that fell behind
-    /// starts again from a fresh snapshot, which completes every barrier issued so far (`issued`).
+    /// conversation is gone and all was read. The queue is read under its own lock only, so the
+    /// run keeps publishing meanwhile; a state change reads the model's state once, at the end
+    /// (it may be a little newer than the batch's last item: the next batch then repeats it). A
+    /// subscriber that fell behind starts again from a fresh snapshot, taken under the hub's
+    /// lock, which completes every barrier issued so far (`issued`).
     pub fn next_view(&self, inbox: &Inbox<ViewItem>, feed: &mut ViewFeed, issued: u64) -> Option<Option<ViewBatch>> {
-        let hub = self.hub();
         let mut batch = ViewBatch::default();
         let mut taken = 0;
-        let mut state = || hub.model.view().state.clone();
+        let mut state_changed = false;
         while taken < MAX_VIEW_ITEMS {
             match inbox.next() {
                 Next::Item(ViewItem::Observed(item)) => {
                     taken += 1;
-                    if !feed.push(&mut batch, &item, &mut state) {
+                    if !feed.push(&mut batch, &item, &mut || {
+                        state_changed = true;
+                        Value::Null
+                    }) {
                         break;
                     }
                 }
@@ -251,19 +256,25 @@ impl Observers {
                     batch.settled = batch.settled.max(number);
                 }
                 Next::Lagging => {
+                    // Under the hub's lock no change is pushed, so the snapshot and the queue agree.
+                    let hub = self.hub();
                     let mut inbox_state = lock(&inbox.state);
                     inbox_state.lagging = false;
                     inbox_state.queue.clear();
                     drop(inbox_state);
                     taken += 1;
                     let snapshot = Observed::Snapshot(Box::new(hub.model.snapshot()));
-                    feed.push(&mut batch, &snapshot, &mut state);
+                    feed.push(&mut batch, &snapshot, &mut || Value::Null);
                     batch.settled = batch.settled.max(issued);
+                    state_changed = false;
                     break;
                 }
                 Next::Closed if taken == 0 => return Some(None),
                 Next::Closed | Next::Empty => break,
             }
+        }
+        if state_changed {
+            batch.state = Some(self.hub().model.view().state.clone());
         }
         (taken > 0).then_some(Some(batch))
     }

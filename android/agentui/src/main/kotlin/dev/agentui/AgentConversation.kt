@@ -16,7 +16,7 @@ import kotlinx.coroutines.SupervisorJob
 import kotlinx.coroutines.async
 import kotlinx.coroutines.cancel
 import kotlinx.coroutines.channels.BufferOverflow
-import kotlinx.coroutines.delay
+import kotlinx.coroutines.channels.Channel
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.MutableSharedFlow
 import kotlinx.coroutines.flow.MutableStateFlow
@@ -27,6 +27,7 @@ import kotlinx.coroutines.flow.asStateFlow
 import kotlinx.coroutines.flow.first
 import kotlinx.coroutines.flow.flow
 import kotlinx.coroutines.launch
+import kotlinx.coroutines.withTimeoutOrNull
 import java.io.Closeable
 import java.util.concurrent.atomic.AtomicBoolean
 
@@ -69,6 +70,8 @@ class AgentConversation private constructor(
     private val _pendingSends = MutableStateFlow<List<PendingSend>>(emptyList())
     /** The highest barrier the applied batches settled (see [settled]). */
     private val settledUpTo = MutableStateFlow(0uL)
+    /** Wakes the apply coroutine from its once-a-frame wait: someone waits for a barrier. */
+    private val wake = Channel<Unit>(Channel.CONFLATED)
 
     /**
      * The messages in conversation order; streamed text updates its message in place. A message
@@ -124,9 +127,10 @@ class AgentConversation private constructor(
                     apply(batch)
                     // While the agent streams, ask again at most once a frame: what arrives
                     // meanwhile is joined into the next batch, and each publish copies the lists once.
+                    // A caller of send() waiting for its run's end cuts the wait short.
                     val wait = PUBLISH_INTERVAL_NS - (System.nanoTime() - lastPublish)
                     lastPublish = System.nanoTime()
-                    if (wait > 0 && batch.event == null) delay(wait / 1_000_000 + 1)
+                    if (wait > 0 && batch.event == null) withTimeoutOrNull(wait / 1_000_000 + 1) { wake.receive() }
                 }
             } finally {
                 view.destroy()
@@ -214,6 +218,7 @@ class AgentConversation private constructor(
         val result = call()
         if (closed.get()) return result
         val barrier = view.barrier()
+        wake.trySend(Unit)
         settledUpTo.first { it >= barrier || closed.get() }
         return result
     }
