@@ -407,9 +407,14 @@ public final class AgentConversation: ObservableObject {
     func apply(_ batch: ViewBatch) {
         guard !closed else { return }
         if batch.reset { snapshotsApplied += 1 }
+        // A diff for a position these lists do not have would be a core defect: Swift would
+        // trap on it, so it is checked, and the whole state is asked for instead.
         if !batch.messages.isEmpty {
             var items = messages
-            for diff in batch.messages { Self.apply(diff, to: &items) }
+            for diff in batch.messages where !Self.apply(diff, to: &items) {
+                view.resync()
+                return
+            }
             messages = items
         }
         if !batch.toolCalls.isEmpty {
@@ -417,8 +422,11 @@ public final class AgentConversation: ObservableObject {
             for diff in batch.toolCalls {
                 switch diff {
                 case .reset(let all): calls = all
-                case .insert(let index, let call): calls.insert(call, at: Int(index))
-                case .set(let index, let call): calls[Int(index)] = call
+                case .insert(let index, let call) where Int(index) <= calls.count: calls.insert(call, at: Int(index))
+                case .set(let index, let call) where calls.indices.contains(Int(index)): calls[Int(index)] = call
+                case .insert, .set:
+                    view.resync()
+                    return
                 }
             }
             toolCalls = calls
@@ -455,17 +463,30 @@ public final class AgentConversation: ObservableObject {
         }
     }
 
-    private static func apply(_ diff: MessageDiff, to items: inout [ChatMessage]) {
+    /// False when the diff names a position `items` does not have.
+    private static func apply(_ diff: MessageDiff, to items: inout [ChatMessage]) -> Bool {
         switch diff {
         case .reset(let all): items = all.map(chatMessage)
-        case .insert(let index, let item): items.insert(chatMessage(item), at: Int(index))
-        case .set(let index, let item): items[Int(index)] = chatMessage(item)
-        case .appendText(let index, let text): items[Int(index)].text += text
-        case .appendArguments(let index, let call, let text): items[Int(index)].toolCalls[Int(call)].argumentsJson += text
+        case .insert(let index, let item):
+            guard Int(index) <= items.count else { return false }
+            items.insert(chatMessage(item), at: Int(index))
+        case .set(let index, let item):
+            guard items.indices.contains(Int(index)) else { return false }
+            items[Int(index)] = chatMessage(item)
+        case .appendText(let index, let text):
+            guard items.indices.contains(Int(index)) else { return false }
+            items[Int(index)].text += text
+        case .appendArguments(let index, let call, let text):
+            guard items.indices.contains(Int(index)), items[Int(index)].toolCalls.indices.contains(Int(call)) else {
+                return false
+            }
+            items[Int(index)].toolCalls[Int(call)].argumentsJson += text
         case .marks(let index, let localOnly, let pending):
+            guard items.indices.contains(Int(index)) else { return false }
             items[Int(index)].localOnly = localOnly
             items[Int(index)].isPending = pending
         }
+        return true
     }
 
     /// The core's chat item as a `ChatMessage`, field for field.

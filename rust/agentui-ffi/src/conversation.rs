@@ -66,6 +66,12 @@ impl ViewSubscription {
         self.0.barrier()
     }
 
+    /// The next batch is the whole state again (what is queued is dropped): for a reader that
+    /// could not apply a batch, instead of going on wrong.
+    pub fn resync(&self) {
+        self.0.resync();
+    }
+
     /// Ends the subscription: what is queued is still read, then `next_batch` gives `None`.
     /// (Not `close`: the generated Kotlin object's `close()` frees it.)
     pub fn unsubscribe(&self) {

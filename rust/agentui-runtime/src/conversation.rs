@@ -104,6 +104,13 @@ impl ViewSubscription {
         observers.next_view(inbox, &mut feed, issued)
     }
 
+    /// Makes the next batch the whole state again, dropping what is queued: for a reader that
+    /// could not apply a batch (a diff whose position it does not have), instead of going on wrong.
+    pub fn resync(&self) {
+        let _feed = self.feed.lock().unwrap_or_else(|p| p.into_inner());
+        self.observers.resync(&self.inbox);
+    }
+
     /// Ends the subscription: what is queued is still read, then `next_batch` gives `None`.
     pub fn close(&self) {
         self.inbox.close();

@@ -223,6 +223,17 @@ impl Observers {
         inbox
     }
 
+    /// Drops what `inbox` holds and makes its next read a fresh snapshot, as if it had fallen
+    /// behind (a reader that found a batch it could not apply asks for this).
+    pub fn resync(&self, inbox: &Inbox<ViewItem>) {
+        let _hub = self.hub();
+        let mut state = lock(&inbox.state);
+        state.queue.clear();
+        state.lagging = true;
+        drop(state);
+        inbox.ready.notify_one();
+    }
+
     /// Queues barrier `number` behind everything published so far (under the hub's lock, so no
     /// publish can slip in between).
     pub fn barrier(&self, inbox: &Inbox<ViewItem>, number: u64) {

@@ -260,6 +260,24 @@ async fn a_subscriber_that_falls_behind_is_given_the_whole_state_and_its_barrier
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_reader_that_cannot_apply_a_batch_asks_for_the_whole_state_again() {
+    let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![text("a1", "Hello!")]))]).await;
+    let conv = conversation(&server);
+    let view = conv.subscribe_view();
+    let mut shown = Shown::default();
+    shown.drain(&view);
+    conv.send_message("hi".into()).await.unwrap();
+    // As a platform does when a diff names a position it does not have: what is queued goes,
+    // and the next batch is the whole state.
+    view.resync();
+    let batches = shown.drain(&view);
+    assert_eq!(batches.len(), 1);
+    assert!(batches[0].reset);
+    assert_eq!(shown.state_part(), Shown::fresh(&conv).state_part());
+    assert_eq!(shown.items.len(), 2);
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_cancelled_answer_is_marked_in_place_and_nothing_else_of_it_is_sent_again() {
     let head: Vec<Value> = text("a1", "half an ans").into_iter().take(2).collect();
     let mut steps: Vec<Step> =

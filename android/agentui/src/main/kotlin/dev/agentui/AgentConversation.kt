@@ -124,7 +124,13 @@ class AgentConversation private constructor(
                 while (true) {
                     // A suspend call into the core: no thread waits while nothing changes.
                     val batch = view.nextBatch() ?: break
-                    apply(batch)
+                    try {
+                        apply(batch)
+                    } catch (inconsistent: IndexOutOfBoundsException) {
+                        // A diff for a position this list does not have would be a core defect:
+                        // start again from the whole state rather than show a wrong list or crash.
+                        view.resync()
+                    }
                     // While the agent streams, ask again at most once a frame: what arrives
                     // meanwhile is joined into the next batch, and each publish copies the lists once.
                     // A caller of send() waiting for its run's end cuts the wait short.
