@@ -1,6 +1,7 @@
 //! A conversation with one agent: a thin object over `agentui_runtime::Conversation`, which
 //! owns the state, serialises runs and applies input at once. Nothing is mirrored here: reads
-//! ask the runtime, listeners forward its snapshot and deltas, all as the runtime's own types.
+//! ask the runtime, and what a UI shows is pulled from it (`ViewSubscription`, `SurfaceFeed`),
+//! all as the runtime's own types.
 
 use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -10,30 +11,14 @@ use std::task::{Context, Poll};
 
 use agentui_a2ui::SurfaceDiff;
 use agentui_json::value::NodeValue;
-use agentui_runtime::forward::Forwarder;
 use agentui_runtime::session::{ActionResult, RunSummary};
 use agentui_runtime::view::ViewBatch;
-use agentui_runtime::{ConversationSnapshot, Observed, SurfaceSnapshot};
+use agentui_runtime::{ConversationSnapshot, SurfaceSnapshot};
 use tokio::runtime::Handle;
 
-use crate::error::{ConversationError, ListenerError, SurfaceError};
+use crate::error::{ConversationError, SurfaceError};
 use crate::runtime::RuntimeCore;
 use crate::tools::{client_tool, ClientToolHandler};
-
-/// Receives a conversation's updates in order, in batches, on the subscription's own thread: a
-/// `Snapshot` first (and again after falling behind), then deltas. It may block while the app's
-/// queue is full; the core then resyncs it with a fresh `Snapshot` instead of buffering more.
-#[uniffi::export(foreign)]
-pub trait ConversationListener: Send + Sync {
-    fn on_updates(&self, updates: Vec<Observed>) -> Result<(), ListenerError>;
-}
-
-/// Receives one surface's diffs in order, in batches, on the subscription's own thread: a
-/// `Reset` first, then `Patch`es. It may block, like `ConversationListener`.
-#[uniffi::export(foreign)]
-pub trait SurfaceListener: Send + Sync {
-    fn on_diffs(&self, diffs: Vec<SurfaceDiff>) -> Result<(), ListenerError>;
-}
 
 /// One write of user input, for `Conversation::set_value`. One argument rather than three
 /// because it runs per keystroke, and on Kotlin each argument costs a native buffer and a status
@@ -144,28 +129,6 @@ impl<T> Future for NoPanic<'_, T> {
             Ok(poll) => poll.map(Ok),
             Err(_) => Poll::Ready(Err(ConversationError::Internal { detail: "the call panicked".to_owned() })),
         }
-    }
-}
-
-/// A listener's forwarding thread (`agentui_runtime::forward`). Cancelled by `cancel()` and on drop.
-#[derive(Debug, uniffi::Object)]
-pub struct TaskHandle(Forwarder);
-
-#[uniffi::export]
-impl TaskHandle {
-    /// Stops the deliveries; one in progress finishes, none starts after. Idempotent, never blocks.
-    pub fn cancel(&self) {
-        self.0.cancel();
-    }
-
-    pub fn is_active(&self) -> bool {
-        self.0.is_active()
-    }
-
-    /// Returns once every item published before this call has been delivered, so a caller that
-    /// awaited `send_message` and then this sees the run's end in what its listener applied.
-    pub async fn flush(&self) {
-        self.0.flush().await;
     }
 }
 
@@ -311,36 +274,4 @@ impl Conversation {
         let closer = subscription.closer();
         Ok(Arc::new(SurfaceFeed { subscription: tokio::sync::Mutex::new(subscription), closer }))
     }
-
-    /// Forwards a `Snapshot`, then every delta, in order, until the handle is cancelled or dropped.
-    /// `Internal` if the system refused a thread for it.
-    pub fn add_listener(&self, listener: Arc<dyn ConversationListener>) -> Result<Arc<TaskHandle>, ConversationError> {
-        let subscription = self.inner.subscribe();
-        let forwarder = Forwarder::start(self.runtime.handle(), subscription, move |items: Vec<Observed>| {
-            if let Err(e) = listener.on_updates(items) {
-                tracing::warn!(error = %e, "conversation listener failed");
-            }
-        });
-        forwarder.map(|f| Arc::new(TaskHandle(f))).map_err(|e| ConversationError::Internal { detail: no_thread(&e) })
-    }
-
-    /// Forwards one surface's `Reset`, then its `Patch`es, in order.
-    pub fn add_surface_listener(
-        &self,
-        surface_id: String,
-        listener: Arc<dyn SurfaceListener>,
-    ) -> Result<Arc<TaskHandle>, SurfaceError> {
-        let subscription =
-            self.inner.subscribe_surface(&surface_id).ok_or(SurfaceError::UnknownSurface { surface_id })?;
-        let forwarder = Forwarder::start(self.runtime.handle(), subscription, move |diffs: Vec<SurfaceDiff>| {
-            if let Err(e) = listener.on_diffs(diffs) {
-                tracing::warn!(error = %e, "surface listener failed");
-            }
-        });
-        forwarder.map(|f| Arc::new(TaskHandle(f))).map_err(|e| SurfaceError::Internal { detail: no_thread(&e) })
-    }
-}
-
-fn no_thread(e: &std::io::Error) -> String {
-    format!("no thread for the listener: {e}")
 }

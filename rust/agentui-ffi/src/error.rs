@@ -97,22 +97,6 @@ pub enum RuntimeStartError {
     Failed { detail: String },
 }
 
-/// What a listener implementation may throw. Thrown errors are logged and dropped.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
-pub enum ListenerError {
-    #[error("listener failed: {detail}")]
-    Failed { detail: String },
-    /// Any other exception the foreign implementation threw.
-    #[error("listener threw unexpectedly: {detail}")]
-    Unexpected { detail: String },
-}
-
-impl From<uniffi::UnexpectedUniFFICallbackError> for ListenerError {
-    fn from(e: uniffi::UnexpectedUniFFICallbackError) -> Self {
-        ListenerError::Unexpected { detail: e.reason }
-    }
-}
-
 impl From<TransportError> for ConversationError {
     fn from(e: TransportError) -> Self {
         let detail = e.to_string();

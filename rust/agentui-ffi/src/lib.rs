@@ -6,10 +6,11 @@
 //!
 //! - [`Runtime`] owns the one tokio runtime; [`Runtime::connect`] makes a [`Conversation`] in
 //!   memory, [`Runtime::open`] one kept in a [`ConversationStore`] (restored if it holds it).
-//! - Listeners ([`ConversationListener`], [`SurfaceListener`]) get a snapshot, then deltas, on a
-//!   [`TaskHandle`] that cancels on drop. Client tools ([`ClientToolHandler`]) are foreign traits.
-//! - Panics: UniFFI catches a panic in any exported function; async calls and listener
-//!   deliveries contain their own; tool handler panics become failed tool results.
+//! - What a UI shows is pulled, never pushed: [`ViewSubscription`] (batches of list diffs built
+//!   by the core) and [`SurfaceFeed`] (one surface's diffs); no thread per subscriber. Client
+//!   tools ([`ClientToolHandler`]) are foreign traits.
+//! - Panics: UniFFI catches a panic in any exported function; async calls contain their own;
+//!   tool handler panics become failed tool results.
 
 uniffi::setup_scaffolding!();
 
@@ -24,8 +25,8 @@ mod tools;
 /// The host-test helpers (`demo-agent` feature), linked into this library in their own namespace.
 #[cfg(feature = "demo-agent")]
 pub use agentui_ffi_demo as demo;
-pub use conversation::{Conversation, ConversationListener, SurfaceListener, TaskHandle, ValueWrite};
-pub use error::{ConversationError, ListenerError, RuntimeStartError, SurfaceError};
+pub use conversation::{Conversation, SurfaceFeed, ValueWrite, ViewSubscription};
+pub use error::{ConversationError, RuntimeStartError, SurfaceError};
 pub use logging::{set_log_level, LogLevel};
 pub use runtime::{default_memory_budget, ConversationOptions, Header, Runtime};
 pub use store::ConversationStore;
@@ -44,6 +45,7 @@ pub use agentui_runtime::session::{
     ActionResult, PendingSend, PendingSendKind, RunPhase, RunSummary, SessionWarning, SessionWarningKind,
     ToolCallPhase, ToolCallUpdate, ToolFailure,
 };
+pub use agentui_runtime::view::{ChatItem, MessageDiff, MessageToolCall, ToolCallDiff, ViewBatch, ViewEvent};
 pub use agentui_runtime::{
     ConversationDelta, ConversationPage, ConversationSnapshot, ConversationSummary, KeptLocal, Observed, StoreError,
     SurfaceEntry, SurfaceSnapshot,

@@ -99,7 +99,7 @@ impl ViewSubscription {
 
     fn try_batch(&self, observers: &Observers, inbox: &Inbox<ViewItem>) -> Option<Option<ViewBatch>> {
         let mut feed = self.feed.lock().unwrap_or_else(|p| p.into_inner());
-        // Read under the feed's lock, as `barrier` numbers are: a resync covers all issued so far.
+        // Every barrier numbered so far was asked for before a resync this read may take.
         let issued = self.issued.load(Ordering::SeqCst);
         observers.next_view(inbox, &mut feed, issued)
     }
@@ -107,7 +107,6 @@ impl ViewSubscription {
     /// Makes the next batch the whole state again, dropping what is queued: for a reader that
     /// could not apply a batch (a diff whose position it does not have), instead of going on wrong.
     pub fn resync(&self) {
-        let _feed = self.feed.lock().unwrap_or_else(|p| p.into_inner());
         self.observers.resync(&self.inbox);
     }
 
@@ -119,7 +118,9 @@ impl ViewSubscription {
     /// A number that a later batch's `settled` reaches once every change published before this
     /// call is in the batches read: how `send` returns only after the UI shows the run's end.
     pub fn barrier(&self) -> u64 {
-        let _feed = self.feed.lock().unwrap_or_else(|p| p.into_inner());
+        // Numbered before it is queued: a resync that reads this number was taken after the
+        // call began, so it holds everything published before it. No lock is held while the
+        // reader is woken: its waker may read at once, on this thread.
         let number = self.issued.fetch_add(1, Ordering::SeqCst) + 1;
         self.observers.barrier(&self.inbox, number);
         number

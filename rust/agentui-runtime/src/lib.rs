@@ -17,7 +17,6 @@
 pub mod a2ui_bridge;
 pub mod budget;
 pub mod conversation;
-pub mod forward;
 mod model;
 pub mod observe;
 mod observers;

@@ -106,16 +106,20 @@ impl<T: Absorb> Inbox<T> {
         })
     }
 
-    fn push(&self, item: T) {
+    /// Queues `item`; true when the reader must be woken ([`Wake::wake`]), which the caller does
+    /// once it holds no lock: a reader's waker may poll it again at once, on this thread (a
+    /// Kotlin coroutine resumed unconfined), and that read takes the hub's lock.
+    #[must_use]
+    fn push(&self, item: T) -> bool {
         let mut state = lock(&self.state);
         if state.lagging || state.closed {
-            return;
+            return false;
         }
         // Readers pop under this lock too, so a queued item is whole when read. It was already
         // signalled, so absorbing needs no new signal.
         let item = match state.queue.back_mut() {
             Some(queued) => match queued.absorb(item) {
-                Ok(()) => return,
+                Ok(()) => return false,
                 Err(item) => item,
             },
             None => item,
@@ -126,12 +130,28 @@ impl<T: Absorb> Inbox<T> {
         } else {
             state.queue.push_back(item);
         }
-        drop(state);
-        self.ready.notify_one();
+        true
     }
 
-    pub(crate) fn close(&self) {
+    /// Marks the inbox closed; the caller wakes the reader once it holds no lock.
+    pub(crate) fn mark_closed(&self) {
         lock(&self.state).closed = true;
+    }
+
+    /// Closes the inbox and wakes its reader; never call it holding the hub's lock.
+    pub(crate) fn close(&self) {
+        self.mark_closed();
+        self.ready.notify_one();
+    }
+}
+
+/// A reader to wake after the locks are released.
+pub(crate) trait Wake: Send + Sync {
+    fn wake(&self);
+}
+
+impl<T: Send> Wake for Inbox<T> {
+    fn wake(&self) {
         self.ready.notify_one();
     }
 }
@@ -156,19 +176,25 @@ impl<T> Inbox<T> {
     }
 }
 
-#[derive(Debug)]
 struct Hub {
     model: ConversationModel,
     subscribers: Vec<Weak<Inbox<Observed>>>,
     view_subscribers: Vec<Weak<Inbox<ViewItem>>>,
+    /// Readers to wake once the hub's lock is released (see [`Inbox::push`]).
+    woken: Vec<Arc<dyn Wake>>,
     surface_subscribers: Vec<(String, Weak<Inbox<SurfaceDiff>>)>,
     closed: bool,
 }
 
 /// The model and its subscribers. Installed as the session's listener.
-#[derive(Debug)]
 pub(crate) struct Observers {
     hub: Mutex<Hub>,
+}
+
+impl std::fmt::Debug for Observers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Observers").finish_non_exhaustive()
+    }
 }
 
 impl Observers {
@@ -178,6 +204,7 @@ impl Observers {
                 model,
                 subscribers: Vec::new(),
                 view_subscribers: Vec::new(),
+                woken: Vec::new(),
                 surface_subscribers: Vec::new(),
                 closed: false,
             }),
@@ -226,19 +253,24 @@ impl Observers {
     /// Drops what `inbox` holds and makes its next read a fresh snapshot, as if it had fallen
     /// behind (a reader that found a batch it could not apply asks for this).
     pub fn resync(&self, inbox: &Inbox<ViewItem>) {
-        let _hub = self.hub();
+        let hub = self.hub();
         let mut state = lock(&inbox.state);
         state.queue.clear();
         state.lagging = true;
         drop(state);
-        inbox.ready.notify_one();
+        drop(hub);
+        inbox.wake();
     }
 
     /// Queues barrier `number` behind everything published so far (under the hub's lock, so no
     /// publish can slip in between).
     pub fn barrier(&self, inbox: &Inbox<ViewItem>, number: u64) {
-        let _hub = self.hub();
-        inbox.push(ViewItem::Barrier(number));
+        let hub = self.hub();
+        let wake = inbox.push(ViewItem::Barrier(number));
+        drop(hub);
+        if wake {
+            inbox.wake();
+        }
     }
 
     /// The next batch of `inbox`: `None` when nothing is queued, `Some(None)` once the
@@ -305,9 +337,21 @@ impl Observers {
     pub fn close(&self) {
         let mut hub = self.hub();
         hub.closed = true;
-        hub.subscribers.iter().filter_map(Weak::upgrade).for_each(|i| i.close());
-        hub.view_subscribers.iter().filter_map(Weak::upgrade).for_each(|i| i.close());
-        hub.surface_subscribers.iter().filter_map(|(_, i)| i.upgrade()).for_each(|i| i.close());
+        let mut woken: Vec<Arc<dyn Wake>> = Vec::new();
+        for inbox in hub.subscribers.iter().filter_map(Weak::upgrade) {
+            inbox.mark_closed();
+            woken.push(inbox);
+        }
+        for inbox in hub.view_subscribers.iter().filter_map(Weak::upgrade) {
+            inbox.mark_closed();
+            woken.push(inbox);
+        }
+        for inbox in hub.surface_subscribers.iter().filter_map(|(_, i)| i.upgrade()) {
+            inbox.mark_closed();
+            woken.push(inbox);
+        }
+        drop(hub);
+        woken.iter().for_each(|w| w.wake());
     }
 
     /// The next item of `inbox`; a fresh snapshot if it fell behind.
@@ -358,16 +402,21 @@ pub(crate) async fn wait_for<T, I>(inbox: &Inbox<I>, mut next: impl FnMut() -> O
 impl Hub {
     fn publish(&mut self, item: Observed) {
         // Dropped subscriptions are pruned as they are met.
+        let woken = &mut self.woken;
         self.view_subscribers.retain(|weak| match weak.upgrade() {
             Some(inbox) => {
-                inbox.push(ViewItem::Observed(item.clone()));
+                if inbox.push(ViewItem::Observed(item.clone())) {
+                    woken.push(inbox);
+                }
                 true
             }
             None => false,
         });
         self.subscribers.retain(|weak| match weak.upgrade() {
             Some(inbox) => {
-                inbox.push(item.clone());
+                if inbox.push(item.clone()) {
+                    woken.push(inbox);
+                }
                 true
             }
             None => false,
@@ -375,10 +424,11 @@ impl Hub {
     }
 
     fn publish_diff(&mut self, surface_id: &str, diff: &SurfaceDiff) {
+        let woken = &mut self.woken;
         self.surface_subscribers.retain(|(id, weak)| match weak.upgrade() {
             Some(inbox) => {
-                if id == surface_id {
-                    inbox.push(diff.clone());
+                if id == surface_id && inbox.push(diff.clone()) {
+                    woken.push(inbox);
                 }
                 true
             }
@@ -415,5 +465,8 @@ impl SessionListener for Observers {
                 hub.publish(Observed::Delta(delta));
             }
         }
+        let woken = std::mem::take(&mut hub.woken);
+        drop(hub);
+        woken.iter().for_each(|w| w.wake());
     }
 }

@@ -3,20 +3,19 @@
 
 use crate::common;
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use agentui_ffi::{
-    ConversationDelta, ConversationError, ConversationOptions, Header, KeptLocal, LocalOnly, MessageContent, Observed,
-    Role, RunPhase, Runtime, RuntimeStartError, ToolCallPhase, ToolFailure, ToolHandlerError,
+    ConversationError, ConversationOptions, Header, KeptLocal, LocalOnly, MessageContent, Role, RunPhase, Runtime,
+    RuntimeStartError, ToolCallPhase, ToolFailure, ToolHandlerError,
 };
 use common::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn send_message_streams_updates_and_returns_a_summary() {
     let f = fixture();
-    let updates = Arc::new(Recorder::<Observed>::default());
-    let subscription = f.conversation.add_listener(updates.clone()).expect("a listener thread");
+    let view = f.conversation.subscribe_view();
+    let mut shown = Shown::default();
 
     let summary =
         tokio::time::timeout(LIMIT, f.conversation.send_message("hello there".into())).await.unwrap().unwrap();
@@ -30,31 +29,16 @@ async fn send_message_streams_updates_and_returns_a_summary() {
     assert!(!last_assistant_text(&f.conversation).is_empty());
     assert!(matches!(phase(&f.conversation), RunPhase::Finished { .. }));
 
-    // The call returned after the end was published: a flush delivers it, in order, after a Reset.
-    tokio::time::timeout(LIMIT, subscription.flush()).await.unwrap();
-    let seen = updates.snapshot();
-    assert!(matches!(seen[0], Observed::Snapshot(_)), "{:?}", seen[0]);
-    // The message waits for the agent until the request is taken, then joins the conversation.
-    assert!(
-        matches!(&seen[1], Observed::Delta(ConversationDelta::PendingSends(pending)) if pending.len() == 1),
-        "{:?}",
-        seen[1]
-    );
-    assert!(matches!(seen[2], Observed::Delta(ConversationDelta::MessageAdded(_))), "{:?}", seen[2]);
-    assert!(seen
-        .iter()
-        .any(|u| matches!(u, Observed::Delta(ConversationDelta::PendingSends(pending)) if pending.is_empty())));
-    let phases: Vec<&RunPhase> = seen
-        .iter()
-        .filter_map(|u| match u {
-            Observed::Delta(ConversationDelta::RunPhase(phase)) => Some(phase),
-            _ => None,
-        })
-        .collect();
-    assert!(phases.iter().any(|p| matches!(p, RunPhase::Running { .. })), "{phases:?}");
-    assert!(matches!(phases.last(), Some(RunPhase::Finished { .. })), "{phases:?}");
-    // Text streams as pieces, never as the whole message again.
-    assert!(seen.iter().any(|u| matches!(u, Observed::Delta(ConversationDelta::TextAppended { .. }))));
+    // The call returned after the end was published: the view shows it once its barrier is
+    // settled, after a first batch with the whole state.
+    shown.settle(&view).await;
+    assert!(shown.batches[0].reset, "{:?}", shown.batches[0]);
+    let texts: Vec<(Role, String)> = shown.items.iter().map(|i| (i.role, i.text.clone())).collect();
+    let expected: Vec<(Role, String)> =
+        messages.iter().map(|m| (m.role, m.text().unwrap_or_default().to_owned())).collect();
+    assert_eq!(texts, expected);
+    assert!(matches!(shown.phase, RunPhase::Finished { .. }), "{:?}", shown.phase);
+    assert_eq!(shown.pending, 0, "the message was delivered");
     f.agent.stop().unwrap();
 }
 
@@ -65,8 +49,8 @@ async fn a_foreign_client_tool_runs_and_its_result_reaches_the_agent() {
     f.conversation
         .register_tool("get_location".into(), "Where the user is".into(), LOCATION_SCHEMA.into(), tool.clone())
         .unwrap();
-    let updates = Arc::new(Recorder::<Observed>::default());
-    let subscription = f.conversation.add_listener(updates.clone()).expect("a listener thread");
+    let view = f.conversation.subscribe_view();
+    let mut shown = Shown::default();
 
     let summary =
         tokio::time::timeout(LIMIT, f.conversation.send_message("what is my location?".into())).await.unwrap().unwrap();
@@ -82,20 +66,11 @@ async fn a_foreign_client_tool_runs_and_its_result_reaches_the_agent() {
     assert_eq!(summary.tool_calls[0].outcome, Ok(serde_json::json!("Paris, France")));
     assert_eq!(summary.run_ids.len(), 2, "the follow-up run delivered the result");
     assert!(last_assistant_text(&f.conversation).contains("Paris, France"), "{}", last_assistant_text(&f.conversation));
-    // "Requested" and "Succeeded" are distinct states for the UI.
-    tokio::time::timeout(LIMIT, subscription.flush()).await.unwrap();
-    let phases: Vec<ToolCallPhase> = updates
-        .snapshot()
-        .into_iter()
-        .filter_map(|u| match u {
-            Observed::Delta(ConversationDelta::ToolCall(update)) if update.tool_name == "get_location" => {
-                Some(update.phase)
-            }
-            _ => None,
-        })
-        .collect();
-    assert!(phases.contains(&ToolCallPhase::Requested), "{phases:?}");
-    assert!(phases.iter().any(|p| matches!(p, ToolCallPhase::Succeeded { .. })), "{phases:?}");
+    // The view lists the call with its last phase, and it is the call the summary reports.
+    shown.settle(&view).await;
+    let call = shown.tool_calls.iter().find(|c| c.tool_name == "get_location").expect("the call is listed");
+    assert_eq!(call.tool_call_id, calls[0].0);
+    assert!(matches!(call.phase, ToolCallPhase::Succeeded { .. }), "{:?}", call.phase);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -274,40 +249,19 @@ async fn failures_surface_as_typed_errors() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn listeners_that_fail_or_panic_do_not_stop_deliveries() {
-    struct Faulty(std::sync::atomic::AtomicUsize);
-    impl agentui_ffi::ConversationListener for Faulty {
-        fn on_updates(&self, _updates: Vec<Observed>) -> Result<(), agentui_ffi::ListenerError> {
-            match self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst) {
-                0 => panic!("listener bug"),
-                1 => Err(agentui_ffi::ListenerError::Unexpected { detail: "IllegalStateException".into() }),
-                _ => Ok(()),
-            }
-        }
-    }
+async fn an_unsubscribed_view_ends_after_what_was_queued() {
     let f = fixture();
-    let faulty = Arc::new(Faulty(Default::default()));
-    let a = f.conversation.add_listener(faulty.clone()).expect("a listener thread");
-    let healthy = Arc::new(Recorder::<Observed>::default());
-    let b = f.conversation.add_listener(healthy.clone()).expect("a listener thread");
-    // The first batch (the Reset) panics, the next one throws: later batches still arrive.
-    for text in ["hello", "hello again", "and again"] {
-        tokio::time::timeout(LIMIT, f.conversation.send_message(text.into())).await.unwrap().unwrap();
-        tokio::time::timeout(LIMIT, a.flush()).await.unwrap();
+    let view = f.conversation.subscribe_view();
+    tokio::time::timeout(LIMIT, f.conversation.send_message("hello".into())).await.unwrap().unwrap();
+    view.unsubscribe();
+    let mut read = Vec::new();
+    while let Some(batch) = tokio::time::timeout(LIMIT, view.next_batch()).await.unwrap().unwrap() {
+        read.push(batch);
     }
-    assert!(faulty.0.load(std::sync::atomic::Ordering::SeqCst) >= 3);
-    assert!(a.is_active());
-    tokio::time::timeout(LIMIT, b.flush()).await.unwrap();
-    assert!(healthy.len() > 3);
-
-    // A cancelled subscription hears nothing more.
-    b.cancel();
-    assert!(!b.is_active());
-    let before = healthy.len();
+    assert!(read.first().is_some_and(|b| b.reset), "what was queued is still read: {read:?}");
+    // Later changes reach no one, and reading again ends at once.
     tokio::time::timeout(LIMIT, f.conversation.send_message("once more".into())).await.unwrap().unwrap();
-    tokio::time::timeout(LIMIT, a.flush()).await.unwrap();
-    b.flush().await;
-    assert_eq!(healthy.len(), before);
+    assert_eq!(tokio::time::timeout(LIMIT, view.next_batch()).await.unwrap().unwrap(), None);
 }
 
 #[test]
@@ -319,69 +273,24 @@ fn runtime_threads_are_named_and_counted() {
     assert_eq!(name.as_deref(), Some("agentui-runtime"));
 }
 
-/// A listener that blocks in its callback until the gate opens, as the Kotlin and Swift layers
-/// do while their bounded queue is full, then records.
-struct Gated {
-    open: std::sync::Mutex<bool>,
-    opened: std::sync::Condvar,
-    seen: Recorder<Observed>,
-}
-
-impl Gated {
-    fn new() -> Arc<Self> {
-        Arc::new(Gated {
-            open: std::sync::Mutex::new(false),
-            opened: std::sync::Condvar::new(),
-            seen: Recorder::default(),
-        })
-    }
-
-    fn open(&self) {
-        *self.open.lock().unwrap() = true;
-        self.opened.notify_all();
-    }
-}
-
-impl agentui_ffi::ConversationListener for Gated {
-    fn on_updates(&self, updates: Vec<Observed>) -> Result<(), agentui_ffi::ListenerError> {
-        let mut open = self.open.lock().unwrap();
-        while !*open {
-            open = self.opened.wait(open).unwrap();
-        }
-        drop(open);
-        self.seen.on_updates(updates)
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn listeners_blocked_in_their_callback_do_not_stall_the_conversation() {
+async fn views_nobody_reads_do_not_stall_the_conversation_and_catch_up_whole() {
     let f = fixture();
-    // More blocked listeners than the runtime has workers: each blocks its own thread only.
-    let gated: Vec<Arc<Gated>> = (0..3).map(|_| Gated::new()).collect();
-    let handles: Vec<_> =
-        gated.iter().map(|g| f.conversation.add_listener(g.clone()).expect("a listener thread")).collect();
-
+    // Views that are not read (a UI in the background): runs never wait for them.
+    let views: Vec<_> = (0..3).map(|_| f.conversation.subscribe_view()).collect();
     for text in ["hello", "hello again"] {
         tokio::time::timeout(LIMIT, f.conversation.send_message(text.into()))
             .await
-            .expect("a run finishes while every listener is blocked")
+            .expect("a run finishes while no view is read")
             .unwrap();
     }
-    assert!(gated.iter().all(|g| g.seen.len() == 0), "nothing was delivered past the gate");
-
-    // Once the gate opens, each listener gets everything, in order, ending with the last run's end.
-    for (g, handle) in gated.iter().zip(&handles) {
-        g.open();
-        tokio::time::timeout(LIMIT, handle.flush()).await.expect("the blocked deliveries resume");
-        let seen = g.seen.snapshot();
-        assert!(matches!(seen[0], Observed::Snapshot(_)), "{:?}", seen[0]);
-        let added = seen.iter().filter(|u| matches!(u, Observed::Delta(ConversationDelta::MessageAdded(_)))).count();
-        assert_eq!(added, messages(&f.conversation).len(), "every message arrived once");
-        let last_phase = seen.iter().rev().find_map(|u| match u {
-            Observed::Delta(ConversationDelta::RunPhase(phase)) => Some(phase),
-            _ => None,
-        });
-        assert!(matches!(last_phase, Some(RunPhase::Finished { .. })), "{last_phase:?}");
+    // Read later, each shows everything, ending with the last run's end.
+    for view in &views {
+        let mut shown = Shown::default();
+        shown.settle(view).await;
+        assert!(shown.batches[0].reset);
+        assert_eq!(shown.items.len(), messages(&f.conversation).len(), "every message arrived once");
+        assert!(matches!(shown.phase, RunPhase::Finished { .. }), "{:?}", shown.phase);
     }
     f.agent.stop().unwrap();
 }

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use agentui_ffi::{
-    ConversationError, ConversationOptions, ConversationStore, Observed, PendingSendKind, RunPhase, Runtime, StoreError,
+    ConversationError, ConversationOptions, ConversationStore, PendingSendKind, RunPhase, Runtime, StoreError,
 };
 use common::*;
 
@@ -57,15 +57,18 @@ async fn a_conversation_comes_back_through_a_new_runtime_and_listeners_start_wit
 
     let runtime = Runtime::new().unwrap();
     let conversation = runtime.open(file.open(), agent.agent_url(), Vec::new(), on_thread("t")).unwrap();
-    let updates = Arc::new(Recorder::<Observed>::default());
-    let subscription = conversation.add_listener(updates.clone()).expect("a listener thread");
-    tokio::time::timeout(LIMIT, subscription.flush()).await.unwrap();
-    let seen = updates.snapshot();
-    let Some(Observed::Snapshot(snapshot)) = seen.first() else { panic!("a Snapshot first: {seen:?}") };
-    assert_eq!(snapshot.messages, before.messages);
-    assert_eq!(snapshot.state, before.state);
-    assert_eq!(snapshot.phase, before.phase);
-    assert!(snapshot.pending_sends.is_empty());
+    // A view of the restored conversation starts from what was stored.
+    let view = conversation.subscribe_view();
+    let first = tokio::time::timeout(LIMIT, view.next_batch()).await.unwrap().unwrap().expect("a first batch");
+    assert!(first.reset);
+    let mut shown = Shown::default();
+    shown.apply(first);
+    let ids: Vec<&str> = shown.items.iter().map(|i| i.id.as_str()).collect();
+    assert_eq!(ids, before.messages.iter().map(|m| m.id.as_str()).collect::<Vec<_>>());
+    assert_eq!(shown.state, before.state);
+    assert_eq!(shown.phase, before.phase);
+    assert_eq!(shown.pending, 0);
+    assert_eq!(conversation.snapshot().messages, before.messages);
     agent.stop().unwrap();
 }
 

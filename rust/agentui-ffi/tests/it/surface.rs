@@ -1,4 +1,4 @@
-//! A2UI surfaces through the exported API: subscription (reset, then patches), input, actions.
+//! A2UI surfaces through the exported API: a pulled feed (reset, then patches), input, actions.
 
 use crate::common;
 
@@ -22,6 +22,11 @@ fn text(value: &str) -> NodeValue {
     NodeValue::Text { value: value.into() }
 }
 
+/// One pull: at least one diff, with everything else queued.
+async fn next_diffs(feed: &agentui_ffi::SurfaceFeed) -> Vec<SurfaceDiff> {
+    tokio::time::timeout(LIMIT, feed.next_diffs()).await.unwrap().unwrap().expect("the feed is open")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn booking_form_round_trip() {
     let f = fixture();
@@ -32,11 +37,10 @@ async fn booking_form_round_trip() {
     assert!(f.conversation.surface("nope".into()).is_none());
     assert_eq!(surface.root.as_deref(), Some("root"));
 
-    // The first notification is a full reset of what is there now.
-    let diffs = Arc::new(Recorder::<SurfaceDiff>::default());
-    let subscription = f.conversation.add_surface_listener("booking".into(), diffs.clone()).unwrap();
-    tokio::time::timeout(LIMIT, subscription.flush()).await.unwrap();
-    let SurfaceDiff::Reset { root, nodes } = diffs.snapshot().remove(0) else { panic!("first diff must be a reset") };
+    // The first diff is a full reset of what is there now.
+    let feed = f.conversation.surface_feed("booking".into()).unwrap();
+    let mut diffs = next_diffs(&feed).await;
+    let SurfaceDiff::Reset { root, nodes } = diffs.remove(0) else { panic!("first diff must be a reset") };
     assert_eq!(root.as_deref(), Some("root"));
     assert_eq!(nodes.len(), surface.nodes.len());
     let book = node(&nodes, "book");
@@ -60,15 +64,13 @@ async fn booking_form_round_trip() {
     f.conversation.set_value(write("booking", "/booking/date", text("2026-12-24"))).unwrap();
     f.conversation.set_value(write("booking", "/booking/guests", NodeValue::Array { items: vec![text("4")] })).unwrap();
     assert!(surface_node(&f.conversation, "booking", "book").unwrap().enabled, "the checks pass now");
-    tokio::time::timeout(LIMIT, subscription.flush()).await.unwrap();
-    let patches = diffs.snapshot();
-    assert!(patches.len() >= 2 && patches[1..].iter().all(|d| matches!(d, SurfaceDiff::Patch { .. })), "{patches:?}");
+    // Published before the pull, so one pull takes them all.
+    let patches = next_diffs(&feed).await;
+    assert!(!patches.is_empty() && patches.iter().all(|d| matches!(d, SurfaceDiff::Patch { .. })), "{patches:?}");
     assert!(patches.iter().any(
         |d| matches!(d, SurfaceDiff::Patch { upserted, .. } if upserted.iter().any(|n| &*n.id == "book" && n.enabled))
     ));
-    assert!(patches[1..]
-        .iter()
-        .all(|d| matches!(d, SurfaceDiff::Patch { upserted, .. } if upserted.len() < nodes.len())));
+    assert!(patches.iter().all(|d| matches!(d, SurfaceDiff::Patch { upserted, .. } if upserted.len() < nodes.len())));
 
     // The action goes to the agent, which answers and deletes the form.
     let result = tokio::time::timeout(LIMIT, f.conversation.dispatch_action("booking".into(), "book".into()))
@@ -80,12 +82,16 @@ async fn booking_form_round_trip() {
     assert_eq!(last_assistant_text(&f.conversation), "Booked a table for 4 on 2026-12-24 under the name Ada.");
     assert!(f.conversation.snapshot().surfaces.is_empty(), "the agent deleted the form");
     assert!(f.conversation.surface("booking".into()).is_none());
-    tokio::time::timeout(LIMIT, subscription.flush()).await.unwrap();
+    let mut last = next_diffs(&feed).await;
+    // The diffs the answer made before it deleted the form, if any, come first.
+    while !matches!(last.last(), Some(SurfaceDiff::Reset { .. })) {
+        last = next_diffs(&feed).await;
+    }
     assert!(
-        matches!(diffs.snapshot().last(), Some(SurfaceDiff::Reset { root: None, nodes }) if nodes.is_empty()),
+        matches!(last.last(), Some(SurfaceDiff::Reset { root: None, nodes }) if nodes.is_empty()),
         "the deletion is an empty reset"
     );
-    let gone = f.conversation.add_surface_listener("booking".into(), diffs.clone());
+    let gone = f.conversation.surface_feed("booking".into());
     assert!(matches!(gone, Err(SurfaceError::UnknownSurface { .. })));
 }
 

@@ -277,6 +277,56 @@ async fn a_reader_that_cannot_apply_a_batch_asks_for_the_whole_state_again() {
     assert_eq!(shown.items.len(), 2);
 }
 
+/// A reader whose waker reads at once, on the thread that wakes it, as a Kotlin coroutine resumed
+/// unconfined does: publishing must not hold the hub's lock when it wakes readers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reader_woken_on_the_publishing_thread_can_read_at_once() {
+    use futures_util::task::{waker, ArcWake};
+    use std::future::Future;
+    use std::sync::Arc;
+    use std::task::Context;
+
+    struct ReadOnWake(Arc<ViewSubscription>, std::sync::Mutex<Vec<ViewBatch>>);
+    impl ArcWake for ReadOnWake {
+        fn wake_by_ref(this: &Arc<Self>) {
+            let batches: Vec<ViewBatch> = std::iter::from_fn(|| this.0.try_next_batch()).collect();
+            this.1.lock().unwrap().extend(batches);
+        }
+    }
+
+    let events = run_of("r1", vec![text("a1", "Hello"), vec![json!({"type": "STATE_SNAPSHOT", "snapshot": {"n": 1}})]]);
+    let server = TestServer::start(vec![Reply::sse(&events)]).await;
+    let conv = conversation(&server);
+    let view = Arc::new(conv.subscribe_view());
+    assert!(view.try_next_batch().is_some_and(|b| b.reset));
+    let reader = Arc::new(ReadOnWake(view.clone(), std::sync::Mutex::new(Vec::new())));
+    let mut pending = Box::pin(view.next_batch());
+    let waker = waker(reader.clone());
+    assert!(pending.as_mut().poll(&mut Context::from_waker(&waker)).is_pending());
+
+    tokio::time::timeout(Duration::from_secs(10), conv.send_message("hi".into()))
+        .await
+        .expect("no deadlock: the run ends while its reader reads on wake")
+        .unwrap();
+    let mut shown = Shown::default();
+    let take = |shown: &mut Shown| {
+        for batch in reader.1.lock().unwrap().drain(..) {
+            shown.apply(batch);
+        }
+        shown.drain(&view);
+    };
+    take(&mut shown);
+    assert_eq!(shown.state, json!({"n": 1}));
+
+    // The same for a barrier: it wakes the reader, which reads at once, in the barrier call.
+    let mut again = Box::pin(view.next_batch());
+    assert!(again.as_mut().poll(&mut Context::from_waker(&waker)).is_pending());
+    let barrier = view.barrier();
+    assert!(reader.1.lock().unwrap().iter().any(|b| b.settled == barrier), "read on wake");
+    take(&mut shown);
+    assert_eq!(shown.settled, barrier);
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_cancelled_answer_is_marked_in_place_and_nothing_else_of_it_is_sent_again() {
     let head: Vec<Value> = text("a1", "half an ans").into_iter().take(2).collect();

@@ -1,4 +1,5 @@
-//! Shared helpers: a demo agent, a runtime, recording listeners and waits with deadlines.
+//! Shared helpers: a demo agent, a runtime, a view applied as a platform applies it, and waits
+//! with deadlines.
 #![allow(dead_code)]
 
 use std::sync::{Arc, Mutex};
@@ -6,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use agentui_ffi::demo::{start_demo_agent, DemoAgentHandle};
 use agentui_ffi::{
-    ClientToolHandler, Conversation, ConversationListener, ConversationOptions, ListenerError, Message, MessageContent,
-    Observed, ResolvedNode, Role, RunPhase, Runtime, SurfaceDiff, SurfaceListener, ToolHandlerError,
+    ChatItem, ClientToolHandler, Conversation, ConversationOptions, Message, MessageContent, MessageDiff, ResolvedNode,
+    Role, RunPhase, Runtime, ToolCallDiff, ToolCallUpdate, ToolHandlerError, ViewBatch, ViewSubscription,
 };
 
 /// Bound on every wait: generous for a loaded CI machine, short enough to fail fast.
@@ -35,37 +36,63 @@ pub async fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
     }
 }
 
-pub struct Recorder<T> {
-    pub items: Mutex<Vec<T>>,
+/// What a platform shows, built only from view batches, as the Kotlin and Swift layers build it.
+#[derive(Debug, Default)]
+pub struct Shown {
+    pub items: Vec<ChatItem>,
+    pub tool_calls: Vec<ToolCallUpdate>,
+    pub phase: RunPhase,
+    pub state: serde_json::Value,
+    pub pending: usize,
+    pub batches: Vec<ViewBatch>,
 }
 
-impl<T> Default for Recorder<T> {
-    fn default() -> Self {
-        Recorder { items: Mutex::new(Vec::new()) }
+impl Shown {
+    pub fn apply(&mut self, batch: ViewBatch) {
+        for diff in &batch.messages {
+            match diff.clone() {
+                MessageDiff::Reset { items } => self.items = items,
+                MessageDiff::Insert { index, item } => self.items.insert(index as usize, item),
+                MessageDiff::Set { index, item } => self.items[index as usize] = item,
+                MessageDiff::AppendText { index, text } => self.items[index as usize].text.push_str(&text),
+                MessageDiff::AppendArguments { index, call, text } => {
+                    self.items[index as usize].tool_calls[call as usize].arguments_json.push_str(&text)
+                }
+                MessageDiff::Marks { index, local_only, pending } => {
+                    self.items[index as usize].local_only = local_only;
+                    self.items[index as usize].pending = pending;
+                }
+            }
+        }
+        for diff in &batch.tool_calls {
+            match diff.clone() {
+                ToolCallDiff::Reset { calls } => self.tool_calls = calls,
+                ToolCallDiff::Insert { index, call } => self.tool_calls.insert(index as usize, call),
+                ToolCallDiff::Set { index, call } => self.tool_calls[index as usize] = call,
+            }
+        }
+        if let Some(phase) = &batch.phase {
+            self.phase = phase.clone();
+        }
+        if let Some(state) = &batch.state {
+            self.state = state.clone();
+        }
+        if let Some(pending) = &batch.pending_sends {
+            self.pending = pending.len();
+        }
+        self.batches.push(batch);
     }
-}
 
-impl<T: Clone> Recorder<T> {
-    pub fn snapshot(&self) -> Vec<T> {
-        self.items.lock().unwrap().clone()
-    }
-
-    pub fn len(&self) -> usize {
-        self.items.lock().unwrap().len()
-    }
-}
-
-impl ConversationListener for Recorder<Observed> {
-    fn on_updates(&self, updates: Vec<Observed>) -> Result<(), ListenerError> {
-        self.items.lock().unwrap().extend(updates);
-        Ok(())
-    }
-}
-
-impl SurfaceListener for Recorder<SurfaceDiff> {
-    fn on_diffs(&self, diffs: Vec<SurfaceDiff>) -> Result<(), ListenerError> {
-        self.items.lock().unwrap().extend(diffs);
-        Ok(())
+    /// Pulls batches until the view shows everything published before this call, as a
+    /// platform's `send` waits before it returns.
+    pub async fn settle(&mut self, view: &ViewSubscription) {
+        let barrier = view.barrier();
+        let start = Instant::now();
+        while self.batches.last().is_none_or(|b| b.settled < barrier) {
+            assert!(start.elapsed() < LIMIT, "timed out waiting for barrier {barrier}");
+            let batch = tokio::time::timeout(LIMIT, view.next_batch()).await.unwrap().unwrap().expect("open");
+            self.apply(batch);
+        }
     }
 }
 

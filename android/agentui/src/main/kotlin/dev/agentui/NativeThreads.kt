@@ -4,8 +4,6 @@ import com.sun.jna.Callback
 import com.sun.jna.CallbackThreadInitializer
 import com.sun.jna.Native
 import dev.agentui.core.uniffiCallbackInterfaceClientToolHandler
-import dev.agentui.core.uniffiCallbackInterfaceConversationListener
-import dev.agentui.core.uniffiCallbackInterfaceSurfaceListener
 import dev.agentui.core.uniffiForeignFutureDroppedCallbackImpl
 import dev.agentui.core.uniffiRustFutureContinuationCallbackImpl
 import java.util.concurrent.atomic.AtomicBoolean
@@ -13,15 +11,15 @@ import java.util.concurrent.atomic.AtomicBoolean
 /**
  * Keeps the Rust runtime's threads attached to the JVM between callbacks.
  *
- * Every listener delivery, tool call, async completion and handle release reaches Kotlin
- * through a JNA callback on a Rust thread the JVM does not know (a tokio worker, or a
- * listener's own delivery thread). By default JNA
+ * Every tool call, async completion (a pulled view batch among them) and handle release
+ * reaches Kotlin through a JNA callback on a Rust thread the JVM does not know (a tokio
+ * worker). By default JNA
  * attaches such a thread for the callback and detaches it afterwards, creating a new
  * `java.lang.Thread` each time. Registering a [CallbackThreadInitializer] with `detach = false`
  * attaches each thread once; JNA detaches it itself when the native thread exits.
  *
  * JNA reads the initializer when it first makes the native trampoline of a callback, which for
- * the listener vtables happens when the generated library object loads. So this must run before
+ * the callback interfaces' vtables happens when the generated library object loads. So this must run before
  * the first call into the bindings: [AgentRuntime] calls it, and an app that touches the
  * generated API first should call it at startup (`Application.onCreate`). Later calls do nothing.
  *
@@ -41,12 +39,6 @@ object NativeThreads {
         // Nested objects are referenced without initialising their outer object, whose
         // vtable would make the trampolines too early.
         val callbacks: List<Callback> = listOf(
-            uniffiCallbackInterfaceConversationListener.`onUpdates`,
-            uniffiCallbackInterfaceConversationListener.uniffiFree,
-            uniffiCallbackInterfaceConversationListener.uniffiClone,
-            uniffiCallbackInterfaceSurfaceListener.`onDiffs`,
-            uniffiCallbackInterfaceSurfaceListener.uniffiFree,
-            uniffiCallbackInterfaceSurfaceListener.uniffiClone,
             uniffiCallbackInterfaceClientToolHandler.`call`,
             uniffiCallbackInterfaceClientToolHandler.uniffiFree,
             uniffiCallbackInterfaceClientToolHandler.uniffiClone,

@@ -320,12 +320,12 @@ class AgentConversationTest {
         val testThread = Thread.currentThread().name.substringBefore(" @")
         connect(Fixtures.pacedAgent.agentUrl()).use { conversation ->
             val nativeThreads = Collections.synchronizedSet(mutableSetOf<String>())
-            // A listener of our own on the generated object records where Rust calls from.
-            val handle = conversation.native.addListener(object : dev.agentui.core.ConversationListener {
-                override fun onUpdates(updates: List<dev.agentui.core.runtime.Observed>) {
-                    nativeThreads += Thread.currentThread().name
-                }
-            })
+            // A view of our own on the generated object, pulled unconfined: each pull resumes on
+            // the Rust thread that completed it, which it records.
+            val view = conversation.native.subscribeView()
+            val puller = launch(Dispatchers.Unconfined) {
+                while (view.nextBatch() != null) nativeThreads += Thread.currentThread().name
+            }
             val collectorThreads = Collections.synchronizedSet(mutableSetOf<String>())
             val collector = launch(Dispatchers.Unconfined) {
                 conversation.messages.collect { collectorThreads += Thread.currentThread().name }
@@ -335,15 +335,21 @@ class AgentConversationTest {
                 conversation.phase.collect { statusThreads += Thread.currentThread().name }
             }
             conversation.send("hello")
-            handle.flush()
+            // What is queued is still read, then the pull ends.
+            view.unsubscribe()
+            puller.join()
             collector.cancel(); statusCollector.cancel()
-            handle.close()
+            view.close()
 
-            assertTrue(nativeThreads.isNotEmpty())
-            assertFalse(main.name in nativeThreads, "Rust calls on its own threads: $nativeThreads")
+            // A pull that found a batch ready returns at once, on the caller (the test thread);
+            // the others resumed where Rust completed them. (Coroutine debug mode, on under -ea,
+            // appends " @coroutine#n" to thread names.)
+            val resumedByRust = nativeThreads.map { it.substringBefore(" @") }.toSet() - testThread
+            assertTrue(resumedByRust.isNotEmpty(), "$nativeThreads")
+            assertFalse(main.name in resumedByRust, "Rust calls on its own threads: $nativeThreads")
             // Tokio workers stay attached to the JVM under one name (NativeThreads), instead of
             // a fresh java.lang.Thread per callback.
-            assertEquals(setOf(NativeThreads.THREAD_NAME), nativeThreads.toSet())
+            assertEquals(setOf(NativeThreads.THREAD_NAME), resumedByRust)
             // The first value is replayed on the test thread at subscription; every later one
             // was published on the injected main thread. (Coroutine debug mode, on under -ea,
             // appends " @coroutine#n" to thread names.)
@@ -418,29 +424,31 @@ class AgentConversationTest {
     }
 
     @Test
-    fun `the generated listener gets a Reset, then the deltas in order`(): Unit = runBlocking {
-        // Paced (15 ms between events), so a listener that keeps up is handed each piece: pieces
-        // still queued when the next streams are joined.
+    fun `the generated view gives the whole state, then streamed text as appends in order`(): Unit = runBlocking {
+        // Paced (15 ms between events), so a view pulled as fast as it can be gets each piece on
+        // its own: pieces still queued when it asks again are joined.
         connect(Fixtures.pacedAgent.agentUrl()).use { conversation ->
-            val received = Collections.synchronizedList(mutableListOf<dev.agentui.core.runtime.Observed>())
-            val handle = conversation.native.addListener(object : dev.agentui.core.ConversationListener {
-                override fun onUpdates(updates: List<dev.agentui.core.runtime.Observed>) {
-                    received += updates
-                }
-            })
+            val view = conversation.native.subscribeView()
+            val received = Collections.synchronizedList(mutableListOf<dev.agentui.core.runtime.ViewBatch>())
+            val puller = launch(Dispatchers.Unconfined) {
+                while (true) received += view.nextBatch() ?: break
+            }
             conversation.send("hello")
-            handle.flush()
-            handle.close()
-            assertIs<dev.agentui.core.runtime.Observed.Snapshot>(received.first())
-            val deltas = received.drop(1).map { (it as dev.agentui.core.runtime.Observed.Delta).v1 }
-            val phases = deltas.filterIsInstance<dev.agentui.core.runtime.ConversationDelta.RunPhase>().map { it.v1::class.simpleName }
-            assertEquals(listOf("Starting", "Running", "Finished"), phases)
+            val barrier = view.barrier()
+            withTimeout(WAIT_MS) { while (received.none { it.settled >= barrier }) kotlinx.coroutines.delay(5) }
+            view.unsubscribe()
+            puller.join()
+            view.close()
+            assertTrue(received.first().reset)
+            val phases = received.mapNotNull { it.phase?.let { phase -> phase::class.simpleName } }
+            assertTrue("Running" in phases, "$phases")
+            assertEquals("Finished", phases.last())
             // Streamed text arrives as pieces, not as the whole message each time.
-            val pieces = deltas.filterIsInstance<dev.agentui.core.runtime.ConversationDelta.TextAppended>()
+            val pieces = received.flatMap { it.messages }.filterIsInstance<dev.agentui.core.runtime.MessageDiff.AppendText>()
             val text = conversation.messages.value.lastAssistantText()
             assertTrue(pieces.size >= 2, "text streamed in pieces: ${pieces.size}")
-            assertTrue(pieces.all { it.delta.length < text.length }, "no piece is the whole message")
-            assertTrue(text.endsWith(pieces.joinToString("") { it.delta }), "the pieces, in order, end the text")
+            assertTrue(pieces.all { it.text.length < text.length }, "no piece is the whole message")
+            assertTrue(text.endsWith(pieces.joinToString("") { it.text }), "the pieces, in order, end the text")
         }
     }
 

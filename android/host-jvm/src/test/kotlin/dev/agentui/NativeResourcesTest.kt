@@ -39,13 +39,12 @@ class NativeResourcesTest {
             repeat(30) { oneConversation(it) }
             val before = Sample.take()
 
-            // The probe sees live objects: an open conversation holds its tool, and no listener:
-            // the layer pulls its updates, so nothing of it is registered with the core.
+            // The probe sees live objects: an open conversation holds its tool. It holds no
+            // listener: the layer pulls its updates, and the FFI has no listener interface left.
             Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = main.dispatcher).use { open ->
                 open.registerTool("get_location", "city", """{"type":"object"}""") { "Paris" }
                 open.messages.awaitValue { true }
                 val live = ForeignHandles.count()
-                assertEquals(0, live.getValue("FfiConverterTypeConversationListener"), "probe: $live")
                 assertEquals(before.foreignHandles.getValue("FfiConverterTypeClientToolHandler") + 1,
                     live.getValue("FfiConverterTypeClientToolHandler"), "probe: $live")
             }
@@ -87,15 +86,13 @@ class NativeResourcesTest {
 }
 
 /**
- * Sizes of the generated `UniffiHandleMap`s that hold Kotlin objects passed to Rust (listeners,
- * tool handlers). An entry leaves the map only when Rust drops its last reference, so a stable
+ * Sizes of the generated `UniffiHandleMap`s that hold Kotlin objects passed to Rust (tool
+ * handlers, the one foreign interface). An entry leaves the map only when Rust drops its last reference, so a stable
  * size after closing means the native side let go. Read by reflection: the maps are internal
  * to the generated file.
  */
 object ForeignHandles {
     private val converters = listOf(
-        "dev.agentui.core.FfiConverterTypeConversationListener",
-        "dev.agentui.core.FfiConverterTypeSurfaceListener",
         "dev.agentui.core.FfiConverterTypeClientToolHandler",
     )
 

@@ -2,7 +2,6 @@ package dev.agentui
 
 import dev.agentui.compose.SurfaceNodes
 import dev.agentui.core.a2ui.SurfaceDiff as CoreSurfaceDiff
-import dev.agentui.core.SurfaceListener
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.cancel
 import kotlinx.coroutines.channels.Channel
@@ -74,15 +73,19 @@ class SetValueBenchmark {
                     val (_, _, coldTotal) = measure(2_000)
                     measure(WARM_UP_ROUNDS)
                     val (_, _, total) = measure(10_000)
-                    val raw = conversation.native.addSurfaceListener("wide", object : SurfaceListener {
-                        override fun onDiffs(diffs: List<CoreSurfaceDiff>) {
+                    // A raw pulled feed beside the renderer's, timestamping when each patch is read.
+                    val feed = conversation.native.surfaceFeed("wide")
+                    val raw = scope.launch(kotlinx.coroutines.Dispatchers.Default) {
+                        while (true) {
+                            val diffs = feed.nextDiffs() ?: break
                             val now = System.nanoTime()
                             for (diff in diffs) if (diff is CoreSurfaceDiff.Patch) arrivals.add(now)
                         }
-                    })
+                    }
                     while (arrivals.poll() != null) Unit
                     val (written, delivered, probed) = measure(10_000, split = true)
-                    raw.close()
+                    raw.cancel()
+                    feed.unsubscribe()
                     scope.cancel()
                     printLatencies("setValue -> the one node in SurfaceNodes, cold (first 2,000)", coldTotal)
                     printLatencies("setValue -> the one node in SurfaceNodes, warm", total)
