@@ -305,10 +305,29 @@ public final class AgentConversation: ObservableObject {
                 let since = now - min(lastBatch, now)
                 lastBatch = now
                 if since < Self.frameNanoseconds, batch.event == nil {
-                    try? await Task.sleep(nanoseconds: Self.frameNanoseconds - since)
+                    await self.waitOutFrame(nanoseconds: Self.frameNanoseconds - since)
                 }
             }
         }
+    }
+
+    /// The pump's wait for the rest of a frame; `endFrameWait` cuts it short.
+    private var frameWait: CheckedContinuation<Void, Never>?
+
+    private func waitOutFrame(nanoseconds: UInt64) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            frameWait = done
+            Task { @MainActor [weak self] in
+                try? await Task.sleep(nanoseconds: nanoseconds)
+                self?.endFrameWait()
+            }
+        }
+    }
+
+    /// A caller of send() waiting for its run's end does not wait for the frame, as in Kotlin.
+    private func endFrameWait() {
+        frameWait?.resume()
+        frameWait = nil
     }
 
     /// The last phase of tool call `id`, nil if there is none.
@@ -382,6 +401,7 @@ public final class AgentConversation: ObservableObject {
         view.unsubscribe()
         pump?.cancel()
         pump = nil
+        endFrameWait()
         // Releases callers of send() that wait for their run's end to show.
         let waiting = waiters
         waiters = []
@@ -394,6 +414,7 @@ public final class AgentConversation: ObservableObject {
         let result = try await call()
         guard !closed else { return result }
         let barrier = view.barrier()
+        endFrameWait()
         if settledUpTo < barrier {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 waiters.append((barrier, done))
