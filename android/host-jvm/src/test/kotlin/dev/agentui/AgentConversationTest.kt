@@ -425,7 +425,7 @@ class AgentConversationTest {
 
     @Test
     fun `the generated view gives the whole state, then streamed text as appends in order`(): Unit = runBlocking {
-        // Paced (15 ms between events), so a view pulled as fast as it can be gets each piece on
+        // Paced (50 ms between events), so a view pulled as fast as it can be gets each piece on
         // its own: pieces still queued when it asks again are joined.
         connect(Fixtures.pacedAgent.agentUrl()).use { conversation ->
             val view = conversation.native.subscribeView()

@@ -76,7 +76,7 @@ class AgentEventsTest {
 
     @Test
     fun `a view that starts mid-step shows the step open, as after a resync`(): Unit = runBlocking {
-        // Paced: the step stays open for several 15 ms events, long enough to join inside it.
+        // Paced: the step stays open for several 50 ms events, long enough to join inside it.
         Fixtures.runtime.connect(Fixtures.pacedAgent.agentUrl(), dispatcher = main.dispatcher).use { conversation ->
             val started = async(Dispatchers.Unconfined, start = CoroutineStart.UNDISPATCHED) {
                 conversation.events.first { it is AgentEvent.StepStarted }

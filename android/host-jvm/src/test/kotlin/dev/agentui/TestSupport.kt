@@ -25,8 +25,12 @@ object Fixtures {
     /** No delay between events: fast tests. "slow" streams 50 deltas 100 ms apart. */
     val agent: DemoAgentHandle by lazy { startDemoAgent() }
 
-    /** 15 ms between events, so a UI-like collector sees the text grow delta by delta. */
-    val pacedAgent: DemoAgentHandle by lazy { startDemoAgentWith(15uL, 100uL) }
+    /**
+     * 50 ms between events, so a UI-like collector sees the text grow delta by delta: three
+     * publish frames (16 ms) fit between two events, and only a JVM stalled for longer than that
+     * joins them. At 15 ms a loaded two-core CI machine joined the greeting into two values.
+     */
+    val pacedAgent: DemoAgentHandle by lazy { startDemoAgentWith(50uL, 100uL) }
 
     val runtime: AgentRuntime by lazy { AgentRuntime() }
 }
