@@ -36,7 +36,9 @@ pub use input::{build_run_agent_input, RunRequest};
 pub use limits::Limits;
 pub use message::{Message, RunAgentInput};
 pub use pipeline::{process_sse_body, EventPipeline, PipelineOptions, StreamError, StreamSummary};
-pub use reducer::{ConversationReducer, ConversationState, LocalOnly, ToolCallOrigin, ToolCallRecord, ToolCallStatus};
+pub use reducer::{
+    Change, ConversationReducer, ConversationState, LocalOnly, ToolCallOrigin, ToolCallRecord, ToolCallStatus,
+};
 pub use sse::{SseDecoder, SseError, SseEvent, SseLimits};
 pub use verify::StreamVerifier;
 pub use version::PROTOCOL_VERSION;

@@ -15,7 +15,7 @@ use crate::decode::decode_event;
 use crate::error::{ProtocolError, Warning};
 use crate::event::Event;
 use crate::limits::Limits;
-use crate::reducer::{ConversationReducer, ConversationState};
+use crate::reducer::{Change, ConversationReducer, ConversationState};
 use crate::sse::{SseDecoder, SseError, SseLimits};
 use crate::verify::StreamVerifier;
 use crate::version::negotiate;
@@ -41,6 +41,9 @@ pub struct EventPipeline {
     reducer: ConversationReducer,
     rejection: Option<ProtocolError>,
     scratch: Vec<Warning>,
+    /// What each delivered event changed, in delivery order, when asked for
+    /// ([`record_changes`](Self::record_changes)); drained by [`take_changes`](Self::take_changes).
+    changes: Option<Vec<Change>>,
 }
 
 impl EventPipeline {
@@ -54,6 +57,7 @@ impl EventPipeline {
             reducer: ConversationReducer::new(conversation, options.limits),
             rejection: None,
             scratch: Vec::new(),
+            changes: None,
         }
     }
 
@@ -71,6 +75,18 @@ impl EventPipeline {
 
     pub fn into_conversation(self) -> ConversationState {
         self.reducer.into_conversation()
+    }
+
+    /// From now on, notes what each delivered event changed: one [`Change`] per event, in the
+    /// order the events are delivered. Off by default, so a consumer that never drains them
+    /// holds none.
+    pub fn record_changes(&mut self) {
+        self.changes.get_or_insert_with(Vec::new);
+    }
+
+    /// The changes noted since the last call, one per event delivered since then.
+    pub fn take_changes(&mut self) -> Vec<Change> {
+        self.changes.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// The fatal error that ended this stream, if any.
@@ -170,7 +186,10 @@ impl EventPipeline {
             }
             self.reducer.set_producer_protocol_version(e.protocol_version.clone());
         }
-        self.reducer.apply(&event)?;
+        let change = self.reducer.apply(&event)?;
+        if let Some(changes) = &mut self.changes {
+            changes.push(change);
+        }
         sink(event);
         Ok(())
     }

@@ -20,6 +20,40 @@ use crate::message::{
 };
 use crate::patch::{apply_patch_weighed, apply_patch_within, PatchBounds, PatchError};
 
+/// What applying one event changed, as the reducer knows it: how the runtime tells its
+/// observers without working it out again from the event and the conversation. Appends name
+/// no id or text: the event that caused them carries both.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// Nothing a message list or the state shows (run lifecycle, steps, pass-through events,
+    /// an event for an entity the conversation does not hold).
+    None,
+    /// The event's `delta` was appended to its message's text.
+    TextAppended,
+    /// The event's `delta` was appended to its tool call's arguments, in message `message_id`.
+    ArgumentsAppended {
+        message_id: String,
+    },
+    /// Message `id` was added at position `at`: the end, or right after the call a tool result
+    /// answers.
+    MessageInserted {
+        id: String,
+        at: usize,
+    },
+    /// Message `id` changed in some other way (metadata, a tool call added, activity content, an
+    /// encrypted value, a tool result replaced).
+    MessageChanged {
+        id: String,
+    },
+    /// The message list was rebuilt (`MESSAGES_SNAPSHOT`, history echoed in `RUN_STARTED`).
+    MessagesReset,
+    StateReplaced,
+    /// The event's JSON Patch applied to the state.
+    StatePatched,
+    /// A state delta did not apply: the state is kept, and a resync is due.
+    StateDiverged,
+}
+
 /// Where a tool call came from. Only `Live` calls may ever be executed by the client.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ToolCallOrigin {
@@ -213,6 +247,11 @@ impl ConversationState {
 
     pub fn messages(&self) -> &[Message] {
         &self.messages
+    }
+
+    /// Message `id`'s position in [`messages`](Self::messages).
+    pub fn position(&self, id: &str) -> Option<usize> {
+        self.positions.get(id).copied()
     }
 
     pub fn message(&self, id: &str) -> Option<&Message> {
@@ -500,14 +539,22 @@ impl ConversationReducer {
         Ok(())
     }
 
-    /// Apply one verified event.
-    pub fn apply(&mut self, event: &Event) -> Result<(), ProtocolError> {
-        match event {
+    /// Message `id` pushed at the end, as a change.
+    fn push_new(&mut self, m: Message) -> Change {
+        let id = m.id.clone();
+        self.conversation.push_message(m);
+        Change::MessageInserted { id, at: self.conversation.messages.len() - 1 }
+    }
+
+    /// Apply one verified event; says what it changed.
+    pub fn apply(&mut self, event: &Event) -> Result<Change, ProtocolError> {
+        let change = match event {
             Event::TextMessageStart(e) => {
                 // A closed message is not sealed: a second start with its id continues it.
                 let c = &mut self.conversation;
                 if let Some(m) = c.message_mut(&e.message_id) {
                     merge_metadata(&mut m.metadata, &e.base.metadata);
+                    Change::MessageChanged { id: e.message_id.clone() }
                 } else {
                     self.guard_message_count()?;
                     let mut m = Message::new(e.message_id.clone(), e.role.role());
@@ -515,7 +562,7 @@ impl ConversationReducer {
                     m.name = e.name.clone();
                     m.subagent_run_id = e.subagent_run_id.clone();
                     merge_metadata(&mut m.metadata, &e.base.metadata);
-                    self.conversation.push_message(m);
+                    self.push_new(m)
                 }
             }
             Event::TextMessageContent(TextMessageContent { message_id, delta, base, .. })
@@ -528,26 +575,39 @@ impl ConversationReducer {
                     Some(m) => {
                         append_text(&mut m.content, delta, max)?;
                         merge_metadata(&mut m.metadata, &base.metadata);
+                        // Metadata merged into the message is more than an append.
+                        match base.metadata {
+                            None => Change::TextAppended,
+                            Some(_) => Change::MessageChanged { id: message_id.clone() },
+                        }
                     }
-                    None => self.warn(WarningKind::Skipped, format!("content for unknown message '{message_id}'")),
+                    None => {
+                        self.warn(WarningKind::Skipped, format!("content for unknown message '{message_id}'"));
+                        Change::None
+                    }
                 }
             }
             Event::TextMessageEnd(TextMessageEnd { message_id, base, .. })
             | Event::ReasoningMessageEnd(ReasoningMessageEnd { message_id, base, .. }) => {
-                if let Some(m) = self.conversation.message_mut(message_id) {
-                    merge_metadata(&mut m.metadata, &base.metadata);
+                match self.conversation.message_mut(message_id) {
+                    Some(m) if base.metadata.is_some() => {
+                        merge_metadata(&mut m.metadata, &base.metadata);
+                        Change::MessageChanged { id: message_id.clone() }
+                    }
+                    _ => Change::None,
                 }
             }
             Event::ReasoningMessageStart(e) => {
                 if let Some(m) = self.conversation.message_mut(&e.message_id) {
                     merge_metadata(&mut m.metadata, &e.base.metadata);
+                    Change::MessageChanged { id: e.message_id.clone() }
                 } else {
                     self.guard_message_count()?;
                     let mut m = Message::new(e.message_id.clone(), Role::Reasoning);
                     m.content = Some(MessageContent::Text(String::new()));
                     m.subagent_run_id = e.subagent_run_id.clone();
                     merge_metadata(&mut m.metadata, &e.base.metadata);
-                    self.conversation.push_message(m);
+                    self.push_new(m)
                 }
             }
             Event::ToolCallStart(e) => self.tool_call_start(e)?,
@@ -556,22 +616,42 @@ impl ConversationReducer {
                 if self.live_call_mut(&e.tool_call_id).is_some() {
                     self.charge_content(e.delta.len())?;
                 }
-                if let Some(call) = self.live_call_mut(&e.tool_call_id) {
-                    if call.function.arguments.len() + e.delta.len() > max {
-                        return Err(ProtocolError::LimitExceeded { what: "bytes of tool call arguments", limit: max });
+                match self.live_call_mut(&e.tool_call_id) {
+                    Some(call) => {
+                        if call.function.arguments.len() + e.delta.len() > max {
+                            return Err(ProtocolError::LimitExceeded {
+                                what: "bytes of tool call arguments",
+                                limit: max,
+                            });
+                        }
+                        call.function.arguments.push_str(&e.delta);
+                        merge_metadata(&mut call.metadata, &e.base.metadata);
+                        let message_id = self.carrier(&e.tool_call_id);
+                        match e.base.metadata {
+                            None => Change::ArgumentsAppended { message_id },
+                            Some(_) => Change::MessageChanged { id: message_id },
+                        }
                     }
-                    call.function.arguments.push_str(&e.delta);
-                    merge_metadata(&mut call.metadata, &e.base.metadata);
+                    None => Change::None,
                 }
             }
             Event::ToolCallEnd(e) => {
-                if let Some(call) = self.live_call_mut(&e.tool_call_id) {
-                    merge_metadata(&mut call.metadata, &e.base.metadata);
-                }
+                let changed = match self.live_call_mut(&e.tool_call_id) {
+                    Some(call) if e.base.metadata.is_some() => {
+                        merge_metadata(&mut call.metadata, &e.base.metadata);
+                        true
+                    }
+                    _ => false,
+                };
                 if let Some(r) = self.conversation.tool_call_record_mut(&e.tool_call_id) {
                     if r.status == ToolCallStatus::Streaming {
                         r.status = ToolCallStatus::Requested;
                     }
+                }
+                if changed {
+                    Change::MessageChanged { id: self.carrier(&e.tool_call_id) }
+                } else {
+                    Change::None
                 }
             }
             Event::ToolCallResult(e) => self.tool_call_result(e)?,
@@ -580,12 +660,16 @@ impl ConversationReducer {
                 self.conversation.state = e.snapshot.clone();
                 self.state_weight = Some(weight);
                 self.conversation.needs_resync = false;
+                Change::StateReplaced
             }
             Event::StateDelta(e) => {
                 self.guard_patch(&e.delta)?;
                 let bounds = self.patch_bounds();
                 match apply_patch_weighed(&mut self.conversation.state, self.state_weight, &e.delta, bounds) {
-                    Ok(weight) => self.state_weight = Some(weight),
+                    Ok(weight) => {
+                        self.state_weight = Some(weight);
+                        Change::StatePatched
+                    }
                     Err(err) => {
                         if let Some(limit) = self.patch_limit(&err) {
                             // The state is unchanged and the run fails: the agent asked for more
@@ -597,10 +681,14 @@ impl ConversationReducer {
                             WarningKind::PatchNotApplied,
                             format!("Failed to apply state patch: {err}; the previous state is kept until a snapshot"),
                         );
+                        Change::StateDiverged
                     }
                 }
             }
-            Event::MessagesSnapshot(e) => self.messages_snapshot(&e.messages)?,
+            Event::MessagesSnapshot(e) => {
+                self.messages_snapshot(&e.messages)?;
+                Change::MessagesReset
+            }
             Event::ActivitySnapshot(e) => self.activity_snapshot(e)?,
             Event::ActivityDelta(e) => self.activity_delta(e)?,
             Event::ReasoningEncryptedValue(e) => self.encrypted_value(e),
@@ -616,6 +704,9 @@ impl ConversationReducer {
                         }
                         self.conversation.insert_history_message(m.clone());
                     }
+                    Change::MessagesReset
+                } else {
+                    Change::None
                 }
             }
             Event::RunFinished(e) => {
@@ -629,35 +720,47 @@ impl ConversationReducer {
                     outcome: e.outcome.clone(),
                     result: e.result.clone(),
                 };
+                Change::None
             }
             Event::RunError(e) => {
                 let report = RunErrorReport { message: e.message.clone(), code: e.code.clone() };
                 self.conversation.run = RunStatus::Errored { message: e.message.clone(), code: e.code.clone() };
                 self.conversation.run_errors.push(report);
+                Change::None
             }
-            Event::SubagentStarted(e) => self.conversation.subagents.push(SubagentRecord {
-                subagent_run_id: e.subagent_run_id.clone(),
-                name: e.name.clone(),
-                status: SubagentStatus::Running,
-            }),
+            Event::SubagentStarted(e) => {
+                self.conversation.subagents.push(SubagentRecord {
+                    subagent_run_id: e.subagent_run_id.clone(),
+                    name: e.name.clone(),
+                    status: SubagentStatus::Running,
+                });
+                Change::None
+            }
             Event::SubagentFinished(e) => {
-                self.set_subagent(&e.subagent_run_id, SubagentStatus::Finished { outcome: e.outcome.clone() })
+                self.set_subagent(&e.subagent_run_id, SubagentStatus::Finished { outcome: e.outcome.clone() });
+                Change::None
             }
-            Event::SubagentError(e) => self.set_subagent(
-                &e.subagent_run_id,
-                SubagentStatus::Failed { message: e.message.clone(), code: e.code.clone() },
-            ),
+            Event::SubagentError(e) => {
+                let status = SubagentStatus::Failed { message: e.message.clone(), code: e.code.clone() };
+                self.set_subagent(&e.subagent_run_id, status);
+                Change::None
+            }
             // Spans, steps and pass-through events change no conversation value.
             Event::ReasoningStart(_)
             | Event::ReasoningEnd(_)
             | Event::StepStarted(_)
             | Event::StepFinished(_)
             | Event::Raw(_)
-            | Event::Custom(_) => {}
+            | Event::Custom(_) => Change::None,
             // Chunks are expanded before they reach the reducer.
-            Event::TextMessageChunk(_) | Event::ToolCallChunk(_) | Event::ReasoningMessageChunk(_) => {}
-        }
-        Ok(())
+            Event::TextMessageChunk(_) | Event::ToolCallChunk(_) | Event::ReasoningMessageChunk(_) => Change::None,
+        };
+        Ok(change)
+    }
+
+    /// The id of the message that carries tool call `id` (empty when none does).
+    fn carrier(&self, id: &str) -> String {
+        self.conversation.tool_call(id).map(|r| r.message_id.clone()).unwrap_or_default()
     }
 
     fn set_subagent(&mut self, id: &str, status: SubagentStatus) {
@@ -684,7 +787,7 @@ impl ConversationReducer {
         c.messages.get_mut(at)?.tool_calls.as_mut()?.iter_mut().find(|call| call.id == id)
     }
 
-    fn tool_call_start(&mut self, e: &ToolCallStart) -> Result<(), ProtocolError> {
+    fn tool_call_start(&mut self, e: &ToolCallStart) -> Result<Change, ProtocolError> {
         let c = &mut self.conversation;
         // Attach to the named assistant message; otherwise create one (keyed by the parent id,
         // or by the call id when there is none or the name belongs to a non-assistant message).
@@ -694,13 +797,14 @@ impl ConversationReducer {
             (Some(p), None) => p.to_owned(),
             _ => e.tool_call_id.clone(),
         };
-        if !self.conversation.positions.contains_key(&message_id) {
+        let created = !self.conversation.positions.contains_key(&message_id);
+        if created {
             self.guard_message_count()?;
             let mut m = Message::new(message_id.clone(), Role::Assistant);
             m.subagent_run_id = e.subagent_run_id.clone();
             self.conversation.push_message(m);
         }
-        let Some(message) = self.conversation.message_mut(&message_id) else { return Ok(()) };
+        let Some(message) = self.conversation.message_mut(&message_id) else { return Ok(Change::None) };
         let calls = message.tool_calls.get_or_insert_with(Vec::new);
         match calls.iter_mut().find(|c| c.id == e.tool_call_id) {
             Some(existing) => merge_metadata(&mut existing.metadata, &e.base.metadata),
@@ -717,15 +821,18 @@ impl ConversationReducer {
         self.conversation.record_tool_call(ToolCallRecord {
             tool_call_id: e.tool_call_id.clone(),
             tool_name: e.tool_call_name.clone(),
-            message_id,
+            message_id: message_id.clone(),
             status: ToolCallStatus::Streaming,
             origin: ToolCallOrigin::Live { run_id },
             subagent_run_id: e.subagent_run_id.clone(),
         });
-        Ok(())
+        Ok(match self.conversation.position(&message_id) {
+            Some(at) if created => Change::MessageInserted { id: message_id, at },
+            _ => Change::MessageChanged { id: message_id },
+        })
     }
 
-    fn tool_call_result(&mut self, e: &ToolCallResult) -> Result<(), ProtocolError> {
+    fn tool_call_result(&mut self, e: &ToolCallResult) -> Result<Change, ProtocolError> {
         let bytes = match &e.content {
             ToolResultContent::Text(s) => s.len(),
             ToolResultContent::Parts(_) => 0,
@@ -739,8 +846,9 @@ impl ConversationReducer {
         });
         m.subagent_run_id = e.subagent_run_id.clone();
         let c = &mut self.conversation;
-        if let Some(&i) = c.positions.get(&e.message_id) {
+        let change = if let Some(&i) = c.positions.get(&e.message_id) {
             c.messages[i] = m;
+            Change::MessageChanged { id: e.message_id.clone() }
         } else {
             self.guard_message_count()?;
             let c = &mut self.conversation;
@@ -757,12 +865,14 @@ impl ConversationReducer {
                 }
                 None => c.push_message(m),
             }
-        }
+            let at = c.position(&e.message_id).unwrap_or(c.messages.len() - 1);
+            Change::MessageInserted { id: e.message_id.clone(), at }
+        };
         let result_message_id = e.message_id.clone();
         if let Some(r) = self.conversation.tool_call_record_mut(&e.tool_call_id) {
             r.status = ToolCallStatus::Completed { result_message_id };
         }
-        Ok(())
+        Ok(change)
     }
 
     fn messages_snapshot(&mut self, incoming: &[Message]) -> Result<(), ProtocolError> {
@@ -800,7 +910,7 @@ impl ConversationReducer {
         Ok(())
     }
 
-    fn activity_snapshot(&mut self, e: &ActivitySnapshot) -> Result<(), ProtocolError> {
+    fn activity_snapshot(&mut self, e: &ActivitySnapshot) -> Result<Change, ProtocolError> {
         let limits = &self.limits;
         let measure =
             agentui_json::size::measure_members_within(&e.content, limits.max_state_bytes, limits.max_value_depth);
@@ -810,23 +920,27 @@ impl ConversationReducer {
         fresh.activity_type = Some(e.activity_type.clone());
         fresh.content = Some(MessageContent::Object(e.content.clone()));
         fresh.subagent_run_id = e.subagent_run_id.clone();
-        match self.conversation.message_mut(&e.message_id) {
+        let id = e.message_id.clone();
+        Ok(match self.conversation.message_mut(&e.message_id) {
             None => {
                 self.guard_message_count()?;
-                self.conversation.push_message(fresh);
+                self.push_new(fresh)
             }
             // replace:false leaves an existing message exactly as it is, type and content.
-            Some(_) if !replace => {}
+            Some(_) if !replace => Change::None,
             Some(existing) if existing.role == Role::Activity => {
                 existing.activity_type = fresh.activity_type;
                 existing.content = fresh.content;
+                Change::MessageChanged { id }
             }
-            Some(existing) => *existing = fresh,
-        }
-        Ok(())
+            Some(existing) => {
+                *existing = fresh;
+                Change::MessageChanged { id }
+            }
+        })
     }
 
-    fn activity_delta(&mut self, e: &ActivityDelta) -> Result<(), ProtocolError> {
+    fn activity_delta(&mut self, e: &ActivityDelta) -> Result<Change, ProtocolError> {
         self.guard_patch(&e.patch)?;
         let bounds = self.patch_bounds();
         let mut refused = None;
@@ -865,28 +979,38 @@ impl ConversationReducer {
                 limit: bounds.max_weight,
             }));
         }
-        if let Err(message) = outcome {
-            let kind = if message.starts_with("Failed") { WarningKind::PatchNotApplied } else { WarningKind::Skipped };
-            self.warn(kind, message);
+        match outcome {
+            // A failed patch leaves the content as it was, but the message is told whole anyway:
+            // the patch is applied to a copy that is put back either way.
+            Ok(()) => Ok(Change::MessageChanged { id: e.message_id.clone() }),
+            Err(message) => {
+                let failed = message.starts_with("Failed");
+                let kind = if failed { WarningKind::PatchNotApplied } else { WarningKind::Skipped };
+                self.warn(kind, message);
+                Ok(if failed { Change::MessageChanged { id: e.message_id.clone() } } else { Change::None })
+            }
         }
-        Ok(())
     }
 
-    fn encrypted_value(&mut self, e: &ReasoningEncryptedValue) {
+    fn encrypted_value(&mut self, e: &ReasoningEncryptedValue) -> Change {
         // An entity the conversation does not hold is dropped, as the spec permits.
         match e.subtype {
-            EncryptedValueSubtype::Message => {
-                if let Some(m) = self.conversation.message_mut(&e.entity_id) {
+            EncryptedValueSubtype::Message => match self.conversation.message_mut(&e.entity_id) {
+                Some(m) => {
                     m.encrypted_value = Some(e.encrypted_value.clone());
                     m.encrypted_value_type = e.encrypted_value_type.clone();
+                    Change::MessageChanged { id: e.entity_id.clone() }
                 }
-            }
-            EncryptedValueSubtype::ToolCall => {
-                if let Some(call) = self.live_call_mut(&e.entity_id) {
+                None => Change::None,
+            },
+            EncryptedValueSubtype::ToolCall => match self.live_call_mut(&e.entity_id) {
+                Some(call) => {
                     call.encrypted_value = Some(e.encrypted_value.clone());
                     call.encrypted_value_type = e.encrypted_value_type.clone();
+                    Change::MessageChanged { id: self.carrier(&e.entity_id) }
                 }
-            }
+                None => Change::None,
+            },
         }
     }
 }

@@ -16,7 +16,7 @@ use super::TransportError;
 use crate::error::ProtocolError;
 use crate::event::Event;
 use crate::pipeline::EventPipeline;
-use crate::reducer::ConversationState;
+use crate::reducer::{Change, ConversationState};
 use crate::sse::{SseDecoder, SseEvent, SseLimits};
 
 /// One decoded server-sent event.
@@ -132,6 +132,12 @@ impl RunStream {
 
     pub fn into_conversation(self) -> ConversationState {
         self.pipeline.into_conversation()
+    }
+
+    /// What each event delivered since the last call changed (see
+    /// [`EventPipeline::record_changes`]), one per event, in order.
+    pub fn take_changes(&mut self) -> Vec<Change> {
+        self.pipeline.take_changes()
     }
 
     /// After the run closed: reads what is left of the body, unapplied, for at most `grace` and

@@ -2,8 +2,8 @@
 
 use agentui_agui::message::Role;
 use agentui_agui::{
-    process_sse_body, ConversationState, Event, EventPipeline, Limits, PipelineOptions, ProtocolError, SseLimits,
-    StreamError, ToolCallOrigin, ToolCallStatus, WarningKind,
+    process_sse_body, Change, ConversationState, Event, EventPipeline, Limits, PipelineOptions, ProtocolError,
+    SseLimits, StreamError, ToolCallOrigin, ToolCallStatus, WarningKind,
 };
 use serde_json::{json, Value};
 
@@ -33,6 +33,63 @@ fn started() -> Value {
 
 fn finished() -> Value {
     json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r1"})
+}
+
+/// The reducer says what each event changed, so the runtime tells observers without working
+/// it out again: one change per delivered event, in order, with the position of an insert.
+#[test]
+fn each_delivered_event_reports_what_it_changed() {
+    let mut p = EventPipeline::new(ConversationState::default(), &PipelineOptions::default());
+    p.record_changes();
+    let events = [
+        started(),
+        json!({"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "a"}),
+        json!({"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "{}"}),
+        json!({"type": "TOOL_CALL_END", "toolCallId": "c1"}),
+        json!({"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"}),
+        json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "hi"}),
+        json!({"type": "TEXT_MESSAGE_END", "messageId": "m1"}),
+        // Answers c1 after m1 streamed: placed right after c1's message, not at the end.
+        json!({"type": "TOOL_CALL_RESULT", "messageId": "r1", "toolCallId": "c1", "content": "ok"}),
+        json!({"type": "STATE_SNAPSHOT", "snapshot": {"n": 1}}),
+        json!({"type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/n", "value": 2}]}),
+        json!({"type": "STATE_DELTA", "delta": [{"op": "replace", "path": "/missing/x", "value": 2}]}),
+        json!({"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "u", "role": "user", "content": "q"}]}),
+        finished(),
+    ];
+    let mut delivered = 0;
+    for e in &events {
+        delivered += p.push_json(e.clone()).expect("the event applies").len();
+    }
+    let changes = p.take_changes();
+    assert_eq!(changes.len(), delivered, "one change per delivered event");
+    let inserted = |id: &str, at| Change::MessageInserted { id: id.to_owned(), at };
+    assert_eq!(
+        changes,
+        vec![
+            Change::None,
+            inserted("c1", 0),
+            Change::ArgumentsAppended { message_id: "c1".to_owned() },
+            Change::None,
+            inserted("m1", 1),
+            Change::TextAppended,
+            Change::None,
+            inserted("r1", 1),
+            Change::StateReplaced,
+            Change::StatePatched,
+            Change::StateDiverged,
+            Change::MessagesReset,
+            Change::None,
+        ]
+    );
+    assert!(p.take_changes().is_empty(), "taken once");
+}
+
+#[test]
+fn changes_are_not_kept_unless_asked_for() {
+    let (mut p, r) = run(&[started(), finished()]);
+    r.unwrap();
+    assert!(p.take_changes().is_empty());
 }
 
 #[test]

@@ -25,7 +25,7 @@ use agentui_agui::event::*;
 use agentui_agui::input::{build_run_agent_input, RunRequest};
 use agentui_agui::message::{Interrupt, Message, RunOutcome};
 use agentui_agui::pipeline::EventPipeline;
-use agentui_agui::reducer::{ConversationState, LocalOnly, RunStatus, ToolCallOrigin, ToolCallStatus};
+use agentui_agui::reducer::{Change, ConversationState, LocalOnly, RunStatus, ToolCallOrigin, ToolCallStatus};
 use agentui_agui::transport::{CancelToken, RunStream, TransportError, Truncation, RELEASE_GRACE};
 
 /// Events one batch holds at most, so a fast stream still ends a batch (and a store writes)
@@ -64,24 +64,11 @@ struct RunContext {
     in_flight: InFlight,
     warnings_seen: usize,
     resync_reported: bool,
-    /// Ids of the messages observers have been told about: a change to one of them is a
-    /// replacement or an append, any other message is added.
-    announced: HashSet<String>,
-    /// Messages changed by an SSE event that expanded to several events (a chunk): told as
-    /// whole messages once the event is applied, since the conversation shows only the end
-    /// result of the group.
-    touched: Vec<String>,
+    /// Messages changed by an SSE event that expanded to several events (a chunk), and whether
+    /// the group added them: told as whole messages once the event is applied, since the
+    /// conversation shows only the end result of the group.
+    touched: Vec<(String, bool)>,
     state_touched: bool,
-}
-
-/// How one event changed a message.
-enum MessageChange<'a> {
-    /// `delta` was appended to its text.
-    Text(&'a str),
-    /// `delta` was appended to the arguments of its tool call `tool_call_id`.
-    Args { tool_call_id: &'a str, delta: &'a str },
-    /// Anything else: observers get the whole message.
-    Whole,
 }
 
 impl RunContext {
@@ -100,7 +87,6 @@ impl RunContext {
             in_flight: InFlight::default(),
             warnings_seen: conversation.warnings().len(),
             resync_reported: conversation.needs_resync(),
-            announced: conversation.messages().iter().map(|m| m.id.clone()).collect(),
             touched: Vec::new(),
             state_touched: false,
         }
@@ -293,8 +279,10 @@ impl ConversationSession {
 
         let mut ctx = RunContext::new(&self.conversation, declared);
         // A clone, so a caller dropping this future mid-run leaves the conversation intact.
-        let pipeline =
+        let mut pipeline =
             EventPipeline::for_input_thread(self.conversation.clone(), &self.options.pipeline, &self.thread_id);
+        // The reducer says what each event changed; observers are told from that.
+        pipeline.record_changes();
         let mut stream = RunStream::new(events, pipeline);
         // Events applied since the last batch end: a batch is what the stream had ready without
         // waiting (bounded), so a store writes one transaction per batch, not per event.
@@ -385,9 +373,10 @@ impl ConversationSession {
     ) -> ControlFlow<Option<TransportError>> {
         match step {
             Ok(Some(events)) => {
+                let changes = stream.take_changes();
                 let grouped = events.len() > 1;
-                for e in &events {
-                    self.on_event(e, stream.conversation(), ctx, summary, grouped);
+                for (e, change) in events.iter().zip(&changes) {
+                    self.on_event(e, change, stream.conversation(), ctx, summary, grouped);
                 }
                 if grouped {
                     self.flush_touched(stream.conversation(), ctx);
@@ -399,11 +388,13 @@ impl ConversationSession {
         }
     }
 
-    /// Apply the listener side of one delivered event and dispatch tool calls. `grouped`: the
-    /// event came with others from one SSE event, and `conv` shows the whole group applied.
+    /// Apply the listener side of one delivered event and dispatch tool calls. `change` is what
+    /// the reducer said the event changed; `grouped`: the event came with others from one SSE
+    /// event, and `conv` shows the whole group applied.
     fn on_event(
         &mut self,
         event: &Event,
+        change: &Change,
         conv: &ConversationState,
         ctx: &mut RunContext,
         summary: &mut RunSummary,
@@ -423,62 +414,28 @@ impl ConversationSession {
         for error in a2ui_errors {
             self.warn(&mut summary.warnings, SessionWarningKind::A2ui, error.to_string());
         }
+        // History that arrives during the run is never executed: noted before anything runs.
         match event {
-            Event::RunStarted(e) => {
-                if let Some(input) = &e.input {
-                    ctx.note_history(&input.messages);
-                    self.reset_messages(conv, ctx);
-                }
-                self.set_phase(RunPhase::Running { run_id: e.run_id.clone() });
-            }
+            Event::RunStarted(RunStarted { input: Some(input), .. }) => ctx.note_history(&input.messages),
+            Event::MessagesSnapshot(e) => ctx.note_history(&e.messages),
+            _ => {}
+        }
+        self.publish_change(event, change, conv, ctx, grouped);
+        match event {
+            Event::RunStarted(e) => self.set_phase(RunPhase::Running { run_id: e.run_id.clone() }),
             Event::TextMessageStart(TextMessageStart { message_id, .. })
             | Event::ReasoningMessageStart(ReasoningMessageStart { message_id, .. }) => {
                 ctx.open_messages.insert(message_id.clone());
-                self.message_changed(conv, ctx, message_id, MessageChange::Whole, grouped);
             }
-            Event::TextMessageContent(TextMessageContent { message_id, delta, base, .. })
-            | Event::ReasoningMessageContent(ReasoningMessageContent { message_id, delta, base, .. }) => {
-                // Metadata merged into the message is not an append.
-                let change = if base.metadata.is_none() { MessageChange::Text(delta) } else { MessageChange::Whole };
-                self.message_changed(conv, ctx, message_id, change, grouped);
-            }
-            Event::TextMessageEnd(TextMessageEnd { message_id, base, .. })
-            | Event::ReasoningMessageEnd(ReasoningMessageEnd { message_id, base, .. }) => {
+            Event::TextMessageEnd(TextMessageEnd { message_id, .. })
+            | Event::ReasoningMessageEnd(ReasoningMessageEnd { message_id, .. }) => {
                 ctx.open_messages.remove(message_id);
-                if base.metadata.is_some() {
-                    self.message_changed(conv, ctx, message_id, MessageChange::Whole, grouped);
-                }
-            }
-            Event::ActivitySnapshot(ActivitySnapshot { message_id, .. })
-            | Event::ActivityDelta(ActivityDelta { message_id, .. }) => {
-                self.message_changed(conv, ctx, message_id, MessageChange::Whole, grouped);
-            }
-            Event::ReasoningEncryptedValue(e) => {
-                let message_id = match e.subtype {
-                    EncryptedValueSubtype::Message => Some(e.entity_id.clone()),
-                    EncryptedValueSubtype::ToolCall => conv.tool_call(&e.entity_id).map(|r| r.message_id.clone()),
-                };
-                if let Some(id) = message_id {
-                    self.message_changed(conv, ctx, &id, MessageChange::Whole, grouped);
-                }
             }
             Event::ToolCallStart(e) => {
                 ctx.started.push((e.tool_call_id.clone(), e.tool_call_name.clone()));
-                self.call_message_changed(conv, ctx, &e.tool_call_id, MessageChange::Whole, grouped);
                 self.emit_tool(&e.tool_call_id, &e.tool_call_name, ToolCallPhase::Streaming);
             }
-            Event::ToolCallArgs(e) => {
-                let change = if e.base.metadata.is_none() {
-                    MessageChange::Args { tool_call_id: &e.tool_call_id, delta: &e.delta }
-                } else {
-                    MessageChange::Whole
-                };
-                self.call_message_changed(conv, ctx, &e.tool_call_id, change, grouped);
-            }
             Event::ToolCallEnd(e) => {
-                if e.base.metadata.is_some() {
-                    self.call_message_changed(conv, ctx, &e.tool_call_id, MessageChange::Whole, grouped);
-                }
                 let name = conv.tool_call(&e.tool_call_id).map(|r| r.tool_name.clone()).unwrap_or_default();
                 self.emit_tool(&e.tool_call_id, &name, ToolCallPhase::Requested);
                 self.dispatch(&e.tool_call_id, conv, ctx, summary);
@@ -505,23 +462,6 @@ impl ConversationSession {
                         ctx.orphan_results.push(e.message_id.clone());
                     }
                 }
-                self.message_changed(conv, ctx, &e.message_id, MessageChange::Whole, grouped);
-            }
-            Event::StateSnapshot(_) | Event::StateDelta(_) if grouped => ctx.state_touched = true,
-            Event::StateSnapshot(_) => {
-                self.shared.listeners.delta(ConversationDelta::StateReplaced(conv.state().clone()));
-                self.note_resync(conv, ctx);
-            }
-            Event::StateDelta(e) => {
-                // A delta that did not apply changed nothing; observers hear of the resync.
-                if !conv.needs_resync() || ctx.resync_reported {
-                    self.shared.listeners.delta(ConversationDelta::StatePatched(e.delta.clone()));
-                }
-                self.note_resync(conv, ctx);
-            }
-            Event::MessagesSnapshot(e) => {
-                ctx.note_history(&e.messages);
-                self.reset_messages(conv, ctx);
             }
             Event::Custom(e) => {
                 if e.name == LEGACY_INTERRUPT_EVENT {
@@ -758,7 +698,6 @@ impl ConversationSession {
     }
 
     fn reset_messages(&self, conv: &ConversationState, ctx: &mut RunContext) {
-        ctx.announced = conv.messages().iter().map(|m| m.id.clone()).collect();
         ctx.touched.clear();
         self.shared.listeners.delta(ConversationDelta::MessagesReset(conv.messages().to_vec()));
         // The reset cleared the observers' marks; the ones the conversation still holds follow.
@@ -783,59 +722,108 @@ impl ConversationSession {
         }
     }
 
-    /// Tells observers how message `id` changed: only the appended piece for streamed text and
-    /// arguments (a long message costs each delta its own size, not the message's), the whole
-    /// message otherwise.
-    fn message_changed(
+    /// Tells observers what the reducer said `event` changed: only the appended piece for
+    /// streamed text and arguments (a long message costs each delta its own size, not the
+    /// message's), the whole message otherwise. Inside a group, the messages are noted and told
+    /// whole once the group is applied ([`Self::flush_touched`]).
+    fn publish_change(
         &self,
+        event: &Event,
+        change: &Change,
         conv: &ConversationState,
         ctx: &mut RunContext,
-        id: &str,
-        change: MessageChange<'_>,
         grouped: bool,
     ) {
-        if grouped {
-            if !ctx.touched.iter().any(|t| t == id) {
-                ctx.touched.push(id.to_owned());
-            }
-            return;
-        }
-        let Some(message) = conv.message(id) else { return };
-        let delta = match change {
-            _ if !ctx.announced.contains(id) => {
-                ctx.announced.insert(id.to_owned());
-                ConversationDelta::MessageAdded(message.clone())
-            }
-            MessageChange::Text(delta) => {
-                ConversationDelta::TextAppended { message_id: id.to_owned(), delta: delta.to_owned() }
-            }
-            MessageChange::Args { tool_call_id, delta } => ConversationDelta::ToolCallArgsAppended {
-                message_id: id.to_owned(),
-                tool_call_id: tool_call_id.to_owned(),
-                delta: delta.to_owned(),
-            },
-            MessageChange::Whole => ConversationDelta::MessageReplaced(message.clone()),
+        let touch = |ctx: &mut RunContext, id: &str, added: bool| match ctx.touched.iter_mut().find(|(t, _)| t == id) {
+            Some((_, was_added)) => *was_added |= added,
+            None => ctx.touched.push((id.to_owned(), added)),
         };
-        self.shared.listeners.delta(delta);
+        let listeners = &self.shared.listeners;
+        match change {
+            Change::None => {}
+            Change::MessagesReset => self.reset_messages(conv, ctx),
+            Change::TextAppended => {
+                let (Event::TextMessageContent(TextMessageContent { message_id, delta, .. })
+                | Event::ReasoningMessageContent(ReasoningMessageContent { message_id, delta, .. })) = event
+                else {
+                    return;
+                };
+                if grouped {
+                    touch(ctx, message_id, false);
+                } else {
+                    listeners.delta(ConversationDelta::TextAppended {
+                        message_id: message_id.clone(),
+                        delta: delta.clone(),
+                    });
+                }
+            }
+            Change::ArgumentsAppended { message_id } => {
+                let Event::ToolCallArgs(e) = event else { return };
+                if grouped {
+                    touch(ctx, message_id, false);
+                } else {
+                    listeners.delta(ConversationDelta::ToolCallArgsAppended {
+                        message_id: message_id.clone(),
+                        tool_call_id: e.tool_call_id.clone(),
+                        delta: e.delta.clone(),
+                    });
+                }
+            }
+            Change::MessageInserted { id, .. } if grouped => touch(ctx, id, true),
+            Change::MessageInserted { id, at } => self.message_added(conv, ctx, id, *at),
+            Change::MessageChanged { id } if grouped => touch(ctx, id, false),
+            Change::MessageChanged { id } => {
+                if let Some(message) = conv.message(id) {
+                    listeners.delta(ConversationDelta::MessageReplaced(message.clone()));
+                }
+            }
+            Change::StateReplaced | Change::StatePatched | Change::StateDiverged if grouped => ctx.state_touched = true,
+            Change::StateReplaced => {
+                listeners.delta(ConversationDelta::StateReplaced(conv.state().clone()));
+                self.note_resync(conv, ctx);
+            }
+            Change::StatePatched => {
+                if let Event::StateDelta(e) = event {
+                    listeners.delta(ConversationDelta::StatePatched(e.delta.clone()));
+                }
+            }
+            // The state is as it was: observers hear of the resync only.
+            Change::StateDiverged => self.note_resync(conv, ctx),
+        }
     }
 
-    fn call_message_changed(
-        &self,
-        conv: &ConversationState,
-        ctx: &mut RunContext,
-        tool_call_id: &str,
-        change: MessageChange<'_>,
-        grouped: bool,
-    ) {
-        if let Some(r) = conv.tool_call(tool_call_id) {
-            self.message_changed(conv, ctx, &r.message_id.clone(), change, grouped);
+    /// Message `id`, added at position `at`. Observers' lists grow at the end: a message placed
+    /// before others (a tool result answering an earlier call while later messages streamed)
+    /// goes out as the whole list, so every observer keeps the order the agent is sent.
+    fn message_added(&self, conv: &ConversationState, ctx: &mut RunContext, id: &str, at: usize) {
+        match conv.message(id) {
+            Some(message) if at + 1 == conv.messages().len() => {
+                self.shared.listeners.delta(ConversationDelta::MessageAdded(message.clone()))
+            }
+            Some(_) => self.reset_messages(conv, ctx),
+            None => {}
         }
     }
 
     /// After a group of events from one SSE event: the messages and state it changed, whole.
     fn flush_touched(&self, conv: &ConversationState, ctx: &mut RunContext) {
-        for id in std::mem::take(&mut ctx.touched) {
-            self.message_changed(conv, ctx, &id, MessageChange::Whole, false);
+        let touched = std::mem::take(&mut ctx.touched);
+        // Messages the group added are at the end, in the order it added them, unless one was
+        // placed before others: then the whole list goes.
+        let added: Vec<&str> = touched.iter().filter(|(_, added)| *added).map(|(id, _)| id.as_str()).collect();
+        let tail = conv.messages().len().saturating_sub(added.len());
+        if added.iter().enumerate().all(|(k, id)| conv.position(id) == Some(tail + k)) {
+            for (id, added) in &touched {
+                let Some(message) = conv.message(id) else { continue };
+                let delta = if *added {
+                    ConversationDelta::MessageAdded(message.clone())
+                } else {
+                    ConversationDelta::MessageReplaced(message.clone())
+                };
+                self.shared.listeners.delta(delta);
+            }
+        } else {
+            self.reset_messages(conv, ctx);
         }
         if std::mem::take(&mut ctx.state_touched) {
             self.shared.listeners.delta(ConversationDelta::StateReplaced(conv.state().clone()));

@@ -439,3 +439,32 @@ fn the_shared_adapter_cases_hold_for_the_batches_the_core_builds() {
         }
     }
 }
+
+/// Two server calls in parallel, then the first one's result: the reducer places the result
+/// right after the call it answers (the order the next request sends), and the view must show
+/// that order too, not the result appended at the end.
+#[tokio::test(start_paused = true)]
+async fn a_tool_result_answering_an_earlier_call_is_shown_where_the_history_has_it() {
+    let result = json!({"type": "TOOL_CALL_RESULT", "messageId": "r1", "toolCallId": "c1", "content": "sunny"});
+    let events =
+        run_of("r1", vec![tool_call("c1", "weather", "{}", "a1"), tool_call("c2", "news", "{}", "a2"), vec![result]]);
+    let server = TestServer::start(vec![Reply::sse(&events), Reply::sse(&run_of("r2", vec![]))]).await;
+    let conv = conversation(&server);
+    let view = conv.subscribe_view();
+    let mut shown = Shown::default();
+    conv.send_message("hi".into()).await.unwrap();
+    shown.drain(&view);
+    let ids: Vec<&str> = shown.items.iter().map(|i| i.id.as_str()).collect();
+    assert_eq!(ids[1..], ["a1", "r1", "a2"], "{ids:?}");
+    assert_eq!(shown.state_part(), Shown::fresh(&conv).state_part());
+
+    // The next request carries the history in the same order.
+    conv.send_message("again".into()).await.unwrap();
+    let sent: Vec<String> = server.requests()[1].body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(&sent[1..4], ["a1", "r1", "a2"]);
+}
