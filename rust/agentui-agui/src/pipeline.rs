@@ -89,6 +89,18 @@ impl EventPipeline {
         self.changes.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
+    /// The messages a stream cut off now would leave incomplete: text and reasoning messages
+    /// still open, and the messages carrying tool calls still streaming. Sorted, no repeats.
+    pub fn open_message_ids(&self) -> Vec<String> {
+        let (messages, calls) = self.verifier.open_entities();
+        let conversation = self.reducer.conversation();
+        let carriers = calls.filter_map(|id| conversation.tool_call(id).map(|r| r.message_id.as_str()));
+        let mut open: Vec<String> = messages.chain(carriers).map(str::to_owned).collect();
+        open.sort_unstable();
+        open.dedup();
+        open
+    }
+
     /// The fatal error that ended this stream, if any.
     pub fn rejection(&self) -> Option<&ProtocolError> {
         self.rejection.as_ref()

@@ -84,6 +84,13 @@ impl StreamVerifier {
         self.run_finished || self.run_errored
     }
 
+    /// The text and reasoning messages and the tool calls opened and not yet closed: what a
+    /// stream cut off now leaves incomplete.
+    pub fn open_entities(&self) -> (impl Iterator<Item = &str>, impl Iterator<Item = &str>) {
+        let messages = self.active_messages.iter().chain(&self.active_reasoning_messages).map(String::as_str);
+        (messages, self.active_tool_calls.iter().map(String::as_str))
+    }
+
     /// Whether a run is open (started and not yet finished or errored).
     pub fn run_active(&self) -> bool {
         self.run_started && !self.run_closed()

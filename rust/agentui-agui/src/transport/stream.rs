@@ -134,6 +134,11 @@ impl RunStream {
         self.pipeline.into_conversation()
     }
 
+    /// See [`EventPipeline::open_message_ids`].
+    pub fn open_message_ids(&self) -> Vec<String> {
+        self.pipeline.open_message_ids()
+    }
+
     /// What each event delivered since the last call changed (see
     /// [`EventPipeline::record_changes`]), one per event, in order.
     pub fn take_changes(&mut self) -> Vec<Change> {

@@ -212,6 +212,9 @@ pub struct ConversationSession {
     delivering: Option<String>,
     /// Tool call phases restored from a store, for the first snapshot observers get.
     restored_tool_calls: Vec<ToolCallUpdate>,
+    /// Where a run that was dropped or panicked mid-stream leaves the conversation it was lent
+    /// (see `runner::LentStream`); [`Self::reclaim`] takes it back.
+    lent_back: Arc<Mutex<Option<ConversationState>>>,
 }
 
 /// The parts of a session that input changes while a run streams. Each sits behind its own
@@ -343,6 +346,7 @@ impl ConversationSession {
             options,
             thread_id,
             conversation: ConversationState::default(),
+            lent_back: Arc::default(),
             policy: Arc::new(AllowRegistered),
             ledger: ToolLedger::default(),
             current_cancel: Arc::new(Mutex::new(CancelToken::new())),
@@ -414,6 +418,7 @@ impl ConversationSession {
     /// Continue from a stored conversation. Its tool calls are history: they are never
     /// executed, whether answered or not.
     pub fn restore(&mut self, history: Vec<Message>, state: Option<Value>) {
+        self.reclaim();
         self.conversation = ConversationState::new(history, state);
         *lock(&self.shared.interrupts) = InterruptBook::default();
         self.shared.listeners.delta(ConversationDelta::MessagesReset(self.conversation.messages().to_vec()));
@@ -439,6 +444,7 @@ impl ConversationSession {
 
     /// Replace the state locally; the next run sends it.
     pub fn set_state(&mut self, state: Value) {
+        self.reclaim();
         self.conversation.set_state(state);
         self.shared.listeners.delta(ConversationDelta::StateReplaced(self.conversation.state().clone()));
         self.shared.listeners.batch_end();
@@ -617,6 +623,8 @@ impl ConversationSession {
     /// One run delivering `entry`: a message joins the conversation on its first attempt; every
     /// attempt names the entry's key.
     async fn attempt(&mut self, entry: OutboxEntry) -> Result<RunSummary, SessionError> {
+        // Before the message joins it: a run dropped mid-stream may still hold the conversation.
+        self.reclaim();
         match entry.payload {
             OutboxPayload::Message(Some(message)) => {
                 self.conversation.append_local_message((*message).clone());
@@ -658,6 +666,16 @@ impl ConversationSession {
         self.shared.poisoned_detail().is_some()
     }
 
+    /// Takes back the conversation a run left behind when its future was dropped (or a panic
+    /// unwound it) mid-stream. Until the next run, `restore` or `set_state` does, the readers
+    /// (`messages`, `state`, `conversation`) show an empty conversation: end a run with
+    /// [`Self::canceller`] rather than by dropping it. The conversation actor never drops one.
+    fn reclaim(&mut self) {
+        if let Some(conversation) = lock(&self.lent_back).take() {
+            self.conversation = conversation;
+        }
+    }
+
     fn check_poisoned(&self) -> Result<(), SessionError> {
         self.shared.check_poisoned()
     }
@@ -666,9 +684,11 @@ impl ConversationSession {
     /// conversation, the surfaces and the tool ledger out of step) and the caller gets a typed
     /// error instead of a crash or a half-updated session that goes on.
     async fn drive_guarded(&mut self) -> Result<RunSummary, SessionError> {
+        self.reclaim();
         match AssertUnwindSafe(self.drive()).catch_unwind().await {
             Ok(result) => result,
             Err(payload) => {
+                self.reclaim();
                 let detail = panic_message(payload.as_ref());
                 self.shared.poison(format!("a run panicked: {detail}"));
                 self.set_phase(RunPhase::Failed { error: format!("internal error: {detail}") });

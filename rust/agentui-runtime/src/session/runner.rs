@@ -6,7 +6,8 @@
 //! results are appended as tool messages once the stream is done, paired by `toolCallId` only.
 
 use std::collections::{HashMap, HashSet};
-use std::ops::ControlFlow;
+use std::ops::{ControlFlow, Deref, DerefMut};
+use std::sync::{Arc, Mutex};
 
 use futures_util::FutureExt;
 
@@ -14,7 +15,7 @@ use serde_json::{Map, Value};
 
 use super::executor::{result_message, result_text, InFlight, ToolFailure, ToolOutcome};
 use super::interrupts::{legacy_interrupt, LEGACY_INTERRUPT_EVENT};
-use super::listener::{RunPhase, SessionUpdate, SessionWarningKind, ToolCallPhase, ToolCallUpdate};
+use super::listener::{Listeners, RunPhase, SessionUpdate, SessionWarningKind, ToolCallPhase, ToolCallUpdate};
 use super::lock;
 use super::policy::ToolDecision;
 use super::tools::ToolInvocation;
@@ -31,6 +32,54 @@ use agentui_agui::transport::{CancelToken, RunStream, TransportError, Truncation
 /// Events one batch holds at most, so a fast stream still ends a batch (and a store writes)
 /// every so often.
 const MAX_BATCH_EVENTS: usize = 256;
+
+/// One run's stream, holding the session's conversation while it streams, so the reducer
+/// applies events to the one copy (no clone per run). If the run's future is dropped, or a
+/// panic unwinds it, mid-stream, the conversation goes to `home` with what was applied (what
+/// observers were shown), its incomplete messages kept local as after a cancel, and the session
+/// takes it back before it next uses it.
+struct LentStream {
+    /// `Some` until [`LentStream::give_back`], which consumes the guard.
+    stream: Option<RunStream>,
+    home: Arc<Mutex<Option<ConversationState>>>,
+    listeners: Listeners,
+}
+
+impl LentStream {
+    fn give_back(mut self) -> ConversationState {
+        self.stream.take().map(RunStream::into_conversation).unwrap_or_default()
+    }
+}
+
+impl Deref for LentStream {
+    type Target = RunStream;
+    fn deref(&self) -> &RunStream {
+        self.stream.as_ref().expect("a lent stream is read only before it is given back")
+    }
+}
+
+impl DerefMut for LentStream {
+    fn deref_mut(&mut self) -> &mut RunStream {
+        self.stream.as_mut().expect("a lent stream is read only before it is given back")
+    }
+}
+
+impl Drop for LentStream {
+    fn drop(&mut self) {
+        let Some(stream) = self.stream.take() else { return };
+        let open = stream.open_message_ids();
+        let mut conversation = stream.into_conversation();
+        for id in open {
+            if conversation.message(&id).is_some() && conversation.local_only(&id).is_none() {
+                conversation.keep_local(&id, LocalOnly::Cancelled);
+                let reason = LocalOnly::Cancelled;
+                self.listeners.delta(ConversationDelta::MessageKeptLocal { message_id: id, reason });
+            }
+        }
+        self.listeners.batch_end();
+        *lock(&self.home) = Some(conversation);
+    }
+}
 
 /// How one run ended.
 enum RunEnd {
@@ -278,12 +327,16 @@ impl ConversationSession {
         }
 
         let mut ctx = RunContext::new(&self.conversation, declared);
-        // A clone, so a caller dropping this future mid-run leaves the conversation intact.
-        let mut pipeline =
-            EventPipeline::for_input_thread(self.conversation.clone(), &self.options.pipeline, &self.thread_id);
+        // The conversation itself, lent to the stream: one copy, applied in place.
+        let lent = std::mem::take(&mut self.conversation);
+        let mut pipeline = EventPipeline::for_input_thread(lent, &self.options.pipeline, &self.thread_id);
         // The reducer says what each event changed; observers are told from that.
         pipeline.record_changes();
-        let mut stream = RunStream::new(events, pipeline);
+        let mut stream = LentStream {
+            stream: Some(RunStream::new(events, pipeline)),
+            home: self.lent_back.clone(),
+            listeners: self.shared.listeners.clone(),
+        };
         // Events applied since the last batch end: a batch is what the stream had ready without
         // waiting (bounded), so a store writes one transaction per batch, not per event.
         let mut unbatched = 0usize;
@@ -335,7 +388,7 @@ impl ConversationSession {
             let message = format!("{} events after the run ended were ignored", stream.ignored_after_close());
             self.warn(&mut summary.warnings, SessionWarningKind::IgnoredAfterRunEnd, message);
         }
-        self.conversation = stream.into_conversation();
+        self.conversation = stream.give_back();
         self.keep_local(&mut ctx, cancelled, summary);
         let finished = matches!(self.conversation.run_status(), RunStatus::Finished { .. });
         let legacy = if finished && !cancelled { std::mem::take(&mut ctx.legacy_interrupts) } else { Vec::new() };

@@ -438,3 +438,40 @@ async fn registration_rejects_bad_tools_with_typed_errors() {
         Err(SessionError::Tools(_))
     ));
 }
+
+/// The run's stream holds the conversation itself (no copy per run). A caller that drops the run
+/// mid-stream instead of cancelling it loses nothing: the next run takes the conversation back
+/// with what streamed, and the message cut off is kept local as after a cancel, never sent as
+/// if complete.
+#[tokio::test(start_paused = true)]
+async fn a_run_dropped_mid_stream_leaves_the_conversation_to_the_next_run() {
+    let mut steps: Vec<Step> = [
+        started("r1"),
+        json!({"type": "TEXT_MESSAGE_START", "messageId": "a1", "role": "assistant"}),
+        json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "a1", "delta": "half a sent"}),
+    ]
+    .iter()
+    .map(|e| Step::Send(frame(e)))
+    .collect();
+    steps.push(Step::Sleep(Duration::from_secs(60)));
+    let server = TestServer::start(vec![Reply::sse_steps(steps), Reply::sse(&run_of("r2", vec![]))]).await;
+    let (mut s, rec) = session(&server);
+    let dropped = timeout(Duration::from_secs(1), s.run("first")).await;
+    assert!(dropped.is_err(), "the first run was still streaming when it was dropped");
+    let kept: Vec<ConversationDelta> = rec.all();
+    assert!(
+        kept.iter().any(|d| matches!(d, ConversationDelta::MessageKeptLocal { message_id, .. } if message_id == "a1")),
+        "observers hear that the cut-off message stays local: {kept:?}"
+    );
+
+    s.run("second").await.unwrap();
+    let texts: Vec<String> =
+        s.messages().iter().map(|m| format!("{:?}:{}", m.role, m.text().unwrap_or_default())).collect();
+    assert_eq!(texts, ["User:first", "Assistant:half a sent", "User:second"]);
+    assert!(s.conversation().local_only("a1").is_some());
+    let requests = server.requests();
+    let sent: Vec<&str> =
+        requests[1].body["messages"].as_array().unwrap().iter().filter_map(|m| m["id"].as_str()).collect();
+    assert!(!sent.contains(&"a1"), "the cut-off message is not sent: {sent:?}");
+    assert_eq!(sent.len(), 2, "both user messages are: {sent:?}");
+}
