@@ -382,3 +382,230 @@ fn require_agreement(
         _ => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::*;
+    use crate::decode::decode_event;
+
+    /// The three chunk types; every scenario below runs for each of them.
+    #[derive(Debug, Clone, Copy)]
+    enum Of {
+        Text,
+        Tool,
+        Reasoning,
+    }
+
+    const ALL: [Of; 3] = [Of::Text, Of::Tool, Of::Reasoning];
+
+    fn event(wire: Value) -> Event {
+        let mut warnings = Vec::new();
+        let event = decode_event(wire, &mut warnings).expect("decodes").expect("not dropped");
+        assert!(warnings.is_empty(), "{warnings:?}");
+        event
+    }
+
+    /// A chunk of kind `of` with the members in `extra`; `id` is spelled as the kind spells it,
+    /// and a tool chunk naming its call also names the tool.
+    fn chunk(of: Of, id: Option<&str>, extra: Value) -> Event {
+        let (kind, id_key) = match of {
+            Of::Text => ("TEXT_MESSAGE_CHUNK", "messageId"),
+            Of::Tool => ("TOOL_CALL_CHUNK", "toolCallId"),
+            Of::Reasoning => ("REASONING_MESSAGE_CHUNK", "messageId"),
+        };
+        let mut wire = json!({ "type": kind });
+        if let Some(id) = id {
+            wire[id_key] = json!(id);
+            if let Of::Tool = of {
+                wire["toolCallName"] = json!("search");
+            }
+        }
+        wire.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        event(wire)
+    }
+
+    /// One line per event, the same for every kind: `START m`, `CONTENT m "a" @sub +meta`, …
+    fn lines(events: &[Event]) -> Vec<String> {
+        events
+            .iter()
+            .map(|e| {
+                let wire = serde_json::to_value(e).unwrap();
+                let name = e.type_name();
+                let step = ["_START", "_CONTENT", "_ARGS", "_END"]
+                    .iter()
+                    .find(|s| name.ends_with(*s))
+                    .map_or(name, |s| if *s == "_ARGS" { "CONTENT" } else { &s[1..] });
+                let mut line = step.to_owned();
+                if let Some(id) = wire.get("messageId").or(wire.get("toolCallId")) {
+                    line += &format!(" {}", id.as_str().unwrap());
+                }
+                if let Some(delta) = wire.get("delta") {
+                    line += &format!(" {delta}");
+                }
+                if let Some(owner) = wire.get("subagentRunId") {
+                    line += &format!(" @{}", owner.as_str().unwrap());
+                }
+                if wire.get("metadata").is_some() {
+                    line += " +meta";
+                }
+                if wire.get("rawEvent").is_some() {
+                    line += " +raw";
+                }
+                line
+            })
+            .collect()
+    }
+
+    /// Feeds `events` in order and returns each one's expansion, or the first error's text.
+    fn expand_all(events: Vec<Event>) -> Result<Vec<Vec<String>>, String> {
+        let mut expander = ChunkExpander::new();
+        events.into_iter().map(|e| expander.expand(e).map(|out| lines(&out)).map_err(|e| e.to_string())).collect()
+    }
+
+    fn run_finished() -> Event {
+        event(json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}))
+    }
+
+    #[test]
+    fn opener_continuation_and_run_end_make_the_triad() {
+        for of in ALL {
+            let got = expand_all(vec![
+                chunk(of, Some("m"), json!({"delta": "a"})),
+                chunk(of, None, json!({"delta": "b"})),
+                chunk(of, Some("m"), json!({})),
+                run_finished(),
+            ]);
+            let want = vec![
+                vec!["START m", "CONTENT m \"a\""],
+                vec!["CONTENT m \"b\""],
+                vec![],
+                vec!["END m", "RUN_FINISHED"],
+            ];
+            assert_eq!(got.unwrap(), want, "{of:?}");
+        }
+    }
+
+    #[test]
+    fn metadata_goes_on_the_opener_or_an_empty_content_and_raw_event_on_the_content() {
+        for of in ALL {
+            let got = expand_all(vec![
+                chunk(of, Some("m"), json!({"metadata": {"k": 1}})),
+                chunk(of, None, json!({"metadata": {"k": 2}})),
+                chunk(of, None, json!({"rawEvent": {"native": true}, "timestamp": 5})),
+            ]);
+            let want = vec![vec!["START m +meta"], vec!["CONTENT m \"\" +meta"], vec!["CONTENT m \"\" +raw"]];
+            assert_eq!(got.unwrap(), want, "{of:?}");
+        }
+    }
+
+    #[test]
+    fn a_new_id_or_an_explicit_event_closes_the_lane_but_pass_through_events_do_not() {
+        for of in ALL {
+            let got = expand_all(vec![
+                chunk(of, Some("m"), json!({"delta": "a"})),
+                chunk(of, Some("n"), json!({"delta": "b"})),
+                event(json!({"type": "RAW", "event": {}})),
+                event(json!({"type": "STEP_STARTED", "stepName": "s"})),
+            ]);
+            let want = vec![
+                vec!["START m", "CONTENT m \"a\""],
+                vec!["END m", "START n", "CONTENT n \"b\""],
+                vec!["RAW"],
+                vec!["END n", "STEP_STARTED"],
+            ];
+            assert_eq!(got.unwrap(), want, "{of:?}");
+        }
+    }
+
+    #[test]
+    fn lanes_are_per_subagent_and_closed_by_its_terminal() {
+        for of in ALL {
+            let got = expand_all(vec![
+                chunk(of, Some("m"), json!({"delta": "a", "subagentRunId": "s"})),
+                // The sole open stream of this kind is where an untagged id-less chunk goes.
+                chunk(of, None, json!({"delta": "b"})),
+                // A named id continues in its lane, whoever sends it.
+                chunk(of, Some("m"), json!({"delta": "c"})),
+                chunk(of, Some("p"), json!({"delta": "d"})),
+                event(json!({"type": "SUBAGENT_FINISHED", "subagentRunId": "s"})),
+                chunk(of, None, json!({"delta": "e"})),
+            ]);
+            let want = vec![
+                vec!["START m @s", "CONTENT m \"a\" @s"],
+                vec!["CONTENT m \"b\" @s"],
+                vec!["CONTENT m \"c\" @s"],
+                vec!["START p", "CONTENT p \"d\""],
+                vec!["END m @s", "SUBAGENT_FINISHED @s"],
+                vec!["CONTENT p \"e\""],
+            ];
+            assert_eq!(got.unwrap(), want, "{of:?}");
+        }
+    }
+
+    #[test]
+    fn lane_errors_name_the_kind() {
+        for (of, label, chunk_type, id_key) in [
+            (Of::Text, "text message", "TEXT_MESSAGE_CHUNK", "messageId"),
+            (Of::Tool, "tool call", "TOOL_CALL_CHUNK", "toolCallId"),
+            (Of::Reasoning, "reasoning message", "REASONING_MESSAGE_CHUNK", "messageId"),
+        ] {
+            let ambiguous = expand_all(vec![
+                chunk(of, Some("m"), json!({"subagentRunId": "s"})),
+                chunk(of, Some("n"), json!({"subagentRunId": "t"})),
+                chunk(of, None, json!({"delta": "x"})),
+            ]);
+            let want = format!(
+                "Ambiguous {chunk_type}: it carries neither an id nor a subagentRunId, but 2 lanes have an open {label}."
+            );
+            assert!(ambiguous.unwrap_err().contains(&want), "{of:?}");
+
+            let retagged = expand_all(vec![
+                chunk(of, Some("m"), json!({"subagentRunId": "s"})),
+                chunk(of, Some("m"), json!({"subagentRunId": "t"})),
+            ]);
+            let want = format!(
+                "Cannot continue {label} 'm': chunk subagentRunId 't' does not match the open stream's subagent 's'."
+            );
+            assert!(retagged.unwrap_err().contains(&want), "{of:?}");
+
+            let unnamed = expand_all(vec![chunk(of, None, json!({"delta": "x"}))]);
+            assert!(unnamed.unwrap_err().contains(&format!("First {chunk_type} must have a {id_key}")), "{of:?}");
+        }
+    }
+
+    #[test]
+    fn text_chunks_default_the_role_and_hold_role_and_name_to_the_opener() {
+        let text = |id: Option<&str>, extra| chunk(Of::Text, id, extra);
+        let mut expander = ChunkExpander::new();
+        let start = expander.expand(text(Some("m"), json!({"name": "bot"}))).unwrap();
+        let Event::TextMessageStart(start) = &start[0] else { panic!("{start:?}") };
+        assert_eq!((start.role, start.name.as_deref()), (TextMessageRole::Assistant, Some("bot")));
+        assert!(expander.expand(text(None, json!({"role": "assistant", "name": "bot"}))).is_ok());
+        let role = expander.expand(text(None, json!({"role": "user"}))).unwrap_err().to_string();
+        assert!(role.contains("chunk role 'user' does not match the open stream's role 'assistant'"), "{role}");
+
+        let unnamed = expand_all(vec![text(Some("m"), json!({})), text(None, json!({"name": "bot"}))]);
+        assert!(unnamed.unwrap_err().contains("chunk name 'bot' does not match the open stream's name (absent)"));
+    }
+
+    #[test]
+    fn tool_chunks_need_a_name_first_and_hold_name_and_parent_to_the_opener() {
+        let unnamed = expand_all(vec![event(json!({"type": "TOOL_CALL_CHUNK", "toolCallId": "c"}))]);
+        assert!(unnamed.unwrap_err().contains("First TOOL_CALL_CHUNK must have a toolCallName"));
+
+        let mut expander = ChunkExpander::new();
+        let opener = chunk(Of::Tool, Some("c"), json!({"parentMessageId": "m"}));
+        let start = expander.expand(opener).unwrap();
+        let Event::ToolCallStart(start) = &start[0] else { panic!("{start:?}") };
+        assert_eq!((start.tool_call_name.as_str(), start.parent_message_id.as_deref()), ("search", Some("m")));
+        assert!(expander.expand(chunk(Of::Tool, Some("c"), json!({"parentMessageId": "m"}))).is_ok());
+        let renamed = event(json!({"type": "TOOL_CALL_CHUNK", "toolCallName": "delete"}));
+        let renamed = expander.expand(renamed).unwrap_err().to_string();
+        assert!(renamed.contains("toolCallName 'delete' does not match the open stream's toolCallName 'search'"));
+        let moved = event(json!({"type": "TOOL_CALL_CHUNK", "parentMessageId": "n"}));
+        let moved = expander.expand(moved).unwrap_err().to_string();
+        assert!(moved.contains("parentMessageId 'n' does not match the open stream's parentMessageId 'm'"));
+    }
+}
