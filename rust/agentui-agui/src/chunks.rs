@@ -432,84 +432,90 @@ mod tests {
         events.into_iter().map(|e| expander.expand(e).map(|out| lines(&out)).map_err(|e| e.to_string())).collect()
     }
 
+    /// Runs `scenario` for each kind and checks each event's expansion against `want`.
+    fn assert_expands(scenario: impl Fn(Of) -> Vec<Event>, want: &[&[&str]]) {
+        for of in ALL {
+            assert_eq!(expand_all(scenario(of)).unwrap(), want, "{of:?}");
+        }
+    }
+
     fn run_finished() -> Event {
         event(json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}))
     }
 
     #[test]
     fn opener_continuation_and_run_end_make_the_triad() {
-        for of in ALL {
-            let got = expand_all(vec![
-                chunk(of, Some("m"), json!({"delta": "a"})),
-                chunk(of, None, json!({"delta": "b"})),
-                chunk(of, Some("m"), json!({})),
-                run_finished(),
-            ]);
-            let want = vec![
-                vec!["START m", "CONTENT m \"a\""],
-                vec!["CONTENT m \"b\""],
-                vec![],
-                vec!["END m", "RUN_FINISHED"],
-            ];
-            assert_eq!(got.unwrap(), want, "{of:?}");
-        }
+        assert_expands(
+            |of| {
+                vec![
+                    chunk(of, Some("m"), json!({"delta": "a"})),
+                    chunk(of, None, json!({"delta": "b"})),
+                    chunk(of, Some("m"), json!({})),
+                    run_finished(),
+                ]
+            },
+            &[&["START m", "CONTENT m \"a\""], &["CONTENT m \"b\""], &[], &["END m", "RUN_FINISHED"]],
+        );
     }
 
     #[test]
     fn metadata_goes_on_the_opener_or_an_empty_content_and_raw_event_on_the_content() {
-        for of in ALL {
-            let got = expand_all(vec![
-                chunk(of, Some("m"), json!({"metadata": {"k": 1}})),
-                chunk(of, None, json!({"metadata": {"k": 2}})),
-                chunk(of, None, json!({"rawEvent": {"native": true}, "timestamp": 5})),
-            ]);
-            let want = vec![vec!["START m +meta"], vec!["CONTENT m \"\" +meta"], vec!["CONTENT m \"\" +raw"]];
-            assert_eq!(got.unwrap(), want, "{of:?}");
-        }
+        assert_expands(
+            |of| {
+                vec![
+                    chunk(of, Some("m"), json!({"metadata": {"k": 1}})),
+                    chunk(of, None, json!({"metadata": {"k": 2}})),
+                    chunk(of, None, json!({"rawEvent": {"native": true}, "timestamp": 5})),
+                ]
+            },
+            &[&["START m +meta"], &["CONTENT m \"\" +meta"], &["CONTENT m \"\" +raw"]],
+        );
     }
 
     #[test]
     fn a_new_id_or_an_explicit_event_closes_the_lane_but_pass_through_events_do_not() {
-        for of in ALL {
-            let got = expand_all(vec![
-                chunk(of, Some("m"), json!({"delta": "a"})),
-                chunk(of, Some("n"), json!({"delta": "b"})),
-                event(json!({"type": "RAW", "event": {}})),
-                event(json!({"type": "STEP_STARTED", "stepName": "s"})),
-            ]);
-            let want = vec![
-                vec!["START m", "CONTENT m \"a\""],
-                vec!["END m", "START n", "CONTENT n \"b\""],
-                vec!["RAW"],
-                vec!["END n", "STEP_STARTED"],
-            ];
-            assert_eq!(got.unwrap(), want, "{of:?}");
-        }
+        assert_expands(
+            |of| {
+                vec![
+                    chunk(of, Some("m"), json!({"delta": "a"})),
+                    chunk(of, Some("n"), json!({"delta": "b"})),
+                    event(json!({"type": "RAW", "event": {}})),
+                    event(json!({"type": "STEP_STARTED", "stepName": "s"})),
+                ]
+            },
+            &[
+                &["START m", "CONTENT m \"a\""],
+                &["END m", "START n", "CONTENT n \"b\""],
+                &["RAW"],
+                &["END n", "STEP_STARTED"],
+            ],
+        );
     }
 
     #[test]
     fn lanes_are_per_subagent_and_closed_by_its_terminal() {
-        for of in ALL {
-            let got = expand_all(vec![
-                chunk(of, Some("m"), json!({"delta": "a", "subagentRunId": "s"})),
-                // The sole open stream of this kind is where an untagged id-less chunk goes.
-                chunk(of, None, json!({"delta": "b"})),
-                // A named id continues in its lane, whoever sends it.
-                chunk(of, Some("m"), json!({"delta": "c"})),
-                chunk(of, Some("p"), json!({"delta": "d"})),
-                event(json!({"type": "SUBAGENT_FINISHED", "subagentRunId": "s"})),
-                chunk(of, None, json!({"delta": "e"})),
-            ]);
-            let want = vec![
-                vec!["START m @s", "CONTENT m \"a\" @s"],
-                vec!["CONTENT m \"b\" @s"],
-                vec!["CONTENT m \"c\" @s"],
-                vec!["START p", "CONTENT p \"d\""],
-                vec!["END m @s", "SUBAGENT_FINISHED @s"],
-                vec!["CONTENT p \"e\""],
-            ];
-            assert_eq!(got.unwrap(), want, "{of:?}");
-        }
+        assert_expands(
+            |of| {
+                vec![
+                    chunk(of, Some("m"), json!({"delta": "a", "subagentRunId": "s"})),
+                    // The sole open stream of this kind is where an untagged id-less chunk goes.
+                    chunk(of, None, json!({"delta": "b"})),
+                    // A named id continues in its lane, whoever sends it.
+                    chunk(of, Some("m"), json!({"delta": "c"})),
+                    chunk(of, Some("p"), json!({"delta": "d"})),
+                    event(json!({"type": "SUBAGENT_FINISHED", "subagentRunId": "s"})),
+                    chunk(of, None, json!({"delta": "e"})),
+                ]
+            },
+            &[
+                &["START m @s", "CONTENT m \"a\" @s"],
+                &["CONTENT m \"b\" @s"],
+                &["CONTENT m \"c\" @s"],
+                &["START p", "CONTENT p \"d\""],
+                &["END m @s", "SUBAGENT_FINISHED @s"],
+                &["CONTENT p \"e\""],
+            ],
+        );
     }
 
     #[test]
