@@ -1,0 +1,159 @@
+//! What goes back to the agent: user actions, errors and the client's catalogs, shaped the way
+//! AG-UI agents expect them.
+//!
+//! - **User actions**: the next run's `forwardedProps.a2uiAction = {userAction: {name, surfaceId,
+//!   sourceComponentId, timestamp, context}}` (the middleware's `A2UIForwardedProps`, which turns
+//!   it into a synthetic `log_a2ui_event` tool call the model sees). The middleware has no slot for
+//!   the data model, so for a surface created with `sendDataModel` it rides next to the action as
+//!   `forwardedProps.a2uiClientDataModel`, the key A2UI's own transports use for it.
+//! - **Errors** (validation failures with their JSON Pointer, unknown surfaces, limits): the
+//!   middleware defines no channel for them. This crate sends the v0.9 `error` envelopes as
+//!   `forwardedProps.a2uiErrors` (for agents reading the input programmatically) and the same list
+//!   as a `RunAgentInput.context` entry (middleware and frameworks put context in front of the
+//!   model, which must learn its UI was refused). See [`PendingForAgent`].
+//! - **Catalogs**: `a2uiClientCapabilities` (A2UI's name for it) both as a context entry and as a
+//!   `forwardedProps` member. The middleware's own context entry carries a component schema, not
+//!   capabilities, so this one has its own description.
+
+use agentui_a2ui::wire::v08;
+use agentui_a2ui::wire::v09::ClientMessage;
+use agentui_a2ui::{A2uiError, Effect};
+use agentui_agui::message::Context;
+use serde_json::{json, Map, Value};
+
+use super::A2uiBridge;
+
+/// `forwardedProps` member carrying a user action.
+pub const A2UI_ACTION_PROP: &str = "a2uiAction";
+/// `forwardedProps` member carrying the data model of `sendDataModel` surfaces.
+pub const A2UI_CLIENT_DATA_MODEL_PROP: &str = "a2uiClientDataModel";
+/// `forwardedProps` member carrying error envelopes.
+pub const A2UI_ERRORS_PROP: &str = "a2uiErrors";
+/// `forwardedProps` member counting errors left out of [`A2UI_ERRORS_PROP`].
+pub const A2UI_ERRORS_OMITTED_PROP: &str = "a2uiErrorsOmitted";
+/// `forwardedProps` member (and context value key) carrying the client's catalogs.
+pub const A2UI_CLIENT_CAPABILITIES_PROP: &str = "a2uiClientCapabilities";
+/// Description of the context entry advertising the client's catalogs.
+pub const A2UI_CAPABILITIES_CONTEXT_DESCRIPTION: &str = "A2UI client capabilities (a2uiClientCapabilities): \
+     the catalogs this client renders. createSurface must name one of supportedCatalogIds.";
+/// Description of the context entry reporting A2UI errors.
+pub const A2UI_ERRORS_CONTEXT_DESCRIPTION: &str = "A2UI errors: the client could not apply these A2UI \
+     messages from your previous turn (v0.9 error messages; path is a JSON Pointer into the message). \
+     Send corrected messages.";
+
+/// What a user action asks of the caller.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BridgeAction {
+    /// Start a run whose `forwardedProps` include these members (merge them into whatever else
+    /// the run forwards): `a2uiAction`, and `a2uiClientDataModel` for `sendDataModel` surfaces.
+    SendToAgent { forwarded_props: Map<String, Value>, message: Box<ClientMessage> },
+    /// Open this URL (already checked against the URL policy). Nothing goes to the agent.
+    OpenUrl(String),
+    /// A local function ran; nothing to do.
+    Handled,
+}
+
+/// Errors the next run must carry to the agent.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PendingForAgent {
+    /// v0.9 `error` messages, oldest first.
+    pub errors: Vec<ClientMessage>,
+    /// Errors left out because [`BridgeLimits::max_pending_errors`] was reached.
+    ///
+    /// [`BridgeLimits::max_pending_errors`]: super::BridgeLimits::max_pending_errors
+    pub omitted: usize,
+}
+
+impl PendingForAgent {
+    pub fn is_empty(&self) -> bool {
+        self.errors.is_empty() && self.omitted == 0
+    }
+
+    fn wire_errors(&self) -> Vec<Value> {
+        self.errors.iter().map(ClientMessage::to_wire).collect()
+    }
+
+    /// `forwardedProps` members: `a2uiErrors` (the envelopes) and, when some were left out,
+    /// `a2uiErrorsOmitted`. Empty when there is nothing to send.
+    pub fn forwarded_props(&self) -> Map<String, Value> {
+        let mut props = Map::new();
+        if self.is_empty() {
+            return props;
+        }
+        props.insert(A2UI_ERRORS_PROP.to_owned(), Value::Array(self.wire_errors()));
+        if self.omitted > 0 {
+            props.insert(A2UI_ERRORS_OMITTED_PROP.to_owned(), Value::from(self.omitted));
+        }
+        props
+    }
+
+    /// The same errors as a `RunAgentInput.context` entry, so a model behind middleware that
+    /// ignores `forwardedProps` still reads them.
+    pub fn context(&self) -> Option<Context> {
+        if self.is_empty() {
+            return None;
+        }
+        let mut value = json!({ A2UI_ERRORS_PROP: self.wire_errors() });
+        if self.omitted > 0 {
+            value[A2UI_ERRORS_OMITTED_PROP] = Value::from(self.omitted);
+        }
+        Some(Context { description: A2UI_ERRORS_CONTEXT_DESCRIPTION.to_owned(), value: value.to_string() })
+    }
+}
+
+impl A2uiBridge {
+    /// Runs the action of a node on a user gesture. An event action becomes the `forwardedProps`
+    /// of the next run; `openUrl` becomes an effect for the host.
+    pub fn user_action(&mut self, surface_id: &str, instance_id: &str) -> Result<BridgeAction, A2uiError> {
+        let outcome = self.group.dispatch_action(surface_id, instance_id)?;
+        if let Some(Effect::OpenUrl(url)) = outcome.effects.into_iter().next() {
+            return Ok(BridgeAction::OpenUrl(url));
+        }
+        let Some(ClientMessage::Action(action)) = outcome.message else {
+            return Ok(BridgeAction::Handled);
+        };
+        let mut forwarded_props = Map::new();
+        // The middleware reads the v0.8 `userAction` shape, whatever the surface's version.
+        forwarded_props.insert(A2UI_ACTION_PROP.to_owned(), v08::user_action(&action));
+        if let Some(data_model) = outcome.client_data_model {
+            forwarded_props.insert(A2UI_CLIENT_DATA_MODEL_PROP.to_owned(), data_model);
+        }
+        Ok(BridgeAction::SendToAgent { forwarded_props, message: Box::new(ClientMessage::Action(action)) })
+    }
+
+    /// Errors collected since the last call, for the next run; empties the queue.
+    pub fn take_pending_for_agent(&mut self) -> PendingForAgent {
+        std::mem::take(&mut self.pending)
+    }
+
+    /// `a2uiClientCapabilities`: the catalog ids this client renders (no inline catalogs).
+    pub fn capabilities(&self) -> Value {
+        self.group.catalogs().client_capabilities(false)
+    }
+
+    /// The context entry advertising [`Self::capabilities`] to the model.
+    pub fn capabilities_context(&self) -> Context {
+        Context {
+            description: A2UI_CAPABILITIES_CONTEXT_DESCRIPTION.to_owned(),
+            value: json!({ A2UI_CLIENT_CAPABILITIES_PROP: self.capabilities() }).to_string(),
+        }
+    }
+
+    /// The `forwardedProps` member advertising [`Self::capabilities`] to agent code.
+    pub fn capabilities_forwarded_props(&self) -> Map<String, Value> {
+        let mut props = Map::new();
+        props.insert(A2UI_CLIENT_CAPABILITIES_PROP.to_owned(), self.capabilities());
+        props
+    }
+
+    /// Queues the errors among `emitted` for the next run, up to the limit; counts the rest.
+    pub(super) fn queue_for_agent(&mut self, emitted: &[ClientMessage]) {
+        for message in emitted.iter().filter(|m| matches!(m, ClientMessage::Error(_))) {
+            if self.pending.errors.len() < self.limits.max_pending_errors {
+                self.pending.errors.push(message.clone());
+            } else {
+                self.pending.omitted += 1;
+            }
+        }
+    }
+}
