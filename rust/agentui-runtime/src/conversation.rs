@@ -15,7 +15,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use agentui_a2ui::node::ResolvedNode;
 use agentui_a2ui::A2uiError;
 use futures_util::FutureExt;
 use serde_json::{Map, Value};
@@ -23,6 +22,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::a2ui_bridge::BridgeAction;
 use crate::model::ConversationModel;
+pub use crate::observe::SurfaceSnapshot;
 use crate::observe::{ConversationSnapshot, KeptLocal, Observed, SurfaceEntry, SurfaceUpdate};
 use crate::observers::{wait_for, Inbox, Observers, ViewItem};
 use crate::session::{
@@ -30,17 +30,6 @@ use crate::session::{
 };
 use crate::store::{ConversationStore, StoreError, StoreRecorder};
 use crate::view::{ViewBatch, ViewFeed};
-
-/// One surface's resolved tree at one point of the sequence.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
-pub struct SurfaceSnapshot {
-    pub surface_id: String,
-    pub catalog_id: String,
-    pub root: Option<String>,
-    /// Depth-first from the root.
-    pub nodes: Vec<Arc<ResolvedNode>>,
-}
 
 /// A live stream of a conversation's changes. Dropping it unsubscribes.
 pub struct Subscription {

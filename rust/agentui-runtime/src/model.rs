@@ -13,8 +13,9 @@ use agentui_agui::message::MessageContent;
 use agentui_agui::patch::{apply_patch_plain, apply_patch_weighed, PatchBounds, PlainPatch};
 use agentui_agui::Message;
 
-use crate::conversation::SurfaceSnapshot;
-use crate::observe::{ConversationDelta, ConversationSnapshot, KeptLocal, SurfaceEntry};
+use crate::observe::{
+    ConversationDelta, ConversationSnapshot, KeptLocal, RunPhase, SurfaceEntry, SurfaceSnapshot, ToolCallUpdate,
+};
 
 /// One surface's resolved nodes as the diffs left them (shared `Arc`s, never copies).
 #[derive(Debug, Default)]
@@ -140,7 +141,7 @@ impl ConversationModel {
     }
 
     /// Tool call `id`'s last phase and its position.
-    pub fn tool_call(&self, id: &str) -> Option<(usize, &crate::session::ToolCallUpdate)> {
+    pub fn tool_call(&self, id: &str) -> Option<(usize, &ToolCallUpdate)> {
         let &at = self.tool_call_index.get(id)?;
         Some((at, self.snapshot.tool_calls.get(at)?))
     }
@@ -251,7 +252,7 @@ impl ConversationModel {
             }
             ConversationDelta::RunPhase(phase) => {
                 // Steps belong to one run: none is open before it streams or after it ended.
-                if !matches!(phase, crate::session::RunPhase::Running { .. }) {
+                if !matches!(phase, RunPhase::Running { .. }) {
                     self.snapshot.active_steps.clear();
                 }
                 self.snapshot.phase = phase.clone();

@@ -10,16 +10,212 @@
 //! Surfaces are observed one by one ([`SurfaceSubscription`](crate::SurfaceSubscription)): a `Reset`, then `Patch`es, under
 //! the same rule.
 
-use std::fmt;
+//!
+//! Every type observers see is defined here, and this module uses nothing else of the crate:
+//! the session, the model, the view feed and the store all speak this vocabulary, so none of
+//! them needs another to name what changed.
 
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use agentui_a2ui::node::ResolvedNode;
 use agentui_a2ui::SurfaceDiff;
+use agentui_agui::error::WarningKind;
 use agentui_agui::event::PatchOperation;
-use agentui_agui::message::Interrupt;
+use agentui_agui::message::{Interrupt, RunOutcome};
 use agentui_agui::reducer::LocalOnly;
 use agentui_agui::Message;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::session::{PendingSend, RunPhase, SessionWarning, ToolCallUpdate};
+/// Where the session's current (or last) run stands.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
+pub enum RunPhase {
+    #[default]
+    Idle,
+    /// The request is being sent.
+    Starting { run_id: String },
+    /// `RUN_STARTED` arrived (with the producer's run id).
+    Running { run_id: String },
+    /// `RUN_FINISHED` arrived and no client follow-up is due.
+    Finished { run_id: String, outcome: Option<RunOutcome> },
+    /// The run finished with an interrupt outcome: answer the interrupts, then continue.
+    Interrupted { run_id: String, interrupts: Vec<Interrupt> },
+    /// The agent reported `RUN_ERROR`.
+    AgentError { message: String, code: Option<String> },
+    /// The exchange failed on the client's side (network, protocol, truncation).
+    Failed { error: String },
+    /// The client cancelled the run.
+    Cancelled,
+    /// The app stopped while this run was open; it was restored from a store. Nothing of it is
+    /// replayed (no tool runs again, no request is re-sent): the user may send again, or
+    /// `continue_run` to ask the agent to go on.
+    Abandoned { run_id: Option<String> },
+}
+
+/// How far one tool call has got. "Requested" (the agent asked) and "Succeeded" (the client
+/// confirmed it ran) are distinct states (lesson 1).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
+pub enum ToolCallPhase {
+    /// Arguments are streaming.
+    Streaming,
+    /// The agent asked for the call; nothing has run yet.
+    Requested,
+    /// The client's handler is running.
+    Running,
+    /// The handler finished; `result` is the text sent back to the agent.
+    Succeeded { result: String },
+    /// The call failed or was refused; an error result goes back to the agent.
+    Failed { failure: ToolFailure },
+    /// The server answered the call (a server-side tool).
+    CompletedByServer,
+    /// Not run: a duplicate or replay of a call the client already took (`reason` says which).
+    Skipped { reason: String },
+    /// A call to a tool this client did not declare in the run's input: it belongs to the
+    /// server (a server-side, long-running or confirmation-gated tool). The client shows it and
+    /// never answers it; the server may answer it in a later run.
+    OwnedByServer,
+    /// The call is named by a pending interrupt: it is answered only through the interrupt's
+    /// resume, never with a tool message.
+    AwaitingInterrupt { interrupt_id: String },
+}
+
+/// A change of one tool call's phase.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+pub struct ToolCallUpdate {
+    pub tool_call_id: String,
+    pub tool_name: String,
+    pub phase: ToolCallPhase,
+}
+
+/// What a [`SessionWarning`] is about, so applications filter without parsing text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
+pub enum SessionWarningKind {
+    /// A warning from the protocol pipeline (dropped event, patch not applied...).
+    Protocol(WarningKind),
+    /// A call neither the client registry nor a server result resolved by the end of the run.
+    UnresolvedToolCall,
+    /// A `TOOL_CALL_RESULT` whose `toolCallId` matches no call.
+    UnmatchedToolResult,
+    /// A call id the client already took arrived again; it was not run.
+    DuplicateToolCall,
+    /// The server answered a call the client executes; the client's result replaces it.
+    ServerAnsweredClientTool,
+    /// The automatic follow-up runs reached their bound.
+    FollowUpLimit,
+    /// Events after the run's end were received and ignored.
+    IgnoredAfterRunEnd,
+    /// Interrupts left unanswered when the next run started.
+    UnansweredInterrupt,
+    /// Something was lost adapting the input to an older peer.
+    InputDowngrade,
+    /// A2UI material the engine could not take (also reported to the agent on the next run).
+    A2ui,
+    /// A message stays on this device and is not sent back to the agent (an orphan tool result,
+    /// a message cut short by a cancel).
+    KeptLocal,
+    /// A client tool's result was not sent because an interrupt names its call.
+    AnsweredByInterrupt,
+    /// The on-device store could not write. The conversation goes on in memory and the
+    /// changes are written at the next write that succeeds.
+    Store,
+    /// A message or action waiting for the agent could not be delivered and was dropped (the
+    /// agent answered with an error that a retry would not change).
+    Undelivered,
+}
+
+/// A non-fatal observation.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+pub struct SessionWarning {
+    pub kind: SessionWarningKind,
+    pub message: String,
+}
+
+/// Why a client tool call produced an error result. The `Display` text is what the agent reads.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+// Display crosses too: the bindings show the text the agent reads (Kotlin toString, Swift description).
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum), uniffi::export(Display))]
+pub enum ToolFailure {
+    /// No tool of that name is registered here and no server result answered the call.
+    NotRegistered {
+        name: String,
+    },
+    /// The client's [`ToolPolicy`](crate::session::ToolPolicy) refused the call.
+    Denied {
+        reason: String,
+    },
+    /// The arguments were not JSON or did not satisfy the parameters schema.
+    InvalidArguments {
+        detail: String,
+    },
+    /// The handler returned an error.
+    Failed {
+        message: String,
+    },
+    TimedOut {
+        after: Duration,
+    },
+    /// The handler panicked.
+    Crashed,
+    /// The run was cancelled before the call completed.
+    Cancelled,
+    /// The run ended before the call's arguments were complete.
+    Incomplete,
+}
+
+impl fmt::Display for ToolFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ToolFailure::NotRegistered { name } => write!(f, "tool '{name}' is not registered on this client"),
+            ToolFailure::Denied { reason } => write!(f, "the client refused to run this call: {reason}"),
+            ToolFailure::InvalidArguments { detail } => write!(f, "invalid arguments: {detail}"),
+            ToolFailure::Failed { message } => write!(f, "the tool failed: {message}"),
+            ToolFailure::TimedOut { after } => write!(f, "the tool did not finish within {} ms", after.as_millis()),
+            ToolFailure::Crashed => f.write_str("the tool crashed"),
+            ToolFailure::Cancelled => f.write_str("the run was cancelled before this call completed"),
+            ToolFailure::Incomplete => f.write_str("the run ended before this call's arguments were complete"),
+        }
+    }
+}
+
+/// What a pending entry delivers, as observers see it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
+pub enum PendingSendKind {
+    /// A user message; `text` is its text (empty for content parts).
+    Message { message_id: String, text: String },
+    /// A user action on a surface node.
+    Action { surface_id: String, action_name: String },
+}
+
+/// A message or action the agent has not received yet.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+pub struct PendingSend {
+    /// The idempotency key every attempt carries.
+    pub key: String,
+    pub kind: PendingSendKind,
+    /// Attempts that could not reach the agent.
+    pub attempts: u32,
+    pub last_error: Option<String>,
+}
+
+/// One surface's resolved tree at one point of the sequence.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+pub struct SurfaceSnapshot {
+    pub surface_id: String,
+    pub catalog_id: String,
+    pub root: Option<String>,
+    /// Depth-first from the root.
+    pub nodes: Vec<Arc<ResolvedNode>>,
+}
 
 /// A surface the agent created, as the conversation lists it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

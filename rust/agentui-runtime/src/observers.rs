@@ -14,9 +14,8 @@ use agentui_a2ui::{SurfaceDiff, SurfaceEvent};
 use serde_json::Value;
 use tokio::sync::Notify;
 
-use crate::conversation::SurfaceSnapshot;
 use crate::model::ConversationModel;
-use crate::observe::{ConversationDelta, ConversationSnapshot, Observed, ABSORB_LIMIT};
+use crate::observe::{ConversationDelta, ConversationSnapshot, Observed, SurfaceSnapshot, ABSORB_LIMIT};
 use crate::session::{SessionListener, SessionUpdate};
 use crate::view::{ViewBatch, ViewFeed};
 

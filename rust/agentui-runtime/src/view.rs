@@ -17,8 +17,10 @@ use agentui_agui::reducer::LocalOnly;
 use agentui_agui::Message;
 use serde_json::Value;
 
-use crate::observe::{ConversationDelta, ConversationSnapshot, Observed, SurfaceEntry};
-use crate::session::{PendingSend, PendingSendKind, RunPhase, SessionWarning, ToolCallUpdate};
+use crate::observe::{
+    ConversationDelta, ConversationSnapshot, Observed, PendingSend, PendingSendKind, RunPhase, SessionWarning,
+    SurfaceEntry, ToolCallUpdate,
+};
 
 /// A call an assistant message made; `arguments_json` is the text the model produced (it grows
 /// while the arguments stream).

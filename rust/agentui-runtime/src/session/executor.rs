@@ -6,7 +6,6 @@
 //! when the run is cancelled or the session drops them.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
@@ -15,54 +14,8 @@ use serde_json::Value;
 use tokio::task::AbortHandle;
 
 use super::tools::{ClientTool, ToolInvocation};
+pub use crate::observe::ToolFailure;
 use agentui_agui::message::{Message, MessageContent, Role};
-
-/// Why a client tool call produced an error result. The `Display` text is what the agent reads.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-// Display crosses too: the bindings show the text the agent reads (Kotlin toString, Swift description).
-#[cfg_attr(feature = "uniffi", derive(uniffi::Enum), uniffi::export(Display))]
-pub enum ToolFailure {
-    /// No tool of that name is registered here and no server result answered the call.
-    NotRegistered {
-        name: String,
-    },
-    /// The client's [`ToolPolicy`](super::ToolPolicy) refused the call.
-    Denied {
-        reason: String,
-    },
-    /// The arguments were not JSON or did not satisfy the parameters schema.
-    InvalidArguments {
-        detail: String,
-    },
-    /// The handler returned an error.
-    Failed {
-        message: String,
-    },
-    TimedOut {
-        after: Duration,
-    },
-    /// The handler panicked.
-    Crashed,
-    /// The run was cancelled before the call completed.
-    Cancelled,
-    /// The run ended before the call's arguments were complete.
-    Incomplete,
-}
-
-impl fmt::Display for ToolFailure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ToolFailure::NotRegistered { name } => write!(f, "tool '{name}' is not registered on this client"),
-            ToolFailure::Denied { reason } => write!(f, "the client refused to run this call: {reason}"),
-            ToolFailure::InvalidArguments { detail } => write!(f, "invalid arguments: {detail}"),
-            ToolFailure::Failed { message } => write!(f, "the tool failed: {message}"),
-            ToolFailure::TimedOut { after } => write!(f, "the tool did not finish within {} ms", after.as_millis()),
-            ToolFailure::Crashed => f.write_str("the tool crashed"),
-            ToolFailure::Cancelled => f.write_str("the run was cancelled before this call completed"),
-            ToolFailure::Incomplete => f.write_str("the run ended before this call's arguments were complete"),
-        }
-    }
-}
 
 /// What one client-side call came to.
 pub type ToolOutcome = Result<Value, ToolFailure>;

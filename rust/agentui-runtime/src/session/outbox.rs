@@ -14,35 +14,13 @@
 
 use std::collections::VecDeque;
 
+pub use crate::observe::{PendingSend, PendingSendKind};
 use agentui_agui::transport::TransportError;
 use agentui_agui::Message;
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// The `forwardedProps` key naming the message or action a run delivers (see the module notes).
 pub const IDEMPOTENCY_KEY_PROP: &str = "agentuiIdempotencyKey";
-
-/// What a pending entry delivers, as observers see it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
-pub enum PendingSendKind {
-    /// A user message; `text` is its text (empty for content parts).
-    Message { message_id: String, text: String },
-    /// A user action on a surface node.
-    Action { surface_id: String, action_name: String },
-}
-
-/// A message or action the agent has not received yet.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
-pub struct PendingSend {
-    /// The idempotency key every attempt carries.
-    pub key: String,
-    pub kind: PendingSendKind,
-    /// Attempts that could not reach the agent.
-    pub attempts: u32,
-    pub last_error: Option<String>,
-}
 
 /// One entry with what its run needs.
 #[derive(Debug, Clone, PartialEq)]
