@@ -145,10 +145,10 @@ class AgentConversation private constructor(
     }
 
     /** Sends a user message and runs the agent (and client-tool follow-ups) to the end. */
-    suspend fun send(text: String): RunResult = settled { native.sendMessage(text) }.toResult()
+    suspend fun send(text: String): RunSummary = settled { native.sendMessage(text) }.toSummary()
 
     /** Starts the next run: after answering interrupts, or when the follow-up bound was reached. */
-    suspend fun continueRun(): RunResult = settled { native.continueRun() }.toResult()
+    suspend fun continueRun(): RunSummary = settled { native.continueRun() }.toSummary()
 
     /** The user acted on node [nodeId] of surface [surfaceId] (a Button's action...). */
     suspend fun dispatchAction(surfaceId: String, nodeId: String): ActionResult =
@@ -159,10 +159,10 @@ class AgentConversation private constructor(
      * the network is back; null when nothing waited. The conversation also retries on its own,
      * less often each time an attempt fails.
      */
-    suspend fun retryPending(): RunResult? = settled { native.retryPending() }?.toResult()
+    suspend fun retryPending(): RunSummary? = settled { native.retryPending() }?.toSummary()
 
     /** [send] in this conversation's own scope: the run outlives the caller's scope. */
-    fun sendAsync(text: String): Deferred<RunResult> = scope.async { send(text) }
+    fun sendAsync(text: String): Deferred<RunSummary> = scope.async { send(text) }
 
     /** [dispatchAction] in this conversation's own scope, like [sendAsync]. */
     fun dispatchActionAsync(surfaceId: String, nodeId: String): Deferred<ActionResult> =

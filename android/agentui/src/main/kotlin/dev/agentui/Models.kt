@@ -15,7 +15,7 @@ import dev.agentui.core.runtime.ConversationSummary as CoreSummary
 import dev.agentui.core.runtime.PendingSend as CorePendingSend
 import dev.agentui.core.runtime.PendingSendKind as CorePendingKind
 import dev.agentui.core.runtime.RunPhase as CorePhase
-import dev.agentui.core.runtime.RunSummary
+import dev.agentui.core.runtime.RunSummary as CoreRunSummary
 import dev.agentui.core.runtime.SessionWarning
 import dev.agentui.core.runtime.SessionWarningKind
 import dev.agentui.core.runtime.ToolCallPhase as CoreToolPhase
@@ -135,8 +135,11 @@ enum class WarningKind {
 /** A non-fatal observation. */
 data class Warning(val kind: WarningKind, val message: String)
 
-/** What one [AgentConversation.send] / [AgentConversation.continueRun] and its follow-ups came to. */
-data class RunResult(
+/**
+ * What one [AgentConversation.send] / [AgentConversation.continueRun] and its follow-up runs came
+ * to: a summary of one or more runs ([runIds]), the core's and Swift's `RunSummary` too.
+ */
+data class RunSummary(
     val threadId: String,
     val runIds: List<String>,
     /** `Finished` or `Interrupted`. */
@@ -151,7 +154,7 @@ data class RunResult(
 )
 
 sealed interface ActionResult {
-    data class Ran(val result: RunResult) : ActionResult
+    data class Ran(val summary: RunSummary) : ActionResult
     /** Open this URL (already checked against the URL policy). */
     data class OpenUrl(val url: String) : ActionResult
     /** A local function ran; nothing went to the agent. */
@@ -324,7 +327,7 @@ private fun SessionWarningKind.toKind(): WarningKind = when (this) {
 
 internal fun SessionWarning.toWarning() = Warning(kind.toKind(), message)
 
-internal fun RunSummary.toResult() = RunResult(
+internal fun CoreRunSummary.toSummary() = RunSummary(
     threadId = threadId,
     runIds = runIds,
     phase = phase.toPhase(),
@@ -359,7 +362,7 @@ internal fun CoreSummary.toSummary() = ConversationSummary(
 internal fun CorePage.toPage() = ConversationPage(conversations.map { it.toSummary() }, nextCursor)
 
 internal fun CoreActionResult.toResult(): ActionResult = when (this) {
-    is CoreActionResult.Ran -> ActionResult.Ran(v1.toResult())
+    is CoreActionResult.Ran -> ActionResult.Ran(v1.toSummary())
     is CoreActionResult.OpenUrl -> ActionResult.OpenUrl(v1)
     is CoreActionResult.Handled -> ActionResult.Handled
 }
