@@ -60,7 +60,7 @@ class AgentConversation private constructor(
     private val _messages = MutableStateFlow<List<ChatMessage>>(emptyList())
     private val _phase = MutableStateFlow<RunPhase>(RunPhase.Idle)
     private val _surfaces = MutableStateFlow<Map<String, SurfaceInfo>>(emptyMap())
-    private val _toolCalls = MutableStateFlow<Map<String, ToolCall>>(emptyMap())
+    private val _toolCalls = MutableStateFlow<List<ToolCallUpdate>>(emptyList())
     private val _interrupts = MutableStateFlow<List<Interrupt>>(emptyList())
     private val _state = MutableStateFlow<Any?>(null)
     private val _stateJson = MutableStateFlow("{}")
@@ -82,8 +82,8 @@ class AgentConversation private constructor(
     val phase: StateFlow<RunPhase> = _phase.asStateFlow()
     /** The agent's live A2UI surfaces by id, in creation order. */
     val surfaces: StateFlow<Map<String, SurfaceInfo>> = _surfaces.asStateFlow()
-    /** The last phase of every tool call by id, in the order the calls started. */
-    val toolCalls: StateFlow<Map<String, ToolCall>> = _toolCalls.asStateFlow()
+    /** The last phase of every tool call, in the order the calls started ([toolCall] finds one). */
+    val toolCalls: StateFlow<List<ToolCallUpdate>> = _toolCalls.asStateFlow()
     /** What a run waits for the user to answer ([resolveInterrupt], [cancelInterrupt]). */
     val interrupts: StateFlow<List<Interrupt>> = _interrupts.asStateFlow()
     /** The shared agent state as plain Kotlin values (Map, List, String, Double, Boolean, null). */
@@ -108,7 +108,7 @@ class AgentConversation private constructor(
 
     /** The published items, copied and changed once per batch. */
     private val items = ArrayList<ChatMessage>()
-    private val toolCallList = ArrayList<ToolCall>()
+    private val toolCallList = ArrayList<ToolCallUpdate>()
 
     /** Whole-state batches applied: the first, then one per resync after falling behind (for tests). */
     @Volatile
@@ -143,6 +143,9 @@ class AgentConversation private constructor(
             }
         }
     }
+
+    /** The last phase of tool call [id], null if there is none. */
+    fun toolCall(id: String): ToolCallUpdate? = _toolCalls.value.firstOrNull { it.toolCallId == id }
 
     /** Sends a user message and runs the agent (and client-tool follow-ups) to the end. */
     suspend fun send(text: String): RunSummary = settled { native.sendMessage(text) }.toSummary()
@@ -244,13 +247,13 @@ class AgentConversation private constructor(
                 when (diff) {
                     is ToolCallDiff.Reset -> {
                         toolCallList.clear()
-                        diff.calls.mapTo(toolCallList) { it.toToolCall() }
+                        diff.calls.mapTo(toolCallList) { it.toUpdate() }
                     }
-                    is ToolCallDiff.Insert -> toolCallList.add(diff.index.toInt(), diff.call.toToolCall())
-                    is ToolCallDiff.Set -> toolCallList[diff.index.toInt()] = diff.call.toToolCall()
+                    is ToolCallDiff.Insert -> toolCallList.add(diff.index.toInt(), diff.call.toUpdate())
+                    is ToolCallDiff.Set -> toolCallList[diff.index.toInt()] = diff.call.toUpdate()
                 }
             }
-            _toolCalls.value = toolCallList.associateByTo(LinkedHashMap()) { it.toolCallId }
+            _toolCalls.value = toolCallList.toList()
         }
         batch.state?.let { value ->
             val state = value.toKotlin()

@@ -19,7 +19,7 @@ import dev.agentui.core.runtime.RunSummary as CoreRunSummary
 import dev.agentui.core.runtime.SessionWarning
 import dev.agentui.core.runtime.SessionWarningKind
 import dev.agentui.core.runtime.ToolCallPhase as CoreToolPhase
-import dev.agentui.core.runtime.ToolCallUpdate
+import dev.agentui.core.runtime.ToolCallUpdate as CoreToolCallUpdate
 import dev.agentui.core.runtime.ToolFailure
 
 // The layer's public vocabulary. The generated records stay inside the layer: these types are
@@ -119,7 +119,11 @@ sealed interface ToolCallPhase {
     data class AwaitingInterrupt(val interruptId: String) : ToolCallPhase
 }
 
-data class ToolCall(val toolCallId: String, val toolName: String, val phase: ToolCallPhase)
+/**
+ * The last update of one tool call: its phase. Not `ToolCall`, which is a message's call in
+ * AG-UI (the core's `ToolCall`, [MessageToolCall] here); Swift and the core use this name too.
+ */
+data class ToolCallUpdate(val toolCallId: String, val toolName: String, val phase: ToolCallPhase)
 
 enum class WarningKind {
     DROPPED_EVENT, STRIPPED, COMPATIBILITY, VERSION, PATCH_NOT_APPLIED, SKIPPED, UNRESOLVED_TOOL_CALL,
@@ -145,7 +149,7 @@ data class RunSummary(
     /** `Finished` or `Interrupted`. */
     val phase: RunPhase,
     /** Every call the client answered, `Succeeded` or `Failed`. */
-    val toolCalls: List<ToolCall>,
+    val toolCalls: List<ToolCallUpdate>,
     val pendingInterrupts: List<Interrupt>,
     /** Tool results wait for [AgentConversation.continueRun]. */
     val followUpLimitReached: Boolean,
@@ -298,7 +302,7 @@ internal fun CoreToolPhase.toPhase(): ToolCallPhase = when (this) {
     is CoreToolPhase.AwaitingInterrupt -> ToolCallPhase.AwaitingInterrupt(interruptId)
 }
 
-internal fun ToolCallUpdate.toToolCall() = ToolCall(toolCallId, toolName, phase.toPhase())
+internal fun CoreToolCallUpdate.toUpdate() = ToolCallUpdate(toolCallId, toolName, phase.toPhase())
 
 /** The core's kind as the layer's flat [WarningKind]: a protocol warning by its own kind. */
 private fun SessionWarningKind.toKind(): WarningKind = when (this) {
@@ -331,7 +335,7 @@ internal fun CoreRunSummary.toSummary() = RunSummary(
     threadId = threadId,
     runIds = runIds,
     phase = phase.toPhase(),
-    toolCalls = toolCalls.map { it.toToolCall() },
+    toolCalls = toolCalls.map { it.toUpdate() },
     pendingInterrupts = pendingInterrupts.map { it.toInterrupt() },
     followUpLimitReached = followUpLimitReached,
     needsResync = needsResync,

@@ -71,7 +71,7 @@ class AdapterCasesTest {
             }
         }
         (expect["toolCalls"] as List<List<String>>?)?.let { calls ->
-            assertEquals(calls, conversation.toolCalls.value.values.map { listOf(it.toolCallId, it.phase::class.simpleName) }, title)
+            assertEquals(calls, conversation.toolCalls.value.map { listOf(it.toolCallId, it.phase::class.simpleName) }, title)
         }
         expect["phase"]?.let { assertEquals<Any?>(it, conversation.phase.value::class.simpleName, title) }
         expect["activeSteps"]?.let { assertEquals(it, conversation.activeSteps.value, title) }

@@ -98,8 +98,10 @@ class AgentConversationTest {
                 messages.assistantTexts().contains("Your location according to the app: Lisbon, Portugal"),
                 messages.assistantTexts(),
             )
-            val call = conversation.toolCalls.awaitValue { calls -> calls.values.any { it.phase is ToolCallPhase.Succeeded } }
-            assertEquals("get_location", call.values.single().toolName)
+            val calls = conversation.toolCalls.awaitValue { calls -> calls.any { it.phase is ToolCallPhase.Succeeded } }
+            assertEquals(listOf("get_location"), calls.map { it.toolName })
+            assertEquals(report, conversation.toolCall(report.toolCallId), "toolCall(id) finds the call the summary reports")
+            assertNull(conversation.toolCall("no-such-call"))
             // The result went back as a tool message (lesson 1: the run continued from it).
             assertTrue(messages.any { it.role == Role.TOOL && it.toolCallId == report.toolCallId })
         }

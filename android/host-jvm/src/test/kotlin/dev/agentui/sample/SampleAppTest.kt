@@ -68,7 +68,7 @@ class SampleAppTest {
                 NavigationTool.run("""{"screen": "settings"}""", navigator, kotlinx.coroutines.Dispatchers.Unconfined)
             }
             assertEquals("""{"navigated": true, "screen": "settings"}""", again)
-            val status = conversation.toolCalls.value.values.single().phase
+            val status = conversation.toolCalls.value.single().phase
             assertEquals(ToolCallPhase.Succeeded("""{"navigated": true, "screen": "settings"}"""), status)
 
             onNodeWithText("← Back to chat").performClick()
