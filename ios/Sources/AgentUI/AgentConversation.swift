@@ -253,7 +253,7 @@ public final class AgentConversation: ObservableObject {
     /// The last phase of every tool call, in the order the calls started (`toolCall(_:)` finds one).
     @Published public private(set) var toolCalls: [ToolCallUpdate] = []
     @Published public private(set) var interrupts: [Interrupt] = []
-    /// The agent's live surfaces, in creation order.
+    /// The agent's live surfaces, in creation order (`surface(_:)` finds one).
     @Published public private(set) var surfaces: [SurfaceInfo] = []
     /// The shared state (`nil` before the agent sent any), as Foundation JSON values.
     @Published public private(set) var state: Any? = nil
@@ -333,6 +333,11 @@ public final class AgentConversation: ObservableObject {
     /// The last phase of tool call `id`, nil if there is none.
     public func toolCall(_ id: String) -> ToolCallUpdate? {
         toolCalls.first { $0.toolCallId == id }
+    }
+
+    /// Live surface `id`, nil when the agent has not created it or has deleted it.
+    public func surface(_ id: String) -> SurfaceInfo? {
+        surfaces.first { $0.id == id }
     }
 
     public func send(_ text: String) async throws -> RunSummary {

@@ -64,6 +64,7 @@ final class AgentConversationTests: XCTestCase {
         try await waitUntil("the call marked succeeded") {
             conversation.toolCall(report.toolCallId)?.phase == ToolCallPhase.succeeded(result: "Lisbon, Portugal")
         }
+        XCTAssertNil(conversation.toolCall("no-such-call"))
         // The result went back as a tool message, and the run continued from it.
         XCTAssertTrue(
             conversation.native.snapshot().messages.contains { $0.role == .tool && $0.toolCallId == report.toolCallId },
@@ -122,6 +123,8 @@ final class AgentConversationTests: XCTestCase {
         let conversation = try connect(try AgentRuntime())
         defer { conversation.close() }
         _ = try await conversation.send("book a table")
+        XCTAssertEqual(conversation.surfaces.map(\.id), ["booking"])
+        XCTAssertEqual(conversation.surface("booking"), conversation.surfaces.first)
         let surface = try await eventually("the booking surface with its root") {
             conversation.surfaceNow("booking").flatMap { $0.root != nil ? $0 : nil }
         }
@@ -162,7 +165,7 @@ final class AgentConversationTests: XCTestCase {
             conversation.messages.assistantTexts.contains(booked)
         }
         // The agent removes the form once the table is booked.
-        try await waitUntil("the surface deleted") { !conversation.surfaces.contains { $0.id == "booking" } }
+        try await waitUntil("the surface deleted") { conversation.surface("booking") == nil }
     }
 
     @MainActor

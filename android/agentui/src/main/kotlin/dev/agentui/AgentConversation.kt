@@ -59,7 +59,7 @@ class AgentConversation private constructor(
 
     private val _messages = MutableStateFlow<List<ChatMessage>>(emptyList())
     private val _phase = MutableStateFlow<RunPhase>(RunPhase.Idle)
-    private val _surfaces = MutableStateFlow<Map<String, SurfaceInfo>>(emptyMap())
+    private val _surfaces = MutableStateFlow<List<SurfaceInfo>>(emptyList())
     private val _toolCalls = MutableStateFlow<List<ToolCallUpdate>>(emptyList())
     private val _interrupts = MutableStateFlow<List<Interrupt>>(emptyList())
     private val _state = MutableStateFlow<Any?>(null)
@@ -80,8 +80,8 @@ class AgentConversation private constructor(
      */
     val messages: StateFlow<List<ChatMessage>> = _messages.asStateFlow()
     val phase: StateFlow<RunPhase> = _phase.asStateFlow()
-    /** The agent's live A2UI surfaces by id, in creation order. */
-    val surfaces: StateFlow<Map<String, SurfaceInfo>> = _surfaces.asStateFlow()
+    /** The agent's live A2UI surfaces, in creation order ([surface] finds one). */
+    val surfaces: StateFlow<List<SurfaceInfo>> = _surfaces.asStateFlow()
     /** The last phase of every tool call, in the order the calls started ([toolCall] finds one). */
     val toolCalls: StateFlow<List<ToolCallUpdate>> = _toolCalls.asStateFlow()
     /** What a run waits for the user to answer ([resolveInterrupt], [cancelInterrupt]). */
@@ -146,6 +146,9 @@ class AgentConversation private constructor(
 
     /** The last phase of tool call [id], null if there is none. */
     fun toolCall(id: String): ToolCallUpdate? = _toolCalls.value.firstOrNull { it.toolCallId == id }
+
+    /** Live surface [id], null when the agent has not created it or has deleted it. */
+    fun surface(id: String): SurfaceInfo? = _surfaces.value.firstOrNull { it.id == id }
 
     /** Sends a user message and runs the agent (and client-tool follow-ups) to the end. */
     suspend fun send(text: String): RunSummary = settled { native.sendMessage(text) }.toSummary()
@@ -261,7 +264,7 @@ class AgentConversation private constructor(
             _stateJson.value = if (state == null) "{}" else toJson(state)
         }
         batch.surfaces?.let { entries ->
-            _surfaces.value = entries.associateTo(LinkedHashMap()) { it.surfaceId to SurfaceInfo(it.surfaceId, it.catalogId) }
+            _surfaces.value = entries.map { SurfaceInfo(it.surfaceId, it.catalogId) }
         }
         batch.interrupts?.let { pending -> _interrupts.value = pending.map { it.toInterrupt() } }
         batch.activeSteps?.let { _activeSteps.value = it }

@@ -76,7 +76,7 @@ class AdapterCasesTest {
         expect["phase"]?.let { assertEquals<Any?>(it, conversation.phase.value::class.simpleName, title) }
         expect["activeSteps"]?.let { assertEquals(it, conversation.activeSteps.value, title) }
         if ("state" in expect) assertEquals(normal(expect["state"]), normal(conversation.state.value), title)
-        expect["surfaces"]?.let { assertEquals<Any?>(it, conversation.surfaces.value.keys.toList(), title) }
+        expect["surfaces"]?.let { assertEquals<Any?>(it, conversation.surfaces.value.map(SurfaceInfo::id), title) }
         expect["events"]?.let { assertEquals<Any?>(it, seen.toList(), title) }
     }
 

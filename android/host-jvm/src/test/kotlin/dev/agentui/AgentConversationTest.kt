@@ -150,7 +150,8 @@ class AgentConversationTest {
     fun `the booking surface arrives as resolved nodes and the book action is answered`(): Unit = runBlocking {
         connect().use { conversation ->
             conversation.send("book a table")
-            assertEquals("booking", conversation.surfaces.value.getValue("booking").id)
+            assertEquals(listOf("booking"), conversation.surfaces.value.map { it.id })
+            assertEquals(conversation.surfaces.value.single(), conversation.surface("booking"))
             conversation.probe("booking", main.dispatcher).use { surface ->
                 surface.await { it.root != null }
                 assertEquals("Card", surface.root!!.componentType)
@@ -190,7 +191,7 @@ class AgentConversationTest {
                     conversation.messages.value.assistantTexts(),
                 )
                 // The agent removes the form once the table is booked: gone from the list, empty Reset.
-                assertFalse("booking" in conversation.surfaces.value)
+                assertNull(conversation.surface("booking"))
                 surface.await { it.root == null && it.nodes.size == 0 }
             }
         }
@@ -200,7 +201,7 @@ class AgentConversationTest {
     fun `a disabled button refuses the action`(): Unit = runBlocking {
         connect().use { conversation ->
             conversation.send("book a table")
-            assertTrue("booking" in conversation.surfaces.value)
+            assertNotNull(conversation.surface("booking"))
             val error = runCatching { conversation.dispatchAction("booking", "book") }.exceptionOrNull()
             assertIs<ConversationException.A2ui>(error, "got $error")
         }

@@ -64,7 +64,7 @@ class ConversationStoreTest {
                 assertEquals(before.second, conversation.stateJson.awaitValue { it == before.second })
                 assertTrue(before.second.contains("\"counter\":3"), before.second)
                 assertEquals(before.third, conversation.toolCalls.value)
-                assertEquals(listOf("booking"), conversation.surfaces.value.keys.toList())
+                assertEquals(listOf("booking"), conversation.surfaces.value.map { it.id })
                 assertIs<RunPhase.Finished>(conversation.phase.value)
                 assertTrue(conversation.pendingSends.value.isEmpty())
                 conversation.probe("booking", main.dispatcher).use { surface ->

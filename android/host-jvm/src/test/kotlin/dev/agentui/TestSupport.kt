@@ -103,7 +103,7 @@ class SurfaceProbe(
 
 /** Waits until [surfaceId] exists, then follows it. */
 suspend fun AgentConversation.probe(surfaceId: String, dispatcher: kotlinx.coroutines.CoroutineDispatcher): SurfaceProbe {
-    surfaces.awaitValue { surfaceId in it }
+    surfaces.awaitValue { live -> live.any { it.id == surfaceId } }
     return SurfaceProbe(this, surfaceId, dispatcher)
 }
 

@@ -84,7 +84,7 @@ class SampleAppTest {
             setContent { MaterialTheme { SampleApp(conversation, Navigator()) } }
             onNodeWithTag("composer").performTextInput("book a table")
             onNodeWithTag("send").performClick()
-            waitUntil(timeoutMillis = WAIT_MS) { "booking" in conversation.surfaces.value }
+            waitUntil(timeoutMillis = WAIT_MS) { conversation.surface("booking") != null }
             waitForIdle()
             onNodeWithText("Book a table").assertExists()
             onNodeWithTag(a2uiNodeTag("name")).performTextInput("Grace")
