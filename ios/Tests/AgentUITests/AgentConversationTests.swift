@@ -87,7 +87,10 @@ final class AgentConversationTests: XCTestCase {
         let summary = try await conversation.send("my location please")
 
         let status = try XCTUnwrap(summary.toolCalls.first?.phase)
-        guard case .failed = status else { return XCTFail("expected a failed call, got \(status)") }
+        guard case .failed(let failure) = status else { return XCTFail("expected a failed call, got \(status)") }
+        // The core's failure, as Kotlin sees it too, and the text the agent read.
+        XCTAssertEqual(failure, .failed(message: "location permission denied"))
+        XCTAssertEqual(String(describing: failure), "the tool failed: location permission denied")
         try await waitUntil("the agent reading the failure") {
             conversation.messages.assistantTexts.contains("location permission denied")
         }
@@ -194,6 +197,13 @@ final class AgentConversationTests: XCTestCase {
         let interrupt = try XCTUnwrap(pending.first)
         XCTAssertEqual(interrupt.reason, "confirm_delete")
         XCTAssertEqual(summary.pendingInterrupts.map(\.id), [interrupt.id])
+        XCTAssertEqual(
+            interrupt.responseSchemaJson,
+            #"{"properties":{"approved":{"type":"boolean"}},"required":["approved"],"type":"object"}"#
+        )
+        XCTAssertNil(interrupt.subagentRunId)
+        XCTAssertTrue(conversation.phase.hasEnded, "an interrupted run has ended")
+        XCTAssertFalse(RunPhase.running(runId: interrupt.id).hasEnded)
 
         try conversation.resolveInterrupt(id: interrupt.id, payloadJson: #"{"approved": true}"#)
         let next = try await conversation.continueRun()

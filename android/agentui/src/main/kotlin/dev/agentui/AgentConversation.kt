@@ -64,7 +64,7 @@ class AgentConversation private constructor(
     private val _interrupts = MutableStateFlow<List<Interrupt>>(emptyList())
     private val _state = MutableStateFlow<Any?>(null)
     private val _stateJson = MutableStateFlow("{}")
-    private val _warnings = MutableSharedFlow<Warning>(extraBufferCapacity = 64, onBufferOverflow = BufferOverflow.DROP_OLDEST)
+    private val _warnings = MutableSharedFlow<SessionWarning>(extraBufferCapacity = 64, onBufferOverflow = BufferOverflow.DROP_OLDEST)
     private val _events = MutableSharedFlow<AgentEvent>(extraBufferCapacity = EVENT_BUFFER, onBufferOverflow = BufferOverflow.DROP_OLDEST)
     private val _activeSteps = MutableStateFlow<List<String>>(emptyList())
     private val _pendingSends = MutableStateFlow<List<PendingSend>>(emptyList())
@@ -76,7 +76,7 @@ class AgentConversation private constructor(
     /**
      * The messages in conversation order; streamed text updates its message in place. A message
      * that stays on this device has [ChatMessage.localOnly] set (text cut short by a cancel is
-     * [ChatMessage.incomplete]).
+     * [ChatMessage.isIncomplete]).
      */
     val messages: StateFlow<List<ChatMessage>> = _messages.asStateFlow()
     val phase: StateFlow<RunPhase> = _phase.asStateFlow()
@@ -91,7 +91,7 @@ class AgentConversation private constructor(
     /** [state] as JSON text (`{}` when none). */
     val stateJson: StateFlow<String> = _stateJson.asStateFlow()
     /** Non-fatal observations as they happen; not replayed, the latest 64 buffered. */
-    val warnings: SharedFlow<Warning> = _warnings.asSharedFlow()
+    val warnings: SharedFlow<SessionWarning> = _warnings.asSharedFlow()
     /** The agent's CUSTOM, RAW and STEP events in stream order; not replayed, the latest 256 buffered. */
     val events: SharedFlow<AgentEvent> = _events.asSharedFlow()
     /** The steps of the current run that started and have not finished, outermost first. */
@@ -100,7 +100,7 @@ class AgentConversation private constructor(
      * Messages and actions the agent has not received yet, in call order: each one while its
      * request is under way, and those the agent could not be reached for ([send] threw) until
      * they are delivered, once, automatically or by [retryPending]. A waiting message also shows
-     * as [ChatMessage.pending]. A runtime with a store file keeps them across process death.
+     * as [ChatMessage.isPending]. A runtime with a store file keeps them across process death.
      */
     val pendingSends: StateFlow<List<PendingSend>> = _pendingSends.asStateFlow()
 
@@ -293,7 +293,7 @@ class AgentConversation private constructor(
             is MessageDiff.Set -> items[diff.index.toInt()] = diff.item.toChat()
             is MessageDiff.AppendText -> {
                 val at = diff.index.toInt()
-                items[at] = items[at].let { it.copy(text = it.text.orEmpty() + diff.text) }
+                items[at] = items[at].let { it.copy(text = it.text + diff.text) }
             }
             is MessageDiff.AppendArguments -> {
                 val at = diff.index.toInt()
@@ -308,7 +308,7 @@ class AgentConversation private constructor(
             }
             is MessageDiff.Marks -> {
                 val at = diff.index.toInt()
-                items[at] = items[at].copy(localOnly = diff.localOnly?.toReason(), pending = diff.pending)
+                items[at] = items[at].copy(localOnly = diff.localOnly?.toLocalOnly(), isPending = diff.pending)
             }
         }
     }

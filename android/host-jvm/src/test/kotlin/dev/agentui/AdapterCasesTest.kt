@@ -62,9 +62,9 @@ class AdapterCasesTest {
             for ((message, want) in shown.zip(messages)) {
                 assertEquals(want["id"], message.id, title)
                 assertEquals(want["role"], message.role.name.lowercase(), title)
-                assertEquals(want["text"], message.text.orEmpty(), title)
+                assertEquals(want["text"], message.text, title)
                 if ("localOnly" in want) assertEquals(want["localOnly"], message.localOnly?.pascal(), title)
-                if ("pending" in want) assertEquals(want["pending"], message.pending, title)
+                if ("pending" in want) assertEquals(want["pending"], message.isPending, title)
                 (want["toolCalls"] as List<List<String>>?)?.let { calls ->
                     assertEquals(calls, message.toolCalls.map { listOf(it.id, it.argumentsJson) }, title)
                 }

@@ -116,6 +116,9 @@ class AgentConversationTest {
             val summary = conversation.send("my location please")
             val status = summary.toolCalls.single().phase
             assertIs<ToolCallPhase.Failed>(status)
+            // The core's failure, as Swift sees it too, and the text the agent read.
+            assertEquals(ToolFailure.Failed("location permission denied"), status.failure)
+            assertEquals("the tool failed: location permission denied", status.detail)
             val messages = conversation.messages.awaitValue { it.assistantTexts().contains("location permission denied") }
             assertTrue(messages.assistantTexts().contains("location permission denied"), messages.assistantTexts())
         }
@@ -170,7 +173,7 @@ class AgentConversationTest {
                 // A subscriber gets a full Reset first.
                 val first = withTimeout(WAIT_MS) { conversation.surfaceDiffs("booking").first() }
                 assertIs<SurfaceDiff.Reset>(first)
-                assertEquals("root", first.rootId)
+                assertEquals("root", first.root)
 
                 val before = surface.nodes.version
                 val title = surface.node("title")
@@ -217,6 +220,10 @@ class AgentConversationTest {
             val interrupt = conversation.interrupts.value.single()
             assertEquals("confirm_delete", interrupt.reason)
             assertEquals(interrupt.id, summary.pendingInterrupts.single().id)
+            assertTrue(interrupt.responseSchemaJson.orEmpty().contains("\"approved\""), interrupt.responseSchemaJson)
+            assertNull(interrupt.subagentRunId)
+            assertTrue(status.hasEnded, "an interrupted run has ended")
+            assertFalse(RunPhase.Running(summary.runIds.last()).hasEnded)
 
             conversation.resolveInterrupt(interrupt.id, """{"approved": true}""")
             val next = conversation.continueRun()

@@ -63,7 +63,7 @@ suspend fun <T> StateFlow<T>.awaitValue(timeoutMs: Long = WAIT_MS, predicate: (T
 
 /** The text of the last assistant message, or "" if none. */
 fun List<ChatMessage>.lastAssistantText(): String =
-    lastOrNull { it.role == Role.ASSISTANT && !it.text.isNullOrEmpty() }?.text ?: ""
+    lastOrNull { it.role == Role.ASSISTANT && it.text.isNotEmpty() }?.text.orEmpty()
 
 /** Every assistant text joined, for assertions that do not care which message said it. */
 fun List<ChatMessage>.assistantTexts(): String =

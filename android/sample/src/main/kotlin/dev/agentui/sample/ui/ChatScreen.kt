@@ -74,7 +74,7 @@ fun ChatScreen(conversation: AgentConversation) {
     val listState = rememberLazyListState()
     LaunchedEffect(items.size) { if (items.isNotEmpty()) listState.animateScrollToItem(items.lastIndex) }
     var draft by remember { mutableStateOf("") }
-    val running = !phase.ended
+    val running = !phase.hasEnded
 
     Column(Modifier.fillMaxSize().safeDrawingPadding().imePadding()) {
         if (running) LinearProgressIndicator(Modifier.fillMaxWidth()) else Box(Modifier.padding(top = 4.dp))
@@ -86,7 +86,7 @@ fun ChatScreen(conversation: AgentConversation) {
         ) {
             items(items, key = { it.key }) { item ->
                 when (item) {
-                    is ChatItem.Message -> MessageBubble(item.message, waiting = item.message.pending && undelivered)
+                    is ChatItem.Message -> MessageBubble(item.message, waiting = item.message.isPending && undelivered)
                     is ChatItem.Surface -> A2uiSurface(conversation, item.surfaceId, Modifier.fillMaxWidth())
                 }
             }
@@ -130,7 +130,7 @@ fun ChatScreen(conversation: AgentConversation) {
 }
 
 private fun chatItems(messages: List<ChatMessage>, surfaceIds: List<String>, anchors: Map<String, Int>): List<ChatItem> {
-    val visible = messages.filter { it.role == Role.USER || it.role == Role.ASSISTANT && !it.text.isNullOrEmpty() || it.error != null }
+    val visible = messages.filter { it.role == Role.USER || it.role == Role.ASSISTANT && it.text.isNotEmpty() || it.error != null }
     val bySlot = surfaceIds.groupBy { id -> (anchors[id] ?: messages.size).coerceAtMost(messages.size) }
     val out = ArrayList<ChatItem>()
     var shown = 0
@@ -158,7 +158,7 @@ private fun MessageBubble(message: ChatMessage, waiting: Boolean) {
         val colors = MaterialTheme.colorScheme
         Text(
             // Text cut short by Stop is not a finished answer: say so.
-            message.error?.let { "⚠ $it" } ?: (message.text.orEmpty() + if (waiting) "  ⏳" else ""),
+            message.error?.let { "⚠ $it" } ?: (message.text + if (waiting) "  ⏳" else ""),
             modifier = Modifier
                 .widthIn(max = 320.dp)
                 .background(if (mine) colors.primaryContainer else colors.surfaceVariant, RoundedCornerShape(12.dp))
