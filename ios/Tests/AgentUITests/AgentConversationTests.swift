@@ -253,6 +253,60 @@ final class AgentConversationTests: XCTestCase {
         try await waitUntil("status failed") { conversation.phase.isFailed }
     }
 
+    /// The counterpart of the Kotlin test of the same name: a budget given in `AgentOptions`.
+    @MainActor
+    func testAConfiguredMemoryBudgetFailsTheRunWithATypedError() async throws {
+        let runtime = try AgentRuntime()
+        // The demo's counter scenario sends {"counter": 0, "items": []}: about 330 bytes once
+        // parsed, over a 200-byte state budget.
+        let small = try runtime.connect(
+            url: DemoAgent.agentURL(), options: AgentOptions(memoryBudget: MemoryBudget(maxStateBytes: 200))
+        )
+        defer { small.close() }
+        do {
+            let summary = try await small.send("counter")
+            XCTFail("a state over the budget must throw, got \(summary.phase)")
+        } catch ConversationError.LimitExceeded(let detail) {
+            XCTAssertTrue(detail.contains("state size"), detail)
+        }
+        try await waitUntil("status failed") { small.phase.isFailed }
+        XCTAssertEqual(small.stateJson, "{}", "the refused snapshot changed nothing")
+
+        // The same scenario within the phone defaults applies the state.
+        XCTAssertEqual(defaultMemoryBudget().maxStateBytes, 4_194_304)
+        let roomy = try runtime.connect(url: DemoAgent.agentURL(), options: AgentOptions(memoryBudget: defaultMemoryBudget()))
+        defer { roomy.close() }
+        _ = try await roomy.send("counter")
+        XCTAssertTrue(roomy.stateJson.contains(#""counter":3"#), roomy.stateJson)
+    }
+
+    /// `AgentOptions` as the core receives it: Swift durations in whole milliseconds, the
+    /// context in key order, the device's locale and zone when none is named.
+    func testAgentOptionsBecomeTheCoresOptions() {
+        let native = AgentOptions(
+            threadId: "t",
+            connectTimeout: 2.5,
+            idleTimeout: -1,
+            toolTimeout: .infinity,
+            maxFollowUpRuns: 2,
+            context: ["b": "2", "a": "1"],
+            locale: "de-DE"
+        ).toNative()
+        XCTAssertEqual(native.threadId, "t")
+        XCTAssertEqual(native.connectTimeoutMs, 2_500)
+        XCTAssertEqual(native.idleTimeoutMs, 0)
+        XCTAssertEqual(native.toolTimeoutMs, UInt64.max)
+        XCTAssertEqual(native.maxFollowUpRuns, 2)
+        XCTAssertEqual(native.context, [Context(description: "a", value: "1"), Context(description: "b", value: "2")])
+        XCTAssertEqual(native.locale, "de-DE")
+        XCTAssertEqual(native.timeZone, TimeZone.current.identifier)
+        let defaults = AgentOptions().toNative()
+        XCTAssertEqual([defaults.connectTimeoutMs, defaults.idleTimeoutMs, defaults.toolTimeoutMs], [10_000, 60_000, 30_000])
+        XCTAssertEqual(defaults.maxFollowUpRuns, 5)
+        XCTAssertNil(defaults.memoryBudget)
+        XCTAssertEqual(defaults.locale, AgentRuntime.bcp47Tag(for: .current))
+    }
+
     @MainActor
     func testAgentErrorIsASwiftError() async throws {
         let conversation = try connect(try AgentRuntime())
