@@ -247,6 +247,9 @@ sealed interface SurfaceDiff {
 /** The resolved value of property [name], or null when the node has none. */
 fun Node.prop(name: String): NodeValue? = props.firstOrNull { it.name == name }?.value
 
+/** The data-model path [property] is bound to (an input writes there), null for a literal. */
+fun Node.bindingPath(property: String = "value"): String? = bindings.firstOrNull { it.property == property }?.path
+
 // Conversions from the generated core types, used only inside the layer.
 
 // Exhaustive mappings, never by name: a variant the core adds breaks this build, not a device.
