@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 # The budget is on the whole library, ICU4X included: cargo-bloat attributes ICU4X's code but not
 # its compiled locale data (anonymous constants after LTO), so a figure "without ICU4X" would still
-# carry most of ICU4X. Before ICU4X: 6,209,776 bytes after the cuts (README, "Binary size"); the
+# carry most of ICU4X. Before ICU4X: 6,209,776 bytes after the cuts (docs/size.md); the
 # locale work (ICU4X code and data for all locales, jiff, the bundled tzdb) adds about 0.9 MB.
 # Measured 7,226,472 bytes on main with it (2026-12-01, rustc 1.95), of which 84,044 bytes are
 # ICU4X code. The budget leaves about 2.4% for growth over that figure; a change that needs more says

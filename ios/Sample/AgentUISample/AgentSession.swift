@@ -51,7 +51,7 @@ final class AgentSession: ObservableObject {
             // Reads the store on the main actor (a few ms); a long history would use `resume`.
             let conversation = try runtime.connect(
                 url: agentURL,
-                options: ConversationOptions(threadId: defaults.string(forKey: Self.threadIdKey))
+                options: AgentOptions(threadId: defaults.string(forKey: Self.threadIdKey))
             )
             defaults.set(conversation.threadId, forKey: Self.threadIdKey)
             try registerTools(on: conversation)

@@ -107,14 +107,9 @@ public final class AgentRuntime {
     /// Whether conversations are kept in a store file.
     public var isPersistent: Bool { store != nil }
 
-    /// - Parameter memoryBudget: bounds on what the agent can make this conversation hold
-    ///   (state, data models, message sizes...); overrides `options.memoryBudget`. Without
-    ///   either, the phone defaults apply (`defaultMemoryBudget()`). A breach fails the run with
-    ///   `ConversationError.LimitExceeded` and changes nothing.
-    /// `options` also carries TLS trust: `trustStore` (nil = the platform's, i.e. the Security
-    /// framework with keychain and MDM roots), `extraRootsPem` / `extraRootsDer` and
-    /// `certificatePins` (`sha256/BASE64` of the leaf's SubjectPublicKeyInfo). A refused
-    /// certificate throws `ConversationError.Certificate(kind:detail:)`.
+    /// A conversation with the agent at `url`. No I/O happens here: the first request is made by
+    /// `AgentConversation.send`. `options` (`AgentOptions`) carries the timeouts, the memory
+    /// budget, TLS trust, the locale and the thread id.
     ///
     /// The A2UI formatting functions (`formatNumber`, `formatCurrency`, `formatDate`,
     /// `pluralize`) follow `options.locale` (a BCP-47 tag) and `options.timeZone` (an IANA
@@ -131,12 +126,9 @@ public final class AgentRuntime {
     public func connect(
         url: String,
         headers: [String: String] = [:],
-        options: ConversationOptions = ConversationOptions(),
-        memoryBudget: MemoryBudget? = nil
+        options: AgentOptions = AgentOptions()
     ) throws -> AgentConversation {
-        let conversation = try Self.open(
-            native, store, url: url, headers: headers, options: withDeviceDefaults(options, memoryBudget)
-        )
+        let conversation = try Self.open(native, store, url: url, headers: headers, options: options.toNative())
         return try AgentConversation(native: conversation)
     }
 
@@ -148,13 +140,12 @@ public final class AgentRuntime {
         threadId: String,
         url: String,
         headers: [String: String] = [:],
-        options: ConversationOptions = ConversationOptions(),
-        memoryBudget: MemoryBudget? = nil
+        options: AgentOptions = AgentOptions()
     ) async throws -> AgentConversation {
         let store = requireStore()
-        var restoring = withDeviceDefaults(options, memoryBudget)
+        var restoring = options
         restoring.threadId = threadId
-        let (native, resumed) = (self.native, restoring)
+        let (native, resumed) = (self.native, restoring.toNative())
         let conversation = try await Task.detached {
             try Self.open(native, store, url: url, headers: headers, options: resumed)
         }.value
@@ -187,20 +178,6 @@ public final class AgentRuntime {
             preconditionFailure("this AgentRuntime has no store file: create it with AgentRuntime(storeURL:)")
         }
         return store
-    }
-
-    private func withDeviceDefaults(_ options: ConversationOptions, _ memoryBudget: MemoryBudget?) -> ConversationOptions {
-        var effective = options
-        if let memoryBudget {
-            effective.memoryBudget = memoryBudget
-        }
-        if effective.locale == nil {
-            effective.locale = Self.bcp47Tag(for: .current)
-        }
-        if effective.timeZone == nil {
-            effective.timeZone = TimeZone.current.identifier
-        }
-        return effective
     }
 
     /// On `store` when there is one (restore or create), in memory otherwise. Static, so a
@@ -253,7 +230,7 @@ public final class AgentConversation: ObservableObject {
     /// The last phase of every tool call, in the order the calls started (`toolCall(_:)` finds one).
     @Published public private(set) var toolCalls: [ToolCallUpdate] = []
     @Published public private(set) var interrupts: [Interrupt] = []
-    /// The agent's live surfaces, in creation order.
+    /// The agent's live surfaces, in creation order (`surface(_:)` finds one).
     @Published public private(set) var surfaces: [SurfaceInfo] = []
     /// The shared state (`nil` before the agent sent any), as Foundation JSON values.
     @Published public private(set) var state: Any? = nil
@@ -333,6 +310,11 @@ public final class AgentConversation: ObservableObject {
     /// The last phase of tool call `id`, nil if there is none.
     public func toolCall(_ id: String) -> ToolCallUpdate? {
         toolCalls.first { $0.toolCallId == id }
+    }
+
+    /// Live surface `id`, nil when the agent has not created it or has deleted it.
+    public func surface(_ id: String) -> SurfaceInfo? {
+        surfaces.first { $0.id == id }
     }
 
     public func send(_ text: String) async throws -> RunSummary {

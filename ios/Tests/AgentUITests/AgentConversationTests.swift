@@ -64,6 +64,7 @@ final class AgentConversationTests: XCTestCase {
         try await waitUntil("the call marked succeeded") {
             conversation.toolCall(report.toolCallId)?.phase == ToolCallPhase.succeeded(result: "Lisbon, Portugal")
         }
+        XCTAssertNil(conversation.toolCall("no-such-call"))
         // The result went back as a tool message, and the run continued from it.
         XCTAssertTrue(
             conversation.native.snapshot().messages.contains { $0.role == .tool && $0.toolCallId == report.toolCallId },
@@ -86,7 +87,10 @@ final class AgentConversationTests: XCTestCase {
         let summary = try await conversation.send("my location please")
 
         let status = try XCTUnwrap(summary.toolCalls.first?.phase)
-        guard case .failed = status else { return XCTFail("expected a failed call, got \(status)") }
+        guard case .failed(let failure) = status else { return XCTFail("expected a failed call, got \(status)") }
+        // The core's failure, as Kotlin sees it too, and the text the agent read.
+        XCTAssertEqual(failure, .failed(message: "location permission denied"))
+        XCTAssertEqual(String(describing: failure), "the tool failed: location permission denied")
         try await waitUntil("the agent reading the failure") {
             conversation.messages.assistantTexts.contains("location permission denied")
         }
@@ -122,6 +126,8 @@ final class AgentConversationTests: XCTestCase {
         let conversation = try connect(try AgentRuntime())
         defer { conversation.close() }
         _ = try await conversation.send("book a table")
+        XCTAssertEqual(conversation.surfaces.map(\.id), ["booking"])
+        XCTAssertEqual(conversation.surface("booking"), conversation.surfaces.first)
         let surface = try await eventually("the booking surface with its root") {
             conversation.surfaceNow("booking").flatMap { $0.root != nil ? $0 : nil }
         }
@@ -162,7 +168,7 @@ final class AgentConversationTests: XCTestCase {
             conversation.messages.assistantTexts.contains(booked)
         }
         // The agent removes the form once the table is booked.
-        try await waitUntil("the surface deleted") { !conversation.surfaces.contains { $0.id == "booking" } }
+        try await waitUntil("the surface deleted") { conversation.surface("booking") == nil }
     }
 
     @MainActor
@@ -191,6 +197,13 @@ final class AgentConversationTests: XCTestCase {
         let interrupt = try XCTUnwrap(pending.first)
         XCTAssertEqual(interrupt.reason, "confirm_delete")
         XCTAssertEqual(summary.pendingInterrupts.map(\.id), [interrupt.id])
+        XCTAssertEqual(
+            interrupt.responseSchemaJson,
+            #"{"properties":{"approved":{"type":"boolean"}},"required":["approved"],"type":"object"}"#
+        )
+        XCTAssertNil(interrupt.subagentRunId)
+        XCTAssertTrue(conversation.phase.hasEnded, "an interrupted run has ended")
+        XCTAssertFalse(RunPhase.running(runId: interrupt.id).hasEnded)
 
         try conversation.resolveInterrupt(id: interrupt.id, payloadJson: #"{"approved": true}"#)
         let next = try await conversation.continueRun()
@@ -238,6 +251,60 @@ final class AgentConversationTests: XCTestCase {
             XCTAssertEqual(status, 500)
         }
         try await waitUntil("status failed") { conversation.phase.isFailed }
+    }
+
+    /// The counterpart of the Kotlin test of the same name: a budget given in `AgentOptions`.
+    @MainActor
+    func testAConfiguredMemoryBudgetFailsTheRunWithATypedError() async throws {
+        let runtime = try AgentRuntime()
+        // The demo's counter scenario sends {"counter": 0, "items": []}: about 330 bytes once
+        // parsed, over a 200-byte state budget.
+        let small = try runtime.connect(
+            url: DemoAgent.agentURL(), options: AgentOptions(memoryBudget: MemoryBudget(maxStateBytes: 200))
+        )
+        defer { small.close() }
+        do {
+            let summary = try await small.send("counter")
+            XCTFail("a state over the budget must throw, got \(summary.phase)")
+        } catch ConversationError.LimitExceeded(let detail) {
+            XCTAssertTrue(detail.contains("state size"), detail)
+        }
+        try await waitUntil("status failed") { small.phase.isFailed }
+        XCTAssertEqual(small.stateJson, "{}", "the refused snapshot changed nothing")
+
+        // The same scenario within the phone defaults applies the state.
+        XCTAssertEqual(defaultMemoryBudget().maxStateBytes, 4_194_304)
+        let roomy = try runtime.connect(url: DemoAgent.agentURL(), options: AgentOptions(memoryBudget: defaultMemoryBudget()))
+        defer { roomy.close() }
+        _ = try await roomy.send("counter")
+        XCTAssertTrue(roomy.stateJson.contains(#""counter":3"#), roomy.stateJson)
+    }
+
+    /// `AgentOptions` as the core receives it: Swift durations in whole milliseconds, the
+    /// context in key order, the device's locale and zone when none is named.
+    func testAgentOptionsBecomeTheCoresOptions() {
+        let native = AgentOptions(
+            threadId: "t",
+            connectTimeout: 2.5,
+            idleTimeout: -1,
+            toolTimeout: .infinity,
+            maxFollowUpRuns: 2,
+            context: ["b": "2", "a": "1"],
+            locale: "de-DE"
+        ).toNative()
+        XCTAssertEqual(native.threadId, "t")
+        XCTAssertEqual(native.connectTimeoutMs, 2_500)
+        XCTAssertEqual(native.idleTimeoutMs, 0)
+        XCTAssertEqual(native.toolTimeoutMs, UInt64.max)
+        XCTAssertEqual(native.maxFollowUpRuns, 2)
+        XCTAssertEqual(native.context, [Context(description: "a", value: "1"), Context(description: "b", value: "2")])
+        XCTAssertEqual(native.locale, "de-DE")
+        XCTAssertEqual(native.timeZone, TimeZone.current.identifier)
+        let defaults = AgentOptions().toNative()
+        XCTAssertEqual([defaults.connectTimeoutMs, defaults.idleTimeoutMs, defaults.toolTimeoutMs], [10_000, 60_000, 30_000])
+        XCTAssertEqual(defaults.maxFollowUpRuns, 5)
+        XCTAssertNil(defaults.memoryBudget)
+        XCTAssertEqual(defaults.locale, AgentRuntime.bcp47Tag(for: .current))
     }
 
     @MainActor

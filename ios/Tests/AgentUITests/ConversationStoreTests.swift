@@ -29,7 +29,7 @@ final class ConversationStoreTests: XCTestCase {
         let before: [ChatMessage]
         let stateJson: String
         do {
-            let conversation = try AgentRuntime(storeURL: storeURL).connect(url: url, options: ConversationOptions(threadId: "restore"))
+            let conversation = try AgentRuntime(storeURL: storeURL).connect(url: url, options: AgentOptions(threadId: "restore"))
             defer { conversation.close() }
             _ = try await conversation.send("counter")
             _ = try await conversation.send("book a table")
@@ -58,7 +58,7 @@ final class ConversationStoreTests: XCTestCase {
         let runtime = try AgentRuntime(storeURL: storeURL)
         XCTAssertTrue(runtime.isPersistent)
         for thread in ["a", "b", "c"] {
-            let conversation = try runtime.connect(url: url, options: ConversationOptions(threadId: thread))
+            let conversation = try runtime.connect(url: url, options: AgentOptions(threadId: thread))
             _ = try await conversation.send("hello \(thread)")
             conversation.close()
             try await Task.sleep(nanoseconds: 5_000_000) // distinct write times
@@ -93,7 +93,7 @@ final class ConversationStoreTests: XCTestCase {
         let unreachable = "http://127.0.0.1:9/agent"
         do {
             let conversation = try AgentRuntime(storeURL: storeURL)
-                .connect(url: unreachable, options: ConversationOptions(threadId: "offline"))
+                .connect(url: unreachable, options: AgentOptions(threadId: "offline"))
             defer { conversation.close() }
             do {
                 _ = try await conversation.send("hello, anyone?")

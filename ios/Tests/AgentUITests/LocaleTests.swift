@@ -12,7 +12,7 @@ import AgentUICore
 final class LocaleTests: XCTestCase {
     /// The receipt's texts in display order, from a conversation made with `options`.
     @MainActor
-    private func receipt(_ runtime: AgentRuntime, _ options: ConversationOptions = ConversationOptions()) async throws
+    private func receipt(_ runtime: AgentRuntime, _ options: AgentOptions = AgentOptions()) async throws
         -> [String?]
     {
         let conversation = try runtime.connect(url: DemoAgent.agentURL(), options: options)
@@ -30,7 +30,7 @@ final class LocaleTests: XCTestCase {
     @MainActor
     func testOptionsLocaleAndTimeZoneReachTheFormattingFunctions() async throws {
         let runtime = try AgentRuntime()
-        var german = ConversationOptions()
+        var german = AgentOptions()
         german.locale = "de-DE"
         german.timeZone = "Europe/Berlin"
         let germanTexts = try await receipt(runtime, german)
@@ -38,7 +38,7 @@ final class LocaleTests: XCTestCase {
             germanTexts,
             ["EUR 1.234,50", "Sonntag 1 März 2026 11:00", "Mo. 2 März 2026", "12.345,678", "several items"]
         )
-        var korean = ConversationOptions()
+        var korean = AgentOptions()
         korean.locale = "ko-KR"
         korean.timeZone = "Asia/Seoul"
         let koreanTexts = try await receipt(runtime, korean)
@@ -54,7 +54,7 @@ final class LocaleTests: XCTestCase {
     @MainActor
     func testTheDeviceLocaleAndTimeZoneAreTheDefaults() async throws {
         let runtime = try AgentRuntime()
-        var explicit = ConversationOptions()
+        var explicit = AgentOptions()
         explicit.locale = AgentRuntime.bcp47Tag(for: .current)
         explicit.timeZone = TimeZone.current.identifier
         let byDefault = try await receipt(runtime)
@@ -79,7 +79,7 @@ final class LocaleTests: XCTestCase {
     @MainActor
     func testAnInvalidLocaleOrTimeZoneIsInvalidOptionsAtConnect() async throws {
         let runtime = try AgentRuntime()
-        var badLocale = ConversationOptions()
+        var badLocale = AgentOptions()
         badLocale.locale = "en_US"
         XCTAssertThrowsError(try runtime.connect(url: DemoAgent.agentURL(), options: badLocale)) { error in
             guard case ConversationError.InvalidOptions(let detail) = error else {
@@ -87,7 +87,7 @@ final class LocaleTests: XCTestCase {
             }
             XCTAssertTrue(detail.contains("locale"), detail)
         }
-        var badZone = ConversationOptions()
+        var badZone = AgentOptions()
         badZone.timeZone = "Mars/Olympus"
         XCTAssertThrowsError(try runtime.connect(url: DemoAgent.agentURL(), options: badZone)) { error in
             guard case ConversationError.InvalidOptions(let detail) = error else {

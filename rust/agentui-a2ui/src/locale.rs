@@ -7,8 +7,8 @@
 //! cardinal plural rules) and date names on first use, then is shared by every surface of the
 //! group (cloning is a reference count).
 //!
-//! Data: ICU4X's compiled CLDR data for every locale, linked into the library (see the
-//! README's "Locale and time zone"). A well-formed tag of a language CLDR lacks formats with
+//! Data: ICU4X's compiled CLDR data for every locale, linked into the library (see
+//! docs/size.md, "ICU4X data"). A well-formed tag of a language CLDR lacks formats with
 //! the root locale's conventions. Time zones come from the platform's IANA database, or the
 //! copy bundled at build time where the platform has none (`jiff`).
 

@@ -59,12 +59,12 @@ class AgentConversation private constructor(
 
     private val _messages = MutableStateFlow<List<ChatMessage>>(emptyList())
     private val _phase = MutableStateFlow<RunPhase>(RunPhase.Idle)
-    private val _surfaces = MutableStateFlow<Map<String, SurfaceInfo>>(emptyMap())
-    private val _toolCalls = MutableStateFlow<Map<String, ToolCall>>(emptyMap())
+    private val _surfaces = MutableStateFlow<List<SurfaceInfo>>(emptyList())
+    private val _toolCalls = MutableStateFlow<List<ToolCallUpdate>>(emptyList())
     private val _interrupts = MutableStateFlow<List<Interrupt>>(emptyList())
     private val _state = MutableStateFlow<Any?>(null)
     private val _stateJson = MutableStateFlow("{}")
-    private val _warnings = MutableSharedFlow<Warning>(extraBufferCapacity = 64, onBufferOverflow = BufferOverflow.DROP_OLDEST)
+    private val _warnings = MutableSharedFlow<SessionWarning>(extraBufferCapacity = 64, onBufferOverflow = BufferOverflow.DROP_OLDEST)
     private val _events = MutableSharedFlow<AgentEvent>(extraBufferCapacity = EVENT_BUFFER, onBufferOverflow = BufferOverflow.DROP_OLDEST)
     private val _activeSteps = MutableStateFlow<List<String>>(emptyList())
     private val _pendingSends = MutableStateFlow<List<PendingSend>>(emptyList())
@@ -76,14 +76,14 @@ class AgentConversation private constructor(
     /**
      * The messages in conversation order; streamed text updates its message in place. A message
      * that stays on this device has [ChatMessage.localOnly] set (text cut short by a cancel is
-     * [ChatMessage.incomplete]).
+     * [ChatMessage.isIncomplete]).
      */
     val messages: StateFlow<List<ChatMessage>> = _messages.asStateFlow()
     val phase: StateFlow<RunPhase> = _phase.asStateFlow()
-    /** The agent's live A2UI surfaces by id, in creation order. */
-    val surfaces: StateFlow<Map<String, SurfaceInfo>> = _surfaces.asStateFlow()
-    /** The last phase of every tool call by id, in the order the calls started. */
-    val toolCalls: StateFlow<Map<String, ToolCall>> = _toolCalls.asStateFlow()
+    /** The agent's live A2UI surfaces, in creation order ([surface] finds one). */
+    val surfaces: StateFlow<List<SurfaceInfo>> = _surfaces.asStateFlow()
+    /** The last phase of every tool call, in the order the calls started ([toolCall] finds one). */
+    val toolCalls: StateFlow<List<ToolCallUpdate>> = _toolCalls.asStateFlow()
     /** What a run waits for the user to answer ([resolveInterrupt], [cancelInterrupt]). */
     val interrupts: StateFlow<List<Interrupt>> = _interrupts.asStateFlow()
     /** The shared agent state as plain Kotlin values (Map, List, String, Double, Boolean, null). */
@@ -91,7 +91,7 @@ class AgentConversation private constructor(
     /** [state] as JSON text (`{}` when none). */
     val stateJson: StateFlow<String> = _stateJson.asStateFlow()
     /** Non-fatal observations as they happen; not replayed, the latest 64 buffered. */
-    val warnings: SharedFlow<Warning> = _warnings.asSharedFlow()
+    val warnings: SharedFlow<SessionWarning> = _warnings.asSharedFlow()
     /** The agent's CUSTOM, RAW and STEP events in stream order; not replayed, the latest 256 buffered. */
     val events: SharedFlow<AgentEvent> = _events.asSharedFlow()
     /** The steps of the current run that started and have not finished, outermost first. */
@@ -100,7 +100,7 @@ class AgentConversation private constructor(
      * Messages and actions the agent has not received yet, in call order: each one while its
      * request is under way, and those the agent could not be reached for ([send] threw) until
      * they are delivered, once, automatically or by [retryPending]. A waiting message also shows
-     * as [ChatMessage.pending]. A runtime with a store file keeps them across process death.
+     * as [ChatMessage.isPending]. A runtime with a store file keeps them across process death.
      */
     val pendingSends: StateFlow<List<PendingSend>> = _pendingSends.asStateFlow()
 
@@ -108,7 +108,7 @@ class AgentConversation private constructor(
 
     /** The published items, copied and changed once per batch. */
     private val items = ArrayList<ChatMessage>()
-    private val toolCallList = ArrayList<ToolCall>()
+    private val toolCallList = ArrayList<ToolCallUpdate>()
 
     /** Whole-state batches applied: the first, then one per resync after falling behind (for tests). */
     @Volatile
@@ -144,11 +144,17 @@ class AgentConversation private constructor(
         }
     }
 
+    /** The last phase of tool call [id], null if there is none. */
+    fun toolCall(id: String): ToolCallUpdate? = _toolCalls.value.firstOrNull { it.toolCallId == id }
+
+    /** Live surface [id], null when the agent has not created it or has deleted it. */
+    fun surface(id: String): SurfaceInfo? = _surfaces.value.firstOrNull { it.id == id }
+
     /** Sends a user message and runs the agent (and client-tool follow-ups) to the end. */
-    suspend fun send(text: String): RunResult = settled { native.sendMessage(text) }.toResult()
+    suspend fun send(text: String): RunSummary = settled { native.sendMessage(text) }.toSummary()
 
     /** Starts the next run: after answering interrupts, or when the follow-up bound was reached. */
-    suspend fun continueRun(): RunResult = settled { native.continueRun() }.toResult()
+    suspend fun continueRun(): RunSummary = settled { native.continueRun() }.toSummary()
 
     /** The user acted on node [nodeId] of surface [surfaceId] (a Button's action...). */
     suspend fun dispatchAction(surfaceId: String, nodeId: String): ActionResult =
@@ -159,10 +165,10 @@ class AgentConversation private constructor(
      * the network is back; null when nothing waited. The conversation also retries on its own,
      * less often each time an attempt fails.
      */
-    suspend fun retryPending(): RunResult? = settled { native.retryPending() }?.toResult()
+    suspend fun retryPending(): RunSummary? = settled { native.retryPending() }?.toSummary()
 
     /** [send] in this conversation's own scope: the run outlives the caller's scope. */
-    fun sendAsync(text: String): Deferred<RunResult> = scope.async { send(text) }
+    fun sendAsync(text: String): Deferred<RunSummary> = scope.async { send(text) }
 
     /** [dispatchAction] in this conversation's own scope, like [sendAsync]. */
     fun dispatchActionAsync(surfaceId: String, nodeId: String): Deferred<ActionResult> =
@@ -244,13 +250,13 @@ class AgentConversation private constructor(
                 when (diff) {
                     is ToolCallDiff.Reset -> {
                         toolCallList.clear()
-                        diff.calls.mapTo(toolCallList) { it.toToolCall() }
+                        diff.calls.mapTo(toolCallList) { it.toUpdate() }
                     }
-                    is ToolCallDiff.Insert -> toolCallList.add(diff.index.toInt(), diff.call.toToolCall())
-                    is ToolCallDiff.Set -> toolCallList[diff.index.toInt()] = diff.call.toToolCall()
+                    is ToolCallDiff.Insert -> toolCallList.add(diff.index.toInt(), diff.call.toUpdate())
+                    is ToolCallDiff.Set -> toolCallList[diff.index.toInt()] = diff.call.toUpdate()
                 }
             }
-            _toolCalls.value = toolCallList.associateByTo(LinkedHashMap()) { it.toolCallId }
+            _toolCalls.value = toolCallList.toList()
         }
         batch.state?.let { value ->
             val state = value.toKotlin()
@@ -258,7 +264,7 @@ class AgentConversation private constructor(
             _stateJson.value = if (state == null) "{}" else toJson(state)
         }
         batch.surfaces?.let { entries ->
-            _surfaces.value = entries.associateTo(LinkedHashMap()) { it.surfaceId to SurfaceInfo(it.surfaceId, it.catalogId) }
+            _surfaces.value = entries.map { SurfaceInfo(it.surfaceId, it.catalogId) }
         }
         batch.interrupts?.let { pending -> _interrupts.value = pending.map { it.toInterrupt() } }
         batch.activeSteps?.let { _activeSteps.value = it }
@@ -287,7 +293,7 @@ class AgentConversation private constructor(
             is MessageDiff.Set -> items[diff.index.toInt()] = diff.item.toChat()
             is MessageDiff.AppendText -> {
                 val at = diff.index.toInt()
-                items[at] = items[at].let { it.copy(text = it.text.orEmpty() + diff.text) }
+                items[at] = items[at].let { it.copy(text = it.text + diff.text) }
             }
             is MessageDiff.AppendArguments -> {
                 val at = diff.index.toInt()
@@ -302,7 +308,7 @@ class AgentConversation private constructor(
             }
             is MessageDiff.Marks -> {
                 val at = diff.index.toInt()
-                items[at] = items[at].copy(localOnly = diff.localOnly?.toReason(), pending = diff.pending)
+                items[at] = items[at].copy(localOnly = diff.localOnly?.toLocalOnly(), isPending = diff.pending)
             }
         }
     }

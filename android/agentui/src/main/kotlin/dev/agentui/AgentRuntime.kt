@@ -47,7 +47,7 @@ class AgentRuntime private constructor(
     constructor(storeFile: File) : this(store = openStore(storeFile), native = Runtime())
 
     /** Whether conversations are kept in a store file. */
-    val persistent: Boolean get() = store != null
+    val isPersistent: Boolean get() = store != null
 
     /**
      * A conversation with the agent at [url]. No I/O happens here: the first request is made by

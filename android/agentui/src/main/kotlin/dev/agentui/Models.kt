@@ -15,12 +15,14 @@ import dev.agentui.core.runtime.ConversationSummary as CoreSummary
 import dev.agentui.core.runtime.PendingSend as CorePendingSend
 import dev.agentui.core.runtime.PendingSendKind as CorePendingKind
 import dev.agentui.core.runtime.RunPhase as CorePhase
-import dev.agentui.core.runtime.RunSummary
-import dev.agentui.core.runtime.SessionWarning
-import dev.agentui.core.runtime.SessionWarningKind
+import dev.agentui.core.runtime.RunSummary as CoreRunSummary
+import dev.agentui.core.runtime.SessionWarning as CoreSessionWarning
+import dev.agentui.core.runtime.SessionWarningKind as CoreSessionWarningKind
 import dev.agentui.core.runtime.ToolCallPhase as CoreToolPhase
-import dev.agentui.core.runtime.ToolCallUpdate
-import dev.agentui.core.runtime.ToolFailure
+import dev.agentui.core.runtime.ToolCallUpdate as CoreToolCallUpdate
+import dev.agentui.core.runtime.ToolFailure as CoreToolFailure
+import kotlin.time.Duration
+import kotlin.time.toKotlinDuration
 
 // The layer's public vocabulary. The generated records stay inside the layer: these types are
 // what apps match on, and they change only when the app-facing meaning does.
@@ -31,7 +33,7 @@ enum class Role { DEVELOPER, SYSTEM, ASSISTANT, USER, TOOL, ACTIVITY, REASONING 
 data class MessageToolCall(val id: String, val name: String, val argumentsJson: String)
 
 /** Why a message stays on this device and is never sent back to the agent. */
-enum class LocalOnlyReason {
+enum class LocalOnly {
     /** A tool result that matched no call. */
     ORPHAN_TOOL_RESULT,
     /** Text cut short by a cancel: the agent never finished it. */
@@ -39,29 +41,30 @@ enum class LocalOnlyReason {
 }
 
 /**
- * One message as a UI shows it. [text] is the readable text (text parts joined); media parts
- * and activity content stay in [content] (the core's own type; null when the message has none)
- * for apps that show them.
+ * One message as a UI shows it. [text] is the readable text (text parts joined; empty when the
+ * message has none, e.g. an assistant message that only calls tools); media parts and activity
+ * content stay in [content] (the core's own type; null when the message is plain text) for apps
+ * that show them.
  *
  * [localOnly] is set when the message stays on this device and is not sent back to the agent;
- * show an [incomplete] one as cut short, never as a finished answer. [pending] is set while a
- * user message waits for the agent: until the agent took its request, and for as long as the
+ * show an [isIncomplete] one as cut short, never as a finished answer. [isPending] is set while
+ * a user message waits for the agent: until the agent took its request, and for as long as the
  * agent cannot be reached (see [AgentConversation.pendingSends]); show it as "sending".
  */
 data class ChatMessage(
     val id: String,
     val role: Role,
-    val text: String?,
+    val text: String,
     val toolCalls: List<MessageToolCall>,
     val toolCallId: String?,
     val error: String?,
     val activityType: String?,
     val content: MessageContent?,
-    val localOnly: LocalOnlyReason? = null,
-    val pending: Boolean = false,
+    val localOnly: LocalOnly? = null,
+    val isPending: Boolean = false,
 ) {
     /** Cut short by a cancel: the agent never finished it, and it is not sent back. */
-    val incomplete: Boolean get() = localOnly == LocalOnlyReason.CANCELLED
+    val isIncomplete: Boolean get() = localOnly == LocalOnly.CANCELLED
 }
 
 /** Something a run needs from the user before it can continue. */
@@ -74,6 +77,8 @@ data class Interrupt(
     /** RFC 3339. */
     val expiresAt: String?,
     val metadata: Any?,
+    /** The sub-agent run that raised it, when a sub-agent did. */
+    val subagentRunId: String?,
 )
 
 sealed interface RunOutcome {
@@ -90,8 +95,10 @@ sealed interface RunPhase {
     data class Finished(val runId: String, val outcome: RunOutcome?) : RunPhase
     /** Answer the interrupts, then [AgentConversation.continueRun]. */
     data class Interrupted(val runId: String, val interrupts: List<Interrupt>) : RunPhase
-    data class AgentError(val detail: String, val code: String?) : RunPhase
-    data class Failed(val detail: String) : RunPhase
+    /** The agent ended the run with RUN_ERROR: its [message] and [code]. */
+    data class AgentError(val message: String, val code: String?) : RunPhase
+    /** The run failed on this side (transport, protocol, budget): [error] says why. */
+    data class Failed(val error: String) : RunPhase
     data object Cancelled : RunPhase
     /**
      * The app stopped while this run was open; the conversation was restored from its store.
@@ -100,10 +107,28 @@ sealed interface RunPhase {
     data class Abandoned(val runId: String?) : RunPhase
 
     /** The run has ended (or none ran): nothing is streaming. */
-    val ended: Boolean get() = this !is Starting && this !is Running
+    val hasEnded: Boolean get() = this !is Starting && this !is Running
 }
 
-enum class ToolFailureKind { NOT_REGISTERED, DENIED, INVALID_ARGUMENTS, HANDLER_FAILED, TIMED_OUT, CRASHED, CANCELLED, INCOMPLETE }
+/** Why a client tool call failed, as the core (and Swift) tell it. */
+sealed interface ToolFailure {
+    /** No tool of that name is registered here and no server result answered the call. */
+    data class NotRegistered(val name: String) : ToolFailure
+    /** The app's tool policy refused the call. */
+    data class Denied(val reason: String) : ToolFailure
+    /** The arguments were not JSON or did not satisfy the parameters schema. */
+    data class InvalidArguments(val detail: String) : ToolFailure
+    /** The handler failed ([ClientToolFailure]'s message, or a generic text for another exception). */
+    data class Failed(val message: String) : ToolFailure
+    /** The handler did not finish within the conversation's tool timeout. */
+    data class TimedOut(val after: Duration) : ToolFailure
+    /** The handler crashed. */
+    data object Crashed : ToolFailure
+    /** The run was cancelled before the call completed. */
+    data object Cancelled : ToolFailure
+    /** The run ended before the call's arguments were complete. */
+    data object Incomplete : ToolFailure
+}
 
 /** How far one tool call has got; "requested" and "succeeded" are different states (lesson 1). */
 sealed interface ToolCallPhase {
@@ -111,7 +136,8 @@ sealed interface ToolCallPhase {
     data object Requested : ToolCallPhase
     data object Running : ToolCallPhase
     data class Succeeded(val result: String) : ToolCallPhase
-    data class Failed(val failure: ToolFailureKind, val detail: String) : ToolCallPhase
+    /** [detail] is the text the agent read (Swift: `String(describing: failure)`). */
+    data class Failed(val failure: ToolFailure, val detail: String) : ToolCallPhase
     data object CompletedByServer : ToolCallPhase
     data class Skipped(val reason: String) : ToolCallPhase
     /** A call to a tool this client did not declare: shown, never answered here. */
@@ -119,9 +145,17 @@ sealed interface ToolCallPhase {
     data class AwaitingInterrupt(val interruptId: String) : ToolCallPhase
 }
 
-data class ToolCall(val toolCallId: String, val toolName: String, val phase: ToolCallPhase)
+/**
+ * The last update of one tool call: its phase. Not `ToolCall`, which is a message's call in
+ * AG-UI (the core's `ToolCall`, [MessageToolCall] here); Swift and the core use this name too.
+ */
+data class ToolCallUpdate(val toolCallId: String, val toolName: String, val phase: ToolCallPhase)
 
-enum class WarningKind {
+/**
+ * What a [SessionWarning] is about. One flat enum: the core's protocol kinds (Swift:
+ * `.protocol(.stripped)`...) are entries here beside the session's own.
+ */
+enum class SessionWarningKind {
     DROPPED_EVENT, STRIPPED, COMPATIBILITY, VERSION, PATCH_NOT_APPLIED, SKIPPED, UNRESOLVED_TOOL_CALL,
     UNMATCHED_TOOL_RESULT, DUPLICATE_TOOL_CALL, SERVER_ANSWERED_CLIENT_TOOL, FOLLOW_UP_LIMIT,
     IGNORED_AFTER_RUN_END, UNANSWERED_INTERRUPT, INPUT_DOWNGRADE, A2UI, KEPT_LOCAL,
@@ -133,25 +167,28 @@ enum class WarningKind {
 }
 
 /** A non-fatal observation. */
-data class Warning(val kind: WarningKind, val message: String)
+data class SessionWarning(val kind: SessionWarningKind, val message: String)
 
-/** What one [AgentConversation.send] / [AgentConversation.continueRun] and its follow-ups came to. */
-data class RunResult(
+/**
+ * What one [AgentConversation.send] / [AgentConversation.continueRun] and its follow-up runs came
+ * to: a summary of one or more runs ([runIds]), the core's and Swift's `RunSummary` too.
+ */
+data class RunSummary(
     val threadId: String,
     val runIds: List<String>,
     /** `Finished` or `Interrupted`. */
     val phase: RunPhase,
     /** Every call the client answered, `Succeeded` or `Failed`. */
-    val toolCalls: List<ToolCall>,
+    val toolCalls: List<ToolCallUpdate>,
     val pendingInterrupts: List<Interrupt>,
     /** Tool results wait for [AgentConversation.continueRun]. */
     val followUpLimitReached: Boolean,
     val needsResync: Boolean,
-    val warnings: List<Warning>,
+    val warnings: List<SessionWarning>,
 )
 
 sealed interface ActionResult {
-    data class Ran(val result: RunResult) : ActionResult
+    data class Ran(val summary: RunSummary) : ActionResult
     /** Open this URL (already checked against the URL policy). */
     data class OpenUrl(val url: String) : ActionResult
     /** A local function ran; nothing went to the agent. */
@@ -203,12 +240,15 @@ typealias Node = ResolvedNode
 
 /** A change to one surface's nodes: a [Reset] first (empty when the agent deleted it), then [Patch]es. */
 sealed interface SurfaceDiff {
-    data class Reset(val rootId: String?, val nodes: List<Node>) : SurfaceDiff
+    data class Reset(val root: String?, val nodes: List<Node>) : SurfaceDiff
     data class Patch(val upserted: List<Node>, val removed: List<String>) : SurfaceDiff
 }
 
 /** The resolved value of property [name], or null when the node has none. */
 fun Node.prop(name: String): NodeValue? = props.firstOrNull { it.name == name }?.value
+
+/** The data-model path [property] is bound to (an input writes there), null for a literal. */
+fun Node.bindingPath(property: String = "value"): String? = bindings.firstOrNull { it.property == property }?.path
 
 // Conversions from the generated core types, used only inside the layer.
 
@@ -224,23 +264,23 @@ internal fun CoreRole.toRole(): Role = when (this) {
     CoreRole.REASONING -> Role.REASONING
 }
 
-internal fun CoreLocalOnly.toReason(): LocalOnlyReason = when (this) {
-    CoreLocalOnly.ORPHAN_TOOL_RESULT -> LocalOnlyReason.ORPHAN_TOOL_RESULT
-    CoreLocalOnly.CANCELLED -> LocalOnlyReason.CANCELLED
+internal fun CoreLocalOnly.toLocalOnly(): LocalOnly = when (this) {
+    CoreLocalOnly.ORPHAN_TOOL_RESULT -> LocalOnly.ORPHAN_TOOL_RESULT
+    CoreLocalOnly.CANCELLED -> LocalOnly.CANCELLED
 }
 
 /** The core's chat item as the layer's [ChatMessage], field for field (no text is empty text). */
 internal fun ChatItem.toChat() = ChatMessage(
     id = id,
     role = role.toRole(),
-    text = text.ifEmpty { null },
+    text = text,
     toolCalls = toolCalls.map { MessageToolCall(it.id, it.name, it.argumentsJson) },
     toolCallId = toolCallId,
     error = error,
     activityType = activityType,
     content = content,
-    localOnly = localOnly?.toReason(),
-    pending = pending,
+    localOnly = localOnly?.toLocalOnly(),
+    isPending = pending,
 )
 
 internal fun CoreInterrupt.toInterrupt() = Interrupt(
@@ -251,6 +291,7 @@ internal fun CoreInterrupt.toInterrupt() = Interrupt(
     responseSchemaJson = responseSchema?.let { toJson(NodeValue.Object(it).toKotlin()) },
     expiresAt = expiresAt,
     metadata = metadata?.let { NodeValue.Object(it).toKotlin() },
+    subagentRunId = subagentRunId,
 )
 
 internal fun CoreOutcome.toOutcome(): RunOutcome = when (this) {
@@ -271,15 +312,15 @@ internal fun CorePhase.toPhase(): RunPhase = when (this) {
     is CorePhase.Abandoned -> RunPhase.Abandoned(runId)
 }
 
-private fun ToolFailure.kind(): ToolFailureKind = when (this) {
-    is ToolFailure.NotRegistered -> ToolFailureKind.NOT_REGISTERED
-    is ToolFailure.Denied -> ToolFailureKind.DENIED
-    is ToolFailure.InvalidArguments -> ToolFailureKind.INVALID_ARGUMENTS
-    is ToolFailure.Failed -> ToolFailureKind.HANDLER_FAILED
-    is ToolFailure.TimedOut -> ToolFailureKind.TIMED_OUT
-    is ToolFailure.Crashed -> ToolFailureKind.CRASHED
-    is ToolFailure.Cancelled -> ToolFailureKind.CANCELLED
-    is ToolFailure.Incomplete -> ToolFailureKind.INCOMPLETE
+private fun CoreToolFailure.toFailure(): ToolFailure = when (this) {
+    is CoreToolFailure.NotRegistered -> ToolFailure.NotRegistered(name)
+    is CoreToolFailure.Denied -> ToolFailure.Denied(reason)
+    is CoreToolFailure.InvalidArguments -> ToolFailure.InvalidArguments(detail)
+    is CoreToolFailure.Failed -> ToolFailure.Failed(message)
+    is CoreToolFailure.TimedOut -> ToolFailure.TimedOut(after.toKotlinDuration())
+    is CoreToolFailure.Crashed -> ToolFailure.Crashed
+    is CoreToolFailure.Cancelled -> ToolFailure.Cancelled
+    is CoreToolFailure.Incomplete -> ToolFailure.Incomplete
 }
 
 internal fun CoreToolPhase.toPhase(): ToolCallPhase = when (this) {
@@ -288,47 +329,47 @@ internal fun CoreToolPhase.toPhase(): ToolCallPhase = when (this) {
     is CoreToolPhase.Running -> ToolCallPhase.Running
     is CoreToolPhase.Succeeded -> ToolCallPhase.Succeeded(result)
     // The failure's text (its Rust Display, as toString) is what the agent read.
-    is CoreToolPhase.Failed -> ToolCallPhase.Failed(failure.kind(), failure.toString())
+    is CoreToolPhase.Failed -> ToolCallPhase.Failed(failure.toFailure(), failure.toString())
     is CoreToolPhase.CompletedByServer -> ToolCallPhase.CompletedByServer
     is CoreToolPhase.Skipped -> ToolCallPhase.Skipped(reason)
     is CoreToolPhase.OwnedByServer -> ToolCallPhase.OwnedByServer
     is CoreToolPhase.AwaitingInterrupt -> ToolCallPhase.AwaitingInterrupt(interruptId)
 }
 
-internal fun ToolCallUpdate.toToolCall() = ToolCall(toolCallId, toolName, phase.toPhase())
+internal fun CoreToolCallUpdate.toUpdate() = ToolCallUpdate(toolCallId, toolName, phase.toPhase())
 
-/** The core's kind as the layer's flat [WarningKind]: a protocol warning by its own kind. */
-private fun SessionWarningKind.toKind(): WarningKind = when (this) {
-    is SessionWarningKind.Protocol -> when (v1) {
-        ProtocolWarningKind.DROPPED_EVENT -> WarningKind.DROPPED_EVENT
-        ProtocolWarningKind.STRIPPED -> WarningKind.STRIPPED
-        ProtocolWarningKind.COMPATIBILITY -> WarningKind.COMPATIBILITY
-        ProtocolWarningKind.VERSION -> WarningKind.VERSION
-        ProtocolWarningKind.PATCH_NOT_APPLIED -> WarningKind.PATCH_NOT_APPLIED
-        ProtocolWarningKind.SKIPPED -> WarningKind.SKIPPED
+/** The core's kind as the layer's flat [SessionWarningKind]: a protocol warning by its own kind. */
+private fun CoreSessionWarningKind.toKind(): SessionWarningKind = when (this) {
+    is CoreSessionWarningKind.Protocol -> when (v1) {
+        ProtocolWarningKind.DROPPED_EVENT -> SessionWarningKind.DROPPED_EVENT
+        ProtocolWarningKind.STRIPPED -> SessionWarningKind.STRIPPED
+        ProtocolWarningKind.COMPATIBILITY -> SessionWarningKind.COMPATIBILITY
+        ProtocolWarningKind.VERSION -> SessionWarningKind.VERSION
+        ProtocolWarningKind.PATCH_NOT_APPLIED -> SessionWarningKind.PATCH_NOT_APPLIED
+        ProtocolWarningKind.SKIPPED -> SessionWarningKind.SKIPPED
     }
-    SessionWarningKind.UnresolvedToolCall -> WarningKind.UNRESOLVED_TOOL_CALL
-    SessionWarningKind.UnmatchedToolResult -> WarningKind.UNMATCHED_TOOL_RESULT
-    SessionWarningKind.DuplicateToolCall -> WarningKind.DUPLICATE_TOOL_CALL
-    SessionWarningKind.ServerAnsweredClientTool -> WarningKind.SERVER_ANSWERED_CLIENT_TOOL
-    SessionWarningKind.FollowUpLimit -> WarningKind.FOLLOW_UP_LIMIT
-    SessionWarningKind.IgnoredAfterRunEnd -> WarningKind.IGNORED_AFTER_RUN_END
-    SessionWarningKind.UnansweredInterrupt -> WarningKind.UNANSWERED_INTERRUPT
-    SessionWarningKind.InputDowngrade -> WarningKind.INPUT_DOWNGRADE
-    SessionWarningKind.A2ui -> WarningKind.A2UI
-    SessionWarningKind.KeptLocal -> WarningKind.KEPT_LOCAL
-    SessionWarningKind.AnsweredByInterrupt -> WarningKind.ANSWERED_BY_INTERRUPT
-    SessionWarningKind.Store -> WarningKind.STORE
-    SessionWarningKind.Undelivered -> WarningKind.UNDELIVERED
+    CoreSessionWarningKind.UnresolvedToolCall -> SessionWarningKind.UNRESOLVED_TOOL_CALL
+    CoreSessionWarningKind.UnmatchedToolResult -> SessionWarningKind.UNMATCHED_TOOL_RESULT
+    CoreSessionWarningKind.DuplicateToolCall -> SessionWarningKind.DUPLICATE_TOOL_CALL
+    CoreSessionWarningKind.ServerAnsweredClientTool -> SessionWarningKind.SERVER_ANSWERED_CLIENT_TOOL
+    CoreSessionWarningKind.FollowUpLimit -> SessionWarningKind.FOLLOW_UP_LIMIT
+    CoreSessionWarningKind.IgnoredAfterRunEnd -> SessionWarningKind.IGNORED_AFTER_RUN_END
+    CoreSessionWarningKind.UnansweredInterrupt -> SessionWarningKind.UNANSWERED_INTERRUPT
+    CoreSessionWarningKind.InputDowngrade -> SessionWarningKind.INPUT_DOWNGRADE
+    CoreSessionWarningKind.A2ui -> SessionWarningKind.A2UI
+    CoreSessionWarningKind.KeptLocal -> SessionWarningKind.KEPT_LOCAL
+    CoreSessionWarningKind.AnsweredByInterrupt -> SessionWarningKind.ANSWERED_BY_INTERRUPT
+    CoreSessionWarningKind.Store -> SessionWarningKind.STORE
+    CoreSessionWarningKind.Undelivered -> SessionWarningKind.UNDELIVERED
 }
 
-internal fun SessionWarning.toWarning() = Warning(kind.toKind(), message)
+internal fun CoreSessionWarning.toWarning() = SessionWarning(kind.toKind(), message)
 
-internal fun RunSummary.toResult() = RunResult(
+internal fun CoreRunSummary.toSummary() = RunSummary(
     threadId = threadId,
     runIds = runIds,
     phase = phase.toPhase(),
-    toolCalls = toolCalls.map { it.toToolCall() },
+    toolCalls = toolCalls.map { it.toUpdate() },
     pendingInterrupts = pendingInterrupts.map { it.toInterrupt() },
     followUpLimitReached = followUpLimitReached,
     needsResync = needsResync,
@@ -359,7 +400,7 @@ internal fun CoreSummary.toSummary() = ConversationSummary(
 internal fun CorePage.toPage() = ConversationPage(conversations.map { it.toSummary() }, nextCursor)
 
 internal fun CoreActionResult.toResult(): ActionResult = when (this) {
-    is CoreActionResult.Ran -> ActionResult.Ran(v1.toResult())
+    is CoreActionResult.Ran -> ActionResult.Ran(v1.toSummary())
     is CoreActionResult.OpenUrl -> ActionResult.OpenUrl(v1)
     is CoreActionResult.Handled -> ActionResult.Handled
 }

@@ -46,11 +46,11 @@ class AndroidRuntimeTest {
     @Test
     fun `a runtime made with the app's Context talks to an agent`(): Unit = runBlocking {
         AgentRuntime(context).use { runtime ->
-            assertFalse(runtime.persistent)
+            assertFalse(runtime.isPersistent)
             runtime.connect(agent.agentUrl(), dispatcher = main).use { conversation ->
                 val result = withTimeout(WAIT_MS) { conversation.send("hello") }
                 assertTrue("the run finished: ${result.phase}", result.phase is RunPhase.Finished)
-                val texts = conversation.messages.value.filter { it.role == Role.ASSISTANT }.joinToString { it.text.orEmpty() }
+                val texts = conversation.messages.value.filter { it.role == Role.ASSISTANT }.joinToString { it.text }
                 assertTrue("an assistant answer arrived: $texts", texts.isNotBlank())
             }
         }
@@ -61,7 +61,7 @@ class AndroidRuntimeTest {
         val storeFile = File(context.noBackupFilesDir, "conversations.db")
         assertFalse(storeFile.exists())
         val before = AgentRuntime(context, storeFile = storeFile).use { runtime ->
-            assertTrue(runtime.persistent)
+            assertTrue(runtime.isPersistent)
             runtime.connect(agent.agentUrl(), options = AgentOptions(threadId = "kept"), dispatcher = main).use { conversation ->
                 withTimeout(WAIT_MS) { conversation.send("hello") }
                 conversation.messages.value

@@ -126,7 +126,7 @@ class AdapterBenchmark {
                 warmUps = 1,
                 runs = 3,
                 run = { timedRun(server.url, "t") { it.messages.value.lastOrNull()?.text?.length == deltas } },
-                check = { assertEquals(deltas, it.messages.value.last().text!!.length) },
+                check = { assertEquals(deltas, it.messages.value.last().text.length) },
             )
             report("1M one-character deltas -> AgentConversation flows", deltas + 4, runs)
         }

@@ -98,8 +98,10 @@ class AgentConversationTest {
                 messages.assistantTexts().contains("Your location according to the app: Lisbon, Portugal"),
                 messages.assistantTexts(),
             )
-            val call = conversation.toolCalls.awaitValue { calls -> calls.values.any { it.phase is ToolCallPhase.Succeeded } }
-            assertEquals("get_location", call.values.single().toolName)
+            val calls = conversation.toolCalls.awaitValue { calls -> calls.any { it.phase is ToolCallPhase.Succeeded } }
+            assertEquals(listOf("get_location"), calls.map { it.toolName })
+            assertEquals(report, conversation.toolCall(report.toolCallId), "toolCall(id) finds the call the summary reports")
+            assertNull(conversation.toolCall("no-such-call"))
             // The result went back as a tool message (lesson 1: the run continued from it).
             assertTrue(messages.any { it.role == Role.TOOL && it.toolCallId == report.toolCallId })
         }
@@ -114,6 +116,9 @@ class AgentConversationTest {
             val summary = conversation.send("my location please")
             val status = summary.toolCalls.single().phase
             assertIs<ToolCallPhase.Failed>(status)
+            // The core's failure, as Swift sees it too, and the text the agent read.
+            assertEquals(ToolFailure.Failed("location permission denied"), status.failure)
+            assertEquals("the tool failed: location permission denied", status.detail)
             val messages = conversation.messages.awaitValue { it.assistantTexts().contains("location permission denied") }
             assertTrue(messages.assistantTexts().contains("location permission denied"), messages.assistantTexts())
         }
@@ -148,7 +153,8 @@ class AgentConversationTest {
     fun `the booking surface arrives as resolved nodes and the book action is answered`(): Unit = runBlocking {
         connect().use { conversation ->
             conversation.send("book a table")
-            assertEquals("booking", conversation.surfaces.value.getValue("booking").id)
+            assertEquals(listOf("booking"), conversation.surfaces.value.map { it.id })
+            assertEquals(conversation.surfaces.value.single(), conversation.surface("booking"))
             conversation.probe("booking", main.dispatcher).use { surface ->
                 surface.await { it.root != null }
                 assertEquals("Card", surface.root!!.componentType)
@@ -167,7 +173,7 @@ class AgentConversationTest {
                 // A subscriber gets a full Reset first.
                 val first = withTimeout(WAIT_MS) { conversation.surfaceDiffs("booking").first() }
                 assertIs<SurfaceDiff.Reset>(first)
-                assertEquals("root", first.rootId)
+                assertEquals("root", first.root)
 
                 val before = surface.nodes.version
                 val title = surface.node("title")
@@ -188,7 +194,7 @@ class AgentConversationTest {
                     conversation.messages.value.assistantTexts(),
                 )
                 // The agent removes the form once the table is booked: gone from the list, empty Reset.
-                assertFalse("booking" in conversation.surfaces.value)
+                assertNull(conversation.surface("booking"))
                 surface.await { it.root == null && it.nodes.size == 0 }
             }
         }
@@ -198,7 +204,7 @@ class AgentConversationTest {
     fun `a disabled button refuses the action`(): Unit = runBlocking {
         connect().use { conversation ->
             conversation.send("book a table")
-            assertTrue("booking" in conversation.surfaces.value)
+            assertNotNull(conversation.surface("booking"))
             val error = runCatching { conversation.dispatchAction("booking", "book") }.exceptionOrNull()
             assertIs<ConversationException.A2ui>(error, "got $error")
         }
@@ -214,6 +220,10 @@ class AgentConversationTest {
             val interrupt = conversation.interrupts.value.single()
             assertEquals("confirm_delete", interrupt.reason)
             assertEquals(interrupt.id, summary.pendingInterrupts.single().id)
+            assertTrue(interrupt.responseSchemaJson.orEmpty().contains("\"approved\""), interrupt.responseSchemaJson)
+            assertNull(interrupt.subagentRunId)
+            assertTrue(status.hasEnded, "an interrupted run has ended")
+            assertFalse(RunPhase.Running(summary.runIds.last()).hasEnded)
 
             conversation.resolveInterrupt(interrupt.id, """{"approved": true}""")
             val next = conversation.continueRun()

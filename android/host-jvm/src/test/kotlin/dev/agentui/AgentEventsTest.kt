@@ -126,19 +126,19 @@ class AgentEventsTest {
     fun `text cut short by a cancel is marked incomplete and kept local`(): Unit = runBlocking {
         connect().use { conversation ->
             val warning = async(Dispatchers.Unconfined, start = CoroutineStart.UNDISPATCHED) {
-                conversation.warnings.first { it.kind == WarningKind.KEPT_LOCAL }
+                conversation.warnings.first { it.kind == SessionWarningKind.KEPT_LOCAL }
             }
             val run = async { runCatching { conversation.send("slow please") } }
             conversation.messages.awaitValue { it.lastAssistantText().contains("Slow token 2.") }
             conversation.cancel()
             run.await()
 
-            val messages = conversation.messages.awaitValue { list -> list.any { it.incomplete } }
+            val messages = conversation.messages.awaitValue { list -> list.any { it.isIncomplete } }
             val cut = messages.single { it.localOnly != null }
             assertEquals(Role.ASSISTANT, cut.role)
-            assertEquals(LocalOnlyReason.CANCELLED, cut.localOnly)
-            assertTrue(cut.incomplete)
-            assertTrue(cut.text.orEmpty().contains("Slow token 2."), "the partial text stays visible: ${cut.text}")
+            assertEquals(LocalOnly.CANCELLED, cut.localOnly)
+            assertTrue(cut.isIncomplete)
+            assertTrue(cut.text.contains("Slow token 2."), "the partial text stays visible: ${cut.text}")
             assertTrue(withTimeout(WAIT_MS) { warning.await() }.message.contains(cut.id))
         }
     }

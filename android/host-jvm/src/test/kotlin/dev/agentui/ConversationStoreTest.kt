@@ -57,14 +57,14 @@ class ConversationStoreTest {
         }
 
         AgentRuntime(storeFile).use { runtime ->
-            assertTrue(runtime.persistent)
+            assertTrue(runtime.isPersistent)
             runtime.resume("restore", url, dispatcher = main.dispatcher).use { conversation ->
                 val messages = conversation.messages.awaitValue { it.size == before.first.size }
                 assertEquals(before.first, messages)
                 assertEquals(before.second, conversation.stateJson.awaitValue { it == before.second })
                 assertTrue(before.second.contains("\"counter\":3"), before.second)
                 assertEquals(before.third, conversation.toolCalls.value)
-                assertEquals(listOf("booking"), conversation.surfaces.value.keys.toList())
+                assertEquals(listOf("booking"), conversation.surfaces.value.map { it.id })
                 assertIs<RunPhase.Finished>(conversation.phase.value)
                 assertTrue(conversation.pendingSends.value.isEmpty())
                 conversation.probe("booking", main.dispatcher).use { surface ->
@@ -91,7 +91,7 @@ class ConversationStoreTest {
                         val phase = restored.phase.awaitValue { it !is RunPhase.Idle }
                         assertIs<RunPhase.Abandoned>(phase)
                         assertNotNull(phase.runId)
-                        assertTrue(phase.ended)
+                        assertTrue(phase.hasEnded)
                         val messages = restored.messages.value
                         assertEquals(listOf(Role.USER, Role.ASSISTANT), messages.map { it.role })
                         assertTrue(messages.lastAssistantText().startsWith("Slow token 1."), messages.lastAssistantText())
@@ -147,7 +147,7 @@ class ConversationStoreTest {
             assertEquals(setOf("b", "c", copy, "a-copy"), runtime.conversations(limit = 10).conversations.map { it.threadId }.toSet())
         }
         AgentRuntime().use { memory ->
-            assertFalse(memory.persistent)
+            assertFalse(memory.isPersistent)
             assertFailsWith<IllegalStateException> { memory.conversations() }
         }
         assertFailsWith<StoreException.Sqlite> { AgentRuntime(File(dir, "missing/dir/x.db")) }
@@ -164,7 +164,7 @@ class ConversationStoreTest {
                 assertEquals("hello, anyone?", (pending.kind as PendingSendKind.Message).text)
                 assertNotNull(pending.lastError)
                 val message = conversation.messages.value.single()
-                assertTrue(message.pending, "the bubble shows it as waiting (published before pendingSends)")
+                assertTrue(message.isPending, "the bubble shows it as waiting (published before pendingSends)")
                 assertEquals((pending.kind as PendingSendKind.Message).messageId, message.id)
             }
             assertEquals(1, runtime.conversations().conversations.single().pendingSends)
@@ -174,13 +174,13 @@ class ConversationStoreTest {
         AgentRuntime(storeFile).use { runtime ->
             runtime.resume("offline", Fixtures.agent.agentUrl(), dispatcher = main.dispatcher).use { conversation ->
                 conversation.pendingSends.awaitValue { it.size == 1 }
-                assertTrue(conversation.messages.value.single().pending)
+                assertTrue(conversation.messages.value.single().isPending)
                 val result = assertNotNull(conversation.retryPending(), "delivered by this call")
                 assertIs<RunPhase.Finished>(result.phase)
                 assertTrue(conversation.pendingSends.value.isEmpty())
                 val messages = conversation.messages.value
                 assertEquals(listOf(Role.USER, Role.ASSISTANT), messages.map { it.role }, "the message is in the conversation once")
-                assertFalse(messages[0].pending)
+                assertFalse(messages[0].isPending)
                 assertTrue(messages.lastAssistantText().startsWith("Hello!"), messages.lastAssistantText())
                 assertNull(conversation.retryPending(), "nothing waits any more")
             }

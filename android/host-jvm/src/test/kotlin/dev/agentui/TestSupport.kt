@@ -63,7 +63,7 @@ suspend fun <T> StateFlow<T>.awaitValue(timeoutMs: Long = WAIT_MS, predicate: (T
 
 /** The text of the last assistant message, or "" if none. */
 fun List<ChatMessage>.lastAssistantText(): String =
-    lastOrNull { it.role == Role.ASSISTANT && !it.text.isNullOrEmpty() }?.text ?: ""
+    lastOrNull { it.role == Role.ASSISTANT && it.text.isNotEmpty() }?.text.orEmpty()
 
 /** Every assistant text joined, for assertions that do not care which message said it. */
 fun List<ChatMessage>.assistantTexts(): String =
@@ -103,7 +103,7 @@ class SurfaceProbe(
 
 /** Waits until [surfaceId] exists, then follows it. */
 suspend fun AgentConversation.probe(surfaceId: String, dispatcher: kotlinx.coroutines.CoroutineDispatcher): SurfaceProbe {
-    surfaces.awaitValue { surfaceId in it }
+    surfaces.awaitValue { live -> live.any { it.id == surfaceId } }
     return SurfaceProbe(this, surfaceId, dispatcher)
 }
 

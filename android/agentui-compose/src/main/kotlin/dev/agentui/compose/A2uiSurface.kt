@@ -43,7 +43,7 @@ fun A2uiSurface(
 ) {
     val actions = remember(conversation, surfaceId) { ConversationSurfaceActions(conversation, surfaceId) }
     val nodes = remember(conversation, surfaceId) { SurfaceNodes() }
-    val present = conversation.surfaces.collectAsState().value.containsKey(surfaceId)
+    val present = conversation.surfaces.collectAsState().value.any { it.id == surfaceId }
     // One subscription per rendered surface while it exists: a Reset, then Patches applied on
     // this coroutine (the composition's thread). A surface that is gone renders nothing; one
     // the agent creates (again) later is followed from its new Reset.

@@ -5,6 +5,7 @@ import androidx.compose.ui.Modifier
 import dev.agentui.core.a2ui.ActionKind
 import dev.agentui.core.json.NodeValue
 import dev.agentui.core.a2ui.ResolvedNode
+import dev.agentui.bindingPath
 import dev.agentui.nodeValueOf
 import dev.agentui.prop
 
@@ -49,7 +50,7 @@ class NodeScope internal constructor(
     fun childId(name: String = "child"): String? = if (name == "child") children.firstOrNull() else text(name)
 
     /** The data model path [property] is bound to, or null for a literal value. */
-    fun bindingPath(property: String = "value"): String? = node.bindings.firstOrNull { it.property == property }?.path
+    fun bindingPath(property: String = "value"): String? = node.bindingPath(property)
 
     /**
      * Writes [value] (see [nodeValueOf]) through the binding of [property]. Returns false when

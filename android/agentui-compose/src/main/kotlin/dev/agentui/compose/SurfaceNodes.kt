@@ -45,7 +45,7 @@ class SurfaceNodes {
                 }
                 // Nodes the reset does not carry become pending; their slots stay so readers see it.
                 for ((id, slot) in states) if (slot.value != null && id !in ids) slot.value = null
-                rootId = diff.rootId
+                rootId = diff.root
             }
             is SurfaceDiff.Patch -> {
                 for (id in diff.removed) states[id]?.value = null

@@ -59,7 +59,7 @@ class BookingFormRenderTest {
         val conversation = Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = main.dispatcher)
         conversation.use {
             conversation.sendAsync("book a table")
-            waitUntil(timeoutMillis = WAIT_MS) { "booking" in conversation.surfaces.value }
+            waitUntil(timeoutMillis = WAIT_MS) { conversation.surface("booking") != null }
             val probe = SurfaceProbe(conversation, "booking", main.dispatcher)
             setContent { Themed { A2uiSurface(conversation, "booking") } }
             waitUntil(timeoutMillis = WAIT_MS) { probe.root != null }
@@ -102,7 +102,7 @@ class BookingFormRenderTest {
                 conversation.messages.value.assistantTexts().contains("Booked a table for 4 on 2026-12-24 under the name Ada.")
             }
             // The agent deletes the form once booked.
-            waitUntil(timeoutMillis = WAIT_MS) { "booking" !in conversation.surfaces.value }
+            waitUntil(timeoutMillis = WAIT_MS) { conversation.surface("booking") == null }
             waitUntil(timeoutMillis = WAIT_MS) { probe.root == null }
             waitForIdle()
             onNodeWithText("Book a table").assertDoesNotExist()
@@ -115,7 +115,7 @@ class BookingFormRenderTest {
         val conversation = Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = main.dispatcher)
         conversation.use {
             conversation.sendAsync("book a table")
-            waitUntil(timeoutMillis = WAIT_MS) { "booking" in conversation.surfaces.value }
+            waitUntil(timeoutMillis = WAIT_MS) { conversation.surface("booking") != null }
             val probe = SurfaceProbe(conversation, "booking", main.dispatcher)
             val compositions = ConcurrentHashMap<String, AtomicInteger>()
             val counting = ComponentRegistry.basic().wrapAll { _, renderer ->

@@ -33,7 +33,7 @@ class RendererBenchmark {
                 conversation.use {
                     runBlocking { conversation.send("show the wide surface") }
                     runDesktopComposeUiTest(width = 800, height = 1200) {
-                        waitUntil(timeoutMillis = WAIT_MS) { "wide" in conversation.surfaces.value }
+                        waitUntil(timeoutMillis = WAIT_MS) { conversation.surface("wide") != null }
                         val compositions = ConcurrentHashMap<String, AtomicInteger>()
                         val counting = ComponentRegistry.basic().wrapAll { _, renderer ->
                             { scope, modifier ->

@@ -68,7 +68,7 @@ class SampleAppTest {
                 NavigationTool.run("""{"screen": "settings"}""", navigator, kotlinx.coroutines.Dispatchers.Unconfined)
             }
             assertEquals("""{"navigated": true, "screen": "settings"}""", again)
-            val status = conversation.toolCalls.value.values.single().phase
+            val status = conversation.toolCalls.value.single().phase
             assertEquals(ToolCallPhase.Succeeded("""{"navigated": true, "screen": "settings"}"""), status)
 
             onNodeWithText("← Back to chat").performClick()
@@ -84,7 +84,7 @@ class SampleAppTest {
             setContent { MaterialTheme { SampleApp(conversation, Navigator()) } }
             onNodeWithTag("composer").performTextInput("book a table")
             onNodeWithTag("send").performClick()
-            waitUntil(timeoutMillis = WAIT_MS) { "booking" in conversation.surfaces.value }
+            waitUntil(timeoutMillis = WAIT_MS) { conversation.surface("booking") != null }
             waitForIdle()
             onNodeWithText("Book a table").assertExists()
             onNodeWithTag(a2uiNodeTag("name")).performTextInput("Grace")

@@ -74,7 +74,7 @@ class SampleRestoreTest {
                 val navigator = Navigator()
                 open(runtime, url, navigator).use { conversation ->
                     setContent { MaterialTheme { SampleApp(conversation, navigator) } }
-                    waitUntil(timeoutMillis = WAIT_MS) { "booking" in conversation.surfaces.value }
+                    waitUntil(timeoutMillis = WAIT_MS) { conversation.surface("booking") != null }
                     waitForIdle()
                     onNodeWithText("Here is a booking form. Fill it in and press Book.").assertExists()
                     onNodeWithTag(a2uiNodeTag("name")).assertTextContains("Grace")

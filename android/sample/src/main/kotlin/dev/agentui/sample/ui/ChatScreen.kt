@@ -59,6 +59,7 @@ private sealed interface ChatItem {
 fun ChatScreen(conversation: AgentConversation) {
     val messages by conversation.messages.collectAsState()
     val surfaces by conversation.surfaces.collectAsState()
+    val surfaceIds = surfaces.map { it.id }
     val phase by conversation.phase.collectAsState()
     val pendingSends by conversation.pendingSends.collectAsState()
     // Waiting because the agent could not be reached (not merely under way).
@@ -66,14 +67,14 @@ fun ChatScreen(conversation: AgentConversation) {
     val scope = rememberCoroutineScope()
     // A surface is shown after the messages that existed when it first appeared.
     val anchors = remember(conversation) { mutableStateMapOf<String, Int>() }
-    LaunchedEffect(surfaces.keys) {
-        for (id in surfaces.keys) if (id !in anchors) anchors[id] = messages.size
+    LaunchedEffect(surfaceIds) {
+        for (id in surfaceIds) if (id !in anchors) anchors[id] = messages.size
     }
-    val items = remember(messages, surfaces.keys, anchors.toMap()) { chatItems(messages, surfaces.keys, anchors) }
+    val items = remember(messages, surfaceIds, anchors.toMap()) { chatItems(messages, surfaceIds, anchors) }
     val listState = rememberLazyListState()
     LaunchedEffect(items.size) { if (items.isNotEmpty()) listState.animateScrollToItem(items.lastIndex) }
     var draft by remember { mutableStateOf("") }
-    val running = !phase.ended
+    val running = !phase.hasEnded
 
     Column(Modifier.fillMaxSize().safeDrawingPadding().imePadding()) {
         if (running) LinearProgressIndicator(Modifier.fillMaxWidth()) else Box(Modifier.padding(top = 4.dp))
@@ -85,7 +86,7 @@ fun ChatScreen(conversation: AgentConversation) {
         ) {
             items(items, key = { it.key }) { item ->
                 when (item) {
-                    is ChatItem.Message -> MessageBubble(item.message, waiting = item.message.pending && undelivered)
+                    is ChatItem.Message -> MessageBubble(item.message, waiting = item.message.isPending && undelivered)
                     is ChatItem.Surface -> A2uiSurface(conversation, item.surfaceId, Modifier.fillMaxWidth())
                 }
             }
@@ -128,8 +129,8 @@ fun ChatScreen(conversation: AgentConversation) {
     }
 }
 
-private fun chatItems(messages: List<ChatMessage>, surfaceIds: Set<String>, anchors: Map<String, Int>): List<ChatItem> {
-    val visible = messages.filter { it.role == Role.USER || it.role == Role.ASSISTANT && !it.text.isNullOrEmpty() || it.error != null }
+private fun chatItems(messages: List<ChatMessage>, surfaceIds: List<String>, anchors: Map<String, Int>): List<ChatItem> {
+    val visible = messages.filter { it.role == Role.USER || it.role == Role.ASSISTANT && it.text.isNotEmpty() || it.error != null }
     val bySlot = surfaceIds.groupBy { id -> (anchors[id] ?: messages.size).coerceAtMost(messages.size) }
     val out = ArrayList<ChatItem>()
     var shown = 0
@@ -157,7 +158,7 @@ private fun MessageBubble(message: ChatMessage, waiting: Boolean) {
         val colors = MaterialTheme.colorScheme
         Text(
             // Text cut short by Stop is not a finished answer: say so.
-            message.error?.let { "⚠ $it" } ?: (message.text.orEmpty() + if (waiting) "  ⏳" else ""),
+            message.error?.let { "⚠ $it" } ?: (message.text + if (waiting) "  ⏳" else ""),
             modifier = Modifier
                 .widthIn(max = 320.dp)
                 .background(if (mine) colors.primaryContainer else colors.surfaceVariant, RoundedCornerShape(12.dp))

@@ -1,0 +1,107 @@
+// How a conversation behaves: the Kotlin layer's `AgentOptions`, field for field, with Swift's
+// types (TimeInterval for durations, Int for counts). The layer turns it into the core's
+// `ConversationOptions`.
+
+import Foundation
+import AgentUICore
+
+/// How a conversation behaves; every field has a default.
+///
+/// `memoryBudget` bounds what the agent can make the conversation hold (state, data models,
+/// message sizes...); the phone defaults (`defaultMemoryBudget()`) when nil. A breach fails the
+/// run with `ConversationError.LimitExceeded` and changes nothing.
+///
+/// TLS trust: `trustStore` (nil = the platform's, i.e. the Security framework with keychain and
+/// MDM roots), `extraRootsPem` / `extraRootsDer` and `certificatePins`. A refused certificate
+/// throws `ConversationError.Certificate(kind:detail:)`.
+///
+/// `locale` (a BCP-47 tag) and `timeZone` (an IANA name) are what the A2UI formatting functions
+/// follow; the device's at connect time when nil.
+public struct AgentOptions {
+    /// The conversation to open: restored from the runtime's store when it holds it; a fresh
+    /// id when nil.
+    public var threadId: String?
+    /// Bound on TCP + TLS connection setup, in seconds.
+    public var connectTimeout: TimeInterval
+    /// Longest silence tolerated from the agent while a run streams, in seconds.
+    public var idleTimeout: TimeInterval
+    /// Bound on one client tool handler, in seconds.
+    public var toolTimeout: TimeInterval
+    /// Follow-up runs one `send` may start to deliver tool results.
+    public var maxFollowUpRuns: Int
+    /// Ambient information given to the agent with every run: description to value, sent in
+    /// key order (a Swift dictionary has no order of its own).
+    public var context: [String: String]
+    public var forwardedPropsJson: String?
+    public var memoryBudget: MemoryBudget?
+    /// Whose roots vouch for the agent's certificate; nil is the platform's.
+    public var trustStore: TrustStore?
+    /// CA certificates trusted besides the store (PEM; several per entry allowed).
+    public var extraRootsPem: [String]
+    /// The same, one DER certificate each.
+    public var extraRootsDer: [Data]
+    /// `sha256/BASE64` (public key) or `cert-sha256/BASE64` (whole certificate) of the leaf.
+    public var certificatePins: [String]
+    public var locale: String?
+    public var timeZone: String?
+
+    public init(
+        threadId: String? = nil,
+        connectTimeout: TimeInterval = 10,
+        idleTimeout: TimeInterval = 60,
+        toolTimeout: TimeInterval = 30,
+        maxFollowUpRuns: Int = 5,
+        context: [String: String] = [:],
+        forwardedPropsJson: String? = nil,
+        memoryBudget: MemoryBudget? = nil,
+        trustStore: TrustStore? = nil,
+        extraRootsPem: [String] = [],
+        extraRootsDer: [Data] = [],
+        certificatePins: [String] = [],
+        locale: String? = nil,
+        timeZone: String? = nil
+    ) {
+        self.threadId = threadId
+        self.connectTimeout = connectTimeout
+        self.idleTimeout = idleTimeout
+        self.toolTimeout = toolTimeout
+        self.maxFollowUpRuns = maxFollowUpRuns
+        self.context = context
+        self.forwardedPropsJson = forwardedPropsJson
+        self.memoryBudget = memoryBudget
+        self.trustStore = trustStore
+        self.extraRootsPem = extraRootsPem
+        self.extraRootsDer = extraRootsDer
+        self.certificatePins = certificatePins
+        self.locale = locale
+        self.timeZone = timeZone
+    }
+
+    /// The core's options; a nil locale or time zone becomes the device's.
+    func toNative() -> ConversationOptions {
+        ConversationOptions(
+            threadId: threadId,
+            connectTimeoutMs: Self.milliseconds(connectTimeout),
+            idleTimeoutMs: Self.milliseconds(idleTimeout),
+            toolTimeoutMs: Self.milliseconds(toolTimeout),
+            maxFollowUpRuns: UInt32(clamping: maxFollowUpRuns),
+            context: context.keys.sorted().map { Context(description: $0, value: context[$0]!) },
+            forwardedPropsJson: forwardedPropsJson,
+            memoryBudget: memoryBudget,
+            trustStore: trustStore,
+            extraRootsPem: extraRootsPem,
+            extraRootsDer: extraRootsDer,
+            certificatePins: certificatePins,
+            locale: locale ?? AgentRuntime.bcp47Tag(for: .current),
+            timeZone: timeZone ?? TimeZone.current.identifier
+        )
+    }
+
+    /// Whole milliseconds, as Kotlin's `inWholeMilliseconds.coerceAtLeast(0)`: negative (and
+    /// NaN) is 0, too large or infinite is the largest.
+    static func milliseconds(_ seconds: TimeInterval) -> UInt64 {
+        let millis = (seconds * 1000).rounded(.towardZero)
+        guard millis > 0 else { return 0 }
+        return millis < Double(UInt64.max) ? UInt64(millis) : UInt64.max
+    }
+}
