@@ -1,17 +1,29 @@
 //! The core's share of "setValue until the one node is redrawn": a write to one bound path of
-//! a 1,000-node surface (the Kotlin `AdapterBenchmark`'s wide surface), timed until a surface
-//! subscriber on another thread holds the patch. The rest of that figure is the bindings and
-//! the platform's main thread.
+//! a 1,000-node surface (the Kotlin `AdapterBenchmark`'s wide surface), without a store and with
+//! one on (a file in the temp directory), timed two ways:
+//!
+//! - the calling thread: how long `set_value` holds it (the UI thread, on a phone);
+//! - until a surface subscriber holds the patch. The rest of that figure is the bindings and
+//!   the platform's main thread.
+//!
+//! Criterion gives mean and median. Then, under `cargo bench`, a pass of 10,000 calls per case
+//! (after 1,000 to warm up) prints p50 / p99 / max of each, measured per call: "paced" waits for
+//! each patch before the next write (typing), "burst" writes back to back (a paste, a slider).
+//! Run only that pass with `cargo bench -p agentui-runtime --bench set_value -- percentiles`.
 
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use agentui_runtime::session::{ConversationSession, SessionOptions};
-use agentui_runtime::Conversation;
+use agentui_runtime::{Conversation, ConversationStore, SurfaceSubscription};
 use agentui_test_server::{Reply, TestServer};
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::{json, Value};
+use tokio::runtime::Runtime;
 
 const NODES: usize = 1_000;
+const WARM_UP_CALLS: usize = 1_000;
+const MEASURED_CALLS: usize = 10_000;
 
 /// One run that creates surface "wide": a Column of 999 Texts, each bound to `/items/n<i>`.
 fn wide_surface_events() -> Vec<Value> {
@@ -35,32 +47,160 @@ fn wide_surface_events() -> Vec<Value> {
     ]
 }
 
-fn set_value(c: &mut Criterion) {
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-    let server = runtime.block_on(TestServer::start(vec![Reply::sse(&wide_surface_events())]));
-    let options = SessionOptions { thread_id: Some("t".to_owned()), ..SessionOptions::default() };
-    let session = ConversationSession::connect(&server.url("/agent"), &[], options).expect("session");
-    let conversation = Conversation::start(session, runtime.handle().clone());
-    runtime.block_on(conversation.send_message("wide".to_owned())).expect("the run finishes");
-    let mut surface = conversation.subscribe_surface("wide").expect("the surface exists");
-    while surface.try_recv().is_some() {}
-
-    let mut round = 0usize;
-    c.bench_function("set_value -> the patch at a surface subscriber (1,000 nodes)", |b| {
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                round += 1;
-                let path = format!("/items/n{}", 1 + round % (NODES - 1));
-                let start = Instant::now();
-                conversation.set_value("wide", &path, json!(format!("v{round}"))).expect("the write applies");
-                runtime.block_on(surface.recv()).expect("the patch");
-                total += start.elapsed();
-            }
-            total
-        })
-    });
+/// A conversation holding the wide surface, and a subscriber to it with nothing queued.
+struct Wide {
+    conversation: Conversation,
+    surface: SurfaceSubscription,
+    round: usize,
+    // Kept for the conversation's life: its agent, and the store's file and writer.
+    _server: TestServer,
+    _store: Option<(ConversationStore, StoreFile)>,
 }
 
-criterion_group!(benches, set_value);
+impl Wide {
+    fn new(runtime: &Runtime, store: Option<StoreFile>) -> Self {
+        let server = runtime.block_on(TestServer::start(vec![Reply::sse(&wide_surface_events())]));
+        let options = SessionOptions { thread_id: Some("t".to_owned()), ..SessionOptions::default() };
+        let session = ConversationSession::connect(&server.url("/agent"), &[], options).expect("session");
+        let (conversation, store) = match store {
+            Some(file) => {
+                let store = ConversationStore::open(&file.0).expect("the store opens");
+                let conversation = Conversation::open(session, &store, &server.url("/agent"), runtime.handle().clone())
+                    .expect("the conversation opens on the store");
+                (conversation, Some((store, file)))
+            }
+            None => (Conversation::start(session, runtime.handle().clone()), None),
+        };
+        runtime.block_on(conversation.send_message("wide".to_owned())).expect("the run finishes");
+        let mut surface = conversation.subscribe_surface("wide").expect("the surface exists");
+        while surface.try_recv().is_some() {}
+        Wide { conversation, surface, round: 0, _server: server, _store: store }
+    }
+
+    /// Writes the next value into the next bound path (each write changes one node).
+    fn write(&mut self) {
+        self.round += 1;
+        let path = format!("/items/n{}", 1 + self.round % (NODES - 1));
+        self.conversation.set_value("wide", &path, json!(format!("v{}", self.round))).expect("the write applies");
+    }
+
+    fn node_at_subscriber(&mut self, runtime: &Runtime) {
+        runtime.block_on(self.surface.recv()).expect("the patch");
+    }
+
+    /// Drops what the subscriber was sent, so its queue never overflows (a resync would be a
+    /// different workload).
+    fn drain(&mut self) {
+        while self.surface.try_recv().is_some() {}
+    }
+}
+
+/// A store file of the bench's own, removed with its WAL.
+struct StoreFile(PathBuf);
+
+impl StoreFile {
+    fn new(name: &str) -> Self {
+        let file = StoreFile(std::env::temp_dir().join(format!("agentui-bench-{name}-{}.db", std::process::id())));
+        file.remove();
+        file
+    }
+
+    fn remove(&self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", self.0.display()));
+        }
+    }
+}
+
+impl Drop for StoreFile {
+    fn drop(&mut self) {
+        self.remove();
+    }
+}
+
+fn runtime() -> Runtime {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
+}
+
+fn set_value(c: &mut Criterion) {
+    let runtime = runtime();
+    let mut plain = Wide::new(&runtime, None);
+    let mut stored = Wide::new(&runtime, Some(StoreFile::new("set-value")));
+
+    // The store's cases lead with it: criterion keeps 64 characters of a name for its directory.
+    for (wide, prefix) in [(&mut plain, ""), (&mut stored, "with a store on: ")] {
+        c.bench_function(&format!("{prefix}set_value -> the patch at a surface subscriber (1,000 nodes)"), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    let start = Instant::now();
+                    wide.write();
+                    wide.node_at_subscriber(&runtime);
+                    total += start.elapsed();
+                }
+                total
+            })
+        });
+        c.bench_function(&format!("{prefix}set_value, the calling thread (1,000 nodes)"), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    let start = Instant::now();
+                    wide.write();
+                    total += start.elapsed();
+                    wide.drain();
+                }
+                total
+            })
+        });
+    }
+}
+
+/// p50 / p99 / max of `samples`, in microseconds.
+fn percentiles(mut samples: Vec<Duration>) -> String {
+    samples.sort_unstable();
+    let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize].as_secs_f64() * 1e6;
+    format!("p50 {:>8.1} µs   p99 {:>8.1} µs   max {:>9.1} µs", at(0.5), at(0.99), at(1.0))
+}
+
+/// Per-call figures, which criterion does not give: `MEASURED_CALLS` calls per case.
+fn set_value_percentiles(_: &mut Criterion) {
+    // Only under `cargo bench` (criterion's test mode runs each bench once, and this is not one).
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    let runtime = runtime();
+    for (name, store) in [("no store", None), ("store on", Some(StoreFile::new("set-value-percentiles")))] {
+        let mut wide = Wide::new(&runtime, store);
+        // Paced: each write waits for its patch, as typing does.
+        let (mut calling, mut at_subscriber) = (Vec::new(), Vec::new());
+        for n in 0..WARM_UP_CALLS + MEASURED_CALLS {
+            let start = Instant::now();
+            wide.write();
+            let returned = start.elapsed();
+            wide.node_at_subscriber(&runtime);
+            let arrived = start.elapsed();
+            if n >= WARM_UP_CALLS {
+                calling.push(returned);
+                at_subscriber.push(arrived);
+            }
+        }
+        // Burst: back to back, the subscriber drained outside the timing.
+        let mut burst = Vec::new();
+        for n in 0..WARM_UP_CALLS + MEASURED_CALLS {
+            let start = Instant::now();
+            wide.write();
+            let returned = start.elapsed();
+            wide.drain();
+            if n >= WARM_UP_CALLS {
+                burst.push(returned);
+            }
+        }
+        println!("set_value, {name}, paced: calling thread      {}", percentiles(calling));
+        println!("set_value, {name}, paced: node at subscriber  {}", percentiles(at_subscriber));
+        println!("set_value, {name}, burst: calling thread      {}", percentiles(burst));
+    }
+}
+
+criterion_group!(benches, set_value, set_value_percentiles);
 criterion_main!(benches);

@@ -167,7 +167,6 @@ impl SurfaceCloser {
 #[derive(Default)]
 struct RecorderSeed {
     outbox: Vec<crate::session::outbox::OutboxEntry>,
-    executed: Vec<String>,
     needs_resync: bool,
 }
 
@@ -237,11 +236,7 @@ impl Conversation {
     ) -> Result<Self, StoreError> {
         let seed = match store.load(session.thread_id())? {
             Some(stored) => {
-                let seed = RecorderSeed {
-                    outbox: stored.outbox.clone(),
-                    executed: stored.executed_tool_calls.clone(),
-                    needs_resync: stored.needs_resync,
-                };
+                let seed = RecorderSeed { outbox: stored.outbox.clone(), needs_resync: stored.needs_resync };
                 session.restore_stored(stored)?;
                 seed
             }
@@ -298,7 +293,6 @@ impl Conversation {
                 observers.clone(),
                 a2ui,
                 seed.outbox,
-                seed.executed,
                 seed.needs_resync,
             );
             session.add_listener(Arc::new(recorder));

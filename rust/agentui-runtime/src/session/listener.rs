@@ -56,6 +56,14 @@ pub trait SessionListener: Send + Sync {
     /// A batch of updates is complete: the events read from the stream without waiting, or one
     /// piece of input. A store writes its transaction here; the default does nothing.
     fn batch_end(&self) {}
+
+    /// A value the user wrote into surface `surface_id` (`set_value`, on the caller's thread) is
+    /// complete: its updates were told, while a batch of the run may still be open. The default
+    /// is [`batch_end`](Self::batch_end); a store notes the surface for its writer instead.
+    fn input_end(&self, surface_id: &str) {
+        let _ = surface_id;
+        self.batch_end();
+    }
 }
 
 impl<F> SessionListener for F
@@ -115,6 +123,13 @@ impl Listeners {
         let list = self.list.read().unwrap_or_else(|p| p.into_inner());
         for (_, l) in &list.listeners {
             let _ = catch_unwind(AssertUnwindSafe(|| l.batch_end()));
+        }
+    }
+
+    pub fn input_end(&self, surface_id: &str) {
+        let list = self.list.read().unwrap_or_else(|p| p.into_inner());
+        for (_, l) in &list.listeners {
+            let _ = catch_unwind(AssertUnwindSafe(|| l.input_end(surface_id)));
         }
     }
 }

@@ -276,7 +276,7 @@ impl SharedParts {
             self.listeners.emit(SessionUpdate::Surface(event));
         }
         drop(a2ui);
-        self.listeners.batch_end();
+        self.listeners.input_end(surface_id);
         Ok(())
     }
 

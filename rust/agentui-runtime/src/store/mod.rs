@@ -1,13 +1,15 @@
 //! The on-device store: conversations that survive process death.
 //!
 //! One SQLite file (bundled SQLite, WAL) holds any number of conversations. A conversation
-//! opened on a store ([`Conversation::open`](crate::Conversation::open)) writes one transaction
-//! per applied batch: the events the stream had ready without waiting, or one piece of user
-//! input. What is written is the conversation as observers see it, compacted: each message as it
-//! now is (streamed text is not kept piece by piece), the state as it now is (not its patches),
-//! each tool call's last phase, each surface as the messages that recreate it (components and
-//! data model, the user's unsent input included), the pending interrupts, the run phase, the
-//! messages and actions waiting for the agent, and the ids of the client tool calls that ran.
+//! opened on a store ([`Conversation::open`](crate::Conversation::open)) hands what each applied
+//! batch changed (the events the stream had ready without waiting, or one piece of user input)
+//! to the store's writer thread without waiting, and the writer writes what is pending in one
+//! transaction, later changes merged into earlier ones. What is written is the conversation as
+//! observers see it, compacted: each message as it now is (streamed text is not kept piece by
+//! piece), the state as it now is (not its patches), each tool call's last phase, each surface as
+//! the messages that recreate it (components and data model, the user's unsent input included),
+//! the pending interrupts, the run phase, the messages and actions waiting for the agent, and the
+//! ids of the client tool calls that ran.
 //!
 //! Restoring replays nothing: the conversation comes back as it was, no client tool runs again,
 //! no `openUrl` fires and nothing is re-sent except what never reached the agent (the outbox,
@@ -33,8 +35,9 @@ use crate::observe::{ConversationSnapshot, SurfaceEntry};
 use crate::session::outbox::OutboxEntry;
 use crate::session::RunPhase;
 
+use recorder::Recording;
 pub(crate) use recorder::StoreRecorder;
-use writer::{Batch, Writer};
+use writer::Writer;
 
 /// What went wrong with the store. The conversation itself goes on in memory.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -121,18 +124,25 @@ struct StoreInner {
     path: Option<PathBuf>,
     /// Reads, and the rare writes of `fork`, `delete` and a new conversation's row.
     conn: Mutex<Connection>,
-    /// Batches go here, to a connection of its own on its own thread.
+    /// Conversations' changes go here, to a connection of its own on its own thread.
     writer: Writer,
-    observer: Mutex<Option<Arc<dyn WriteObserver>>>,
+    /// Shared with the writer, which tells it.
+    observer: Arc<Mutex<Option<Arc<dyn WriteObserver>>>>,
 }
 
 /// Told around every transaction a conversation writes: for crash tests and diagnostics, which
 /// need to know exactly what is durable. Called on the writing thread; keep it short.
+///
+/// A conversation's batches are numbered from 1: each batch of a run or of the actor's input,
+/// and each write of the user's values alone. One transaction makes durable every batch applied
+/// since the last one (merged), and is told once per batch, in order; the last batch's snapshot
+/// is the conversation as written. While an observer is set, each batch's snapshot is kept
+/// until it is written.
 pub trait WriteObserver: Send + Sync {
-    /// Transaction `batch` of `thread_id` is about to commit `snapshot` (the conversation as
-    /// observers see it at that point).
+    /// Batch `batch` of `thread_id` is about to commit; `snapshot` is the conversation as
+    /// observers saw it at the end of that batch.
     fn writing(&self, thread_id: &str, batch: u64, snapshot: &ConversationSnapshot);
-    /// Transaction `batch` committed.
+    /// Batch `batch` committed.
     fn written(&self, thread_id: &str, batch: u64);
 }
 
@@ -192,8 +202,9 @@ impl ConversationStore {
 
     fn with_connections(conn: Connection, writer: Connection, path: Option<PathBuf>) -> Result<Self, StoreError> {
         schema::configure(&writer)?;
+        let observer = Arc::new(Mutex::new(None));
         let inner =
-            StoreInner { path, conn: Mutex::new(conn), writer: Writer::start(writer)?, observer: Mutex::new(None) };
+            StoreInner { path, conn: Mutex::new(conn), writer: Writer::start(writer, observer.clone())?, observer };
         Ok(ConversationStore { inner: Arc::new(inner) })
     }
 
@@ -203,8 +214,9 @@ impl ConversationStore {
         self.inner.writer.flush();
     }
 
-    fn submit(&self, batch: Batch) {
-        self.inner.writer.submit(batch);
+    /// Queues `recording`'s pending write; never waits.
+    fn queue(&self, recording: Arc<Recording>) {
+        self.inner.writer.queue(recording);
     }
 
     /// Sets (or with `None` removes) the observer told around every transaction.
@@ -467,14 +479,180 @@ mod tests {
     use crate::session::{ConversationSession, SessionOptions, SessionWarningKind};
     use crate::{Conversation, ConversationDelta, Observed};
     use agentui_test_server::{run_of, text, Reply, TestServer};
+    use serde_json::json;
+    use std::sync::Condvar;
+    use std::time::Duration;
 
-    /// A store whose writer fails while `flags.fail` is 1, as a full disk would: a trigger on the
-    /// writer's connection only, switched from the other connection.
-    fn failing_store() -> ConversationStore {
-        let path = std::env::temp_dir().join(format!("agentui-store-failing-{}.db", std::process::id()));
+    const FORM: &str = "f";
+
+    /// A run that creates surface `FORM`: a text field bound to `/form/name`.
+    fn form_run(run: &str) -> Vec<Value> {
+        let form = json!({"type": "CUSTOM", "name": "a2ui", "value": {"a2ui_operations": [
+            {"version": "v0.9", "createSurface": {"surfaceId": FORM, "catalogId": agentui_a2ui::catalog::BASIC_CATALOG_ID}},
+            {"version": "v0.9", "updateComponents": {"surfaceId": FORM, "components": [
+                {"id": "root", "component": "TextField", "label": "Name", "value": {"path": "/form/name"}}
+            ]}}
+        ]}});
+        run_of(run, vec![text("a1", "Here is a form."), vec![form]])
+    }
+
+    /// `/form/name` in the data model of surface `FORM` as stored.
+    fn stored_name(store: &ConversationStore, thread_id: &str) -> Option<Value> {
+        let stored = store.load(thread_id).unwrap()?;
+        let surface = stored.surfaces.into_iter().find(|s| s.surface_id == FORM)?;
+        surface.messages.iter().find_map(|m| m.pointer("/updateDataModel/value/form/name").cloned())
+    }
+
+    fn temp_store_path(name: &str) -> PathBuf {
+        let path = std::env::temp_dir().join(format!("agentui-store-{name}-{}.db", std::process::id()));
         for suffix in ["", "-wal", "-shm"] {
             let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
         }
+        path
+    }
+
+    fn open_conversation(
+        server: &TestServer,
+        store: &ConversationStore,
+        runtime: tokio::runtime::Handle,
+    ) -> Conversation {
+        let options = SessionOptions { thread_id: Some("t".into()), ..SessionOptions::default() };
+        let session = ConversationSession::connect(&server.url("/agent"), &[], options).unwrap();
+        Conversation::open(session, store, "url", runtime).unwrap()
+    }
+
+    #[test]
+    fn the_last_of_a_thousand_rapid_values_is_on_disk_once_the_conversation_and_store_are_dropped() {
+        let path = temp_store_path("rapid-values");
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let server = runtime.block_on(TestServer::start(vec![Reply::sse(&form_run("r1"))]));
+        {
+            let store = ConversationStore::open(&path).unwrap();
+            let conv = open_conversation(&server, &store, runtime.handle().clone());
+            runtime.block_on(conv.send_message("a form please".into())).unwrap();
+            for n in 0..1_000 {
+                conv.set_value(FORM, "/form/name", json!(format!("value {n}"))).unwrap();
+            }
+            // No flush: closing is what must write them.
+        }
+        // The conversation's task (and with it the store's last handle) ends with the runtime.
+        drop(runtime);
+        let key = std::fs::canonicalize(&path).unwrap();
+        let still_open = OPEN_FILES.lock().unwrap().get(&key).and_then(std::sync::Weak::upgrade).is_some();
+        assert!(!still_open, "the store was closed, so what follows reads the file as a new process would");
+        let store = ConversationStore::open(&path).unwrap();
+        assert_eq!(stored_name(&store, "t"), Some(json!("value 999")));
+        drop(store);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    }
+
+    /// Holds the store's writer in `writing` while `held`, and counts the writes it announces.
+    #[derive(Default)]
+    struct HeldWriter {
+        gate: Mutex<(bool, u64)>,
+        changed: Condvar,
+    }
+
+    impl HeldWriter {
+        fn hold(&self, held: bool) {
+            self.gate.lock().unwrap().0 = held;
+            self.changed.notify_all();
+        }
+
+        fn writes(&self) -> u64 {
+            self.gate.lock().unwrap().1
+        }
+
+        /// Waits until the writer is in `writing` while held (a bound only against a hang).
+        fn wait_until_held(&self) {
+            let gate = self.gate.lock().unwrap();
+            let (gate, _) =
+                self.changed.wait_timeout_while(gate, Duration::from_secs(30), |g| !(g.0 && g.1 > 0)).unwrap();
+            assert!(gate.0 && gate.1 > 0, "the writer never reached a held write");
+        }
+    }
+
+    impl WriteObserver for HeldWriter {
+        fn writing(&self, _: &str, _: u64, _: &ConversationSnapshot) {
+            let mut gate = self.gate.lock().unwrap();
+            gate.1 += 1;
+            self.changed.notify_all();
+            while gate.0 {
+                gate = self.changed.wait(gate).unwrap();
+            }
+        }
+
+        fn written(&self, _: &str, _: u64) {}
+    }
+
+    #[test]
+    fn values_written_while_the_writer_is_held_do_not_wait_and_are_written_once_together() {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let server = runtime.block_on(TestServer::start(vec![Reply::sse(&form_run("r1"))]));
+        let store = ConversationStore::open_in_memory().unwrap();
+        let writer = Arc::new(HeldWriter::default());
+        store.set_write_observer(Some(writer.clone()));
+        let conv = open_conversation(&server, &store, runtime.handle().clone());
+        runtime.block_on(conv.send_message("a form please".into())).unwrap();
+        store.flush();
+
+        writer.hold(true);
+        let before = writer.writes();
+        conv.set_value(FORM, "/form/name", json!("first")).unwrap();
+        writer.wait_until_held();
+        // Far more writes than any queue would hold, from another thread: the test would hang
+        // here (and fail at the bound) if a write waited for the writer.
+        let typing = conv.clone();
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for n in 0..1_000 {
+                typing.set_value(FORM, "/form/name", json!(format!("value {n}"))).unwrap();
+            }
+            let _ = done.send(());
+        });
+        let typed = finished.recv_timeout(Duration::from_secs(30));
+        let writes_while_held = writer.writes();
+        // Released before asserting: a writer left held would hang the store's drop.
+        writer.hold(false);
+        typed.expect("1,000 values written while the writer is held");
+        assert_eq!(writes_while_held, before + 1, "the writer was still in the held write");
+
+        store.flush();
+        assert_eq!(stored_name(&store, "t"), Some(json!("value 999")));
+        assert_eq!(writer.writes(), before + 2, "the 1,000 values wait as one pending write, not 1,000");
+    }
+
+    #[tokio::test]
+    async fn a_value_written_after_a_failed_write_carries_what_failed() {
+        let server = TestServer::start(vec![
+            Reply::sse(&form_run("r1")),
+            Reply::sse(&run_of("r2", vec![text("a2", "second answer")])),
+        ])
+        .await;
+        let store = failing_store("told-once");
+        let conv = open_conversation(&server, &store, tokio::runtime::Handle::current());
+        conv.send_message("a form please".into()).await.unwrap();
+
+        store.conn().execute("UPDATE flags SET fail = 1", []).unwrap();
+        conv.send_message("two".into()).await.unwrap();
+        store.flush();
+        store.conn().execute("UPDATE flags SET fail = 0", []).unwrap();
+        // Only a value this time: the write it makes carries the run that could not be written.
+        conv.set_value(FORM, "/form/name", json!("Ada")).unwrap();
+        store.flush();
+
+        let stored = store.load("t").unwrap().unwrap();
+        assert_eq!(stored.snapshot.messages, conv.snapshot().messages);
+        assert_eq!(stored.snapshot.phase, conv.snapshot().phase);
+        assert_eq!(stored_name(&store, "t"), Some(json!("Ada")));
+    }
+
+    /// A store whose writer fails while `flags.fail` is 1, as a full disk would: a trigger on the
+    /// writer's connection only, switched from the other connection.
+    fn failing_store(name: &str) -> ConversationStore {
+        let path = temp_store_path(&format!("failing-{name}"));
         let conn = Connection::open(&path).unwrap();
         schema::prepare(&conn).unwrap();
         conn.execute_batch("CREATE TABLE flags (fail INTEGER); INSERT INTO flags VALUES (0);").unwrap();
@@ -496,7 +674,7 @@ mod tests {
             Reply::sse(&run_of("r2", vec![text("a2", "second answer")])),
         ])
         .await;
-        let store = failing_store();
+        let store = failing_store("carried");
         let options = SessionOptions { thread_id: Some("t".into()), ..SessionOptions::default() };
         let session = ConversationSession::connect(&server.url("/agent"), &[], options).unwrap();
         let conv = Conversation::open(session, &store, "url", tokio::runtime::Handle::current()).unwrap();

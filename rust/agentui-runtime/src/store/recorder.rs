@@ -1,12 +1,18 @@
-//! Records one conversation into the store: a listener that notes what each update changed and,
-//! when the batch ends, turns it into rows for the store's writer.
+//! Records one conversation into the store: a listener that notes what each update changed and
+//! hands it to the store's writer ([`super::writer`]) without ever waiting for it.
 //!
-//! Values are read when the batch ends, from the observers' model (messages, state, phases) and
-//! the bridge (surfaces), so a message that streamed a hundred pieces in one batch is written
-//! once, as it now is. Serializing happens here, on the thread that applied the batch; the SQL
-//! runs on the writer's thread ([`super::writer`]), so a run never waits for the disk.
+//! - At the end of a batch of the run (or of the actor's own input: a message, the state), the
+//!   changed rows are read from the observers' model (messages, state, phases) and the bridge
+//!   (surfaces) and serialized on that thread, so a message that streamed a hundred pieces in one
+//!   batch is written once, as it now is, and the rows are those of the batch's end.
+//! - A value the user wrote into a surface (`set_value`, on the UI thread) is only noted: the
+//!   surface's id. The writer exports the surface on its own thread when it writes, taking the
+//!   bridge's lock for that copy only.
+//!
+//! Either way the conversation's pending write ([`Recording`]) takes the change in, merged with
+//! what is not written yet, and the conversation is queued on the writer if it was not already.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -14,10 +20,10 @@ use agentui_a2ui::SurfaceEvent;
 use agentui_agui::message::Role;
 use serde_json::Value;
 
-use super::writer::{Batch, BatchRows};
+use super::writer::{BatchRows, SurfaceRow};
 use super::{codec, ConversationStore};
 use crate::a2ui_bridge::A2uiBridge;
-use crate::observe::ConversationDelta;
+use crate::observe::{ConversationDelta, ConversationSnapshot};
 use crate::observers::Observers;
 use crate::session::outbox::OutboxEntry;
 use crate::session::{lock, SessionListener, SessionUpdate, SessionWarning, SessionWarningKind, ToolCallPhase};
@@ -36,30 +42,173 @@ struct Changes {
     tool_calls: HashSet<String>,
     executed: Vec<String>,
     surfaces: HashSet<String>,
+    /// Surfaces created in this batch (a subset of `surfaces`): their row is the batch's to write.
+    created_surfaces: HashSet<String>,
     removed_surfaces: HashSet<String>,
     outbox: bool,
 }
 
-/// What the recorder and the writer share: the writer says when a write failed, and the next
-/// batch then carries the whole conversation (the failed rows are not kept).
-pub(super) struct RecorderLink {
-    pub thread_id: String,
-    observers: Arc<Observers>,
-    rewrite_all: AtomicBool,
-    failing: AtomicBool,
+/// State the recorder keeps whole because it is small and every write of it needs all of it.
+#[derive(Debug, Default)]
+struct Kept {
+    changes: Changes,
+    outbox: Vec<OutboxEntry>,
+    needs_resync: bool,
 }
 
-impl RecorderLink {
-    pub fn failed(&self, error: &str) {
-        self.rewrite_all.store(true, Ordering::Relaxed);
-        if !self.failing.swap(true, Ordering::Relaxed) {
-            self.tell(format!("{error}; the conversation is kept in memory until a write succeeds"));
+/// What a conversation hands the writer and the writer has not taken yet.
+#[derive(Default)]
+struct Pending {
+    /// Rows of the batches ended since the last write, merged.
+    rows: Option<BatchRows>,
+    /// Surfaces the user wrote into since the last write: exported when written.
+    input_surfaces: HashSet<String>,
+    /// The batches merged into `rows`, numbered, each with the conversation as it left it, when
+    /// the store has a write observer (it is told of each).
+    batches: Vec<(u64, ConversationSnapshot)>,
+    /// Batches numbered so far: the run's, and writes of values only.
+    numbered: u64,
+    /// In the writer's queue: a change merged meanwhile is written by the round that takes it.
+    queued: bool,
+}
+
+/// One write of one conversation, taken by the writer's thread.
+pub(super) struct Write {
+    pub rows: Option<BatchRows>,
+    /// The surfaces the user wrote into, exported for this write (after `rows`: newer).
+    pub input_surfaces: Vec<SurfaceRow>,
+    /// The batches this write makes durable and the conversation as each left it, in order,
+    /// when a [`super::WriteObserver`] is told: the last is the conversation as written.
+    pub batches: Vec<(u64, ConversationSnapshot)>,
+}
+
+/// What the recorder and the writer share, per conversation: the pending write, what the writer
+/// reads to export a surface, and how it tells a failed or recovered write.
+pub(super) struct Recording {
+    pub thread_id: String,
+    observers: Arc<Observers>,
+    a2ui: Arc<Mutex<A2uiBridge>>,
+    pending: Mutex<Pending>,
+    /// Surface exports so far, counted under the bridge's lock: the order of the states they
+    /// copy. A batch's export can reach the writer after a later one of the user's values
+    /// (serialized before, handed over after), and must not overwrite it.
+    exports: AtomicU64,
+    /// The export last written of each surface. Only the writer's thread uses it.
+    written_exports: Mutex<HashMap<String, u64>>,
+    failing: AtomicBool,
+    /// The conversation as the last write left it (when observed): a write of values only
+    /// leaves the rest as it was (a value in a surface is not part of a snapshot).
+    last_snapshot: Mutex<Option<ConversationSnapshot>>,
+}
+
+impl Recording {
+    /// Merges a change into the pending write; `true` when the conversation must be queued.
+    fn hand_over(&self, merge: impl FnOnce(&mut Pending)) -> bool {
+        let mut pending = lock(&self.pending);
+        merge(&mut pending);
+        !std::mem::replace(&mut pending.queued, true)
+    }
+
+    /// Takes the pending write, with the surfaces the user wrote into exported now. On the
+    /// writer's thread. `None` when there is nothing to write.
+    pub fn take_write(&self, observed: bool) -> Option<Write> {
+        let (rows, input, mut batches, number) = {
+            let mut pending = lock(&self.pending);
+            pending.queued = false;
+            let (rows, input) = (pending.rows.take(), std::mem::take(&mut pending.input_surfaces));
+            if rows.is_none() && input.is_empty() {
+                return None;
+            }
+            let batches = std::mem::take(&mut pending.batches);
+            // A write with no batch to be told by (values only, or batches that ended before the
+            // observer was set) is numbered as one.
+            let number = (observed && batches.is_empty()).then(|| {
+                pending.numbered += 1;
+                pending.numbered
+            });
+            (rows, input, batches, number)
+        };
+        let mut input_surfaces = Vec::with_capacity(input.len());
+        for surface_id in input {
+            // The bridge's lock for the copy only (a set_value on the UI thread waits for it);
+            // the text is made after.
+            let exported = {
+                let a2ui = lock(&self.a2ui);
+                a2ui.group()
+                    .surface(&surface_id)
+                    .map(|s| (s.catalog_id().to_owned(), s.export(), self.exports.fetch_add(1, Ordering::Relaxed)))
+            };
+            let Some((catalog_id, messages, export)) = exported else { continue };
+            // Listed by now, unless a batch still open created it (then it comes last).
+            let position = self.observers.read(|model| {
+                model.view().surfaces.iter().position(|s| s.surface_id == surface_id).map_or(i64::MAX, |at| at as i64)
+            });
+            let messages = Value::Array(messages).to_string();
+            input_surfaces.push(SurfaceRow { surface_id, position, catalog_id, messages, export });
+        }
+        let mut rows = rows;
+        {
+            let written = lock(&self.written_exports);
+            let newer = |s: &SurfaceRow| written.get(&s.surface_id).is_none_or(|&last| s.export > last);
+            if let Some(rows) = &mut rows {
+                rows.surfaces.retain(newer);
+            }
+            input_surfaces.retain(newer);
+        }
+        if let Some(number) = number {
+            let snapshot = match &rows {
+                // Values only: the rest of the conversation is as the last write left it.
+                None => lock(&self.last_snapshot).clone().unwrap_or_else(|| self.observers.snapshot()),
+                Some(_) => self.observers.snapshot(),
+            };
+            batches.push((number, snapshot));
+        }
+        Some(Write { rows, input_surfaces, batches })
+    }
+
+    /// `write` committed.
+    pub fn written(&self, mut write: Write) {
+        *lock(&self.last_snapshot) = write.batches.pop().map(|(_, snapshot)| snapshot);
+        {
+            let mut written = lock(&self.written_exports);
+            let batch_surfaces = write.rows.iter().flat_map(|rows| &rows.surfaces);
+            for s in batch_surfaces.chain(&write.input_surfaces) {
+                let last = written.entry(s.surface_id.clone()).or_default();
+                *last = (*last).max(s.export);
+            }
+            // A surface made again under the same id has later exports anyway.
+            for removed in write.rows.iter().flat_map(|rows| &rows.removed_surfaces) {
+                written.remove(removed);
+            }
+        }
+        if self.failing.swap(false, Ordering::Relaxed) {
+            self.tell(format!("the conversation store writes again ({})", self.thread_id));
         }
     }
 
-    pub fn succeeded(&self) {
-        if self.failing.swap(false, Ordering::Relaxed) {
-            self.tell(format!("the conversation store writes again ({})", self.thread_id));
+    /// `write` failed: its changes go back into the pending write, under what came since, so
+    /// the next write carries them (they are not queued again: the next change queues them).
+    pub fn failed(&self, error: &str, write: Write) {
+        {
+            let mut pending = lock(&self.pending);
+            if let Some(mut rows) = write.rows {
+                if let Some(later) = pending.rows.take() {
+                    rows.absorb(later);
+                }
+                pending.rows = Some(rows);
+            }
+            // Exported again when written: the user may have typed since.
+            pending.input_surfaces.extend(write.input_surfaces.into_iter().map(|s| s.surface_id));
+            // Told again when written: they were not.
+            pending.batches.splice(0..0, write.batches);
+        }
+        self.told_failed(error);
+    }
+
+    /// Tells a failure once, until a write succeeds.
+    pub fn told_failed(&self, error: &str) {
+        if !self.failing.swap(true, Ordering::Relaxed) {
+            self.tell(format!("{error}; the conversation is kept in memory until a write succeeds"));
         }
     }
 
@@ -70,22 +219,10 @@ impl RecorderLink {
     }
 }
 
-/// State the recorder keeps whole because it is small and a rewrite needs it.
-#[derive(Debug, Default)]
-struct Kept {
-    changes: Changes,
-    outbox: Vec<OutboxEntry>,
-    executed: Vec<String>,
-    needs_resync: bool,
-}
-
 pub(crate) struct StoreRecorder {
     store: ConversationStore,
-    link: Arc<RecorderLink>,
-    a2ui: Arc<Mutex<A2uiBridge>>,
+    recording: Arc<Recording>,
     kept: Mutex<Kept>,
-    /// Batches handed to the writer.
-    batches: AtomicU64,
 }
 
 impl StoreRecorder {
@@ -95,17 +232,22 @@ impl StoreRecorder {
         observers: Arc<Observers>,
         a2ui: Arc<Mutex<A2uiBridge>>,
         outbox: Vec<OutboxEntry>,
-        executed: Vec<String>,
         needs_resync: bool,
     ) -> Self {
-        let link =
-            RecorderLink { thread_id, observers, rewrite_all: AtomicBool::new(false), failing: AtomicBool::new(false) };
+        let recording = Recording {
+            thread_id,
+            observers,
+            a2ui,
+            pending: Mutex::default(),
+            exports: AtomicU64::new(0),
+            written_exports: Mutex::default(),
+            failing: AtomicBool::new(false),
+            last_snapshot: Mutex::default(),
+        };
         StoreRecorder {
             store,
-            link: Arc::new(link),
-            a2ui,
-            kept: Mutex::new(Kept { outbox, executed, needs_resync, ..Kept::default() }),
-            batches: AtomicU64::new(0),
+            recording: Arc::new(recording),
+            kept: Mutex::new(Kept { outbox, needs_resync, ..Kept::default() }),
         }
     }
 
@@ -140,7 +282,6 @@ impl StoreRecorder {
                     // The handler was started: it never runs again, whatever happens next.
                     if update.phase == ToolCallPhase::Running {
                         changes.executed.push(update.tool_call_id.clone());
-                        kept.executed.push(update.tool_call_id.clone());
                     }
                 }
                 // The conversation's row is written with every batch.
@@ -157,12 +298,19 @@ impl StoreRecorder {
                 | ConversationDelta::Step { .. } => {}
             },
             SessionUpdate::Surface(event) => match event {
-                SurfaceEvent::Created { surface_id, .. } | SurfaceEvent::Changed { surface_id, .. } => {
+                SurfaceEvent::Created { surface_id, .. } => {
                     changes.removed_surfaces.remove(surface_id);
                     changes.surfaces.insert(surface_id.clone());
+                    changes.created_surfaces.insert(surface_id.clone());
+                }
+                SurfaceEvent::Changed { surface_id, .. } => {
+                    if !changes.surfaces.contains(surface_id) {
+                        changes.surfaces.insert(surface_id.clone());
+                    }
                 }
                 SurfaceEvent::Deleted { surface_id } => {
                     changes.surfaces.remove(surface_id);
+                    changes.created_surfaces.remove(surface_id);
                     changes.removed_surfaces.insert(surface_id.clone());
                 }
             },
@@ -173,34 +321,67 @@ impl StoreRecorder {
         }
     }
 
-    /// Hands what changed since the last batch to the writer, as rows.
+    /// Hands what the batch changed to the writer, as rows serialized here.
     fn end_batch(&self) {
-        let rewrite_all = self.link.rewrite_all.swap(false, Ordering::Relaxed);
-        let (changes, outbox, executed, needs_resync) = {
+        let (changes, outbox, needs_resync) = {
             let mut kept = lock(&self.kept);
-            if !kept.changes.any && !rewrite_all {
+            if !kept.changes.any {
                 return;
             }
             let changes = std::mem::take(&mut kept.changes);
-            let outbox = (changes.outbox || rewrite_all).then(|| kept.outbox.clone());
-            let executed = if rewrite_all { kept.executed.clone() } else { changes.executed.clone() };
-            (changes, outbox, executed, kept.needs_resync)
+            let outbox = changes.outbox.then(|| kept.outbox.clone());
+            (changes, outbox, kept.needs_resync)
         };
-        let mut rows = self.rows(&changes, rewrite_all);
+        let mut rows = self.rows(&changes);
         rows.outbox = outbox
             .map(|entries| entries.iter().map(|e| (e.pending.key.clone(), codec::encode_outbox_entry(e))).collect());
-        rows.executed = executed;
+        rows.executed = changes.executed;
         rows.needs_resync = needs_resync;
-        let batch = self.batches.fetch_add(1, Ordering::Relaxed) + 1;
-        let observed = self.store.write_observer().map(|o| (o, self.link.observers.snapshot()));
-        self.store.submit(Batch { link: self.link.clone(), batch, rows, observed });
+        let snapshot = self.store.write_observer().map(|_| self.recording.observers.snapshot());
+        let queue = self.recording.hand_over(|pending| {
+            match &mut pending.rows {
+                Some(earlier) => earlier.absorb(rows),
+                None => pending.rows = Some(rows),
+            }
+            pending.numbered += 1;
+            if let Some(snapshot) = snapshot {
+                pending.batches.push((pending.numbered, snapshot));
+            }
+        });
+        if queue {
+            self.store.queue(self.recording.clone());
+        }
     }
 
-    fn rows(&self, changes: &Changes, all: bool) -> BatchRows {
-        let mut rows = self.link.observers.read(|model| {
+    /// A value the user wrote into `surface_id` is noted for the writer, which exports the
+    /// surface on its own thread: nothing is read or serialized here, on the UI thread.
+    fn end_input(&self, surface_id: &str) {
+        {
+            let mut kept = lock(&self.kept);
+            let changes = &mut kept.changes;
+            if changes.created_surfaces.contains(surface_id) {
+                // Created in a batch of the run still open: that batch's end writes it, value
+                // included, with the conversation that lists it.
+                return;
+            }
+            // The writer's export is at least as new as anything the open batch did to it.
+            changes.surfaces.remove(surface_id);
+        }
+        let queue = self.recording.hand_over(|pending| {
+            if !pending.input_surfaces.contains(surface_id) {
+                pending.input_surfaces.insert(surface_id.to_owned());
+            }
+        });
+        if queue {
+            self.store.queue(self.recording.clone());
+        }
+    }
+
+    fn rows(&self, changes: &Changes) -> BatchRows {
+        let mut rows = self.recording.observers.read(|model| {
             let view = model.view();
             let encode_message = |at: usize, m: &agentui_agui::Message| (m.id.clone(), at as i64, codec::encode(m));
-            let messages = if all || changes.all_messages {
+            let messages = if changes.all_messages {
                 view.messages.iter().enumerate().map(|(at, m)| encode_message(at, m)).collect()
             } else {
                 changes
@@ -210,20 +391,12 @@ impl StoreRecorder {
                     .map(|(at, m)| encode_message(at, m))
                     .collect()
             };
-            let tool_calls = if all {
-                view.tool_calls
-                    .iter()
-                    .enumerate()
-                    .map(|(at, t)| (t.tool_call_id.clone(), at as i64, codec::encode(t)))
-                    .collect()
-            } else {
-                changes
-                    .tool_calls
-                    .iter()
-                    .filter_map(|id| model.tool_call(id))
-                    .map(|(at, t)| (t.tool_call_id.clone(), at as i64, codec::encode(t)))
-                    .collect()
-            };
+            let tool_calls = changes
+                .tool_calls
+                .iter()
+                .filter_map(|id| model.tool_call(id))
+                .map(|(at, t)| (t.tool_call_id.clone(), at as i64, codec::encode(t)))
+                .collect();
             let title = view
                 .messages
                 .iter()
@@ -233,16 +406,15 @@ impl StoreRecorder {
             let surface_positions = view.surfaces.iter().map(|s| s.surface_id.clone()).collect::<Vec<_>>();
             (
                 BatchRows {
-                    all_messages: all || changes.all_messages,
+                    all_messages: changes.all_messages,
                     messages,
                     message_count: view.messages.len() as i64,
                     title,
-                    state: (all || changes.state).then(|| codec::encode(&view.state)),
+                    state: changes.state.then(|| codec::encode(&view.state)),
                     phase: codec::encode(&view.phase),
                     interrupts: codec::encode(&view.pending_interrupts),
                     kept_local: codec::encode(&view.kept_local),
                     tool_calls,
-                    all_surfaces: all,
                     removed_surfaces: changes.removed_surfaces.iter().cloned().collect(),
                     ..BatchRows::default()
                 },
@@ -252,22 +424,32 @@ impl StoreRecorder {
         let (ref mut rows_out, ref positions) = rows;
         // Read after the model's lock is released: a surface change is told under the bridge's
         // lock and takes the model's, so the two are never held the other way round.
-        if all || !changes.surfaces.is_empty() {
-            let a2ui = lock(&self.a2ui);
-            let position = |id: &str| positions.iter().position(|s| s == id).map_or(i64::MAX, |at| at as i64);
-            let mut add = |surface: &agentui_a2ui::Surface| {
-                let messages = Value::Array(surface.export()).to_string();
-                rows_out.surfaces.push((
-                    surface.id().to_owned(),
-                    position(surface.id()),
-                    surface.catalog_id().to_owned(),
-                    messages,
-                ));
+        if !changes.surfaces.is_empty() {
+            // The bridge's lock for the copies only (a set_value waits for it); the text is made
+            // after.
+            let exported: Vec<_> = {
+                let a2ui = lock(&self.recording.a2ui);
+                let group = a2ui.group();
+                let exports = &self.recording.exports;
+                changes
+                    .surfaces
+                    .iter()
+                    .filter_map(|id| group.surface(id))
+                    .map(|s| {
+                        (
+                            s.id().to_owned(),
+                            s.catalog_id().to_owned(),
+                            s.export(),
+                            exports.fetch_add(1, Ordering::Relaxed),
+                        )
+                    })
+                    .collect()
             };
-            if all {
-                a2ui.group().surfaces().for_each(&mut add);
-            } else {
-                changes.surfaces.iter().filter_map(|id| a2ui.group().surface(id)).for_each(&mut add);
+            let position = |id: &str| positions.iter().position(|s| s == id).map_or(i64::MAX, |at| at as i64);
+            for (surface_id, catalog_id, messages, export) in exported {
+                let position = position(&surface_id);
+                let messages = Value::Array(messages).to_string();
+                rows_out.surfaces.push(SurfaceRow { surface_id, position, catalog_id, messages, export });
             }
         }
         rows.0
@@ -281,5 +463,71 @@ impl SessionListener for StoreRecorder {
 
     fn batch_end(&self) {
         self.end_batch();
+    }
+
+    fn input_end(&self, surface_id: &str) {
+        self.end_input(surface_id);
+    }
+}
+
+impl Drop for StoreRecorder {
+    /// A batch the session left open (its task dropped mid-run) is handed over too.
+    fn drop(&mut self) {
+        self.end_batch();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ConversationModel;
+    use serde_json::json;
+
+    fn recording() -> Recording {
+        let mut bridge = A2uiBridge::default();
+        bridge
+            .group_mut()
+            .restore_surface(vec![
+                json!({"version": "v0.9", "createSurface": {"surfaceId": "f", "catalogId": agentui_a2ui::catalog::BASIC_CATALOG_ID}}),
+                json!({"version": "v0.9", "updateDataModel": {"surfaceId": "f", "value": {"name": "typed"}}}),
+            ])
+            .unwrap();
+        Recording {
+            thread_id: "t".to_owned(),
+            observers: Observers::new(ConversationModel::new(ConversationSnapshot::default(), Vec::new())),
+            a2ui: Arc::new(Mutex::new(bridge)),
+            pending: Mutex::default(),
+            exports: AtomicU64::new(0),
+            written_exports: Mutex::default(),
+            failing: AtomicBool::new(false),
+            last_snapshot: Mutex::default(),
+        }
+    }
+
+    #[test]
+    fn a_batch_exported_before_a_written_value_does_not_overwrite_it() {
+        let recording = recording();
+        // A batch of the run copies the surface, then the user types and the writer writes the
+        // value before that batch is handed over.
+        let stale = SurfaceRow {
+            surface_id: "f".to_owned(),
+            position: 0,
+            catalog_id: agentui_a2ui::catalog::BASIC_CATALOG_ID.to_owned(),
+            messages: "[\"before the value\"]".to_owned(),
+            export: recording.exports.fetch_add(1, Ordering::Relaxed),
+        };
+        recording.hand_over(|pending| {
+            pending.input_surfaces.insert("f".to_owned());
+        });
+        let value = recording.take_write(false).expect("the value's write");
+        assert_eq!(value.input_surfaces.len(), 1);
+        assert!(value.input_surfaces[0].messages.contains("typed"), "{}", value.input_surfaces[0].messages);
+        recording.written(value);
+
+        recording.hand_over(|pending| {
+            pending.rows = Some(BatchRows { surfaces: vec![stale], ..BatchRows::default() });
+        });
+        let batch = recording.take_write(false).expect("the batch's write");
+        assert!(batch.rows.expect("its rows").surfaces.is_empty(), "the older copy is not written over the value");
     }
 }

@@ -1,28 +1,32 @@
-//! The store's writer: one thread with its own connection that commits the batches the
-//! conversations hand it, so a run or a UI thread never waits for the disk.
+//! The store's writer: one thread with its own connection that writes what the conversations
+//! changed, so a run or a UI thread never waits for the disk.
 //!
-//! Batches are written in the order they were handed over. What is queued when the writer gets
-//! to it is written in one transaction (a group commit); each batch is whole in it, so what
-//! survives a crash is always the conversation at the end of some batch. The queue is bounded:
-//! a producer faster than the disk waits for it instead of growing memory.
+//! Handing changes over never waits. A conversation keeps at most one pending write
+//! ([`super::recorder::Recording`]): later changes merge into it (a message, a tool call, a
+//! surface, the state, each once, as the latest change left it), and the conversation is queued
+//! here once until the writer takes it. So memory is bounded by the conversation's size, not by
+//! how far behind the disk is, and nothing a producer hands over is dropped.
+//!
+//! Each round takes every queued conversation and writes them in one transaction (a group
+//! commit). A surface the user wrote into is exported here, on this thread, when the round takes
+//! it; everything else was serialized at the end of the run's batch that changed it.
 
-use std::sync::mpsc::{self, Receiver, SyncSender};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 
 use rusqlite::{params, Connection, Transaction};
 
-use super::recorder::RecorderLink;
+use super::recorder::{Recording, Write};
 use super::{now_ms, StoreError, WriteObserver};
-use crate::observe::ConversationSnapshot;
+use crate::session::lock;
 
-/// Batches that may wait for the writer before a producer waits.
-const QUEUE_BATCHES: usize = 64;
-
-/// One batch of one conversation, serialized.
+/// One or more batches of one conversation, serialized; a later batch merges in with
+/// [`BatchRows::absorb`].
 #[derive(Debug, Default)]
 pub(super) struct BatchRows {
-    /// Every message row is rewritten (the list was replaced, or a write failed).
+    /// Every message row is rewritten (the list was replaced).
     pub all_messages: bool,
     /// (message id, position, body)
     pub messages: Vec<(String, i64, String)>,
@@ -34,10 +38,7 @@ pub(super) struct BatchRows {
     pub kept_local: String,
     /// (tool call id, position, body)
     pub tool_calls: Vec<(String, i64, String)>,
-    /// Every surface row is rewritten.
-    pub all_surfaces: bool,
-    /// (surface id, position, catalog id, messages)
-    pub surfaces: Vec<(String, i64, String, String)>,
+    pub surfaces: Vec<SurfaceRow>,
     pub removed_surfaces: Vec<String>,
     /// Every entry (key, body), when the outbox changed.
     pub outbox: Option<Vec<(String, String)>>,
@@ -45,48 +46,136 @@ pub(super) struct BatchRows {
     pub needs_resync: bool,
 }
 
-pub(super) struct Batch {
-    pub link: Arc<RecorderLink>,
-    pub batch: u64,
-    pub rows: BatchRows,
-    /// The store's write observer and the conversation as this batch leaves it.
-    pub observed: Option<(Arc<dyn WriteObserver>, ConversationSnapshot)>,
+impl BatchRows {
+    /// Takes in the rows of a later batch: a row both have is written once, as the later one
+    /// left it, so the result is the conversation at the end of `later`.
+    pub fn absorb(&mut self, later: BatchRows) {
+        if later.all_messages {
+            self.all_messages = true;
+            self.messages = later.messages;
+        } else {
+            upsert(&mut self.messages, later.messages, |m| &m.0);
+        }
+        self.message_count = later.message_count;
+        self.title = later.title.or(self.title.take());
+        self.state = later.state.or(self.state.take());
+        self.phase = later.phase;
+        self.interrupts = later.interrupts;
+        self.kept_local = later.kept_local;
+        upsert(&mut self.tool_calls, later.tool_calls, |t| &t.0);
+        for removed in later.removed_surfaces {
+            self.surfaces.retain(|s| s.surface_id != removed);
+            if !self.removed_surfaces.contains(&removed) {
+                self.removed_surfaces.push(removed);
+            }
+        }
+        for surface in &later.surfaces {
+            self.removed_surfaces.retain(|id| *id != surface.surface_id);
+        }
+        upsert(&mut self.surfaces, later.surfaces, |s| &s.surface_id);
+        self.outbox = later.outbox.or(self.outbox.take());
+        self.executed.extend(later.executed);
+        self.needs_resync = later.needs_resync;
+    }
 }
 
-enum Job {
-    Write(Box<Batch>),
-    /// Answered once every job before it is written (or failed).
-    Flush(mpsc::Sender<()>),
+/// One surface's row, as exported at one point.
+#[derive(Debug)]
+pub(super) struct SurfaceRow {
+    pub surface_id: String,
+    pub position: i64,
+    pub catalog_id: String,
+    /// The A2UI messages that recreate it, as JSON text.
+    pub messages: String,
+    /// Orders the exports of one conversation (numbered under the bridge's lock, so a later
+    /// number is a later state): a row never replaces one exported after it.
+    pub export: u64,
+}
+
+/// Replaces the rows of `rows` that `later` has (by id, in place) and appends the others.
+fn upsert<T>(rows: &mut Vec<T>, later: Vec<T>, id: impl Fn(&T) -> &String) {
+    if rows.is_empty() {
+        *rows = later;
+        return;
+    }
+    // A batch changes a few rows, mostly the last ones (the message that streams): those are
+    // looked up from the end, under the lock a keystroke may wait for; an index only for many.
+    if later.len() <= 16 {
+        for row in later {
+            match rows.iter().rposition(|r| id(r) == id(&row)) {
+                Some(n) => rows[n] = row,
+                None => rows.push(row),
+            }
+        }
+        return;
+    }
+    let mut at: HashMap<String, usize> = rows.iter().enumerate().map(|(n, r)| (id(r).clone(), n)).collect();
+    for row in later {
+        match at.get(id(&row)) {
+            Some(&n) => rows[n] = row,
+            None => {
+                at.insert(id(&row).clone(), rows.len());
+                rows.push(row);
+            }
+        }
+    }
+}
+
+/// What the producers and the writer's thread share.
+#[derive(Default)]
+struct Queue {
+    state: Mutex<QueueState>,
+    /// Wakes the writer: something was queued, or the store is closing.
+    work: Condvar,
+    /// Wakes those waiting in [`Writer::flush`]: a round ended, or the writer stopped.
+    rounds: Condvar,
+}
+
+#[derive(Default)]
+struct QueueState {
+    /// Conversations with a pending write, each once, in the order they were queued.
+    queued: Vec<Arc<Recording>>,
+    /// How many times a conversation was queued, ever.
+    marked: u64,
+    /// `marked` as the last finished round began: everything queued before is written (or
+    /// failed).
+    written: u64,
+    closing: bool,
+    stopped: bool,
 }
 
 pub(super) struct Writer {
-    jobs: Option<SyncSender<Job>>,
+    queue: Arc<Queue>,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Writer {
-    pub fn start(conn: Connection) -> Result<Self, StoreError> {
-        let (jobs, queue) = mpsc::sync_channel(QUEUE_BATCHES);
+    pub fn start(conn: Connection, observer: Arc<Mutex<Option<Arc<dyn WriteObserver>>>>) -> Result<Self, StoreError> {
+        let queue = Arc::new(Queue::default());
+        let writer_queue = queue.clone();
         let thread = std::thread::Builder::new()
             .name("agentui-store".to_owned())
-            .spawn(move || write_loop(conn, queue))
+            .spawn(move || write_loop(conn, &writer_queue, &observer))
             .map_err(|e| StoreError::Sqlite(format!("cannot start the store's writer thread: {e}")))?;
-        Ok(Writer { jobs: Some(jobs), thread: Some(thread) })
+        Ok(Writer { queue, thread: Some(thread) })
     }
 
-    pub fn submit(&self, batch: Batch) {
-        if let Some(jobs) = &self.jobs {
-            // The writer only stops when this handle drops.
-            let _ = jobs.send(Job::Write(Box::new(batch)));
-        }
+    /// Queues `recording` for the next round. Never waits for the disk: the lock is held for a
+    /// push, and the writer holds it only to take the queue.
+    pub fn queue(&self, recording: Arc<Recording>) {
+        let mut state = lock(&self.queue.state);
+        state.queued.push(recording);
+        state.marked += 1;
+        drop(state);
+        self.queue.work.notify_one();
     }
 
-    /// Waits until everything submitted before is written.
+    /// Waits until everything queued before is written.
     pub fn flush(&self) {
-        let Some(jobs) = &self.jobs else { return };
-        let (done, wait) = mpsc::channel();
-        if jobs.send(Job::Flush(done)).is_ok() {
-            let _ = wait.recv();
+        let mut state = lock(&self.queue.state);
+        let target = state.marked;
+        while state.written < target && !state.stopped {
+            state = self.queue.rounds.wait(state).unwrap_or_else(|p| p.into_inner());
         }
     }
 }
@@ -94,66 +183,116 @@ impl Writer {
 impl Drop for Writer {
     /// Writes what is queued, then stops.
     fn drop(&mut self) {
-        drop(self.jobs.take());
+        lock(&self.queue.state).closing = true;
+        self.queue.work.notify_one();
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
     }
 }
 
-fn write_loop(mut conn: Connection, queue: Receiver<Job>) {
-    while let Ok(first) = queue.recv() {
-        let mut group = Vec::new();
-        let mut flushes = Vec::new();
-        let mut take = |job: Job| match job {
-            Job::Write(batch) => group.push(batch),
-            Job::Flush(done) => flushes.push(done),
-        };
-        take(first);
-        while let Ok(job) = queue.try_recv() {
-            take(job);
+fn write_loop(mut conn: Connection, queue: &Queue, observer: &Mutex<Option<Arc<dyn WriteObserver>>>) {
+    let mut state = lock(&queue.state);
+    loop {
+        if state.queued.is_empty() {
+            if state.closing {
+                break;
+            }
+            state = queue.work.wait(state).unwrap_or_else(|p| p.into_inner());
+            continue;
         }
-        if !group.is_empty() {
-            write_group(&mut conn, &group);
+        let round = std::mem::take(&mut state.queued);
+        let target = state.marked;
+        drop(state);
+        let observer = lock(observer).clone();
+        // A panic here (an observer's, or a defect) must not stop the writer, or every flush
+        // would wait forever: the round is told as a failed write instead.
+        if catch_unwind(AssertUnwindSafe(|| write_round(&mut conn, &round, observer.as_deref()))).is_err() {
+            for recording in &round {
+                recording.told_failed("the conversation store's writer failed on an internal error");
+            }
         }
-        for done in flushes {
-            let _ = done.send(());
-        }
+        state = lock(&queue.state);
+        state.written = target;
+        queue.rounds.notify_all();
     }
+    state.stopped = true;
+    queue.rounds.notify_all();
 }
 
-fn write_group(conn: &mut Connection, group: &[Box<Batch>]) {
-    for batch in group {
-        if let Some((observer, snapshot)) = &batch.observed {
-            observer.writing(&batch.link.thread_id, batch.batch, snapshot);
+/// Writes each conversation's pending write (taken now) in one transaction.
+fn write_round(conn: &mut Connection, round: &[Arc<Recording>], observer: Option<&dyn WriteObserver>) {
+    let writes: Vec<(&Arc<Recording>, Write)> =
+        round.iter().filter_map(|recording| recording.take_write(observer.is_some()).map(|w| (recording, w))).collect();
+    if writes.is_empty() {
+        return;
+    }
+    if let Some(observer) = observer {
+        for (recording, write) in &writes {
+            for (batch, snapshot) in &write.batches {
+                observer.writing(&recording.thread_id, *batch, snapshot);
+            }
         }
     }
     let result = (|| -> Result<(), StoreError> {
         let tx = conn.transaction()?;
-        for batch in group {
-            write_batch(&tx, &batch.link.thread_id, &batch.rows)?;
+        for (recording, write) in &writes {
+            write_conversation(&tx, &recording.thread_id, write)?;
         }
         tx.commit()?;
         Ok(())
     })();
     match result {
         Ok(()) => {
-            for batch in group {
-                batch.link.succeeded();
-                if let Some((observer, _)) = &batch.observed {
-                    observer.written(&batch.link.thread_id, batch.batch);
+            for (recording, write) in writes {
+                if let Some(observer) = observer {
+                    for (batch, _) in &write.batches {
+                        observer.written(&recording.thread_id, *batch);
+                    }
                 }
+                recording.written(write);
             }
         }
         Err(error) => {
-            for batch in group {
-                batch.link.failed(&error.to_string());
+            let error = error.to_string();
+            for (recording, write) in writes {
+                recording.failed(&error, write);
             }
         }
     }
 }
 
-fn write_batch(tx: &Transaction<'_>, id: &str, rows: &BatchRows) -> Result<(), StoreError> {
+fn write_conversation(tx: &Transaction<'_>, id: &str, write: &Write) -> Result<(), StoreError> {
+    let exists = match &write.rows {
+        Some(rows) => write_batch(tx, id, rows)?,
+        None => {
+            tx.prepare_cached("UPDATE conversations SET updated_ms = ?2 WHERE thread_id = ?1")?
+                .execute(params![id, now_ms()])?
+                > 0
+        }
+    };
+    if !exists {
+        // Deleted from the store while it was open: nothing to write to.
+        return Ok(());
+    }
+    // After the batch's rows: a surface the user wrote into since is newer than its row there.
+    upsert_surfaces(tx, id, &write.input_surfaces)
+}
+
+fn upsert_surfaces(tx: &Transaction<'_>, id: &str, surfaces: &[SurfaceRow]) -> Result<(), StoreError> {
+    let mut upsert = tx.prepare_cached(
+        "INSERT INTO surfaces (thread_id, surface_id, position, catalog_id, messages) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (thread_id, surface_id) DO UPDATE SET position = excluded.position,
+             catalog_id = excluded.catalog_id, messages = excluded.messages",
+    )?;
+    for s in surfaces {
+        upsert.execute(params![id, s.surface_id, s.position, s.catalog_id, s.messages])?;
+    }
+    Ok(())
+}
+
+/// Writes `rows`; `false` when the conversation has no row to write to.
+fn write_batch(tx: &Transaction<'_>, id: &str, rows: &BatchRows) -> Result<bool, StoreError> {
     let updated = tx
         .prepare_cached(
             "UPDATE conversations SET updated_ms = ?2, message_count = ?3, phase = ?4, interrupts = ?5,
@@ -171,8 +310,7 @@ fn write_batch(tx: &Transaction<'_>, id: &str, rows: &BatchRows) -> Result<(), S
             rows.title
         ])?;
     if updated == 0 {
-        // Deleted from the store while it was open: nothing to write to.
-        return Ok(());
+        return Ok(false);
     }
     if rows.all_messages {
         tx.prepare_cached("DELETE FROM messages WHERE thread_id = ?1")?.execute([id])?;
@@ -196,17 +334,7 @@ fn write_batch(tx: &Transaction<'_>, id: &str, rows: &BatchRows) -> Result<(), S
     for call_id in &rows.executed {
         insert.execute(params![id, call_id])?;
     }
-    if rows.all_surfaces {
-        tx.prepare_cached("DELETE FROM surfaces WHERE thread_id = ?1")?.execute([id])?;
-    }
-    let mut upsert = tx.prepare_cached(
-        "INSERT INTO surfaces (thread_id, surface_id, position, catalog_id, messages) VALUES (?1, ?2, ?3, ?4, ?5)
-         ON CONFLICT (thread_id, surface_id) DO UPDATE SET position = excluded.position,
-             catalog_id = excluded.catalog_id, messages = excluded.messages",
-    )?;
-    for (surface_id, at, catalog_id, messages) in &rows.surfaces {
-        upsert.execute(params![id, surface_id, at, catalog_id, messages])?;
-    }
+    upsert_surfaces(tx, id, &rows.surfaces)?;
     let mut delete = tx.prepare_cached("DELETE FROM surfaces WHERE thread_id = ?1 AND surface_id = ?2")?;
     for surface_id in &rows.removed_surfaces {
         delete.execute(params![id, surface_id])?;
@@ -224,5 +352,64 @@ fn write_batch(tx: &Transaction<'_>, id: &str, rows: &BatchRows) -> Result<(), S
     if let Some(state) = &rows.state {
         tx.prepare_cached("UPDATE conversations SET state = ?2 WHERE thread_id = ?1")?.execute(params![id, state])?;
     }
-    Ok(())
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(id: &str, at: i64, body: &str) -> (String, i64, String) {
+        (id.to_owned(), at, body.to_owned())
+    }
+
+    fn surface(id: &str, export: u64) -> SurfaceRow {
+        SurfaceRow {
+            surface_id: id.to_owned(),
+            position: 0,
+            catalog_id: "c".to_owned(),
+            messages: format!("[{export}]"),
+            export,
+        }
+    }
+
+    #[test]
+    fn merged_batches_write_each_row_once_as_the_later_batch_left_it() {
+        let mut rows = BatchRows {
+            messages: vec![message("m1", 0, "hel"), message("m2", 1, "a")],
+            state: Some("{\"n\":1}".to_owned()),
+            phase: "running".to_owned(),
+            surfaces: vec![surface("kept", 1), surface("gone", 2)],
+            outbox: Some(vec![("k".to_owned(), "entry".to_owned())]),
+            executed: vec!["c1".to_owned()],
+            ..BatchRows::default()
+        };
+        rows.absorb(BatchRows {
+            messages: vec![message("m1", 0, "hello"), message("m3", 2, "b")],
+            phase: "finished".to_owned(),
+            surfaces: vec![surface("kept", 3)],
+            removed_surfaces: vec!["gone".to_owned()],
+            executed: vec!["c2".to_owned()],
+            ..BatchRows::default()
+        });
+        assert_eq!(rows.messages, vec![message("m1", 0, "hello"), message("m2", 1, "a"), message("m3", 2, "b")]);
+        assert_eq!(rows.state.as_deref(), Some("{\"n\":1}"), "a batch that did not change the state keeps it");
+        assert_eq!(rows.phase, "finished");
+        assert_eq!(rows.surfaces.iter().map(|s| (s.surface_id.as_str(), s.export)).collect::<Vec<_>>(), [("kept", 3)]);
+        assert_eq!(rows.removed_surfaces, ["gone"]);
+        assert!(rows.outbox.is_some(), "an outbox change is kept until written");
+        assert_eq!(rows.executed, ["c1", "c2"]);
+
+        // A replaced list replaces the merged rows; a surface made again is no longer removed.
+        rows.absorb(BatchRows {
+            all_messages: true,
+            messages: vec![message("m9", 0, "new")],
+            surfaces: vec![surface("gone", 4)],
+            ..BatchRows::default()
+        });
+        assert!(rows.all_messages);
+        assert_eq!(rows.messages, vec![message("m9", 0, "new")]);
+        assert!(rows.removed_surfaces.is_empty());
+        assert_eq!(rows.surfaces.len(), 2);
+    }
 }
