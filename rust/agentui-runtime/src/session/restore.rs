@@ -11,6 +11,8 @@ impl ConversationSession {
     /// Takes over `stored` (this session's thread). A run that was open when it was written is
     /// [`RunPhase::Abandoned`], and its tool calls that had not finished are shown as skipped.
     pub fn restore_stored(&mut self, stored: StoredConversation) -> Result<(), StoreError> {
+        // Whatever a dropped run left to reclaim is replaced, not restored over this later.
+        self.reclaim();
         let snapshot = stored.snapshot;
         let mut conversation = ConversationState::new(snapshot.messages, Some(snapshot.state));
         for kept in &snapshot.kept_local {
