@@ -11,12 +11,11 @@
 //! each patch before the next write (typing), "burst" writes back to back (a paste, a slider).
 //! Run only that pass with `cargo bench -p agentui-runtime --bench set_value -- percentiles`.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use agentui_runtime::session::{ConversationSession, SessionOptions};
 use agentui_runtime::{Conversation, ConversationStore, SurfaceSubscription};
-use agentui_test_server::{Reply, TestServer};
+use agentui_test_server::{Reply, TempDbFile, TestServer};
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::{json, Value};
 use tokio::runtime::Runtime;
@@ -54,17 +53,17 @@ struct Wide {
     round: usize,
     // Kept for the conversation's life: its agent, and the store's file and writer.
     _server: TestServer,
-    _store: Option<(ConversationStore, StoreFile)>,
+    _store: Option<(ConversationStore, TempDbFile)>,
 }
 
 impl Wide {
-    fn new(runtime: &Runtime, store: Option<StoreFile>) -> Self {
+    fn new(runtime: &Runtime, store: Option<TempDbFile>) -> Self {
         let server = runtime.block_on(TestServer::start(vec![Reply::sse(&wide_surface_events())]));
         let options = SessionOptions { thread_id: Some("t".to_owned()), ..SessionOptions::default() };
         let session = ConversationSession::connect(&server.url("/agent"), &[], options).expect("session");
         let (conversation, store) = match store {
             Some(file) => {
-                let store = ConversationStore::open(&file.0).expect("the store opens");
+                let store = ConversationStore::open(file.path()).expect("the store opens");
                 let conversation = Conversation::open(session, &store, &server.url("/agent"), runtime.handle().clone())
                     .expect("the conversation opens on the store");
                 (conversation, Some((store, file)))
@@ -95,29 +94,6 @@ impl Wide {
     }
 }
 
-/// A store file of the bench's own, removed with its WAL.
-struct StoreFile(PathBuf);
-
-impl StoreFile {
-    fn new(name: &str) -> Self {
-        let file = StoreFile(std::env::temp_dir().join(format!("agentui-bench-{name}-{}.db", std::process::id())));
-        file.remove();
-        file
-    }
-
-    fn remove(&self) {
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", self.0.display()));
-        }
-    }
-}
-
-impl Drop for StoreFile {
-    fn drop(&mut self) {
-        self.remove();
-    }
-}
-
 fn runtime() -> Runtime {
     tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
 }
@@ -125,7 +101,7 @@ fn runtime() -> Runtime {
 fn set_value(c: &mut Criterion) {
     let runtime = runtime();
     let mut plain = Wide::new(&runtime, None);
-    let mut stored = Wide::new(&runtime, Some(StoreFile::new("set-value")));
+    let mut stored = Wide::new(&runtime, Some(TempDbFile::new("bench-set-value")));
 
     // The store's cases lead with it: criterion keeps 64 characters of a name for its directory.
     for (wide, prefix) in [(&mut plain, ""), (&mut stored, "with a store on: ")] {
@@ -170,7 +146,7 @@ fn set_value_percentiles(_: &mut Criterion) {
         return;
     }
     let runtime = runtime();
-    for (name, store) in [("no store", None), ("store on", Some(StoreFile::new("set-value-percentiles")))] {
+    for (name, store) in [("no store", None), ("store on", Some(TempDbFile::new("bench-set-value-percentiles")))] {
         let mut wide = Wide::new(&runtime, store);
         // Paced: each write waits for its patch, as typing does.
         let (mut calling, mut at_subscriber) = (Vec::new(), Vec::new());

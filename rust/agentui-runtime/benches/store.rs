@@ -8,26 +8,19 @@
 //!
 //! The store's size after the run and the number of batches written are printed once.
 
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use agentui_runtime::session::{ConversationSession, RunPhase, SessionOptions};
 use agentui_runtime::{Conversation, ConversationSnapshot, ConversationStore, Observed, WriteObserver};
-use agentui_test_server::{Reply, Step, TestServer};
+use agentui_test_server::{Reply, Step, TempDbFile, TestServer};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const WORKLOAD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/bench/agui-stream-n2000.sse");
 const WORKLOAD_THREAD: &str = "thread-bench-0001";
 const WORKLOAD_EVENTS: u64 = 62_043;
 const WORKLOAD_MESSAGES: usize = 4_040;
-
-fn remove_store(path: &Path) {
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-    }
-}
 
 fn session(server: &TestServer) -> ConversationSession {
     let options = SessionOptions { thread_id: Some(WORKLOAD_THREAD.to_owned()), ..SessionOptions::default() };
@@ -72,10 +65,6 @@ impl WriteObserver for BatchesWritten {
     }
 }
 
-fn store_path(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("agentui-bench-{name}-{}.db", std::process::id()))
-}
-
 fn store(c: &mut Criterion) {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let server = runtime.block_on(TestServer::start(Vec::new()));
@@ -87,13 +76,13 @@ fn store(c: &mut Criterion) {
     group.bench_function("agui-stream-n2000, no store", |b| {
         b.iter_custom(|iters| (0..iters).map(|_| runtime.block_on(play(&server, &workload, None))).sum())
     });
-    let run_file = store_path("run");
+    let run_file = TempDbFile::new("bench-run");
     group.bench_function("agui-stream-n2000, store on", |b| {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
             for _ in 0..iters {
-                remove_store(&run_file);
-                let store = ConversationStore::open(&run_file).expect("store");
+                run_file.remove();
+                let store = ConversationStore::open(run_file.path()).expect("store");
                 let start = Instant::now();
                 runtime.block_on(play(&server, &workload, Some(&store)));
                 // Done when the run is on disk.
@@ -103,27 +92,27 @@ fn store(c: &mut Criterion) {
             total
         })
     });
-    remove_store(&run_file);
+    run_file.remove();
 
     group.throughput(Throughput::Elements(WORKLOAD_MESSAGES as u64));
-    let restore_file = store_path("restore");
+    let restore_file = TempDbFile::new("bench-restore");
     let mut prepared = false;
     group.bench_function("restore 4,040 messages", |b| {
         // The file this reads, and the figures the note reports, made once (here, so a filtered
         // run of the other benches does not pay for it).
         if !std::mem::replace(&mut prepared, true) {
-            remove_store(&restore_file);
-            let store = ConversationStore::open(&restore_file).expect("store");
+            restore_file.remove();
+            let store = ConversationStore::open(restore_file.path()).expect("store");
             let batches = Arc::new(BatchesWritten::default());
             store.set_write_observer(Some(batches.clone()));
             runtime.block_on(play(&server, &workload, Some(&store)));
             store.flush();
             if std::env::var_os("CHECKPOINT").is_some() {
-                let c = rusqlite::Connection::open(&restore_file).unwrap();
+                let c = rusqlite::Connection::open(restore_file.path()).unwrap();
                 let r: (i64, i64, i64) = c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap();
                 eprintln!("checkpoint {r:?}");
             }
-            let main = std::fs::metadata(&restore_file).map_or(0, |m| m.len());
+            let main = std::fs::metadata(restore_file.path()).map_or(0, |m| m.len());
             eprintln!(
                 "store after the run: {} bytes on disk ({} in the main file, the rest in the WAL), {} batches written for {} events",
                 store.size_on_disk(),
@@ -141,7 +130,7 @@ fn store(c: &mut Criterion) {
                 // The session (its HTTP client) is made as for any conversation, restored or new.
                 let session = session(&server);
                 let start = Instant::now();
-                let store = ConversationStore::open(&restore_file).expect("store");
+                let store = ConversationStore::open(restore_file.path()).expect("store");
                 let conversation =
                     Conversation::open(session, &store, &server.url("/agent"), runtime.handle().clone())
                         .expect("restore");
@@ -153,7 +142,7 @@ fn store(c: &mut Criterion) {
         })
     });
     group.finish();
-    remove_store(&restore_file);
+    restore_file.remove();
 }
 
 criterion_group!(benches, store);

@@ -277,3 +277,32 @@ pub fn tool_results(body: &Value) -> Vec<(String, String, Option<String>)> {
         })
         .unwrap_or_default()
 }
+
+/// A database file of a test's or bench's own in the temp folder, named per process; removed,
+/// with SQLite's `-wal` and `-shm` companions, when created and when dropped.
+pub struct TempDbFile(std::path::PathBuf);
+
+impl TempDbFile {
+    pub fn new(name: &str) -> Self {
+        let file = TempDbFile(std::env::temp_dir().join(format!("agentui-{name}-{}.db", std::process::id())));
+        file.remove();
+        file
+    }
+
+    pub fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+
+    /// Removes the file and its companions (what is not there is fine).
+    pub fn remove(&self) {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", self.0.display()));
+        }
+    }
+}
+
+impl Drop for TempDbFile {
+    fn drop(&mut self) {
+        self.remove();
+    }
+}

@@ -5,7 +5,6 @@
 
 use crate::support;
 
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,31 +19,12 @@ use serde_json::{json, Value};
 use support::*;
 
 /// A store file of its own, removed with its WAL when the test ends.
-struct StoreFile(PathBuf);
-
-impl StoreFile {
-    fn new(name: &str) -> Self {
-        let path = std::env::temp_dir().join(format!("agentui-store-{name}-{}.db", std::process::id()));
-        let file = StoreFile(path);
-        file.remove();
-        file
-    }
-
-    fn open(&self) -> ConversationStore {
-        ConversationStore::open(&self.0).unwrap()
-    }
-
-    fn remove(&self) {
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", self.0.display()));
-        }
-    }
+fn store_file(name: &str) -> TempDbFile {
+    TempDbFile::new(&format!("store-{name}"))
 }
 
-impl Drop for StoreFile {
-    fn drop(&mut self) {
-        self.remove();
-    }
+fn open_store(file: &TempDbFile) -> ConversationStore {
+    ConversationStore::open(file.path()).unwrap()
 }
 
 fn session(server: &TestServer, thread: &str) -> ConversationSession {
@@ -99,7 +79,7 @@ fn restorable(s: &ConversationSnapshot) -> Value {
 
 #[tokio::test]
 async fn a_reopened_conversation_equals_what_was_applied_and_nothing_runs_again() {
-    let file = StoreFile::new("roundtrip");
+    let file = store_file("roundtrip");
     let state_events = vec![
         json!({"type": "STATE_SNAPSHOT", "snapshot": {"count": 1, "items": ["a"]}}),
         json!({"type": "STATE_DELTA", "delta": [{"op": "add", "path": "/items/-", "value": "b"}, {"op": "replace", "path": "/count", "value": 2}]}),
@@ -114,7 +94,7 @@ async fn a_reopened_conversation_equals_what_was_applied_and_nothing_runs_again(
     .await;
     let runs = Arc::new(AtomicUsize::new(0));
     let before = {
-        let store = file.open();
+        let store = open_store(&file);
         let conv = open(&server, &store, "t");
         conv.register_tool(counter_tool(runs.clone())).unwrap();
         conv.send_message("hi".into()).await.unwrap();
@@ -129,7 +109,7 @@ async fn a_reopened_conversation_equals_what_was_applied_and_nothing_runs_again(
     assert_eq!(runs.load(Ordering::SeqCst), 1);
     let requests = server.requests().len();
 
-    let store = file.open();
+    let store = open_store(&file);
     let conv = open(&server, &store, "t");
     conv.register_tool(counter_tool(runs.clone())).unwrap();
     let after = conv.snapshot();
@@ -148,7 +128,7 @@ async fn a_reopened_conversation_equals_what_was_applied_and_nothing_runs_again(
 
 #[tokio::test(start_paused = true)]
 async fn a_run_open_when_the_process_died_comes_back_abandoned_with_its_calls_not_rerun() {
-    let file = StoreFile::new("abandoned");
+    let file = store_file("abandoned");
     let mut steps: Vec<Step> = run_of("r1", vec![text("a1", "Working"), tool_call("c1", "count", "{}", "a1")])
         .iter()
         .take(7)
@@ -157,7 +137,7 @@ async fn a_run_open_when_the_process_died_comes_back_abandoned_with_its_calls_no
     steps.push(Step::Sleep(Duration::from_secs(30)));
     let server = TestServer::start(vec![Reply::sse_steps(steps)]).await;
     let runs = Arc::new(AtomicUsize::new(0));
-    let store = file.open();
+    let store = open_store(&file);
     let conv = open(&server, &store, "t");
     conv.register_tool(counter_tool(runs.clone())).unwrap();
     let mut sub = conv.subscribe();
@@ -174,7 +154,7 @@ async fn a_run_open_when_the_process_died_comes_back_abandoned_with_its_calls_no
     // What the first process applied up to here is committed (its writer is a thread), then a
     // second process opens the same file while the first is mid-run (as after a kill).
     store.flush();
-    let reopened = file.open();
+    let reopened = open_store(&file);
     let stored = reopened.load("t").unwrap().unwrap();
     assert!(matches!(stored.snapshot.phase, RunPhase::Running { .. }), "{:?}", stored.snapshot.phase);
     let other = open(&server, &reopened, "t");
@@ -189,13 +169,13 @@ async fn a_run_open_when_the_process_died_comes_back_abandoned_with_its_calls_no
 
 #[tokio::test(start_paused = true)]
 async fn a_message_sent_while_the_agent_is_unreachable_waits_and_is_delivered_once_with_its_key() {
-    let file = StoreFile::new("offline-message");
+    let file = store_file("offline-message");
     let server = TestServer::start(vec![
         Reply::status(503, "text/plain", b"down"),
         Reply::sse(&run_of("r1", vec![text("a1", "Got it.")])),
     ])
     .await;
-    let store = file.open();
+    let store = open_store(&file);
     let conv = open(&server, &store, "t");
     let error = conv.send_message("are you there?".into()).await.unwrap_err();
     assert!(matches!(error, SessionError::Transport(_)), "{error:?}");
@@ -224,14 +204,14 @@ async fn a_message_sent_while_the_agent_is_unreachable_waits_and_is_delivered_on
 
 #[tokio::test(start_paused = true)]
 async fn an_action_waiting_for_the_agent_survives_the_process_and_is_delivered_once() {
-    let file = StoreFile::new("offline-action");
+    let file = store_file("offline-action");
     let server = TestServer::start(vec![
         Reply::sse(&run_of("r1", vec![vec![form_ops()]])),
         Reply::status(502, "text/plain", b"bad gateway"),
     ])
     .await;
     let key = {
-        let store = file.open();
+        let store = open_store(&file);
         let conv = open(&server, &store, "t");
         conv.send_message("form please".into()).await.unwrap();
         conv.set_value("f", "/form/name", json!("Ada")).unwrap();
@@ -244,7 +224,7 @@ async fn an_action_waiting_for_the_agent_survives_the_process_and_is_delivered_o
     };
     server.push(Reply::sse(&run_of("r2", vec![text("a2", "Thanks, Ada.")])));
 
-    let store = file.open();
+    let store = open_store(&file);
     let conv = open(&server, &store, "t");
     assert_eq!(conv.snapshot().pending_sends.len(), 1, "still waiting after the restart");
     assert!(conv.retry_pending().await.unwrap().is_some());
@@ -260,9 +240,9 @@ async fn an_action_waiting_for_the_agent_survives_the_process_and_is_delivered_o
 
 #[tokio::test]
 async fn an_agent_error_that_a_retry_would_not_change_drops_the_message_from_the_waiting_list() {
-    let file = StoreFile::new("refused");
+    let file = store_file("refused");
     let server = TestServer::start(vec![Reply::status(400, "text/plain", b"bad request")]).await;
-    let store = file.open();
+    let store = open_store(&file);
     let conv = open(&server, &store, "t");
     assert!(conv.send_message("hi".into()).await.is_err());
     assert!(conv.snapshot().pending_sends.is_empty());
@@ -271,7 +251,7 @@ async fn an_agent_error_that_a_retry_would_not_change_drops_the_message_from_the
 
 #[tokio::test]
 async fn list_pages_newest_first_fork_copies_and_delete_is_idempotent() {
-    let file = StoreFile::new("lifecycle");
+    let file = store_file("lifecycle");
     // Runs on threads t1, t2, t3 (the test server's helpers speak for thread `t`).
     let on = |thread: &str, run: &str, id: &str| {
         let mut events = vec![json!({"type": "RUN_STARTED", "threadId": thread, "runId": run})];
@@ -280,7 +260,7 @@ async fn list_pages_newest_first_fork_copies_and_delete_is_idempotent() {
         Reply::sse(&events)
     };
     let server = TestServer::start(vec![on("t1", "r1", "a1"), on("t2", "r2", "a2"), on("t3", "r3", "a3")]).await;
-    let store = file.open();
+    let store = open_store(&file);
     for (thread, text) in [("t1", "first"), ("t2", "second"), ("t3", "third")] {
         open(&server, &store, thread).send_message(text.into()).await.unwrap();
         // Distinct write times, so the order is the writing order.
@@ -310,7 +290,7 @@ async fn list_pages_newest_first_fork_copies_and_delete_is_idempotent() {
 
 #[tokio::test]
 async fn an_action_that_opens_a_url_is_not_stored_to_fire_again() {
-    let file = StoreFile::new("open-url");
+    let file = store_file("open-url");
     let link = json!({"type": "CUSTOM", "name": "a2ui", "value": {"a2ui_operations": [
         {"version": "v0.9", "createSurface": {"surfaceId": "l", "catalogId": BASIC_CATALOG_ID}},
         {"version": "v0.9", "updateComponents": {"surfaceId": "l", "components": [
@@ -321,13 +301,13 @@ async fn an_action_that_opens_a_url_is_not_stored_to_fire_again() {
     ]}});
     let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![vec![link]]))]).await;
     {
-        let store = file.open();
+        let store = open_store(&file);
         let conv = open(&server, &store, "t");
         conv.send_message("link".into()).await.unwrap();
         assert!(matches!(conv.dispatch_action("l", "root").await.unwrap(), ActionResult::OpenUrl(_)));
         store.flush();
     }
-    let store = file.open();
+    let store = open_store(&file);
     let stored = store.load("t").unwrap().unwrap();
     assert!(stored.outbox.is_empty(), "an openUrl is the app's, at the user's gesture, never queued");
     let conv = open(&server, &store, "t");
@@ -337,10 +317,10 @@ async fn an_action_that_opens_a_url_is_not_stored_to_fire_again() {
 
 #[tokio::test]
 async fn the_state_a_conversation_starts_from_comes_back_when_the_agent_never_sends_one() {
-    let file = StoreFile::new("initial-state");
+    let file = store_file("initial-state");
     let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![text("a1", "Hi.")]))]).await;
     let (fresh, given) = {
-        let store = file.open();
+        let store = open_store(&file);
         let fresh = open(&server, &store, "t");
         fresh.send_message("hi".into()).await.unwrap();
         let mut with_state = session(&server, "given");
@@ -350,7 +330,7 @@ async fn the_state_a_conversation_starts_from_comes_back_when_the_agent_never_se
         store.flush();
         (fresh.snapshot().state, given.snapshot().state)
     };
-    let store = file.open();
+    let store = open_store(&file);
     assert_eq!(open(&server, &store, "t").snapshot().state, fresh, "not null in place of the empty object");
     assert_eq!(open(&server, &store, "given").snapshot().state, given);
     assert_eq!(given, json!({"plan": "free"}));
