@@ -77,6 +77,11 @@ impl EventPipeline {
         self.reducer.into_conversation()
     }
 
+    /// See [`ConversationReducer::swap_conversation`].
+    pub fn swap_conversation(&mut self, other: &mut ConversationState) {
+        self.reducer.swap_conversation(other);
+    }
+
     /// From now on, notes what each delivered event changed: one [`Change`] per event, in the
     /// order the events are delivered. Off by default, so a consumer that never drains them
     /// holds none.
@@ -92,8 +97,13 @@ impl EventPipeline {
     /// The messages a stream cut off now would leave incomplete: text and reasoning messages
     /// still open, and the messages carrying tool calls still streaming. Sorted, no repeats.
     pub fn open_message_ids(&self) -> Vec<String> {
+        self.open_message_ids_in(self.reducer.conversation())
+    }
+
+    /// [`open_message_ids`](Self::open_message_ids) for a conversation this pipeline applies to
+    /// from elsewhere (see [`swap_conversation`](Self::swap_conversation)).
+    pub fn open_message_ids_in(&self, conversation: &ConversationState) -> Vec<String> {
         let (messages, calls) = self.verifier.open_entities();
-        let conversation = self.reducer.conversation();
         let carriers = calls.filter_map(|id| conversation.tool_call(id).map(|r| r.message_id.as_str()));
         let mut open: Vec<String> = messages.chain(carriers).map(str::to_owned).collect();
         open.sort_unstable();

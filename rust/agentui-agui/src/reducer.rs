@@ -518,6 +518,14 @@ impl ConversationReducer {
         self.conversation
     }
 
+    /// Exchanges the conversation this reducer applies to with `other`. For a conversation that
+    /// lives elsewhere between events (behind its observers' lock): it is swapped in for one
+    /// event and out again, and must not be changed by anyone else in between, since the
+    /// reducer keeps measures of it (the state's weight).
+    pub fn swap_conversation(&mut self, other: &mut ConversationState) {
+        std::mem::swap(&mut self.conversation, other);
+    }
+
     pub(crate) fn warn(&mut self, kind: WarningKind, message: String) {
         self.conversation.warn(Warning::new(kind, message), self.limits.max_warnings);
     }

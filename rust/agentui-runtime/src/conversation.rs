@@ -23,7 +23,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use crate::a2ui_bridge::BridgeAction;
 use crate::model::ConversationModel;
 pub use crate::observe::SurfaceSnapshot;
-use crate::observe::{ConversationSnapshot, KeptLocal, Observed, SurfaceEntry, SurfaceUpdate};
+use crate::observe::{ConversationSnapshot, Observed, SurfaceEntry, SurfaceUpdate};
 use crate::observers::{wait_for, Inbox, Observers, ViewItem};
 use crate::session::{
     ActionResult, ClientTool, ConversationSession, RunSummary, SessionCanceller, SessionError, SharedParts,
@@ -241,7 +241,7 @@ impl Conversation {
                 seed
             }
             None => {
-                store.ensure(session.thread_id(), agent_url, session.state())?;
+                store.ensure(session.thread_id(), agent_url, session.conversation().state())?;
                 RecorderSeed::default()
             }
         };
@@ -254,23 +254,17 @@ impl Conversation {
         store: Option<(&ConversationStore, RecorderSeed)>,
     ) -> Self {
         let thread_id = session.thread_id().to_owned();
+        // The messages and the state stay the session's: observers read them from there.
         let snapshot = ConversationSnapshot {
             thread_id: thread_id.clone(),
-            messages: session.messages().to_vec(),
-            state: session.state().clone(),
+            messages: Vec::new(),
+            state: Value::Null,
             phase: session.phase().clone(),
             tool_calls: session.take_restored_tool_calls(),
             pending_sends: session.pending_sends(),
             pending_interrupts: session.pending_interrupts(),
             surfaces: Vec::new(),
-            kept_local: session
-                .messages()
-                .iter()
-                .filter_map(|m| {
-                    let reason = session.conversation().local_only(&m.id)?;
-                    Some(KeptLocal { message_id: m.id.clone(), reason })
-                })
-                .collect(),
+            kept_local: Vec::new(),
             // A conversation starts (or comes back) between runs: no step is open.
             active_steps: Vec::new(),
         };
@@ -283,7 +277,8 @@ impl Conversation {
                 (entry, s.snapshot())
             })
             .collect();
-        let observers = Observers::new(ConversationModel::new(snapshot, surfaces));
+        let model = ConversationModel::new(snapshot, surfaces);
+        let observers = Observers::new(model, session.shared_conversation().clone());
         session.add_listener(observers.clone());
         if let Some((store, seed)) = store {
             let a2ui = session.shared().a2ui.clone();

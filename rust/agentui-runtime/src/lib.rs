@@ -7,7 +7,8 @@
 //!   what goes back to the agent.
 //! - [`conversation`]: the actor apps hold: runs serialised, input applied at once.
 //! - [`observe`]: what observers see: a snapshot, then deltas; the model they observe and the
-//!   bounded queues that deliver it are internal (`model`, `observers`).
+//!   bounded queues that deliver it are internal (`model`, `observers`), and so is the one copy
+//!   of the conversation the session and the observers share (`shared_conversation`).
 //! - [`budget`]: where the memory budget meets the A2UI engine.
 //! - [`store`]: conversations that survive process death (SQLite).
 //!
@@ -21,6 +22,7 @@ mod model;
 pub mod observe;
 mod observers;
 pub mod session;
+mod shared_conversation;
 pub mod store;
 pub mod view;
 
@@ -40,6 +42,7 @@ pub use conversation::{
     Conversation, Subscription, SurfaceCloser, SurfaceSnapshot, SurfaceSubscription, ViewSubscription,
 };
 pub use observe::{ConversationDelta, ConversationSnapshot, KeptLocal, Observed, SurfaceEntry, ABSORB_LIMIT};
+pub use shared_conversation::ConversationGuard;
 pub use store::{
     ConversationPage, ConversationStore, ConversationSummary, StoreError, StoredConversation, WriteObserver,
 };

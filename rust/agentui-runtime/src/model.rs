@@ -1,20 +1,19 @@
-//! The one observable model of a conversation: what observers see, kept by applying each
-//! [`ConversationDelta`] and surface change in order. [`ConversationModel::apply`] is the only
-//! place a message is upserted or streamed text appended, so a snapshot taken at any point of
-//! the sequence equals the deltas before it applied to the snapshot before that.
+//! What observers see of a conversation beyond the conversation itself: kept by applying each
+//! [`ConversationDelta`] and surface change in order. The messages and the state are not copied
+//! here: a snapshot reads them from the session's one copy, under its lock, so a snapshot taken
+//! at any point of the sequence equals the deltas before it applied to the snapshot before that.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use agentui_a2ui::node::ResolvedNode;
 use agentui_a2ui::{SurfaceDiff, SurfaceEvent};
-use agentui_agui::event::PatchOp;
-use agentui_agui::message::MessageContent;
-use agentui_agui::patch::{apply_patch_plain, apply_patch_weighed, PatchBounds, PlainPatch};
-use agentui_agui::Message;
+use agentui_agui::message::Interrupt;
+use agentui_agui::reducer::ConversationState;
 
 use crate::observe::{
-    ConversationDelta, ConversationSnapshot, KeptLocal, RunPhase, SurfaceEntry, SurfaceSnapshot, ToolCallUpdate,
+    ConversationDelta, ConversationSnapshot, KeptLocal, PendingSend, RunPhase, SurfaceEntry, SurfaceSnapshot,
+    ToolCallUpdate,
 };
 
 /// One surface's resolved nodes as the diffs left them (shared `Arc`s, never copies).
@@ -94,56 +93,82 @@ pub(crate) struct SurfaceChange {
     pub diff: Option<SurfaceDiff>,
 }
 
-/// The observable state of one conversation.
+/// What observers see of one conversation besides its messages and state, which they read from
+/// the session's one copy ([`SharedConversation`](crate::shared_conversation::SharedConversation)):
+/// the run's phase, tool calls, steps, interrupts, pending sends and surfaces.
 #[derive(Debug, Default)]
 pub(crate) struct ConversationModel {
-    snapshot: ConversationSnapshot,
-    /// Position of each message in `snapshot.messages`.
-    message_index: HashMap<String, usize>,
-    /// Position of each tool call in `snapshot.tool_calls`.
+    thread_id: String,
+    phase: RunPhase,
+    /// The last phase of every tool call, in the order the calls started.
+    tool_calls: Vec<ToolCallUpdate>,
+    /// Position of each tool call in `tool_calls`.
     tool_call_index: HashMap<String, usize>,
-    /// The state's weight as the last patch left it, so a patch does not re-measure the state.
-    state_weight: Option<usize>,
+    pending_interrupts: Vec<Interrupt>,
+    pending_sends: Vec<PendingSend>,
+    active_steps: Vec<String>,
+    surface_entries: Vec<SurfaceEntry>,
     surfaces: HashMap<String, SurfaceView>,
 }
 
 impl ConversationModel {
-    /// The model at `snapshot`, with the surfaces' current resets.
+    /// The model at `snapshot` (whose messages and state are the conversation's, not kept
+    /// here), with the surfaces' current resets.
     pub fn new(snapshot: ConversationSnapshot, surfaces: Vec<(SurfaceEntry, SurfaceDiff)>) -> Self {
-        let mut model = ConversationModel { snapshot, ..ConversationModel::default() };
-        model.reindex_messages();
-        model.tool_call_index =
-            model.snapshot.tool_calls.iter().enumerate().map(|(i, t)| (t.tool_call_id.clone(), i)).collect();
+        let mut model = ConversationModel {
+            thread_id: snapshot.thread_id,
+            phase: snapshot.phase,
+            tool_call_index: snapshot.tool_calls.iter().enumerate().map(|(i, t)| (t.tool_call_id.clone(), i)).collect(),
+            tool_calls: snapshot.tool_calls,
+            pending_interrupts: snapshot.pending_interrupts,
+            pending_sends: snapshot.pending_sends,
+            active_steps: snapshot.active_steps,
+            surface_entries: snapshot.surfaces,
+            surfaces: HashMap::new(),
+        };
         for (entry, reset) in surfaces {
             let mut view = SurfaceView::new(entry.catalog_id.clone());
             view.apply(&reset);
             model.surfaces.insert(entry.surface_id.clone(), view);
-            if !model.snapshot.surfaces.contains(&entry) {
-                model.snapshot.surfaces.push(entry);
+            if !model.surface_entries.contains(&entry) {
+                model.surface_entries.push(entry);
             }
         }
         model
     }
 
-    pub fn snapshot(&self) -> ConversationSnapshot {
-        self.snapshot.clone()
+    /// What observers see: `conversation`'s messages, marks and state with this model's rest.
+    pub fn snapshot(&self, conversation: &ConversationState) -> ConversationSnapshot {
+        ConversationSnapshot {
+            thread_id: self.thread_id.clone(),
+            messages: conversation.messages().to_vec(),
+            state: conversation.state().clone(),
+            phase: self.phase.clone(),
+            tool_calls: self.tool_calls.clone(),
+            pending_interrupts: self.pending_interrupts.clone(),
+            surfaces: self.surface_entries.clone(),
+            kept_local: kept_local(conversation),
+            pending_sends: self.pending_sends.clone(),
+            active_steps: self.active_steps.clone(),
+        }
     }
 
-    /// The snapshot, borrowed (a store copies only what changed).
-    pub fn view(&self) -> &ConversationSnapshot {
-        &self.snapshot
+    pub fn phase(&self) -> &RunPhase {
+        &self.phase
     }
 
-    /// Message `id` and its position.
-    pub fn message(&self, id: &str) -> Option<(usize, &Message)> {
-        let &at = self.message_index.get(id)?;
-        Some((at, self.snapshot.messages.get(at)?))
+    pub fn pending_interrupts(&self) -> &[Interrupt] {
+        &self.pending_interrupts
+    }
+
+    pub fn surface_entries(&self) -> &[SurfaceEntry] {
+        &self.surface_entries
     }
 
     /// Tool call `id`'s last phase and its position.
     pub fn tool_call(&self, id: &str) -> Option<(usize, &ToolCallUpdate)> {
         let &at = self.tool_call_index.get(id)?;
-        Some((at, self.snapshot.tool_calls.get(at)?))
+        Some((at, self.tool_calls.get(at)?))
     }
 
     pub fn surface(&self, surface_id: &str) -> Option<&SurfaceView> {
@@ -160,126 +185,48 @@ impl ConversationModel {
         })
     }
 
-    fn reindex_messages(&mut self) {
-        self.message_index = self.snapshot.messages.iter().enumerate().map(|(i, m)| (m.id.clone(), i)).collect();
-    }
-
-    fn message_mut(&mut self, id: &str) -> Option<&mut Message> {
-        let &at = self.message_index.get(id)?;
-        self.snapshot.messages.get_mut(at)
-    }
-
-    fn upsert_message(&mut self, message: &Message) {
-        match self.message_index.get(&message.id) {
-            Some(&at) => self.snapshot.messages[at] = message.clone(),
-            None => {
-                self.message_index.insert(message.id.clone(), self.snapshot.messages.len());
-                self.snapshot.messages.push(message.clone());
-            }
-        }
-    }
-
-    /// Applies one delta and says what subscribers should get instead, if not the delta itself:
-    /// a state patch with `move`, `copy` or `test` goes out as the add/replace/remove ops it
-    /// amounts to, so the platforms replay patches without those three, or as the whole state
-    /// when spelling it out would weigh more (see [`apply_patch_plain`]).
-    pub fn apply_for_subscribers(&mut self, delta: &ConversationDelta) -> Option<ConversationDelta> {
-        let ConversationDelta::StatePatched(ops) = delta else {
-            self.apply(delta);
-            return None;
-        };
-        if !ops.iter().any(|op| matches!(op.op, PatchOp::Move | PatchOp::Copy | PatchOp::Test)) {
-            self.apply(delta);
-            return None;
-        }
-        match apply_patch_plain(&mut self.snapshot.state, self.state_weight, ops, PatchBounds::UNBOUNDED) {
-            Ok((weight, plain)) => {
-                self.state_weight = Some(weight);
-                Some(match plain {
-                    PlainPatch::Ops(ops) => ConversationDelta::StatePatched(ops),
-                    PlainPatch::TooHeavy => ConversationDelta::StateReplaced(self.snapshot.state.clone()),
-                })
-            }
-            // The session applied it, so this does not happen; the state stays as it was there too.
-            Err(_) => None,
-        }
-    }
-
-    /// Applies one delta. Text is appended in place (amortised O(piece)), as the reducer did.
+    /// Applies one delta. Deltas about messages, their marks and the state change the
+    /// conversation itself, which the session applied them to already: nothing to do here.
     pub fn apply(&mut self, delta: &ConversationDelta) {
         match delta {
-            ConversationDelta::MessageAdded(m) | ConversationDelta::MessageReplaced(m) => self.upsert_message(m),
-            ConversationDelta::TextAppended { message_id, delta } => {
-                if let Some(m) = self.message_mut(message_id) {
-                    match &mut m.content {
-                        Some(MessageContent::Text(text)) => text.push_str(delta),
-                        other => *other = Some(MessageContent::Text(delta.clone())),
-                    }
-                }
-            }
-            ConversationDelta::ToolCallArgsAppended { message_id, tool_call_id, delta } => {
-                let call = self
-                    .message_mut(message_id)
-                    .and_then(|m| m.tool_calls.as_mut())
-                    .and_then(|calls| calls.iter_mut().find(|c| c.id == *tool_call_id));
-                if let Some(call) = call {
-                    call.function.arguments.push_str(delta);
-                }
-            }
-            ConversationDelta::MessagesReset(messages) => {
-                self.snapshot.messages = messages.clone();
-                self.reindex_messages();
-                self.snapshot.kept_local.clear();
-            }
-            ConversationDelta::MessageKeptLocal { message_id, reason } => {
-                match self.snapshot.kept_local.iter_mut().find(|k| &k.message_id == message_id) {
-                    Some(k) => k.reason = *reason,
-                    None => {
-                        self.snapshot.kept_local.push(KeptLocal { message_id: message_id.clone(), reason: *reason })
-                    }
-                }
-            }
-            ConversationDelta::StatePatched(ops) => {
-                // The session applied these ops to the same state; one that fails here failed
-                // there too and left the state as it was, as it does here.
-                let weighed =
-                    apply_patch_weighed(&mut self.snapshot.state, self.state_weight, ops, PatchBounds::UNBOUNDED);
-                self.state_weight = weighed.ok();
-            }
-            ConversationDelta::StateReplaced(state) => {
-                self.snapshot.state = state.clone();
-                self.state_weight = None;
-            }
             ConversationDelta::RunPhase(phase) => {
                 // Steps belong to one run: none is open before it streams or after it ended.
                 if !matches!(phase, RunPhase::Running { .. }) {
-                    self.snapshot.active_steps.clear();
+                    self.active_steps.clear();
                 }
-                self.snapshot.phase = phase.clone();
+                self.phase = phase.clone();
             }
-            ConversationDelta::Step { name, started: true } => self.snapshot.active_steps.push(name.clone()),
+            ConversationDelta::Step { name, started: true } => self.active_steps.push(name.clone()),
             ConversationDelta::Step { name, started: false } => {
-                if let Some(at) = self.snapshot.active_steps.iter().rposition(|s| s == name) {
-                    self.snapshot.active_steps.remove(at);
+                if let Some(at) = self.active_steps.iter().rposition(|s| s == name) {
+                    self.active_steps.remove(at);
                 }
             }
             ConversationDelta::ToolCall(update) => match self.tool_call_index.get(&update.tool_call_id) {
-                Some(&at) => self.snapshot.tool_calls[at] = update.clone(),
+                Some(&at) => self.tool_calls[at] = update.clone(),
                 None => {
-                    self.tool_call_index.insert(update.tool_call_id.clone(), self.snapshot.tool_calls.len());
-                    self.snapshot.tool_calls.push(update.clone());
+                    self.tool_call_index.insert(update.tool_call_id.clone(), self.tool_calls.len());
+                    self.tool_calls.push(update.clone());
                 }
             },
-            ConversationDelta::Interrupts(pending) => self.snapshot.pending_interrupts = pending.clone(),
-            ConversationDelta::PendingSends(pending) => self.snapshot.pending_sends = pending.clone(),
+            ConversationDelta::Interrupts(pending) => self.pending_interrupts = pending.clone(),
+            ConversationDelta::PendingSends(pending) => self.pending_sends = pending.clone(),
             ConversationDelta::SurfaceAdded(entry) => {
-                self.snapshot.surfaces.retain(|s| s.surface_id != entry.surface_id);
-                self.snapshot.surfaces.push(entry.clone());
+                self.surface_entries.retain(|s| s.surface_id != entry.surface_id);
+                self.surface_entries.push(entry.clone());
             }
             ConversationDelta::SurfaceRemoved { surface_id } => {
-                self.snapshot.surfaces.retain(|s| s.surface_id != *surface_id);
+                self.surface_entries.retain(|s| s.surface_id != *surface_id);
             }
-            ConversationDelta::StateResyncNeeded { .. }
+            ConversationDelta::MessageAdded(_)
+            | ConversationDelta::MessageReplaced(_)
+            | ConversationDelta::TextAppended { .. }
+            | ConversationDelta::ToolCallArgsAppended { .. }
+            | ConversationDelta::MessagesReset(_)
+            | ConversationDelta::MessageKeptLocal { .. }
+            | ConversationDelta::StatePatched(_)
+            | ConversationDelta::StateReplaced(_)
+            | ConversationDelta::StateResyncNeeded { .. }
             | ConversationDelta::Warning(_)
             | ConversationDelta::Custom { .. }
             | ConversationDelta::Raw { .. } => {}
@@ -312,4 +259,13 @@ impl ConversationModel {
             }
         }
     }
+}
+
+/// The messages `conversation` keeps on this device, in message order.
+pub(crate) fn kept_local(conversation: &ConversationState) -> Vec<KeptLocal> {
+    conversation
+        .messages()
+        .iter()
+        .filter_map(|m| Some(KeptLocal { message_id: m.id.clone(), reason: conversation.local_only(&m.id)? }))
+        .collect()
 }

@@ -1,8 +1,10 @@
 //! Delivery to observers: the model and every subscriber's bounded queue behind one lock.
 //!
 //! A change is applied to the [`ConversationModel`] and pushed to the queues under the same
-//! lock, so the queues hold exactly the sequence the model went through, and a snapshot taken
-//! under that lock is consistent with it. A subscriber whose queue is full loses it: it is
+//! lock, so the queues hold exactly the sequence the model went through. The messages and the
+//! state are the session's own copy, which it changes and tells of under its lock, taken before
+//! this one (see [`crate::shared_conversation`]); a snapshot takes both, so it is consistent
+//! with the queues. A subscriber whose queue is full loses it: it is
 //! marked lagging and receives nothing until it asks again, when it gets a fresh snapshot
 //! (taken then, under the lock) followed by the changes after it. A slow subscriber costs a
 //! re-render, never unbounded memory, and one never polled costs at most one full queue.
@@ -11,12 +13,14 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use agentui_a2ui::{SurfaceDiff, SurfaceEvent};
+use agentui_agui::reducer::ConversationState;
 use serde_json::Value;
 use tokio::sync::Notify;
 
 use crate::model::ConversationModel;
 use crate::observe::{ConversationDelta, ConversationSnapshot, Observed, SurfaceSnapshot, ABSORB_LIMIT};
 use crate::session::{SessionListener, SessionUpdate};
+use crate::shared_conversation::{wake_all, SharedConversation, Wake};
 use crate::view::{ViewBatch, ViewFeed};
 
 /// Items one subscriber's queue holds before it counts as lagging.
@@ -144,11 +148,6 @@ impl<T: Absorb> Inbox<T> {
     }
 }
 
-/// A reader to wake after the locks are released.
-pub(crate) trait Wake: Send + Sync {
-    fn wake(&self);
-}
-
 impl<T: Send> Wake for Inbox<T> {
     fn wake(&self) {
         self.ready.notify_one();
@@ -176,6 +175,7 @@ impl<T> Inbox<T> {
 }
 
 struct Hub {
+    /// What observers see besides the conversation's messages and state.
     model: ConversationModel,
     subscribers: Vec<Weak<Inbox<Observed>>>,
     view_subscribers: Vec<Weak<Inbox<ViewItem>>>,
@@ -187,6 +187,8 @@ struct Hub {
 
 /// The model and its subscribers. Installed as the session's listener.
 pub(crate) struct Observers {
+    /// The session's conversation: always locked before `hub`.
+    conversation: SharedConversation,
     hub: Mutex<Hub>,
 }
 
@@ -197,8 +199,9 @@ impl std::fmt::Debug for Observers {
 }
 
 impl Observers {
-    pub fn new(model: ConversationModel) -> Arc<Self> {
+    pub fn new(model: ConversationModel, conversation: SharedConversation) -> Arc<Self> {
         Arc::new(Observers {
+            conversation,
             hub: Mutex::new(Hub {
                 model,
                 subscribers: Vec::new(),
@@ -214,13 +217,14 @@ impl Observers {
         lock(&self.hub)
     }
 
-    /// Reads the model under the hub's lock (a store copies what changed).
-    pub fn read<R>(&self, read: impl FnOnce(&ConversationModel) -> R) -> R {
-        read(&self.hub().model)
+    /// Reads the conversation and the model as one (a store copies what changed).
+    pub fn read<R>(&self, read: impl FnOnce(&ConversationState, &ConversationModel) -> R) -> R {
+        let conversation = self.conversation.lock();
+        read(&conversation, &self.hub().model)
     }
 
     pub fn snapshot(&self) -> ConversationSnapshot {
-        self.hub().model.snapshot()
+        self.read(|conversation, model| model.snapshot(conversation))
     }
 
     pub fn surface(&self, surface_id: &str) -> Option<SurfaceSnapshot> {
@@ -229,8 +233,9 @@ impl Observers {
 
     /// A queue that starts with the current snapshot.
     pub fn subscribe(&self) -> Arc<Inbox<Observed>> {
+        let conversation = self.conversation.lock();
         let mut hub = self.hub();
-        let inbox = Inbox::new(Observed::Snapshot(Box::new(hub.model.snapshot())));
+        let inbox = Inbox::new(Observed::Snapshot(Box::new(hub.model.snapshot(&conversation))));
         if hub.closed {
             inbox.close();
         }
@@ -240,8 +245,9 @@ impl Observers {
 
     /// A view queue that starts with the current snapshot.
     pub fn subscribe_view(&self) -> Arc<Inbox<ViewItem>> {
+        let conversation = self.conversation.lock();
         let mut hub = self.hub();
-        let inbox = Inbox::new(ViewItem::Observed(Observed::Snapshot(Box::new(hub.model.snapshot()))));
+        let inbox = Inbox::new(ViewItem::Observed(Observed::Snapshot(Box::new(hub.model.snapshot(&conversation)))));
         if hub.closed {
             inbox.close();
         }
@@ -298,14 +304,15 @@ impl Observers {
                     batch.settled = batch.settled.max(number);
                 }
                 Next::Lagging => {
-                    // Under the hub's lock no change is pushed, so the snapshot and the queue agree.
+                    // Under both locks no change is pushed, so the snapshot and the queue agree.
+                    let conversation = self.conversation.lock();
                     let hub = self.hub();
                     let mut inbox_state = lock(&inbox.state);
                     inbox_state.lagging = false;
                     inbox_state.queue.clear();
                     drop(inbox_state);
                     taken += 1;
-                    let snapshot = Observed::Snapshot(Box::new(hub.model.snapshot()));
+                    let snapshot = Observed::Snapshot(Box::new(hub.model.snapshot(&conversation)));
                     feed.push(&mut batch, &snapshot, &mut || Value::Null);
                     batch.settled = batch.settled.max(issued);
                     state_changed = false;
@@ -316,7 +323,7 @@ impl Observers {
             }
         }
         if state_changed {
-            batch.state = Some(self.hub().model.view().state.clone());
+            batch.state = Some(self.conversation.lock().state().clone());
         }
         (taken > 0).then_some(Some(batch))
     }
@@ -350,18 +357,18 @@ impl Observers {
             woken.push(inbox);
         }
         drop(hub);
-        woken.iter().for_each(|w| w.wake());
+        wake_all(woken);
     }
 
     /// The next item of `inbox`; a fresh snapshot if it fell behind.
     pub fn next(&self, inbox: &Inbox<Observed>) -> Option<Option<Observed>> {
-        self.next_or_resync(inbox, |model| Observed::Snapshot(Box::new(model.snapshot())))
+        self.next_or_resync(inbox, |conversation, model| Observed::Snapshot(Box::new(model.snapshot(conversation))))
     }
 
     /// The next diff of `inbox` for `surface_id`; a reset if it fell behind (empty if the
     /// surface is gone).
     pub fn next_diff(&self, surface_id: &str, inbox: &Inbox<SurfaceDiff>) -> Option<Option<SurfaceDiff>> {
-        self.next_or_resync(inbox, |model| {
+        self.next_or_resync(inbox, |_, model| {
             model
                 .surface(surface_id)
                 .map_or_else(|| SurfaceDiff::Reset { root: None, nodes: Vec::new() }, |view| view.reset())
@@ -370,18 +377,23 @@ impl Observers {
 
     /// The next item of `inbox`: `None` when it is empty, `Some(None)` once it is closed, and
     /// `resync(model)` in place of the dropped queue of a subscriber that fell behind.
-    fn next_or_resync<T>(&self, inbox: &Inbox<T>, resync: impl FnOnce(&ConversationModel) -> T) -> Option<Option<T>> {
+    fn next_or_resync<T>(
+        &self,
+        inbox: &Inbox<T>,
+        resync: impl FnOnce(&ConversationState, &ConversationModel) -> T,
+    ) -> Option<Option<T>> {
         match inbox.next() {
             Next::Item(item) => Some(Some(item)),
             Next::Closed => Some(None),
             Next::Empty => None,
             Next::Lagging => {
-                // Under the hub's lock no change is pushed, so the resync and the queue agree.
+                // Under both locks no change is pushed, so the resync and the queue agree.
+                let conversation = self.conversation.lock();
                 let hub = self.hub();
                 let mut state = lock(&inbox.state);
                 state.lagging = false;
                 state.queue.clear();
-                Some(Some(resync(&hub.model)))
+                Some(Some(resync(&conversation, &hub.model)))
             }
         }
     }
@@ -441,8 +453,8 @@ impl SessionListener for Observers {
         let mut hub = self.hub();
         match update {
             SessionUpdate::Delta(delta) => {
-                let published = hub.model.apply_for_subscribers(delta).unwrap_or_else(|| delta.clone());
-                hub.publish(Observed::Delta(published));
+                hub.model.apply(delta);
+                hub.publish(Observed::Delta(delta.clone()));
             }
             SessionUpdate::Surface(event) => {
                 let change = hub.model.apply_surface(event);
@@ -466,6 +478,6 @@ impl SessionListener for Observers {
         }
         let woken = std::mem::take(&mut hub.woken);
         drop(hub);
-        woken.iter().for_each(|w| w.wake());
+        wake_all(woken);
     }
 }

@@ -13,6 +13,7 @@
 use std::collections::{HashMap, HashSet};
 
 use agentui_agui::message::{ContentPart, Interrupt, MessageContent, Role};
+use agentui_agui::patch::{apply_patch_weighed, PatchBounds};
 use agentui_agui::reducer::LocalOnly;
 use agentui_agui::Message;
 use serde_json::Value;
@@ -421,14 +422,23 @@ fn waiting_ids(pending: &[PendingSend]) -> HashSet<String> {
 /// platforms' shared adapter cases (tests/adapter-cases) are played through, so both apply what
 /// the core really builds. Batches end at events, as when read live.
 pub fn replay(snapshot: ConversationSnapshot, deltas: &[ConversationDelta]) -> Vec<ViewBatch> {
-    let mut model = crate::model::ConversationModel::new(snapshot.clone(), Vec::new());
+    // The state as the session would hold it after each delta (a batch carries it whole).
+    let mut state = snapshot.state.clone();
     let mut feed = ViewFeed::new();
     let mut batches = Vec::new();
     let mut batch = ViewBatch::default();
     feed.push(&mut batch, &Observed::Snapshot(Box::new(snapshot)), &mut || Value::Null);
     for delta in deltas {
-        model.apply(delta);
-        let more = feed.push(&mut batch, &Observed::Delta(delta.clone()), &mut || model.view().state.clone());
+        match delta {
+            ConversationDelta::StateReplaced(value) => state = value.clone(),
+            // The session tells of a patch only once it applied; one that fails leaves the
+            // state as it was, there and here.
+            ConversationDelta::StatePatched(ops) => {
+                let _ = apply_patch_weighed(&mut state, None, ops, PatchBounds::UNBOUNDED);
+            }
+            _ => {}
+        }
+        let more = feed.push(&mut batch, &Observed::Delta(delta.clone()), &mut || state.clone());
         if !more {
             batches.push(std::mem::take(&mut batch));
         }

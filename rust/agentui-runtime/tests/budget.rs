@@ -291,7 +291,7 @@ async fn session_run_over_the_state_budget_fails_typed_and_the_next_run_works() 
             other => panic!("expected a limit error, got {other:?}"),
         }
         assert!(matches!(s.phase(), RunPhase::Failed { .. }));
-        assert_eq!(s.state(), &json!({"a": [0]}));
+        assert_eq!(s.state(), json!({"a": [0]}));
         let summary = s.run("again").await.unwrap();
         assert!(matches!(summary.phase, RunPhase::Finished { .. }));
         assert_eq!(content_text(s.messages().last().unwrap()), Some("still here"));

@@ -139,6 +139,11 @@ impl RunStream {
         self.pipeline.open_message_ids()
     }
 
+    /// See [`EventPipeline::open_message_ids_in`].
+    pub fn open_message_ids_in(&self, conversation: &ConversationState) -> Vec<String> {
+        self.pipeline.open_message_ids_in(conversation)
+    }
+
     /// What each event delivered since the last call changed (see
     /// [`EventPipeline::record_changes`]), one per event, in order.
     pub fn take_changes(&mut self) -> Vec<Change> {
@@ -179,6 +184,18 @@ impl RunStream {
     /// A body that ends or breaks before the run closes is an error, never a short success.
     /// Events delivered before a failure are returned first; the failure comes on the next call.
     pub async fn next(&mut self) -> Result<Option<Vec<Event>>, TransportError> {
+        let Some(received) = self.next_received().await? else { return Ok(None) };
+        let delivered = self.apply_received(&received, None);
+        match &self.failure {
+            Some(e) if delivered.is_empty() => Err(e.clone()),
+            _ => Ok(Some(delivered)),
+        }
+    }
+
+    /// The next SSE event to apply, read but not applied (keep-alives skipped), or `None` once
+    /// the run closed; then [`apply_to`](Self::apply_to). Split from [`next`](Self::next) so
+    /// a conversation held behind a lock is locked for the apply only, never across the wait.
+    pub async fn next_received(&mut self) -> Result<Option<ReceivedEvent>, TransportError> {
         loop {
             if let Some(e) = &self.failure {
                 return Err(e.clone());
@@ -195,38 +212,55 @@ impl RunStream {
                 Err(e) => return Err(self.fail(e)),
             };
             // Blank data is a keep-alive, not an event.
-            if received.event.data.trim().is_empty() {
-                continue;
+            if !received.event.data.trim().is_empty() {
+                return Ok(Some(received));
             }
-            let mut delivered = Vec::new();
-            // The text goes to the pipeline as is: the hot event types decode straight from it.
-            let result = self.pipeline.push_str_with(&received.event.data, |e| delivered.push(e));
-            for e in &delivered {
-                match e {
-                    Event::RunStarted(_) => self.run_seen = true,
-                    Event::RunFinished(_) | Event::RunError(_) => self.closed = true,
-                    _ => {}
-                }
-            }
-            if let Err(e) = result {
-                let error = match e {
-                    ProtocolError::InvalidJson(_) if !received.terminated => {
-                        TransportError::Truncated(Truncation::InsideEvent)
-                    }
-                    other => TransportError::Protocol(other),
-                };
-                self.failure = Some(error.clone());
-                if delivered.is_empty() {
-                    return Err(error);
-                }
-            }
-            if self.closed {
-                // Whatever the last chunk also carried arrives after the end: never applied.
-                self.ignored_after_close += self.events.queue.len();
-                self.events.queue.clear();
-            }
-            return Ok(Some(delivered));
         }
+    }
+
+    /// Applies `received` to `conversation`, which this stream's pipeline applies to in place
+    /// of its own for the call (see [`EventPipeline::swap_conversation`]); the events it
+    /// delivered. A failure is returned by the next [`next_received`](Self::next_received),
+    /// after the events delivered before it.
+    pub fn apply_to(&mut self, received: &ReceivedEvent, conversation: &mut ConversationState) -> Vec<Event> {
+        self.apply_received(received, Some(conversation))
+    }
+
+    fn apply_received(&mut self, received: &ReceivedEvent, external: Option<&mut ConversationState>) -> Vec<Event> {
+        let mut delivered = Vec::new();
+        let pipeline = &mut self.pipeline;
+        // The text goes to the pipeline as is: the hot event types decode straight from it.
+        let result = match external {
+            Some(conversation) => {
+                pipeline.swap_conversation(conversation);
+                let result = pipeline.push_str_with(&received.event.data, |e| delivered.push(e));
+                pipeline.swap_conversation(conversation);
+                result
+            }
+            None => pipeline.push_str_with(&received.event.data, |e| delivered.push(e)),
+        };
+        for e in &delivered {
+            match e {
+                Event::RunStarted(_) => self.run_seen = true,
+                Event::RunFinished(_) | Event::RunError(_) => self.closed = true,
+                _ => {}
+            }
+        }
+        if let Err(e) = result {
+            let error = match e {
+                ProtocolError::InvalidJson(_) if !received.terminated => {
+                    TransportError::Truncated(Truncation::InsideEvent)
+                }
+                other => TransportError::Protocol(other),
+            };
+            self.failure = Some(error);
+        }
+        if self.closed {
+            // Whatever the last chunk also carried arrives after the end: never applied.
+            self.ignored_after_close += self.events.queue.len();
+            self.events.queue.clear();
+        }
+        delivered
     }
 
     fn fail(&mut self, error: TransportError) -> TransportError {

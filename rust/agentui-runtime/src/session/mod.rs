@@ -55,6 +55,7 @@ pub use tools::{ClientTool, ToolError, ToolFuture, ToolHandler, ToolInvocation, 
 use crate::a2ui_bridge::{A2uiBridge, BridgeAction, BridgeLimits};
 use crate::budget::SurfaceBudget;
 use crate::observe::ConversationDelta;
+use crate::shared_conversation::{ConversationGuard, SharedConversation};
 use agentui_a2ui::catalog::CatalogRegistry;
 use agentui_a2ui::{Limits as A2uiLimits, Localization, SurfaceGroup};
 use agentui_agui::message::{Context, Interrupt, Message, MessageContent, Role};
@@ -196,7 +197,8 @@ pub struct ConversationSession {
     transport: HttpTransport,
     options: SessionOptions,
     thread_id: String,
-    conversation: ConversationState,
+    /// The one copy of the conversation; its observers read it for snapshots.
+    conversation: SharedConversation,
     policy: Arc<dyn ToolPolicy>,
     ledger: ToolLedger,
     current_cancel: Arc<Mutex<CancelToken>>,
@@ -212,9 +214,6 @@ pub struct ConversationSession {
     delivering: Option<String>,
     /// Tool call phases restored from a store, for the first snapshot observers get.
     restored_tool_calls: Vec<ToolCallUpdate>,
-    /// Where a run that was dropped or panicked mid-stream leaves the conversation it was lent
-    /// (see `runner::LentStream`); [`Self::reclaim`] takes it back.
-    lent_back: Arc<Mutex<Option<ConversationState>>>,
 }
 
 /// The parts of a session that input changes while a run streams. Each sits behind its own
@@ -317,7 +316,7 @@ impl std::fmt::Debug for ConversationSession {
         f.debug_struct("ConversationSession")
             .field("transport", &self.transport)
             .field("thread_id", &self.thread_id)
-            .field("messages", &self.conversation.messages().len())
+            .field("messages", &self.conversation.lock().messages().len())
             .field("tools", &lock(&self.shared.registry).names().map(str::to_owned).collect::<Vec<_>>())
             .field("phase", &self.phase)
             .finish_non_exhaustive()
@@ -345,8 +344,7 @@ impl ConversationSession {
             transport,
             options,
             thread_id,
-            conversation: ConversationState::default(),
-            lent_back: Arc::default(),
+            conversation: SharedConversation::default(),
             policy: Arc::new(AllowRegistered),
             ledger: ToolLedger::default(),
             current_cancel: Arc::new(Mutex::new(CancelToken::new())),
@@ -418,11 +416,12 @@ impl ConversationSession {
     /// Continue from a stored conversation. Its tool calls are history: they are never
     /// executed, whether answered or not.
     pub fn restore(&mut self, history: Vec<Message>, state: Option<Value>) {
-        self.reclaim();
-        self.conversation = ConversationState::new(history, state);
+        let mut conversation = self.conversation.lock();
+        *conversation = ConversationState::new(history, state);
         *lock(&self.shared.interrupts) = InterruptBook::default();
-        self.shared.listeners.delta(ConversationDelta::MessagesReset(self.conversation.messages().to_vec()));
-        self.shared.listeners.delta(ConversationDelta::StateReplaced(self.conversation.state().clone()));
+        self.shared.listeners.delta(ConversationDelta::MessagesReset(conversation.messages().to_vec()));
+        self.shared.listeners.delta(ConversationDelta::StateReplaced(conversation.state().clone()));
+        drop(conversation);
         self.shared.listeners.delta(ConversationDelta::Interrupts(Vec::new()));
     }
 
@@ -430,29 +429,38 @@ impl ConversationSession {
         &self.thread_id
     }
 
-    pub fn conversation(&self) -> &ConversationState {
+    /// The conversation, locked: hold it briefly (a run applies each event under this lock,
+    /// and observers take it for their snapshots).
+    pub fn conversation(&self) -> ConversationGuard<'_> {
+        self.conversation.lock()
+    }
+
+    pub(crate) fn shared_conversation(&self) -> &SharedConversation {
         &self.conversation
     }
 
-    pub fn messages(&self) -> &[Message] {
-        self.conversation.messages()
+    /// A copy of the messages.
+    pub fn messages(&self) -> Vec<Message> {
+        self.conversation.lock().messages().to_vec()
     }
 
-    pub fn state(&self) -> &Value {
-        self.conversation.state()
+    /// A copy of the state.
+    pub fn state(&self) -> Value {
+        self.conversation.lock().state().clone()
     }
 
     /// Replace the state locally; the next run sends it.
     pub fn set_state(&mut self, state: Value) {
-        self.reclaim();
-        self.conversation.set_state(state);
-        self.shared.listeners.delta(ConversationDelta::StateReplaced(self.conversation.state().clone()));
+        let mut conversation = self.conversation.lock();
+        conversation.set_state(state);
+        self.shared.listeners.delta(ConversationDelta::StateReplaced(conversation.state().clone()));
+        drop(conversation);
         self.shared.listeners.batch_end();
     }
 
     /// Whether a state delta failed to apply and the next run will ask for a resync.
     pub fn needs_resync(&self) -> bool {
-        self.conversation.needs_resync()
+        self.conversation.lock().needs_resync()
     }
 
     pub fn phase(&self) -> &RunPhase {
@@ -623,15 +631,15 @@ impl ConversationSession {
     /// One run delivering `entry`: a message joins the conversation on its first attempt; every
     /// attempt names the entry's key.
     async fn attempt(&mut self, entry: OutboxEntry) -> Result<RunSummary, SessionError> {
-        // Before the message joins it: a run dropped mid-stream may still hold the conversation.
-        self.reclaim();
         match entry.payload {
             OutboxPayload::Message(Some(message)) => {
-                self.conversation.append_local_message((*message).clone());
+                let mut conversation = self.conversation.lock();
+                conversation.append_local_message((*message).clone());
+                self.shared.listeners.delta(ConversationDelta::MessageAdded(*message));
+                drop(conversation);
                 if let Some(front) = self.outbox.front_mut() {
                     front.payload = OutboxPayload::Message(None);
                 }
-                self.shared.listeners.delta(ConversationDelta::MessageAdded(*message));
                 self.outbox_changed();
             }
             OutboxPayload::Message(None) => {}
@@ -666,16 +674,6 @@ impl ConversationSession {
         self.shared.poisoned_detail().is_some()
     }
 
-    /// Takes back the conversation a run left behind when its future was dropped (or a panic
-    /// unwound it) mid-stream. Until the next run, `restore` or `set_state` does, the readers
-    /// (`messages`, `state`, `conversation`) show an empty conversation: end a run with
-    /// [`Self::canceller`] rather than by dropping it. The conversation actor never drops one.
-    fn reclaim(&mut self) {
-        if let Some(conversation) = lock(&self.lent_back).take() {
-            self.conversation = conversation;
-        }
-    }
-
     fn check_poisoned(&self) -> Result<(), SessionError> {
         self.shared.check_poisoned()
     }
@@ -684,11 +682,9 @@ impl ConversationSession {
     /// conversation, the surfaces and the tool ledger out of step) and the caller gets a typed
     /// error instead of a crash or a half-updated session that goes on.
     async fn drive_guarded(&mut self) -> Result<RunSummary, SessionError> {
-        self.reclaim();
         match AssertUnwindSafe(self.drive()).catch_unwind().await {
             Ok(result) => result,
             Err(payload) => {
-                self.reclaim();
                 let detail = panic_message(payload.as_ref());
                 self.shared.poison(format!("a run panicked: {detail}"));
                 self.set_phase(RunPhase::Failed { error: format!("internal error: {detail}") });
@@ -700,9 +696,15 @@ impl ConversationSession {
     /// A phase change ends a batch: what led to it is written before the run goes on (the user's
     /// message before the request, everything before the end).
     fn set_phase(&mut self, phase: RunPhase) {
+        self.tell_phase(phase);
+        self.shared.listeners.batch_end();
+    }
+
+    /// A phase change without the batch's end (the caller ends it once it released the
+    /// conversation, which a store reads at a batch's end).
+    fn tell_phase(&mut self, phase: RunPhase) {
         self.phase = phase.clone();
         self.shared.listeners.delta(ConversationDelta::RunPhase(phase));
-        self.shared.listeners.batch_end();
     }
 
     fn warn(&self, warnings: &mut Vec<SessionWarning>, kind: SessionWarningKind, message: String) {

@@ -11,8 +11,6 @@ impl ConversationSession {
     /// Takes over `stored` (this session's thread). A run that was open when it was written is
     /// [`RunPhase::Abandoned`], and its tool calls that had not finished are shown as skipped.
     pub fn restore_stored(&mut self, stored: StoredConversation) -> Result<(), StoreError> {
-        // Whatever a dropped run left to reclaim is replaced, not restored over this later.
-        self.reclaim();
         let snapshot = stored.snapshot;
         let mut conversation = ConversationState::new(snapshot.messages, Some(snapshot.state));
         for kept in &snapshot.kept_local {
@@ -31,14 +29,14 @@ impl ConversationSession {
             }
             a2ui.adopt_history(conversation.messages());
         }
-        self.conversation = conversation;
+        for call in conversation_calls(&conversation) {
+            // History: never executed after a restore, answered or not.
+            self.ledger.claim(&call);
+        }
+        *self.conversation.lock() = conversation;
         lock(&self.shared.interrupts).set_pending(snapshot.pending_interrupts, Vec::new());
         for id in &stored.executed_tool_calls {
             self.ledger.claim(id);
-        }
-        for call in conversation_calls(&self.conversation) {
-            // History: never executed after a restore, answered or not.
-            self.ledger.claim(&call);
         }
         self.outbox = Outbox::from_entries(stored.outbox);
         self.phase = match snapshot.phase {

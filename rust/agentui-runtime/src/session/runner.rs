@@ -5,11 +5,9 @@
 //! handlers, and the next events. Tool calls are dispatched at their live `TOOL_CALL_END`;
 //! results are appended as tool messages once the stream is done, paired by `toolCallId` only.
 
+use futures_util::FutureExt;
 use std::collections::{HashMap, HashSet};
 use std::ops::{ControlFlow, Deref, DerefMut};
-use std::sync::{Arc, Mutex};
-
-use futures_util::FutureExt;
 
 use serde_json::{Map, Value};
 
@@ -21,63 +19,58 @@ use super::policy::ToolDecision;
 use super::tools::ToolInvocation;
 use super::{ConversationSession, RunSummary, SessionError, ToolCallReport, STATE_RESYNC_PROP};
 use crate::observe::ConversationDelta;
+use crate::shared_conversation::SharedConversation;
 use agentui_agui::compat::PeerEra;
 use agentui_agui::event::*;
 use agentui_agui::input::{build_run_agent_input, RunRequest};
 use agentui_agui::message::{Interrupt, Message, RunOutcome};
 use agentui_agui::pipeline::EventPipeline;
 use agentui_agui::reducer::{Change, ConversationState, LocalOnly, RunStatus, ToolCallOrigin, ToolCallStatus};
-use agentui_agui::transport::{CancelToken, RunStream, TransportError, Truncation, RELEASE_GRACE};
+use agentui_agui::transport::{CancelToken, ReceivedEvent, RunStream, TransportError, Truncation, RELEASE_GRACE};
 
 /// Events one batch holds at most, so a fast stream still ends a batch (and a store writes)
 /// every so often.
 const MAX_BATCH_EVENTS: usize = 256;
 
-/// One run's stream, holding the session's conversation while it streams, so the reducer
-/// applies events to the one copy (no clone per run). If the run's future is dropped, or a
-/// panic unwinds it, mid-stream, the conversation goes to `home` with what was applied (what
-/// observers were shown), its incomplete messages kept local as after a cancel, and the session
-/// takes it back before it next uses it.
-struct LentStream {
-    /// `Some` until [`LentStream::give_back`], which consumes the guard.
-    stream: Option<RunStream>,
-    home: Arc<Mutex<Option<ConversationState>>>,
+/// One run's stream, applying its events to the session's conversation in place (no copy per
+/// run). If the run's future is dropped, or a panic unwinds it, mid-stream, the messages it
+/// left incomplete are kept local as after a cancel, so they are never sent as complete.
+struct OpenStream {
+    stream: RunStream,
+    conversation: SharedConversation,
     listeners: Listeners,
+    /// Set once the run ended normally: nothing to mark then.
+    ended: bool,
 }
 
-impl LentStream {
-    fn give_back(mut self) -> ConversationState {
-        self.stream.take().map(RunStream::into_conversation).unwrap_or_default()
-    }
-}
-
-impl Deref for LentStream {
+impl Deref for OpenStream {
     type Target = RunStream;
     fn deref(&self) -> &RunStream {
-        self.stream.as_ref().expect("a lent stream is read only before it is given back")
+        &self.stream
     }
 }
 
-impl DerefMut for LentStream {
+impl DerefMut for OpenStream {
     fn deref_mut(&mut self) -> &mut RunStream {
-        self.stream.as_mut().expect("a lent stream is read only before it is given back")
+        &mut self.stream
     }
 }
 
-impl Drop for LentStream {
+impl Drop for OpenStream {
     fn drop(&mut self) {
-        let Some(stream) = self.stream.take() else { return };
-        let open = stream.open_message_ids();
-        let mut conversation = stream.into_conversation();
-        for id in open {
+        if self.ended {
+            return;
+        }
+        let mut conversation = self.conversation.lock();
+        for id in self.stream.open_message_ids_in(&conversation) {
             if conversation.message(&id).is_some() && conversation.local_only(&id).is_none() {
                 conversation.keep_local(&id, LocalOnly::Cancelled);
                 let reason = LocalOnly::Cancelled;
                 self.listeners.delta(ConversationDelta::MessageKeptLocal { message_id: id, reason });
             }
         }
+        drop(conversation);
         self.listeners.batch_end();
-        *lock(&self.home) = Some(conversation);
     }
 }
 
@@ -118,6 +111,8 @@ struct RunContext {
     /// conversation shows only the end result of the group.
     touched: Vec<(String, bool)>,
     state_touched: bool,
+    /// The phase changed while the conversation was locked: the batch ends once it is released.
+    batch_ended: bool,
 }
 
 impl RunContext {
@@ -138,6 +133,7 @@ impl RunContext {
             resync_reported: conversation.needs_resync(),
             touched: Vec::new(),
             state_touched: false,
+            batch_ended: false,
         }
     }
 
@@ -245,7 +241,7 @@ impl ConversationSession {
             self.set_phase(phase.clone());
             summary.phase = phase;
             summary.pending_interrupts = pending;
-            summary.needs_resync = self.conversation.needs_resync();
+            summary.needs_resync = self.conversation.lock().needs_resync();
             return Ok(summary);
         }
     }
@@ -266,7 +262,7 @@ impl ConversationSession {
             let message = format!("interrupt '{id}' was left unanswered");
             self.warn(&mut summary.warnings, SessionWarningKind::UnansweredInterrupt, message);
         }
-        let resync = self.conversation.needs_resync();
+        let resync = self.conversation.lock().needs_resync();
         let forwarded_props = if resync {
             with_resync_flag(self.options.forwarded_props.clone())
         } else {
@@ -300,7 +296,7 @@ impl ConversationSession {
         };
         let declared: HashSet<String> = request.tools.iter().map(|t| t.name.clone()).collect();
         let era = PeerEra::new(self.options.pipeline.peer_max_protocol_version.as_deref());
-        let (input, downgrades) = build_run_agent_input(&self.conversation, &request, &era);
+        let (input, downgrades) = build_run_agent_input(&self.conversation.lock(), &request, &era);
         for w in downgrades {
             self.warn(&mut summary.warnings, SessionWarningKind::InputDowngrade, w.message);
         }
@@ -320,32 +316,36 @@ impl ConversationSession {
         };
         // The agent answered: the message or action this run carries is delivered.
         self.delivered();
-        if resync {
-            // The input just sent carries the kept state as the baseline both sides now share.
-            let kept = self.conversation.state().clone();
-            self.conversation.set_state(kept);
-        }
-
-        let mut ctx = RunContext::new(&self.conversation, declared);
-        // The conversation itself, lent to the stream: one copy, applied in place.
-        let lent = std::mem::take(&mut self.conversation);
-        let mut pipeline = EventPipeline::for_input_thread(lent, &self.options.pipeline, &self.thread_id);
+        let conversation = self.conversation.clone();
+        let mut ctx = {
+            let mut conversation = conversation.lock();
+            if resync {
+                // The input just sent carries the kept state as the baseline both sides now share.
+                let kept = conversation.state().clone();
+                conversation.set_state(kept);
+            }
+            RunContext::new(&conversation, declared)
+        };
+        // The pipeline applies each event to the conversation itself, under its lock: one copy.
+        let mut pipeline =
+            EventPipeline::for_input_thread(ConversationState::default(), &self.options.pipeline, &self.thread_id);
         // The reducer says what each event changed; observers are told from that.
         pipeline.record_changes();
-        let mut stream = LentStream {
-            stream: Some(RunStream::new(events, pipeline)),
-            home: self.lent_back.clone(),
+        let mut stream = OpenStream {
+            stream: RunStream::new(events, pipeline),
+            conversation: conversation.clone(),
             listeners: self.shared.listeners.clone(),
+            ended: false,
         };
         // Events applied since the last batch end: a batch is what the stream had ready without
         // waiting (bounded), so a store writes one transaction per batch, not per event.
         let mut unbatched = 0usize;
         let failure = loop {
             if unbatched > 0 {
-                let ready = if unbatched < MAX_BATCH_EVENTS { stream.next().now_or_never() } else { None };
+                let ready = if unbatched < MAX_BATCH_EVENTS { stream.next_received().now_or_never() } else { None };
                 match ready {
                     Some(step) => {
-                        match self.apply_step(step, &mut stream, &mut ctx, summary) {
+                        match self.apply_step(step, &mut stream, &conversation, &mut ctx, summary) {
                             ControlFlow::Continue(()) => unbatched += 1,
                             ControlFlow::Break(end) => break end,
                         }
@@ -364,7 +364,7 @@ impl ConversationSession {
                     self.tool_completed(&mut ctx, &id, outcome);
                     self.shared.listeners.batch_end();
                 }
-                step = stream.next() => match self.apply_step(step, &mut stream, &mut ctx, summary) {
+                step = stream.next_received() => match self.apply_step(step, &mut stream, &conversation, &mut ctx, summary) {
                     ControlFlow::Continue(()) => unbatched += 1,
                     ControlFlow::Break(end) => break end,
                 },
@@ -388,51 +388,61 @@ impl ConversationSession {
             let message = format!("{} events after the run ended were ignored", stream.ignored_after_close());
             self.warn(&mut summary.warnings, SessionWarningKind::IgnoredAfterRunEnd, message);
         }
-        self.conversation = stream.give_back();
+        stream.ended = true;
+        drop(stream);
         self.keep_local(&mut ctx, cancelled, summary);
-        let finished = matches!(self.conversation.run_status(), RunStatus::Finished { .. });
+        let (run_status, agent_interrupts) = {
+            let conversation = conversation.lock();
+            (conversation.run_status().clone(), conversation.pending_interrupts().to_vec())
+        };
+        let finished = matches!(run_status, RunStatus::Finished { .. });
         let legacy = if finished && !cancelled { std::mem::take(&mut ctx.legacy_interrupts) } else { Vec::new() };
         let pending = {
             let mut book = lock(&self.shared.interrupts);
-            book.set_pending(self.conversation.pending_interrupts().to_vec(), legacy);
+            book.set_pending(agent_interrupts, legacy);
             book.pending().to_vec()
         };
         if !pending.is_empty() {
             self.shared.listeners.delta(ConversationDelta::Interrupts(pending));
         }
         let results_added = self.settle_tool_calls(&mut ctx, cancelled, summary);
-        let end = match (cancelled, failure, self.conversation.run_status()) {
+        let end = match (cancelled, failure, run_status) {
             (true, _, _) => RunEnd::Cancelled,
             (false, Some(e), _) => RunEnd::Failed(e),
-            (false, None, RunStatus::Finished { run_id, outcome, .. }) => {
-                RunEnd::Finished { run_id: run_id.clone(), outcome: outcome.clone() }
-            }
-            (false, None, RunStatus::Errored { message, code }) => {
-                RunEnd::AgentError { message: message.clone(), code: code.clone() }
-            }
+            (false, None, RunStatus::Finished { run_id, outcome, .. }) => RunEnd::Finished { run_id, outcome },
+            (false, None, RunStatus::Errored { message, code }) => RunEnd::AgentError { message, code },
             // Unreachable by construction (the stream only closes on those two events).
             (false, None, _) => RunEnd::Failed(TransportError::Truncated(Truncation::RunOpen)),
         };
         (end, results_added)
     }
 
-    /// Applies what one read of the stream delivered; `Break` with how the stream ended.
+    /// Applies what one read of the stream delivered; `Break` with how the stream ended. The
+    /// conversation is locked while the event is applied and told (a snapshot then holds all of
+    /// it or none), never across a wait.
     fn apply_step(
         &mut self,
-        step: Result<Option<Vec<Event>>, TransportError>,
+        step: Result<Option<ReceivedEvent>, TransportError>,
         stream: &mut RunStream,
+        conversation: &SharedConversation,
         ctx: &mut RunContext,
         summary: &mut RunSummary,
     ) -> ControlFlow<Option<TransportError>> {
         match step {
-            Ok(Some(events)) => {
+            Ok(Some(received)) => {
+                let mut conversation = conversation.lock();
+                let events = stream.apply_to(&received, &mut conversation);
                 let changes = stream.take_changes();
                 let grouped = events.len() > 1;
                 for (e, change) in events.iter().zip(&changes) {
-                    self.on_event(e, change, stream.conversation(), ctx, summary, grouped);
+                    self.on_event(e, change, &conversation, ctx, summary, grouped);
                 }
                 if grouped {
-                    self.flush_touched(stream.conversation(), ctx);
+                    self.flush_touched(&conversation, ctx);
+                }
+                drop(conversation);
+                if std::mem::take(&mut ctx.batch_ended) {
+                    self.shared.listeners.batch_end();
                 }
                 ControlFlow::Continue(())
             }
@@ -475,7 +485,11 @@ impl ConversationSession {
         }
         self.publish_change(event, change, conv, ctx, grouped);
         match event {
-            Event::RunStarted(e) => self.set_phase(RunPhase::Running { run_id: e.run_id.clone() }),
+            Event::RunStarted(e) => {
+                // The batch ends once the conversation is released (a store reads it then).
+                self.tell_phase(RunPhase::Running { run_id: e.run_id.clone() });
+                ctx.batch_ended = true;
+            }
             Event::TextMessageStart(TextMessageStart { message_id, .. })
             | Event::ReasoningMessageStart(ReasoningMessageStart { message_id, .. }) => {
                 ctx.open_messages.insert(message_id.clone());
@@ -607,12 +621,14 @@ impl ConversationSession {
     fn keep_local(&mut self, ctx: &mut RunContext, cancelled: bool, summary: &mut RunSummary) {
         let mut marks: Vec<(String, LocalOnly)> =
             ctx.orphan_results.drain(..).map(|id| (id, LocalOnly::OrphanToolResult)).collect();
+        let shared = self.conversation.clone();
+        let mut conversation = shared.lock();
         if cancelled {
             let mut open: Vec<String> = ctx.open_messages.drain().collect();
             open.extend(
                 ctx.started
                     .iter()
-                    .filter_map(|(id, _)| self.conversation.tool_call(id))
+                    .filter_map(|(id, _)| conversation.tool_call(id))
                     .filter(|r| r.status == ToolCallStatus::Streaming)
                     .map(|r| r.message_id.clone()),
             );
@@ -621,10 +637,10 @@ impl ConversationSession {
             marks.extend(open.into_iter().map(|id| (id, LocalOnly::Cancelled)));
         }
         for (id, reason) in marks {
-            if self.conversation.message(&id).is_none() || self.conversation.local_only(&id).is_some() {
+            if conversation.message(&id).is_none() || conversation.local_only(&id).is_some() {
                 continue;
             }
-            self.conversation.keep_local(&id, reason);
+            conversation.keep_local(&id, reason);
             self.shared.listeners.delta(ConversationDelta::MessageKeptLocal { message_id: id.clone(), reason });
             if reason == LocalOnly::Cancelled {
                 let message =
@@ -660,9 +676,12 @@ impl ConversationSession {
                 self.repair_pairing(&id);
                 continue;
             }
-            let record = self.conversation.tool_call(&id);
-            let status = record.map(|r| r.status.clone());
-            let carrier_kept_local = record.is_some_and(|r| self.conversation.local_only(&r.message_id).is_some());
+            let (status, carrier_kept_local) = {
+                let conversation = self.conversation.lock();
+                let record = conversation.tool_call(&id);
+                let kept_local = record.is_some_and(|r| conversation.local_only(&r.message_id).is_some());
+                (record.map(|r| r.status.clone()), kept_local)
+            };
             if let Some(interrupt_id) = named.get(&id) {
                 if ctx.outcomes.remove(&id).is_some() || ctx.claimed.contains(&id) {
                     let message = format!(
@@ -723,17 +742,19 @@ impl ConversationSession {
     /// A replayed call re-opened by the stream is paired again with the answer already given,
     /// without running anything (the answer may be gone from a snapshot: the ledger keeps it).
     fn repair_pairing(&mut self, id: &str) {
-        if matches!(self.conversation.tool_call(id).map(|r| &r.status), Some(ToolCallStatus::Completed { .. })) {
-            return;
-        }
-        let answer = self
-            .conversation
-            .messages()
-            .iter()
-            .rev()
-            .find(|m| m.role == agentui_agui::message::Role::Tool && m.tool_call_id.as_deref() == Some(id))
-            .or_else(|| self.ledger.result(id))
-            .cloned();
+        let answered = {
+            let conversation = self.conversation.lock();
+            if matches!(conversation.tool_call(id).map(|r| &r.status), Some(ToolCallStatus::Completed { .. })) {
+                return;
+            }
+            conversation
+                .messages()
+                .iter()
+                .rev()
+                .find(|m| m.role == agentui_agui::message::Role::Tool && m.tool_call_id.as_deref() == Some(id))
+                .cloned()
+        };
+        let answer = answered.or_else(|| self.ledger.result(id).cloned());
         if let Some(answer) = answer {
             self.append_local(answer);
         }
@@ -741,10 +762,11 @@ impl ConversationSession {
 
     /// Appends (or replaces in place) a message the client made, and tells observers.
     fn append_local(&mut self, message: Message) {
-        let existed = self.conversation.message(&message.id).is_some();
+        let mut conversation = self.conversation.lock();
+        let existed = conversation.message(&message.id).is_some();
         let id = message.id.clone();
-        self.conversation.append_local_message(message);
-        let Some(now) = self.conversation.message(&id).cloned() else { return };
+        conversation.append_local_message(message);
+        let Some(now) = conversation.message(&id).cloned() else { return };
         let delta =
             if existed { ConversationDelta::MessageReplaced(now) } else { ConversationDelta::MessageAdded(now) };
         self.shared.listeners.delta(delta);

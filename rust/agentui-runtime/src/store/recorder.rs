@@ -140,8 +140,8 @@ impl Recording {
             };
             let Some((catalog_id, messages, export)) = exported else { continue };
             // Listed by now, unless a batch still open created it (then it comes last).
-            let position = self.observers.read(|model| {
-                model.view().surfaces.iter().position(|s| s.surface_id == surface_id).map_or(i64::MAX, |at| at as i64)
+            let position = self.observers.read(|_, model| {
+                model.surface_entries().iter().position(|s| s.surface_id == surface_id).map_or(i64::MAX, |at| at as i64)
             });
             let messages = Value::Array(messages).to_string();
             input_surfaces.push(SurfaceRow { surface_id, position, catalog_id, messages, export });
@@ -378,16 +378,15 @@ impl StoreRecorder {
     }
 
     fn rows(&self, changes: &Changes) -> BatchRows {
-        let mut rows = self.recording.observers.read(|model| {
-            let view = model.view();
+        let mut rows = self.recording.observers.read(|conversation, model| {
             let encode_message = |at: usize, m: &agentui_agui::Message| (m.id.clone(), at as i64, codec::encode(m));
             let messages = if changes.all_messages {
-                view.messages.iter().enumerate().map(|(at, m)| encode_message(at, m)).collect()
+                conversation.messages().iter().enumerate().map(|(at, m)| encode_message(at, m)).collect()
             } else {
                 changes
                     .messages
                     .iter()
-                    .filter_map(|id| model.message(id))
+                    .filter_map(|id| Some((conversation.position(id)?, conversation.message(id)?)))
                     .map(|(at, m)| encode_message(at, m))
                     .collect()
             };
@@ -397,23 +396,23 @@ impl StoreRecorder {
                 .filter_map(|id| model.tool_call(id))
                 .map(|(at, t)| (t.tool_call_id.clone(), at as i64, codec::encode(t)))
                 .collect();
-            let title = view
-                .messages
+            let title = conversation
+                .messages()
                 .iter()
                 .find(|m| m.role == Role::User)
                 .and_then(|m| m.text())
                 .map(|t| t.chars().take(TITLE_CHARS).collect::<String>());
-            let surface_positions = view.surfaces.iter().map(|s| s.surface_id.clone()).collect::<Vec<_>>();
+            let surface_positions = model.surface_entries().iter().map(|s| s.surface_id.clone()).collect::<Vec<_>>();
             (
                 BatchRows {
                     all_messages: changes.all_messages,
                     messages,
-                    message_count: view.messages.len() as i64,
+                    message_count: conversation.messages().len() as i64,
                     title,
-                    state: changes.state.then(|| codec::encode(&view.state)),
-                    phase: codec::encode(&view.phase),
-                    interrupts: codec::encode(&view.pending_interrupts),
-                    kept_local: codec::encode(&view.kept_local),
+                    state: changes.state.then(|| codec::encode(conversation.state())),
+                    phase: codec::encode(model.phase()),
+                    interrupts: codec::encode(model.pending_interrupts()),
+                    kept_local: codec::encode(&crate::model::kept_local(conversation)),
                     tool_calls,
                     removed_surfaces: changes.removed_surfaces.iter().cloned().collect(),
                     ..BatchRows::default()
@@ -494,7 +493,10 @@ mod tests {
             .unwrap();
         Recording {
             thread_id: "t".to_owned(),
-            observers: Observers::new(ConversationModel::new(ConversationSnapshot::default(), Vec::new())),
+            observers: Observers::new(
+                ConversationModel::new(ConversationSnapshot::default(), Vec::new()),
+                Default::default(),
+            ),
             a2ui: Arc::new(Mutex::new(bridge)),
             pending: Mutex::default(),
             exports: AtomicU64::new(0),

@@ -261,7 +261,10 @@ async fn a_state_delta_is_observed_as_the_patch_that_was_applied() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn move_copy_and_test_are_observed_as_the_adds_and_removes_they_amount_to() {
+async fn a_state_patch_is_observed_as_the_agent_sent_it_and_replays_to_the_conversations_state() {
+    // Observers get the agent's ops, `move`, `copy` and `test` included (no platform replays
+    // JSON Patch any more: the view carries the state whole), and the conversation holds the
+    // one state they lead to.
     let start = json!({"list": ["p", "q"], "a": {"x": 1}});
     let ops = json!([
         {"op": "copy", "from": "/a", "path": "/list/-"},
@@ -288,14 +291,11 @@ async fn move_copy_and_test_are_observed_as_the_adds_and_removes_they_amount_to(
         })
         .collect();
     assert_eq!(patched.len(), 1);
-    let plain = patched[0];
-    let kinds: Vec<_> = plain.iter().map(|op| op.op).collect();
-    use agentui_agui::event::PatchOp::{Add, Remove, Replace};
-    assert_eq!(kinds, [Add, Remove, Add, Replace], "{plain:#?}");
-    assert!(plain.iter().all(|op| op.from.is_none()));
-    // Replayed on the state before it, the plain form gives the state the conversation has.
+    let observed = patched[0];
+    assert_eq!(serde_json::to_value(observed).unwrap(), ops, "the agent's own ops");
+    // Replayed on the state before it, the patch gives the state the conversation has.
     let mut replayed = start;
-    agentui_agui::patch::apply_patch(&mut replayed, plain).unwrap();
+    agentui_agui::patch::apply_patch(&mut replayed, observed).unwrap();
     assert_eq!(replayed, conv.snapshot().state);
     assert_eq!(replayed, json!({"list": ["q", {"x": 1}], "a": {"x": 2}, "first": "p"}));
 }

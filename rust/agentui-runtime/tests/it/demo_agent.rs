@@ -56,7 +56,7 @@ async fn streamed_chat_text_arrives_as_one_assistant_message() {
     }));
     let summary = tokio::time::timeout(LIMIT, s.run("hello there")).await.unwrap().unwrap();
     assert!(matches!(summary.phase, RunPhase::Finished { .. }));
-    let text = last_assistant_text(s.messages());
+    let text = last_assistant_text(&s.messages());
     assert!(text.contains("demo agent") && text.contains("café ☕"), "{text}");
     assert!(*deltas.lock().unwrap() > 2, "the listener saw the text stream in pieces");
 }
@@ -76,7 +76,7 @@ async fn a_client_tool_result_is_quoted_by_the_agent_after_the_follow_up_run() {
     assert_eq!(calls.lock().unwrap().len(), 1, "executed exactly once");
     assert_eq!(calls.lock().unwrap()[0]["precision"], "city");
     assert_eq!(summary.run_ids.len(), 2, "the follow-up run started by itself");
-    let text = last_assistant_text(s.messages());
+    let text = last_assistant_text(&s.messages());
     assert!(text.starts_with("Your location according to the app:") && text.contains("Lisbon"), "{text}");
 }
 
@@ -86,7 +86,7 @@ async fn a_failing_client_tool_is_reported_honestly_not_as_done() {
     let mut s = session(&demo.agent_url());
     s.register_tool(tool("get_location", |_| Err("location permission denied".into()))).unwrap();
     tokio::time::timeout(LIMIT, s.run("location please")).await.unwrap().unwrap();
-    let text = last_assistant_text(s.messages());
+    let text = last_assistant_text(&s.messages());
     assert!(text.contains("The app reported an error") && text.contains("permission denied"), "{text}");
 }
 
@@ -100,7 +100,7 @@ async fn parallel_client_calls_are_answered_by_id() {
     }))
     .unwrap();
     tokio::time::timeout(LIMIT, s.run("compare prices")).await.unwrap().unwrap();
-    let text = last_assistant_text(s.messages());
+    let text = last_assistant_text(&s.messages());
     assert!(text.contains("A -> price of A") && text.contains("B -> price of B"), "{text}");
 }
 
@@ -123,7 +123,7 @@ async fn an_a2ui_form_renders_and_its_submitted_values_come_back_from_the_agent(
     s.set_value("booking", "/booking/guests", json!(["4"])).unwrap();
     let result = tokio::time::timeout(LIMIT, s.dispatch_action("booking", "book")).await.unwrap().unwrap();
     assert!(matches!(result, ActionResult::Ran(_)));
-    let text = last_assistant_text(s.messages());
+    let text = last_assistant_text(&s.messages());
     assert!(text.contains("Ada") && text.contains("2026-12-24") && text.contains('4'), "{text}");
 }
 
@@ -157,7 +157,7 @@ async fn an_interrupt_is_resolved_and_the_next_run_resumes() {
     let id = s.pending_interrupts()[0].id.clone();
     s.resolve_interrupt(&id, Some(json!({"approved": true}))).unwrap();
     tokio::time::timeout(LIMIT, s.continue_run()).await.unwrap().unwrap();
-    assert_eq!(last_assistant_text(s.messages()), "Deleted report.pdf.");
+    assert_eq!(last_assistant_text(&s.messages()), "Deleted report.pdf.");
 }
 
 #[tokio::test]

@@ -232,7 +232,7 @@ async fn lesson4_failures_propagate_to_agent() {
         // The caller and the timeline see it too.
         assert!(matches!(summary.tool_calls[0].outcome, Err(ToolFailure::Failed { .. })));
         assert!(matches!(rec.tool_phases("c1").last(), Some(ToolCallPhase::Failed { .. })));
-        let stored = s.messages().iter().find(|m| m.tool_call_id.as_deref() == Some("c1")).unwrap();
+        let stored = s.messages().into_iter().find(|m| m.tool_call_id.as_deref() == Some("c1")).unwrap();
         assert!(stored.error.is_some());
     })
     .await
@@ -282,11 +282,13 @@ async fn lesson5_exactly_once_no_execution_from_history_or_late_events() {
         assert!(s.conversation().tool_call("c-late").is_none(), "events after the end are not even applied");
         assert!(matches!(rec.tool_phases("c1").last(), Some(ToolCallPhase::Skipped { .. })), "the replay is visible");
         assert!(has_warning(&rec, SessionWarningKind::IgnoredAfterRunEnd));
-        let replayed = s.conversation().tool_call("c1").unwrap();
+        let conversation = s.conversation();
+        let replayed = conversation.tool_call("c1").unwrap();
         assert!(
             matches!(replayed.status, agentui_agui::ToolCallStatus::Completed { .. }),
             "the replay keeps its answer"
         );
+        drop(conversation);
 
         // A restored conversation with an unanswered call: history, never executed.
         let mut restored = Message::new("h0", Role::Assistant);
@@ -386,7 +388,7 @@ async fn lesson7_unappliable_delta_keeps_state_and_resyncs() {
 
         let summary = s.run("count").await.unwrap();
         // The whole patch failed atomically: the old state stays, nothing half-applied.
-        assert_eq!(*s.state(), json!({"count": 1, "items": []}));
+        assert_eq!(s.state(), json!({"count": 1, "items": []}));
         assert!(s.needs_resync() && summary.needs_resync);
         assert!(rec.all().iter().any(|u| matches!(u, ConversationDelta::StateResyncNeeded { .. })));
         assert!(has_warning(&rec, SessionWarningKind::Protocol(WarningKind::PatchNotApplied)));
@@ -408,7 +410,7 @@ async fn lesson7_unappliable_delta_keeps_state_and_resyncs() {
         assert!(third.get(STATE_RESYNC_PROP).is_none(), "no flag when in sync: {third}");
         s.run("fourth").await.unwrap();
         assert_eq!(server.requests()[3].body["forwardedProps"][STATE_RESYNC_PROP], true);
-        assert_eq!(*s.state(), json!({"count": 7}));
+        assert_eq!(s.state(), json!({"count": 7}));
         assert!(!s.needs_resync());
     })
     .await

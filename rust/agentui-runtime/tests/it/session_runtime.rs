@@ -324,7 +324,7 @@ async fn cancel_mid_run_stops_promptly_and_nothing_executes_afterwards() {
         assert!(s.conversation().tool_call("c2").is_none());
         assert_eq!(server.requests().len(), 1, "no follow-up after a cancel");
         // The aborted call is answered honestly, so the history stays paired.
-        let answer = s.messages().iter().find(|m| m.tool_call_id.as_deref() == Some("c1")).unwrap();
+        let answer = s.messages().into_iter().find(|m| m.tool_call_id.as_deref() == Some("c1")).unwrap();
         assert_eq!(answer.error.as_deref(), Some("the run was cancelled before this call completed"));
     })
     .await

@@ -1,0 +1,94 @@
+//! The conversation's one copy: the session changes it, the observers read it for snapshots.
+//!
+//! **Lock order.** This lock comes before the observers' hub (and before the A2UI bridge's),
+//! never after. Whoever changes the messages, their kept-local marks or the state tells the
+//! listeners before releasing it, so a snapshot (taken under it) and the deltas queued after
+//! that snapshot always agree: a delta is either in the snapshot or after it, never both.
+//!
+//! **Wakes wait for the release.** A reader woken while this thread holds the lock could be
+//! polled at once on this thread (a Kotlin coroutine resumed unconfined) and take the lock
+//! again; so wakes asked for meanwhile are made when the thread releases it.
+
+use std::cell::{Cell, RefCell};
+use std::ops::{Deref, DerefMut};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use agentui_agui::reducer::ConversationState;
+
+/// A reader to wake once no lock is held (see the module notes).
+pub(crate) trait Wake: Send + Sync {
+    fn wake(&self);
+}
+
+thread_local! {
+    /// Conversations this thread holds locked.
+    static HELD: Cell<usize> = const { Cell::new(0) };
+    /// Wakes asked for while one was held.
+    static DEFERRED: RefCell<Vec<Arc<dyn Wake>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Wakes `readers` now, or, while this thread holds a conversation, when it releases it.
+pub(crate) fn wake_all(readers: Vec<Arc<dyn Wake>>) {
+    if readers.is_empty() {
+        return;
+    }
+    if HELD.with(Cell::get) > 0 {
+        DEFERRED.with(|deferred| deferred.borrow_mut().extend(readers));
+    } else {
+        readers.iter().for_each(|reader| reader.wake());
+    }
+}
+
+/// The session's conversation, shared with its observers.
+#[derive(Clone, Default)]
+pub(crate) struct SharedConversation(Arc<Mutex<ConversationState>>);
+
+impl std::fmt::Debug for SharedConversation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SharedConversation").finish_non_exhaustive()
+    }
+}
+
+impl SharedConversation {
+    /// Locks the conversation, taking over the data of a holder that panicked: every holder
+    /// leaves it consistent between events, and a panic poisons the session through its flag.
+    pub fn lock(&self) -> ConversationGuard<'_> {
+        let guard = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        HELD.with(|held| held.set(held.get() + 1));
+        ConversationGuard { guard: Some(guard) }
+    }
+}
+
+/// The conversation, locked; the wakes asked for meanwhile are made on release.
+pub struct ConversationGuard<'a> {
+    /// `Some` until dropped: released before the deferred wakes are made.
+    guard: Option<MutexGuard<'a, ConversationState>>,
+}
+
+impl Deref for ConversationGuard<'_> {
+    type Target = ConversationState;
+    fn deref(&self) -> &ConversationState {
+        self.guard.as_ref().expect("held until dropped")
+    }
+}
+
+impl DerefMut for ConversationGuard<'_> {
+    fn deref_mut(&mut self) -> &mut ConversationState {
+        self.guard.as_mut().expect("held until dropped")
+    }
+}
+
+impl Drop for ConversationGuard<'_> {
+    fn drop(&mut self) {
+        drop(self.guard.take());
+        let still_held = HELD.with(|held| {
+            let depth = held.get().saturating_sub(1);
+            held.set(depth);
+            depth > 0
+        });
+        if !still_held {
+            let readers = DEFERRED.with(|deferred| std::mem::take(&mut *deferred.borrow_mut()));
+            readers.iter().for_each(|reader| reader.wake());
+        }
+    }
+}
