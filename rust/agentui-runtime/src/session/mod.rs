@@ -29,6 +29,7 @@ mod listener;
 pub mod outbox;
 mod policy;
 mod restore;
+pub(crate) use restore::Takeover;
 mod runner;
 mod tools;
 

@@ -1,44 +1,58 @@
-//! A session taking over a conversation from the store, with no side effects: nothing is run,
-//! opened or sent. Surfaces are recreated from their stored messages, not from the history that
-//! made them, and the bridge adopts that history so an agent repeating it applies nothing.
+//! A session taking over a conversation kept elsewhere (the store), with no side effects:
+//! nothing is run, opened or sent. Surfaces are recreated from their own messages, not from the
+//! history that made them, and the bridge adopts that history so an agent repeating it applies
+//! nothing. Said in the session's own terms, so the session does not know the store.
 
-use super::outbox::Outbox;
-use super::{lock, ConversationSession, RunPhase, ToolCallPhase, ToolCallUpdate};
-use crate::store::{StoreError, StoredConversation};
+use agentui_a2ui::A2uiError;
 use agentui_agui::reducer::ConversationState;
+use serde_json::Value;
+
+use super::outbox::{Outbox, OutboxEntry};
+use super::{lock, ConversationSession, RunPhase, ToolCallPhase, ToolCallUpdate};
+use crate::observe::ConversationSnapshot;
+
+/// What a session takes over.
+pub(crate) struct Takeover {
+    /// As observers saw it last (tool calls, kept-local marks and pending sends included).
+    pub snapshot: ConversationSnapshot,
+    /// Each surface as the messages that recreate it, with its id.
+    pub surfaces: Vec<(String, Vec<Value>)>,
+    pub outbox: Vec<OutboxEntry>,
+    /// Client tool calls whose handler was started: never run again.
+    pub executed_tool_calls: Vec<String>,
+    pub needs_resync: bool,
+}
 
 impl ConversationSession {
-    /// Takes over `stored` (this session's thread). A run that was open when it was written is
+    /// Takes over `takeover` (this session's thread). A run that was open when it was kept is
     /// [`RunPhase::Abandoned`], and its tool calls that had not finished are shown as skipped.
-    pub fn restore_stored(&mut self, stored: StoredConversation) -> Result<(), StoreError> {
-        let snapshot = stored.snapshot;
+    /// A surface that cannot be recreated fails the takeover, with its id.
+    pub(crate) fn take_over(&mut self, takeover: Takeover) -> Result<(), (String, A2uiError)> {
+        let snapshot = takeover.snapshot;
         let mut conversation = ConversationState::new(snapshot.messages, Some(snapshot.state));
         for kept in &snapshot.kept_local {
             conversation.keep_local(&kept.message_id, kept.reason);
         }
-        if stored.needs_resync {
+        if takeover.needs_resync {
             conversation.mark_needs_resync();
         }
         {
             let mut a2ui = lock(&self.shared.a2ui);
-            for surface in stored.surfaces {
-                let what = format!("surface '{}'", surface.surface_id);
-                a2ui.group_mut()
-                    .restore_surface(surface.messages)
-                    .map_err(|e| StoreError::Corrupt { what, detail: e.to_string() })?;
+            for (surface_id, messages) in takeover.surfaces {
+                a2ui.group_mut().restore_surface(messages).map_err(|e| (surface_id, e))?;
             }
             a2ui.adopt_history(conversation.messages());
         }
-        for call in conversation_calls(&conversation) {
+        for call in conversation.tool_calls() {
             // History: never executed after a restore, answered or not.
-            self.ledger.claim(&call);
+            self.ledger.claim(&call.tool_call_id);
         }
         *self.conversation.lock() = conversation;
         lock(&self.shared.interrupts).set_pending(snapshot.pending_interrupts, Vec::new());
-        for id in &stored.executed_tool_calls {
+        for id in &takeover.executed_tool_calls {
             self.ledger.claim(id);
         }
-        self.outbox = Outbox::from_entries(stored.outbox);
+        self.outbox = Outbox::from_entries(takeover.outbox);
         self.phase = match snapshot.phase {
             RunPhase::Starting { run_id } | RunPhase::Running { run_id } => {
                 RunPhase::Abandoned { run_id: Some(run_id) }
@@ -63,8 +77,4 @@ impl ConversationSession {
             .collect();
         Ok(())
     }
-}
-
-fn conversation_calls(conversation: &ConversationState) -> Vec<String> {
-    conversation.tool_calls().iter().map(|r| r.tool_call_id.clone()).collect()
 }

@@ -21,6 +21,7 @@
 
 mod codec;
 mod recorder;
+mod restore;
 mod schema;
 mod writer;
 
