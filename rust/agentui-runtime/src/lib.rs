@@ -26,6 +26,13 @@ mod shared_conversation;
 pub mod store;
 pub mod view;
 
+// The crate's own tests drive the session directly (its run and input methods are crate-private:
+// apps and the CLI use `Conversation`); they name the crate as a user would.
+#[cfg(test)]
+extern crate self as agentui_runtime;
+#[cfg(test)]
+mod tests;
+
 #[cfg(feature = "uniffi")]
 uniffi::setup_scaffolding!();
 

@@ -1,28 +1,23 @@
 //! Issue #11: the memory budget on the AG-UI side: JSON Patch output, state, activity content,
-//! streamed content, SSE framing, and the session (typed errors, atomic state, poisoning after a
-//! panic). This binary counts its allocations so the patch tests can assert that a refused patch
-//! stopped early instead of building the huge result first.
+//! streamed content and SSE framing. This binary counts its allocations so the patch tests can
+//! assert that a refused patch stopped early instead of building the huge result first. The
+//! session's side (typed errors, atomic state, poisoning after a panic) is in the crate's own
+//! tests (`src/tests/session_budget.rs`): the session's run methods are crate-private.
 //!
-//! A test binary of its own, outside `tests/it`: its counting allocator is global to the binary,
-//! and would count (and slow) every other test linked beside it.
+//! A test binary of its own, outside the crate's tests: its counting allocator is global to the
+//! binary, and would count (and slow) every other test linked beside it.
 
-#[path = "it/support/mod.rs"]
+#[path = "../src/tests/support/mod.rs"]
 mod support;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::Arc;
 
 use agentui_agui::event::{PatchOp, PatchOperation};
 use agentui_agui::patch::{apply_patch_within, PatchBounds};
-use agentui_agui::transport::TransportError;
 use agentui_agui::{ConversationState, EventPipeline, Limits, MemoryBudget, PipelineOptions, ProtocolError, SseError};
-use agentui_runtime::session::{
-    ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, ToolDecision, ToolInvocation,
-};
 use serde_json::{json, Value};
 use support::*;
-use tokio::time::timeout;
 
 struct Counting;
 
@@ -262,99 +257,4 @@ fn sse_event_over_the_message_budget_is_a_framing_error() {
     let mut d = agentui_agui::SseDecoder::new(budget.sse_limits());
     let body = format!("data: {}\n\n", "x".repeat(budget.max_message_bytes + 1));
     assert!(matches!(d.push(body.as_bytes()), Err(SseError::EventTooLarge { .. }) | Err(SseError::LineTooLong { .. })));
-}
-
-fn connect(server: &TestServer, budget: MemoryBudget) -> ConversationSession {
-    // The scripted replies are on thread "t", as a server answering this input would be.
-    let options = SessionOptions { budget, thread_id: Some("t".into()), ..SessionOptions::default() };
-    ConversationSession::connect(&server.url("/agent"), &[], options).unwrap()
-}
-
-/// Over HTTP: the run fails with the typed error, the state before the breach is kept, and the
-/// session goes on with the next run.
-#[tokio::test]
-async fn session_run_over_the_state_budget_fails_typed_and_the_next_run_works() {
-    timeout(TEST_BOUND, async {
-        let delta = json!({"type": "STATE_DELTA", "delta": (0..28).map(|_| json!({"op": "copy", "from": "/a", "path": "/a/-"})).collect::<Vec<_>>()});
-        let first = vec![
-            started("r1"),
-            json!({"type": "STATE_SNAPSHOT", "snapshot": {"a": [0]}}),
-            delta,
-            finished("r1"),
-        ];
-        let second = run_of("r2", vec![text("m2", "still here")]);
-        let server = TestServer::start(vec![Reply::sse(&first), Reply::sse(&second)]).await;
-        let mut s = connect(&server, MemoryBudget { max_state_bytes: 64 * 1024, ..MemoryBudget::default() });
-        let err = s.run("go").await.unwrap_err();
-        match &err {
-            SessionError::Transport(TransportError::Protocol(ProtocolError::LimitExceeded { .. })) => {}
-            other => panic!("expected a limit error, got {other:?}"),
-        }
-        assert!(matches!(s.phase(), RunPhase::Failed { .. }));
-        assert_eq!(s.state(), json!({"a": [0]}));
-        let summary = s.run("again").await.unwrap();
-        assert!(matches!(summary.phase, RunPhase::Finished { .. }));
-        assert_eq!(content_text(s.messages().last().unwrap()), Some("still here"));
-    })
-    .await
-    .unwrap();
-}
-
-/// An A2UI message over the budget inside an AG-UI event: the app sees the surface unchanged,
-/// and the agent is told with an A2UI `error` on the next run.
-#[tokio::test]
-async fn a2ui_data_model_over_budget_is_reported_to_the_agent() {
-    timeout(TEST_BOUND, async {
-        let ops = json!([
-            {"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": agentui_a2ui::catalog::BASIC_CATALOG_ID}},
-            {"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/items", "value": vec![0; 50_000]}}
-        ]);
-        let activity = json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "a2ui-1", "activityType": "a2ui-surface",
-            "content": {"a2ui_operations": ops}});
-        let first = vec![started("r1"), activity, finished("r1")];
-        let server = TestServer::start(vec![Reply::sse(&first), Reply::sse(&run_of("r2", vec![]))]).await;
-        let budget = MemoryBudget { max_data_model_bytes: MIB, ..MemoryBudget::default() };
-        let mut s = connect(&server, budget);
-        s.run("show").await.unwrap();
-        {
-            let a2ui = s.a2ui();
-            let surface = a2ui.group().surface("s").expect("the surface was created");
-            assert_eq!(surface.data_model(), &json!({}));
-        }
-        s.run("next").await.unwrap();
-        let props = &server.requests()[1].body["forwardedProps"];
-        assert_eq!(props["a2uiErrors"][0]["error"]["code"], "LIMIT_EXCEEDED", "{props}");
-        assert_eq!(props["a2uiErrors"][0]["error"]["surfaceId"], "s");
-    })
-    .await
-    .unwrap();
-}
-
-/// Issue #11: "a panic caught inside a run leaves the session half-updated (no rollback, no
-/// poisoning)". A panic in the run (here the app's tool policy) is a typed error, and the
-/// session refuses to go on from the state the panic left.
-#[tokio::test]
-async fn a_panic_inside_a_run_poisons_the_session() {
-    timeout(TEST_BOUND, async {
-        let body = run_of("r1", vec![tool_call("c1", "lookup", "{}", "m1")]);
-        let server = TestServer::start(vec![Reply::sse(&body), Reply::sse(&run_of("r2", vec![]))]).await;
-        let mut s = connect(&server, MemoryBudget::default());
-        let tool = ClientTool::new("lookup", "looks up", json!({"type": "object"}), |_c: ToolInvocation| async {
-            Ok::<Value, agentui_runtime::session::ToolError>(json!("ok"))
-        })
-        .unwrap();
-        s.register_tool(tool).unwrap();
-        s.set_tool_policy(Arc::new(|_call: &ToolInvocation| -> ToolDecision { panic!("policy bug") }));
-        let err = s.run("go").await.unwrap_err();
-        assert!(matches!(&err, SessionError::Internal { detail } if detail.contains("policy bug")), "{err:?}");
-        assert!(s.is_poisoned());
-        // Every later call is refused; nothing is sent.
-        let again = s.run("again").await.unwrap_err();
-        assert!(matches!(again, SessionError::Internal { .. }), "{again:?}");
-        assert!(matches!(s.continue_run().await, Err(SessionError::Internal { .. })));
-        assert_eq!(server.requests().len(), 1);
-        assert!(s.set_value("any", "/x", json!(1)).is_err());
-    })
-    .await
-    .unwrap();
 }

@@ -380,24 +380,6 @@ impl ConversationSession {
         &self.shared
     }
 
-    /// Writes user input into a surface's data model (a two-way bound input).
-    pub fn set_value(&mut self, surface_id: &str, path: &str, value: Value) -> Result<(), A2uiError> {
-        self.shared.set_value(surface_id, path, value)
-    }
-
-    /// A user gesture on a surface node. An event action starts a run carrying
-    /// `forwardedProps.a2uiAction` (the agent answers it); `openUrl` is returned for the app to
-    /// open (already checked against the URL policy); a disabled node refuses.
-    pub async fn dispatch_action(&mut self, surface_id: &str, instance_id: &str) -> Result<ActionResult, SessionError> {
-        match self.shared.user_action(surface_id, instance_id)? {
-            BridgeAction::SendToAgent { forwarded_props, .. } => {
-                Ok(ActionResult::Ran(Box::new(self.run_action(forwarded_props).await?)))
-            }
-            BridgeAction::OpenUrl(url) => Ok(ActionResult::OpenUrl(url)),
-            BridgeAction::Handled => Ok(ActionResult::Handled),
-        }
-    }
-
     /// Runs the agent on a user action resolved before (see [`SharedParts::user_action`]):
     /// `forwarded_props` go with this run only.
     pub(crate) async fn run_action(&mut self, forwarded_props: Map<String, Value>) -> Result<RunSummary, SessionError> {
@@ -473,11 +455,15 @@ impl ConversationSession {
         lock(&self.shared.registry).clone()
     }
 
-    pub fn register_tool(&mut self, tool: ClientTool) -> Result<(), SessionError> {
+    // The session's own input, for the crate's tests: the actor calls `SharedParts` itself.
+    #[cfg(test)]
+    pub(crate) fn register_tool(&mut self, tool: ClientTool) -> Result<(), SessionError> {
         self.shared.register_tool(tool)
     }
 
-    pub fn unregister_tool(&mut self, name: &str) -> bool {
+    // The session's own input, for the crate's tests: the actor calls `SharedParts` itself.
+    #[cfg(test)]
+    pub(crate) fn unregister_tool(&mut self, name: &str) -> bool {
         self.shared.unregister_tool(name)
     }
 
@@ -518,23 +504,27 @@ impl ConversationSession {
 
     /// Answer an interrupt; the next run carries it in `resume`. An expired interrupt or a
     /// payload its `responseSchema` rejects is refused.
-    pub fn resolve_interrupt(&mut self, id: &str, payload: Option<Value>) -> Result<(), SessionError> {
+    // The session's own input, for the crate's tests: the actor calls `SharedParts` itself.
+    #[cfg(test)]
+    pub(crate) fn resolve_interrupt(&mut self, id: &str, payload: Option<Value>) -> Result<(), SessionError> {
         self.shared.resolve_interrupt(id, payload)
     }
 
-    pub fn cancel_interrupt(&mut self, id: &str) -> Result<(), SessionError> {
+    // The session's own input, for the crate's tests: the actor calls `SharedParts` itself.
+    #[cfg(test)]
+    pub(crate) fn cancel_interrupt(&mut self, id: &str) -> Result<(), SessionError> {
         self.shared.cancel_interrupt(id)
     }
 
     /// Send `text` as a user message and run until the agent is done with it.
-    pub async fn run(&mut self, text: impl Into<String>) -> Result<RunSummary, SessionError> {
+    pub(crate) async fn run(&mut self, text: impl Into<String>) -> Result<RunSummary, SessionError> {
         let mut message = Message::new(self.ids.next("user"), Role::User);
         message.content = Some(MessageContent::Text(text.into()));
         self.run_message(message).await
     }
 
     /// Like [`run`](Self::run) with a message the caller built (e.g. with content parts).
-    pub async fn run_message(&mut self, message: Message) -> Result<RunSummary, SessionError> {
+    pub(crate) async fn run_message(&mut self, message: Message) -> Result<RunSummary, SessionError> {
         self.check_poisoned()?;
         let key = message.id.clone();
         let text = message.text().unwrap_or_default().to_owned();
@@ -552,7 +542,7 @@ impl ConversationSession {
 
     /// Delivers the messages and actions waiting for the agent, oldest first, each in its own
     /// run. `Ok(None)` when nothing waits; the last entry's run otherwise.
-    pub async fn deliver_pending(&mut self) -> Result<Option<RunSummary>, SessionError> {
+    pub(crate) async fn deliver_pending(&mut self) -> Result<Option<RunSummary>, SessionError> {
         self.check_poisoned()?;
         let Some(last) = self.outbox.entries().last().map(|e| e.pending.key.clone()) else {
             return Ok(None);
@@ -664,7 +654,7 @@ impl ConversationSession {
 
     /// Run without a new user message: after answering interrupts, or to deliver tool results
     /// the follow-up bound held back.
-    pub async fn continue_run(&mut self) -> Result<RunSummary, SessionError> {
+    pub(crate) async fn continue_run(&mut self) -> Result<RunSummary, SessionError> {
         self.check_poisoned()?;
         self.drive_guarded().await
     }

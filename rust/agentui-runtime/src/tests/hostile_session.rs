@@ -5,7 +5,7 @@
 //! session against it and prints the outcome. An allocation past the limit aborts the child, so
 //! a normal exit means it stayed under the limit.
 
-use crate::support;
+use crate::tests::support;
 
 use std::process::Command;
 

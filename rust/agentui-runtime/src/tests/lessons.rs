@@ -1,7 +1,7 @@
 //! One test per lesson of docs/architecture.md ("Lessons from a production system that got
 //! this wrong"), each against a scripted loopback agent.
 
-use crate::support;
+use crate::tests::support;
 
 use agentui_runtime::ConversationDelta;
 use std::sync::atomic::{AtomicUsize, Ordering};

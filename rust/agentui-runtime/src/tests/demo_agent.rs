@@ -1,6 +1,6 @@
 //! The session end to end over HTTP against the scripted demo agent on loopback.
 
-use agentui_runtime::ConversationDelta;
+use agentui_runtime::{Conversation, ConversationDelta};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -106,24 +106,23 @@ async fn parallel_client_calls_are_answered_by_id() {
 
 #[tokio::test]
 async fn an_a2ui_form_renders_and_its_submitted_values_come_back_from_the_agent() {
+    // Through the conversation, the one public face: a user's form is input and an action.
     let demo = agent().await;
-    let mut s = session(&demo.agent_url());
-    tokio::time::timeout(LIMIT, s.run("book a table")).await.unwrap().unwrap();
-    {
-        let a2ui = s.a2ui();
-        let surface = a2ui.group().surface("booking").expect("the agent's surface exists");
-        assert_eq!(&*surface.node("root").unwrap().component_type, "Card");
-        assert!(!surface.node("book").unwrap().enabled, "Book is disabled until the checks pass");
-    }
-    let refused = s.dispatch_action("booking", "book").await.unwrap_err();
+    let conv = Conversation::start(session(&demo.agent_url()), tokio::runtime::Handle::current());
+    tokio::time::timeout(LIMIT, conv.send_message("book a table".into())).await.unwrap().unwrap();
+    let surface = conv.surface("booking").expect("the agent's surface exists");
+    let node = |id: &str| surface.nodes.iter().find(|n| &*n.id == id).cloned().unwrap();
+    assert_eq!(&*node("root").component_type, "Card");
+    assert!(!node("book").enabled, "Book is disabled until the checks pass");
+    let refused = conv.dispatch_action("booking", "book").await.unwrap_err();
     assert!(matches!(refused, SessionError::A2ui(_)), "{refused:?}");
 
-    s.set_value("booking", "/booking/name", json!("Ada")).unwrap();
-    s.set_value("booking", "/booking/date", json!("2026-12-24")).unwrap();
-    s.set_value("booking", "/booking/guests", json!(["4"])).unwrap();
-    let result = tokio::time::timeout(LIMIT, s.dispatch_action("booking", "book")).await.unwrap().unwrap();
+    conv.set_value("booking", "/booking/name", json!("Ada")).unwrap();
+    conv.set_value("booking", "/booking/date", json!("2026-12-24")).unwrap();
+    conv.set_value("booking", "/booking/guests", json!(["4"])).unwrap();
+    let result = tokio::time::timeout(LIMIT, conv.dispatch_action("booking", "book")).await.unwrap().unwrap();
     assert!(matches!(result, ActionResult::Ran(_)));
-    let text = last_assistant_text(&s.messages());
+    let text = last_assistant_text(&conv.snapshot().messages);
     assert!(text.contains("Ada") && text.contains("2026-12-24") && text.contains('4'), "{text}");
 }
 

@@ -2,7 +2,7 @@
 //! applies the batches as a platform does (`Shown`) and compares with what a subscriber that
 //! joins afterwards is given whole: the diffs must add up to the state.
 
-use crate::support;
+use crate::tests::support;
 
 use std::time::Duration;
 

@@ -242,7 +242,7 @@ fn platform_store_trusts_a_ca_installed_in_the_system_bundle() {
     let output = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            &crate::support::test_name_here!("platform_store_child"),
+            &crate::tests::support::test_name_here!("platform_store_child"),
             "--include-ignored",
             "--nocapture",
             "--test-threads=1",

@@ -3,7 +3,7 @@
 //! delete behave as the store's docs say. Each test opens the store file twice, as a new process
 //! would: a second `ConversationStore` on the same path.
 
-use crate::support;
+use crate::tests::support;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

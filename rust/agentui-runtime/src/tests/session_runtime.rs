@@ -3,7 +3,7 @@
 //! clock: time bounds (tool timeouts, cancellation latency, `TEST_BOUND`) are virtual, so they
 //! hold exactly and never flake on a loaded machine.
 
-use crate::support;
+use crate::tests::support;
 
 use agentui_runtime::ConversationDelta;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -2,7 +2,7 @@
 //! shape those servers really send and pinned by a test named after it. The same scenarios run
 //! against the real servers in `tests/interop/`.
 
-use crate::support;
+use crate::tests::support;
 
 use agentui_runtime::ConversationDelta;
 use std::sync::atomic::{AtomicUsize, Ordering};

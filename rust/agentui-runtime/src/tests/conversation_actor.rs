@@ -2,7 +2,7 @@
 //! deltas through bounded queues. On tokio's paused clock: the test server's `Step::Sleep`
 //! holds a stream open in virtual time, which advances only when every task waits.
 
-use crate::support;
+use crate::tests::support;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;

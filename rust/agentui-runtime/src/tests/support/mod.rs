@@ -9,8 +9,8 @@ use agentui_runtime::ConversationDelta;
 pub use agentui_test_server::*;
 
 /// A test's name as the test binary knows it, for a child process that re-runs one test with
-/// `--exact`: the calling module's path without the crate's name (`tests/it` links every file
-/// into one binary as a module).
+/// `--exact`: the calling module's path without the crate's name (every test module is linked
+/// into one binary).
 #[allow(unused_macros)]
 macro_rules! test_name_here {
     ($test:literal) => {
