@@ -4,7 +4,7 @@
 
 use crate::tests::support;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -607,4 +607,56 @@ async fn runs_of_one_conversation_reuse_a_kept_alive_connection() {
     let connections: Vec<usize> = server.requests().iter().map(|r| r.connection).collect();
     assert_eq!(connections, [0, 0, 0], "every run on the first connection");
     assert_eq!(conv.snapshot().messages.len(), 6);
+}
+
+/// The snapshot comes from the conversation the run applies to, under the lock the run tells
+/// its deltas under: a subscriber that joins mid-stream, on another thread, gets every piece
+/// exactly once, in its snapshot or after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn subscribers_joining_mid_stream_from_another_thread_see_each_piece_once() {
+    const N: usize = 20_000;
+    let server = TestServer::start(vec![long_text_run("r1", N)]).await;
+    let conv = conversation(&server);
+    let streamed_so_far = |snapshot: &agentui_runtime::ConversationSnapshot| {
+        snapshot.messages.iter().find(|m| m.id == "a1").map(|m| m.text().unwrap_or("").to_owned())
+    };
+    let done = Arc::new(AtomicBool::new(false));
+    let joiner = std::thread::spawn({
+        let (conv, done) = (conv.clone(), done.clone());
+        move || {
+            // Joining all through the run; kept: those that joined while the text streamed.
+            let mut joined = Vec::new();
+            while !done.load(Ordering::SeqCst) && joined.len() < 200 {
+                let mut sub = conv.subscribe();
+                let Some(Observed::Snapshot(snapshot)) = sub.try_recv() else { panic!("a snapshot comes first") };
+                if streamed_so_far(&snapshot).is_some_and(|t| !t.is_empty() && t.len() < N) {
+                    joined.push((snapshot, sub));
+                }
+                std::thread::yield_now();
+            }
+            joined
+        }
+    });
+    conv.send_message("long".into()).await.unwrap();
+    done.store(true, Ordering::SeqCst);
+    let joined = joiner.join().unwrap();
+    let text = conv.snapshot().messages[1].text().unwrap().to_owned();
+    assert_eq!(text.len(), N);
+    // The run did not end before a join could interleave with it (else this proves little).
+    assert!(!joined.is_empty(), "no subscriber joined while the text streamed");
+    for (snapshot, mut sub) in joined {
+        let mut seen = streamed_so_far(&snapshot);
+        for delta in deltas(&drain(&mut sub)) {
+            match delta {
+                ConversationDelta::MessageAdded(m) | ConversationDelta::MessageReplaced(m) if m.id == "a1" => {
+                    seen = Some(m.text().unwrap_or("").to_owned())
+                }
+                ConversationDelta::TextAppended { message_id, delta } if message_id == "a1" => {
+                    seen.as_mut().expect("text for a message the subscriber has").push_str(delta)
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(seen.as_deref(), Some(text.as_str()), "snapshot plus deltas is the text, each piece once");
+    }
 }
