@@ -70,8 +70,18 @@ class AdapterBenchmark {
         const val BENCH_THREAD = "thread-bench-0001"
     }
 
-    /** One measured run: its time, the process's peak RSS during it, and the snapshots it took. */
-    private class Measured(val ms: Double, val rssMb: Double, val snapshots: Int)
+    /**
+     * One measured run: its time, the process's peak RSS during it, the Java heap still live
+     * after it (collected, the conversation still open: what the flows hold), and the snapshots
+     * it took.
+     */
+    private class Measured(val ms: Double, val rssMb: Double, val liveHeapMb: Double, val snapshots: Int)
+
+    private fun liveHeapMb(): Double {
+        System.gc()
+        val runtime = Runtime.getRuntime()
+        return (runtime.totalMemory() - runtime.freeMemory()) / (1024.0 * 1024.0)
+    }
 
     /**
      * [warmUps] unmeasured runs, then [runs] measured ones, each from a fresh peak RSS. A profile
@@ -87,7 +97,7 @@ class AdapterBenchmark {
                 val rss = peakRssMb()
                 check(it.conversation)
                 // 1 unless the main thread fell behind and the core resynced it.
-                Measured(it.ms, rss, it.conversation.snapshotsApplied)
+                Measured(it.ms, rss, liveHeapMb(), it.conversation.snapshotsApplied)
             }
         }
     }
@@ -95,8 +105,10 @@ class AdapterBenchmark {
     private fun report(label: String, events: Int, runs: List<Measured>) {
         val ms = runs.map { it.ms }.sorted()
         val median = ms[ms.size / 2]
-        println("BENCH %-60s %8.1f ms median (%.1f-%.1f, %d runs), %.2f us/event, peak RSS (VmHWM) %.0f MB, snapshots %s".format(
-            label, median, ms.first(), ms.last(), ms.size, median * 1000 / events, runs.maxOf { it.rssMb }, runs.map { it.snapshots }))
+        println("BENCH %-60s %8.1f ms median (%.1f-%.1f, %d runs), %.2f us/event, peak RSS (VmHWM) %.0f MB, live heap after %.0f MB, snapshots %s (JVM: %s)".format(
+            label, median, ms.first(), ms.last(), ms.size, median * 1000 / events, runs.maxOf { it.rssMb },
+            runs.maxOf { it.liveHeapMb }, runs.map { it.snapshots },
+            java.lang.management.ManagementFactory.getRuntimeMXBean().inputArguments.filter { it.startsWith("-Xm") }))
     }
 
     @Test
