@@ -34,8 +34,13 @@ class AdapterBenchmark {
         error("../shared/bench/agui-stream-n2000.sse not found above ${File("").absolutePath}")
     }
 
-    private fun peakRssMb(): Double =
-        File("/proc/self/status").readLines().first { it.startsWith("VmHWM:") }.split(Regex("\\s+"))[1].toDouble() / 1024
+    private fun statusMb(field: String): Double =
+        File("/proc/self/status").readLines().first { it.startsWith("$field:") }.split(Regex("\\s+"))[1].toDouble() / 1024
+
+    private fun peakRssMb(): Double = statusMb("VmHWM")
+
+    /** The process's resident memory now (`VmRSS`). */
+    private fun rssMb(): Double = statusMb("VmRSS")
 
     /** Resets VmHWM so the next reading is this measurement's peak (Linux: clear_refs 5). */
     private fun resetPeakRss() {
@@ -75,7 +80,7 @@ class AdapterBenchmark {
      * after it (collected, the conversation still open: what the flows hold), and the snapshots
      * it took.
      */
-    private class Measured(val ms: Double, val rssMb: Double, val liveHeapMb: Double, val snapshots: Int)
+    private class Measured(val ms: Double, val rssMb: Double, val startRssMb: Double, val liveHeapMb: Double, val snapshots: Int)
 
     private fun liveHeapMb(): Double {
         System.gc()
@@ -89,15 +94,19 @@ class AdapterBenchmark {
      * same two cores: its figure moved between 450 and 720 ms with the JIT's timing.
      */
     private fun measuredRuns(warmUps: Int, runs: Int, run: () -> Run, check: (AgentConversation) -> Unit): List<Measured> {
+        // What the JVM (JUnit, Kotlin, JNA, the loaded library) holds before this case runs.
+        System.gc()
+        println("BENCH RSS before the warm-ups: %.0f MB".format(rssMb()))
         repeat(warmUps) { run().close() }
         return List(runs) {
             System.gc()
             resetPeakRss()
+            val startRss = rssMb()
             run().use {
                 val rss = peakRssMb()
                 check(it.conversation)
                 // 1 unless the main thread fell behind and the core resynced it.
-                Measured(it.ms, rss, liveHeapMb(), it.conversation.snapshotsApplied)
+                Measured(it.ms, rss, startRss, liveHeapMb(), it.conversation.snapshotsApplied)
             }
         }
     }
@@ -105,9 +114,9 @@ class AdapterBenchmark {
     private fun report(label: String, events: Int, runs: List<Measured>) {
         val ms = runs.map { it.ms }.sorted()
         val median = ms[ms.size / 2]
-        println("BENCH %-60s %8.1f ms median (%.1f-%.1f, %d runs), %.2f us/event, peak RSS (VmHWM) %.0f MB, live heap after %.0f MB, snapshots %s (JVM: %s)".format(
+        println("BENCH %-60s %8.1f ms median (%.1f-%.1f, %d runs), %.2f us/event, peak RSS (VmHWM) %.0f MB (%.0f MB at the run's start), live heap after %.0f MB, snapshots %s (JVM: %s)".format(
             label, median, ms.first(), ms.last(), ms.size, median * 1000 / events, runs.maxOf { it.rssMb },
-            runs.maxOf { it.liveHeapMb }, runs.map { it.snapshots },
+            runs.minOf { it.startRssMb }, runs.maxOf { it.liveHeapMb }, runs.map { it.snapshots },
             java.lang.management.ManagementFactory.getRuntimeMXBean().inputArguments.filter { it.startsWith("-Xm") }))
     }
 
