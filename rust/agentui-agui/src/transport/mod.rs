@@ -10,6 +10,7 @@
 //! `Last-Event-ID` (see [`resume`](ResumeOptions)), so a run reads one continuous stream.
 
 mod cancel;
+mod connectivity;
 mod error;
 mod headers;
 mod resume;
@@ -23,6 +24,7 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE, 
 use reqwest::StatusCode;
 
 pub use cancel::CancelToken;
+pub use connectivity::{Connectivity, NetworkWait};
 pub use error::{CertificateRejection, TransportError, Truncation};
 pub use headers::{HeaderFuture, HeaderProvider, HeaderReason, SharedHeaderProvider};
 pub use resume::ResumeOptions;
@@ -60,6 +62,8 @@ pub struct TransportOptions {
     pub header_timeout: Duration,
     /// How a stream that breaks mid-run is resumed.
     pub resume: ResumeOptions,
+    /// The host's word on the network: a resumption waits for it instead of spending attempts.
+    pub connectivity: Connectivity,
 }
 
 impl Default for TransportOptions {
@@ -73,6 +77,7 @@ impl Default for TransportOptions {
             header_provider: None,
             header_timeout: Duration::from_secs(10),
             resume: ResumeOptions::default(),
+            connectivity: Connectivity::default(),
         }
     }
 }

@@ -34,6 +34,9 @@ pub struct ResumeOptions {
     pub max_resumes: u32,
     /// Event ids remembered per run to recognise a replay; past it the run cannot resume.
     pub max_remembered_ids: usize,
+    /// Longest wait for the network to come back (see [`Connectivity`](super::Connectivity))
+    /// before the run fails.
+    pub max_offline_wait: Duration,
 }
 
 impl Default for ResumeOptions {
@@ -44,6 +47,7 @@ impl Default for ResumeOptions {
             max_delay: Duration::from_secs(10),
             max_resumes: 20,
             max_remembered_ids: 100_000,
+            max_offline_wait: Duration::from_secs(120),
         }
     }
 }
@@ -150,6 +154,10 @@ impl Resumption {
 
     pub fn last_id(&self) -> Option<&str> {
         self.last_id.as_deref()
+    }
+
+    pub fn max_offline_wait(&self) -> Duration {
+        self.options.max_offline_wait
     }
 
     pub fn max_attempts(&self) -> u32 {

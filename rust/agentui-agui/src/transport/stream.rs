@@ -160,11 +160,20 @@ impl EventStream {
     /// are kept in the resumption, so a dropped call resumes where it was.
     async fn reconnect(&mut self) -> Result<(), TransportError> {
         let Some(r) = self.resumption.as_mut() else { return Ok(()) };
+        let network = r.transport.options().connectivity.clone();
+        let offline_limit = r.max_offline_wait();
         let Some(pending) = r.pending.as_mut() else { return Ok(()) };
+        // Offline, the wait does not run out and no attempt is spent; back online, it ends at once.
+        let wait = pending.not_before.saturating_duration_since(Instant::now());
         tokio::select! {
             biased;
             _ = self.cancel.cancelled() => return Err(TransportError::Cancelled),
-            _ = tokio::time::sleep_until(pending.not_before) => {}
+            waited = tokio::time::timeout(wait + offline_limit, network.wait_or_back_online(wait)) => {
+                if waited.is_err() {
+                    let last = TransportError::ConnectionLost(format!("offline for longer than {offline_limit:?}"));
+                    return Err(TransportError::ResumeExhausted { attempts: pending.attempts, last: Box::new(last) });
+                }
+            }
         }
         pending.attempts += 1;
         let attempt = pending.attempts;

@@ -7,7 +7,9 @@ use std::time::Duration;
 use tokio::time::{timeout, Instant};
 
 use agentui_agui::message::RunAgentInput;
-use agentui_agui::transport::{CancelToken, HttpTransport, ResumeOptions, TransportError, TransportOptions};
+use agentui_agui::transport::{
+    CancelToken, Connectivity, HttpTransport, ResumeOptions, TransportError, TransportOptions,
+};
 use agentui_agui::{ConversationState, PipelineOptions};
 use agentui_test_server::*;
 use serde_json::{json, Value};
@@ -243,6 +245,40 @@ async fn a_cancel_during_the_wait_ends_the_run_at_once() {
             .await;
         assert_eq!(r, Err(TransportError::Cancelled));
         assert!(t0.elapsed() < Duration::from_secs(2));
+        assert_eq!(server.requests().len(), 1);
+    })
+    .await
+    .unwrap();
+}
+
+#[tokio::test(start_paused = true)]
+async fn offline_the_resumption_waits_without_spending_attempts_and_goes_when_back_online() {
+    timeout(TEST_BOUND * 10, async {
+        let server = TestServer::with_handler(vec![], ResumableRun::new(answer(), vec![2]).handler()).await;
+        let network = Connectivity::new();
+        network.set_online(false);
+        let host = network.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_secs(90)).await;
+            host.set_online(true);
+        });
+        let resume = ResumeOptions { max_attempts: 1, ..ResumeOptions::default() };
+        let t0 = Instant::now();
+        let (c, r, seen) = run(&server, TransportOptions { resume, connectivity: network, ..options() }).await;
+        r.unwrap();
+        assert_eq!(seen, ALL);
+        assert_eq!(c.message("m1").unwrap().text(), Some("hello world"));
+        assert_eq!(server.requests().len(), 2, "one attempt, made once the network was back");
+        let elapsed = t0.elapsed();
+        assert!(elapsed >= Duration::from_secs(90) && elapsed < Duration::from_millis(90_100), "{elapsed:?}");
+
+        // Offline for longer than the bound: the run fails rather than wait for ever.
+        let server = TestServer::with_handler(vec![], ResumableRun::new(answer(), vec![2]).handler()).await;
+        let network = Connectivity::new();
+        network.set_online(false);
+        let resume = ResumeOptions { max_offline_wait: Duration::from_secs(30), ..ResumeOptions::default() };
+        let (_, r, _) = run(&server, TransportOptions { resume, connectivity: network, ..options() }).await;
+        assert!(matches!(r, Err(TransportError::ResumeExhausted { attempts: 0, .. })), "{r:?}");
         assert_eq!(server.requests().len(), 1);
     })
     .await

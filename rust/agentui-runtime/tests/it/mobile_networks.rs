@@ -4,16 +4,17 @@
 use crate::support;
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use agentui_agui::reducer::LocalOnly;
 use agentui_agui::transport::{
-    HeaderFuture, HeaderProvider, HeaderReason, SharedHeaderProvider, TransportError, TransportOptions,
+    Connectivity, HeaderFuture, HeaderProvider, HeaderReason, SharedHeaderProvider, TransportError, TransportOptions,
 };
 use agentui_runtime::session::{ConversationSession, RunPhase, SessionError, SessionOptions, SessionWarningKind};
-use agentui_runtime::ConversationDelta;
+use agentui_runtime::{Conversation, ConversationDelta, Observed};
 use serde_json::{json, Value};
 use support::*;
-use tokio::time::timeout;
+use tokio::time::{timeout, Instant};
 
 fn session_with(server: &TestServer, transport: TransportOptions) -> (ConversationSession, Recorder) {
     let options = SessionOptions { thread_id: Some("t".into()), transport, ..SessionOptions::default() };
@@ -174,6 +175,48 @@ async fn a_conversation_survives_a_token_refresh() {
         gate.set_token("t3");
         let err = s.run("third").await.unwrap_err();
         assert!(matches!(err, SessionError::Transport(TransportError::Unauthorized { .. })), "{err:?}");
+    })
+    .await
+    .unwrap();
+}
+
+#[tokio::test(start_paused = true)]
+async fn offline_the_outbox_waits_and_when_back_online_sends_at_once() {
+    timeout(TEST_BOUND * 100, async {
+        let server = TestServer::start(vec![
+            Reply::status(503, "text/plain", b"no route"),
+            Reply::sse(&run_of("r1", vec![text("a1", "Got it.")])),
+        ])
+        .await;
+        let network = Connectivity::new();
+        let (session, _) =
+            session_with(&server, TransportOptions { connectivity: network.clone(), ..TransportOptions::default() });
+        let conv = Conversation::start(session, tokio::runtime::Handle::current());
+        network.set_online(false);
+        let error = conv.send_message("from the tunnel".into()).await.unwrap_err();
+        assert!(matches!(error, SessionError::Transport(TransportError::Status { status: 503, .. })), "{error:?}");
+        assert_eq!(conv.snapshot().pending_sends.len(), 1);
+
+        // Ten minutes offline: the one-second, then doubling, retries would have tried ten times.
+        tokio::time::sleep(Duration::from_secs(600)).await;
+        assert_eq!(server.requests().len(), 1, "no attempt spent while offline");
+        assert_eq!(conv.snapshot().pending_sends[0].attempts, 1);
+
+        let back = Instant::now();
+        network.set_online(true);
+        let mut sub = conv.subscribe();
+        while let Some(item) = sub.recv().await {
+            if matches!(&item, Observed::Delta(ConversationDelta::PendingSends(p)) if p.is_empty()) {
+                break;
+            }
+        }
+        assert!(
+            back.elapsed() < Duration::from_millis(100),
+            "sent at once, not at the next retry: {:?}",
+            back.elapsed()
+        );
+        assert_eq!(server.requests().len(), 2);
+        assert!(conv.snapshot().messages.iter().any(|m| m.id == "a1"));
     })
     .await
     .unwrap();
