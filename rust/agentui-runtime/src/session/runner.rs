@@ -384,6 +384,11 @@ impl ConversationSession {
         } else {
             stream.release_connection(RELEASE_GRACE).await;
         }
+        if stream.resumed() > 0 {
+            let message =
+                format!("the stream broke and was resumed from its last event ({} time(s))", stream.resumed());
+            self.warn(&mut summary.warnings, SessionWarningKind::StreamResumed, message);
+        }
         if stream.ignored_after_close() > 0 {
             let message = format!("{} events after the run ended were ignored", stream.ignored_after_close());
             self.warn(&mut summary.warnings, SessionWarningKind::IgnoredAfterRunEnd, message);

@@ -56,6 +56,14 @@ async fn a_drop_mid_answer_on_a_resumable_server_completes_the_answer_exactly_on
         assert_eq!(s.conversation().message("a1").unwrap().text(), Some("The answer is 42."));
         assert_eq!(told_text(&rec, "a1"), "The answer is 42.", "observers saw every piece once");
         assert_eq!(s.conversation().local_only("a1"), None);
+        assert!(
+            summary
+                .warnings
+                .iter()
+                .any(|w| w.kind == SessionWarningKind::StreamResumed && w.message.contains("1 time")),
+            "{:?}",
+            summary.warnings
+        );
         let requests = server.requests();
         assert_eq!(requests.len(), 2);
         assert_eq!(requests[1].header("last-event-id"), Some("4"));
