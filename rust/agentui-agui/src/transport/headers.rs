@@ -22,6 +22,7 @@ use super::TransportError;
 
 /// Why the provider is asked.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 pub enum HeaderReason {
     /// A request is about to be sent.
     Request,
