@@ -91,13 +91,6 @@ pub enum TransportError {
     ResumeMismatch { id: String },
 }
 
-impl TransportError {
-    /// Whether this is the stream breaking (or stalling) mid-body, which a resumption can mend.
-    pub fn is_broken_stream(&self) -> bool {
-        matches!(self, TransportError::ConnectionLost(_) | TransportError::Idle(_))
-    }
-}
-
 /// Why a certificate was refused, for apps to match on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]

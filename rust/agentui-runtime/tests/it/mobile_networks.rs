@@ -229,3 +229,48 @@ async fn offline_the_outbox_waits_and_when_back_online_sends_at_once() {
     .await
     .unwrap();
 }
+
+/// A provider whose token service is unreachable until `reachable` is set.
+struct FlakyTokens {
+    reachable: Mutex<bool>,
+}
+
+impl HeaderProvider for FlakyTokens {
+    fn headers(&self, _: HeaderReason) -> HeaderFuture<'_> {
+        Box::pin(async move {
+            if *self.reachable.lock().unwrap() {
+                Ok(vec![("Authorization".to_owned(), "Bearer t".to_owned())])
+            } else {
+                Err("the token service is unreachable".to_owned())
+            }
+        })
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_message_whose_headers_could_not_be_had_waits_instead_of_being_dropped() {
+    timeout(TEST_BOUND, async {
+        let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![text("a1", "Got it.")]))]).await;
+        let tokens = Arc::new(FlakyTokens { reachable: Mutex::new(false) });
+        let transport = TransportOptions {
+            header_provider: Some(SharedHeaderProvider(tokens.clone())),
+            ..TransportOptions::default()
+        };
+        let (mut s, _) = session_with(&server, transport);
+        let err = s.run("hello").await.unwrap_err();
+        assert_eq!(
+            err,
+            SessionError::Transport(TransportError::HeaderProvider("the token service is unreachable".into()))
+        );
+        assert_eq!(s.pending_sends().len(), 1, "the request never left: the message waits");
+        assert!(server.requests().is_empty());
+
+        *tokens.reachable.lock().unwrap() = true;
+        s.deliver_pending().await.unwrap().unwrap();
+        assert!(s.pending_sends().is_empty());
+        assert_eq!(server.requests().len(), 1);
+        assert_eq!(s.conversation().message("a1").unwrap().text(), Some("Got it."));
+    })
+    .await
+    .unwrap();
+}
