@@ -89,10 +89,15 @@ public final class AgentRuntime {
     let native: Runtime
     /// Where conversations are kept; nil: in memory only.
     let store: ConversationStore?
+    #if canImport(Network)
+    /// The device's network, as NWPathMonitor reports it, for as long as this runtime lives.
+    private var connectivity: ConnectivityWatcher?
+    #endif
 
     public init(workerThreads: UInt32 = 2) throws {
         native = try Runtime.withWorkerThreads(workerThreads: workerThreads)
         store = nil
+        watchConnectivity()
     }
 
     /// A runtime whose conversations are kept in the SQLite file at `storeURL` (a file URL;
@@ -102,6 +107,22 @@ public final class AgentRuntime {
     public init(storeURL: URL, workerThreads: UInt32 = 2) throws {
         store = try ConversationStore.open(path: storeURL.path)
         native = try Runtime.withWorkerThreads(workerThreads: workerThreads)
+        watchConnectivity()
+    }
+
+    private func watchConnectivity() {
+        #if canImport(Network)
+        let native = self.native
+        connectivity = ConnectivityWatcher { online in native.setOnline(online: online) }
+        #endif
+    }
+
+    /// Whether the device has a network. On Apple platforms the runtime watches NWPathMonitor and
+    /// calls this itself; call it to drive the state yourself (tests, another source). While
+    /// offline, messages waiting for the agent and a dropped stream's resumption hold their
+    /// attempts; when online again they go at once. Online until told otherwise.
+    public func setOnline(_ online: Bool) {
+        native.setOnline(online: online)
     }
 
     /// Whether conversations are kept in a store file.
@@ -122,13 +143,18 @@ public final class AgentRuntime {
     /// on the calling thread (a few ms for a long conversation); `resume` reads it off the main
     /// actor. A run that was open when the app stopped comes back as `.abandoned`. Throws
     /// `ConversationError.Store` when the store cannot restore it.
+    ///
+    /// `headerProvider`, when given, is asked for headers before every request and again on a
+    /// 401 (see `HeaderProvider`); its headers go over `headers`.
     @MainActor
     public func connect(
         url: String,
         headers: [String: String] = [:],
-        options: AgentOptions = AgentOptions()
+        options: AgentOptions = AgentOptions(),
+        headerProvider: HeaderProvider? = nil
     ) throws -> AgentConversation {
-        let conversation = try Self.open(native, store, url: url, headers: headers, options: options.toNative())
+        let conversation = try Self.open(
+            native, store, url: url, headers: headers, provider: headerProvider, options: options.toNative())
         return try AgentConversation(native: conversation)
     }
 
@@ -140,14 +166,15 @@ public final class AgentRuntime {
         threadId: String,
         url: String,
         headers: [String: String] = [:],
-        options: AgentOptions = AgentOptions()
+        options: AgentOptions = AgentOptions(),
+        headerProvider: HeaderProvider? = nil
     ) async throws -> AgentConversation {
         let store = requireStore()
         var restoring = options
         restoring.threadId = threadId
         let (native, resumed) = (self.native, restoring.toNative())
         let conversation = try await Task.detached {
-            try Self.open(native, store, url: url, headers: headers, options: resumed)
+            try Self.open(native, store, url: url, headers: headers, provider: headerProvider, options: resumed)
         }.value
         return try AgentConversation(native: conversation)
     }
@@ -187,13 +214,16 @@ public final class AgentRuntime {
         _ store: ConversationStore?,
         url: String,
         headers: [String: String],
+        provider: HeaderProvider?,
         options: ConversationOptions
     ) throws -> Conversation {
         let headers = headers.map { Header(name: $0.key, value: $0.value) }
+        let adapter = provider.map { HeaderProviderAdapter($0) }
         if let store {
-            return try native.open(store: store, url: url, headers: headers, options: options)
+            return try native.openWithProvider(
+                store: store, url: url, headers: headers, headerProvider: adapter, options: options)
         }
-        return try native.connect(url: url, headers: headers, options: options)
+        return try native.connectWithProvider(url: url, headers: headers, headerProvider: adapter, options: options)
     }
 
     /// `locale` as the BCP-47 language tag the core expects (`de-DE`, `sr-Latn-RS`). Foundation

@@ -28,7 +28,8 @@ pub struct SseEvent {
     pub data: String,
     /// The last event id seen on the stream (persists across events), if any.
     pub id: Option<String>,
-    /// The reconnection time the server asked for, in milliseconds, if this event carried one.
+    /// The reconnection time the server asked for, in milliseconds, if this event or a block
+    /// without data since the last event carried one.
     pub retry: Option<u64>,
 }
 
@@ -233,11 +234,13 @@ impl SseDecoder {
     }
 
     fn dispatch(&mut self, sink: &mut impl FnMut(SseEvent)) {
-        let retry = self.retry.take();
         if !self.has_data {
+            // A `retry:` sent on its own (servers send it first, without data) still counts:
+            // it goes out with the next event.
             self.event_type.clear();
             return;
         }
+        let retry = self.retry.take();
         let event =
             if self.event_type.is_empty() { "message".to_owned() } else { std::mem::take(&mut self.event_type) };
         self.has_data = false;
@@ -346,6 +349,10 @@ mod tests {
         assert_eq!(events[1].event, "message");
         assert_eq!(events[1].id.as_deref(), Some("7"), "the last event id persists");
         assert_eq!(events[1].retry, None, "a non-digit retry is ignored");
+        let alone = decode_all_splits(b"retry: 2500\n\n: comment\n\ndata: a\n\ndata: b\n\n").unwrap();
+        assert_eq!(alone.len(), 2);
+        assert_eq!(alone[0].retry, Some(2500), "a retry sent alone goes with the next event");
+        assert_eq!(alone[1].retry, None);
         assert_eq!(events[2].id.as_deref(), Some(""), "a field without a colon has an empty value");
         let nul = decode_all_splits(b"id: a\0b\ndata: x\n\n").unwrap();
         assert_eq!(nul[0].id, None, "an id containing NUL is ignored");

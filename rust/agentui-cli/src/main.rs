@@ -3,6 +3,7 @@
 mod agui;
 mod conversation_json;
 mod gestures;
+mod header_command;
 mod input;
 mod live;
 mod locale;

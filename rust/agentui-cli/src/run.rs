@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use agentui_agui::message::{Interrupt, Role};
+use agentui_agui::transport::SharedHeaderProvider;
 use agentui_agui::Message;
 use agentui_runtime::session::ActionResult;
 use agentui_runtime::session::{
@@ -65,6 +66,11 @@ pub struct RunArgs {
     /// Extra request header, NAME:VALUE (e.g. authorization); repeatable. Never printed.
     #[arg(long = "header", value_name = "NAME:VALUE")]
     pub headers: Vec<String>,
+    /// Run CMD (with `sh -c`) before each request for fresh headers: it prints `NAME: VALUE`
+    /// lines; `AGENTUI_HEADER_REASON` is `unauthorized` after a 401 (see docs/cli.md). Its
+    /// headers win over `--header`. Never printed.
+    #[arg(long = "header-command", value_name = "CMD")]
+    pub header_command: Option<String>,
     /// One JSON object per line for each session update, then `{"final": {...}}`.
     #[arg(long)]
     pub json: bool,
@@ -687,6 +693,10 @@ fn session_options(args: &RunArgs) -> Result<SessionOptions, String> {
     let thread_id = args.resume.clone().or_else(|| args.thread_id.clone());
     let mut options = SessionOptions { thread_id, ..SessionOptions::default() };
     options.transport.tls = args.tls.options()?;
+    if let Some(command) = &args.header_command {
+        let provider = crate::header_command::HeaderCommand::new(command.clone());
+        options.transport.header_provider = Some(SharedHeaderProvider::new(provider));
+    }
     options.localization = args.locale.localization()?;
     Ok(options)
 }

@@ -34,6 +34,13 @@ pub enum ConversationError {
     TlsConfig { detail: String },
     #[error("the agent answered HTTP {status}: {detail}")]
     HttpStatus { status: u16, detail: String },
+    /// The agent refused the credentials (HTTP 401), also after the header provider was asked
+    /// for fresh ones: the user should sign in again.
+    #[error("unauthorized: {detail}")]
+    Unauthorized { detail: String },
+    /// The header provider failed or did not answer in time (its own text).
+    #[error("header provider: {detail}")]
+    HeaderProvider { detail: String },
     /// Wrong content type, truncated stream, SSE framing or an AG-UI protocol violation.
     #[error("protocol: {detail}")]
     Protocol { detail: String },
@@ -109,10 +116,14 @@ impl From<TransportError> for ConversationError {
             TransportError::Cancelled => ConversationError::Cancelled,
             TransportError::Certificate { kind, .. } => ConversationError::Certificate { kind, detail },
             TransportError::Tls(detail) => ConversationError::TlsConfig { detail },
+            TransportError::Unauthorized { body_excerpt } => ConversationError::Unauthorized { detail: body_excerpt },
+            TransportError::HeaderProvider(detail) => ConversationError::HeaderProvider { detail },
             TransportError::Connect(_)
             | TransportError::Request(_)
             | TransportError::Idle(_)
-            | TransportError::ConnectionLost(_) => ConversationError::Network { detail },
+            | TransportError::ConnectionLost(_)
+            | TransportError::ResumeRefused { .. }
+            | TransportError::ResumeExhausted { .. } => ConversationError::Network { detail },
             TransportError::Protocol(ProtocolError::LimitExceeded { .. })
             | TransportError::Sse(SseError::EventTooLarge { .. } | SseError::LineTooLong { .. }) => {
                 ConversationError::LimitExceeded { detail }
@@ -120,6 +131,7 @@ impl From<TransportError> for ConversationError {
             TransportError::UnexpectedContentType { .. }
             | TransportError::Truncated(_)
             | TransportError::Sse(_)
+            | TransportError::ResumeMismatch { .. }
             | TransportError::Protocol(_) => ConversationError::Protocol { detail },
             TransportError::ClientBuild(_) | TransportError::Encode(_) => ConversationError::Internal { detail },
         }

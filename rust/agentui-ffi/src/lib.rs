@@ -17,6 +17,7 @@ uniffi::setup_scaffolding!();
 mod conversation;
 mod error;
 mod logging;
+mod network;
 mod runtime;
 mod store;
 mod tls;
@@ -28,6 +29,7 @@ pub use agentui_ffi_demo as demo;
 pub use conversation::{Conversation, SurfaceFeed, ValueWrite, ViewSubscription};
 pub use error::{ConversationError, RuntimeStartError, SurfaceError};
 pub use logging::{set_log_level, LogLevel};
+pub use network::{HeaderProviderError, RequestHeaderProvider};
 pub use runtime::{default_memory_budget, ConversationOptions, Header, Runtime};
 pub use store::ConversationStore;
 pub use tools::{ClientToolHandler, ToolHandlerError};
@@ -39,7 +41,7 @@ pub use agentui_agui::message::{
     ContentPart, Context, Interrupt, Message, MessageContent, PartSource, Role, RunOutcome,
 };
 pub use agentui_agui::reducer::LocalOnly;
-pub use agentui_agui::transport::{CertificateRejection, TrustStore};
+pub use agentui_agui::transport::{CertificateRejection, HeaderReason, TrustStore};
 pub use agentui_json::value::{NodeValue, PropEntry};
 pub use agentui_runtime::session::{
     ActionResult, PendingSend, PendingSendKind, RunPhase, RunSummary, SessionWarning, SessionWarningKind,

@@ -18,13 +18,14 @@ use agentui_a2ui::Localization;
 use agentui_agui::message::Context;
 use agentui_agui::MemoryBudget;
 
-use agentui_agui::transport::TransportOptions;
+use agentui_agui::transport::{Connectivity, SharedHeaderProvider, TransportOptions};
 use agentui_runtime::session::{ConversationSession, SessionOptions};
 use std::time::Duration;
 use tokio::runtime::Handle;
 
 use crate::conversation::Conversation;
 use crate::error::{ConversationError, RuntimeStartError};
+use crate::network::{ForeignHeaders, RequestHeaderProvider};
 use crate::store::ConversationStore;
 
 /// Worker threads of [`Runtime::new`]: one conversation streams on one task, tool handlers
@@ -213,6 +214,8 @@ fn on_runtime_thread_start() {
 #[derive(uniffi::Object)]
 pub struct Runtime {
     core: Arc<RuntimeCore>,
+    /// The device's network as the app says (`set_online`), shared by every conversation.
+    connectivity: Connectivity,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -236,7 +239,8 @@ impl Runtime {
             .build()
             .map_err(|e| RuntimeStartError::Failed { detail: e.to_string() })?;
         let handle = runtime.handle().clone();
-        Ok(Runtime { core: Arc::new(RuntimeCore { runtime: Some(runtime), handle }) })
+        let core = Arc::new(RuntimeCore { runtime: Some(runtime), handle });
+        Ok(Runtime { core, connectivity: Connectivity::new() })
     }
 
     /// The runtime handle, for Rust callers (tests, embedding crates).
@@ -266,7 +270,19 @@ impl Runtime {
         headers: Vec<Header>,
         options: ConversationOptions,
     ) -> Result<Arc<Conversation>, ConversationError> {
-        let session = self.session(&url, headers, options)?;
+        self.connect_with_provider(url, headers, None, options)
+    }
+
+    /// [`connect`](Self::connect), with `header_provider` asked for headers before every request
+    /// (over the fixed `headers`: a name both give is the provider's), and again once on a 401.
+    pub fn connect_with_provider(
+        &self,
+        url: String,
+        headers: Vec<Header>,
+        header_provider: Option<Arc<dyn RequestHeaderProvider>>,
+        options: ConversationOptions,
+    ) -> Result<Arc<Conversation>, ConversationError> {
+        let session = self.session(&url, headers, options, header_provider)?;
         let conversation = agentui_runtime::Conversation::start(session, self.core.handle().clone());
         Ok(Conversation::new(self.core.clone(), conversation))
     }
@@ -283,10 +299,31 @@ impl Runtime {
         headers: Vec<Header>,
         options: ConversationOptions,
     ) -> Result<Arc<Conversation>, ConversationError> {
-        let session = self.session(&url, headers, options)?;
+        self.open_with_provider(store, url, headers, None, options)
+    }
+
+    /// [`open`](Self::open), with a header provider as for
+    /// [`connect_with_provider`](Self::connect_with_provider).
+    pub fn open_with_provider(
+        &self,
+        store: Arc<ConversationStore>,
+        url: String,
+        headers: Vec<Header>,
+        header_provider: Option<Arc<dyn RequestHeaderProvider>>,
+        options: ConversationOptions,
+    ) -> Result<Arc<Conversation>, ConversationError> {
+        let session = self.session(&url, headers, options, header_provider)?;
         let handle = self.core.handle().clone();
         let conversation = agentui_runtime::Conversation::open(session, store.core(), &url, handle)?;
         Ok(Conversation::new(self.core.clone(), conversation))
+    }
+
+    /// Whether the device has a network, as the platform says (Android's ConnectivityManager,
+    /// Apple's NWPathMonitor; the Kotlin and Swift layers call it). While offline, messages
+    /// waiting for the agent and a broken stream's resumption wait instead of spending their
+    /// attempts; when online again they go at once. Online until told otherwise.
+    pub fn set_online(&self, online: bool) {
+        self.connectivity.set_online(online);
     }
 }
 
@@ -296,8 +333,11 @@ impl Runtime {
         url: &str,
         headers: Vec<Header>,
         options: ConversationOptions,
+        header_provider: Option<Arc<dyn RequestHeaderProvider>>,
     ) -> Result<ConversationSession, ConversationError> {
-        let options = options.to_session_options()?;
+        let mut options = options.to_session_options()?;
+        options.transport.connectivity = self.connectivity.clone();
+        options.transport.header_provider = header_provider.map(|p| SharedHeaderProvider(Arc::new(ForeignHeaders(p))));
         let headers: Vec<(String, String)> = headers.into_iter().map(|h| (h.name, h.value)).collect();
         // The HTTP client may register with the reactor while it is built.
         let _context = self.core.handle().enter();

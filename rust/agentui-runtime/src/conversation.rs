@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use agentui_a2ui::A2uiError;
+use agentui_agui::transport::NetworkWait;
 use futures_util::FutureExt;
 use serde_json::{Map, Value};
 use tokio::sync::{mpsc, oneshot, watch};
@@ -428,6 +429,8 @@ async fn actor(
     _close: CloseOnDrop,
 ) {
     let mut retry_in = RETRY_FIRST;
+    // Offline (as the host says), the retry waits for the network instead of spending attempts.
+    let network = session.connectivity();
     loop {
         // What waits for the agent is tried again on its own, less often each time it fails.
         let next = if !session.has_pending_sends() {
@@ -435,7 +438,10 @@ async fn actor(
         } else {
             tokio::select! {
                 request = requests.recv() => request,
-                _ = tokio::time::sleep(retry_in) => {
+                waited = network.wait_or_back_online(retry_in) => {
+                    if waited == NetworkWait::BackOnline {
+                        retry_in = RETRY_FIRST;
+                    }
                     let delivered = session.deliver_pending().await;
                     let still_waiting = session.has_pending_sends();
                     retry_in = match delivered {

@@ -127,6 +127,8 @@ pub enum SessionWarningKind {
     /// A message or action waiting for the agent could not be delivered and was dropped (the
     /// agent answered with an error that a retry would not change).
     Undelivered,
+    /// The run's stream broke and was resumed from its last event id: nothing was lost.
+    StreamResumed,
 }
 
 /// A non-fatal observation.

@@ -5,6 +5,11 @@
 //! [`Reply::keep_alive`]: on tokio's paused clock a request on a reused keep-alive connection
 //! was not answered before the clock jumped to the client's idle timeout, and one connection
 //! per request keeps the timing the script's own. Keep-alive tests run on the real clock.
+//!
+//! A server that must read the request (its `Authorization`, its `Last-Event-ID`) answers with a
+//! [`Handler`] once the scripted replies are used up ([`TestServer::with_handler`]);
+//! [`ResumableRun`] is such a server for stream resumption, [`RequireBearer`] one that answers
+//! 401 until the token changes.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -95,6 +100,27 @@ pub fn frame(event: &Value) -> Vec<u8> {
     format!("data: {event}\n\n").into_bytes()
 }
 
+/// Answers every request the scripted replies leave, reading it first.
+pub type Handler = Arc<dyn Fn(&Recorded) -> Reply + Send + Sync>;
+
+#[derive(Clone)]
+struct Script {
+    replies: Arc<Mutex<VecDeque<Reply>>>,
+    handler: Option<Handler>,
+}
+
+impl Script {
+    fn answer(&self, request: &Recorded) -> Reply {
+        if let Some(reply) = self.replies.lock().unwrap().pop_front() {
+            return reply;
+        }
+        match &self.handler {
+            Some(handler) => handler(request),
+            None => Reply::status(500, "text/plain", b"the test server has no more scripted replies"),
+        }
+    }
+}
+
 pub struct TestServer {
     addr: std::net::SocketAddr,
     replies: Arc<Mutex<VecDeque<Reply>>>,
@@ -110,15 +136,28 @@ impl Drop for TestServer {
 
 impl TestServer {
     pub async fn start(replies: Vec<Reply>) -> TestServer {
+        Self::start_script(replies, None).await
+    }
+
+    /// A server answering every request with `handler` (after the scripted `replies`).
+    pub async fn with_handler(
+        replies: Vec<Reply>,
+        handler: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
+    ) -> TestServer {
+        Self::start_script(replies, Some(Arc::new(handler))).await
+    }
+
+    async fn start_script(replies: Vec<Reply>, handler: Option<Handler>) -> TestServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind loopback");
         let addr = listener.local_addr().expect("local addr");
         let replies = Arc::new(Mutex::new(VecDeque::from(replies)));
         let requests = Arc::new(Mutex::new(Vec::new()));
-        let (r, q) = (replies.clone(), requests.clone());
+        let script = Script { replies: replies.clone(), handler };
+        let q = requests.clone();
         let task = tokio::spawn(async move {
             let mut connection = 0;
             while let Ok((socket, _)) = listener.accept().await {
-                tokio::spawn(serve(socket, connection, r.clone(), q.clone()));
+                tokio::spawn(serve(socket, connection, script.clone(), q.clone()));
                 connection += 1;
             }
         });
@@ -142,20 +181,11 @@ impl TestServer {
     }
 }
 
-async fn serve(
-    mut socket: TcpStream,
-    connection: usize,
-    replies: Arc<Mutex<VecDeque<Reply>>>,
-    requests: Arc<Mutex<Vec<Recorded>>>,
-) {
+async fn serve(mut socket: TcpStream, connection: usize, script: Script, requests: Arc<Mutex<Vec<Recorded>>>) {
     loop {
         let Some(request) = read_request(&mut socket, connection).await else { return };
+        let reply = script.answer(&request);
         requests.lock().unwrap().push(request);
-        let reply = replies
-            .lock()
-            .unwrap()
-            .pop_front()
-            .unwrap_or_else(|| Reply::status(500, "text/plain", b"the test server has no more scripted replies"));
         if socket.write_all(reply.head.as_bytes()).await.is_err() {
             return;
         }
@@ -223,6 +253,110 @@ async fn read_request(socket: &mut TcpStream, connection: usize) -> Option<Recor
     }
     let body = serde_json::from_slice(&body).unwrap_or(Value::Null);
     Some(Recorded { method, path, headers, body, connection })
+}
+
+// ---- servers that read the request ----
+
+/// One SSE frame carrying `event` with SSE id `id`.
+pub fn numbered_frame(id: usize, event: &Value) -> Vec<u8> {
+    format!("id: {id}\ndata: {event}\n\n").into_bytes()
+}
+
+/// A run whose events are numbered 1, 2, … (SSE ids), served by a server that can resume it:
+/// a request with `Last-Event-ID: n` gets the events after `n`. Connection `k` (counting the
+/// requests this handler answers, from 0) drops after `drops[k]` events, if listed; a request
+/// with `Last-Event-ID` is answered `refuse_resume` instead, when set (204 tells a client not
+/// to reconnect). `retry_ms` goes out as `retry:` before the first event.
+#[derive(Debug, Clone, Default)]
+pub struct ResumableRun {
+    pub events: Vec<Value>,
+    pub drops: Vec<usize>,
+    pub refuse_resume: Option<u16>,
+    pub retry_ms: Option<u64>,
+}
+
+impl ResumableRun {
+    pub fn new(events: Vec<Value>, drops: Vec<usize>) -> Self {
+        ResumableRun { events, drops, ..Default::default() }
+    }
+
+    /// The handler serving it (give it to [`TestServer::with_handler`]).
+    pub fn handler(self) -> impl Fn(&Recorded) -> Reply + Send + Sync + 'static {
+        let served = Mutex::new(0usize);
+        move |request: &Recorded| {
+            let connection = {
+                let mut n = served.lock().unwrap();
+                *n += 1;
+                *n - 1
+            };
+            let after = match request.header("last-event-id") {
+                Some(id) => {
+                    if let Some(status) = self.refuse_resume {
+                        return Reply::status(status, "text/plain", b"");
+                    }
+                    match id.parse::<usize>() {
+                        Ok(n) if n <= self.events.len() => n,
+                        _ => return Reply::status(400, "text/plain", b"unknown Last-Event-ID"),
+                    }
+                }
+                None => 0,
+            };
+            let mut steps = Vec::new();
+            if let Some(ms) = self.retry_ms {
+                steps.push(Step::Send(format!("retry: {ms}\n\n").into_bytes()));
+            }
+            for (i, event) in self.events.iter().enumerate().skip(after) {
+                if self.drops.get(connection).is_some_and(|&n| i - after == n) {
+                    steps.push(Step::Drop);
+                    break;
+                }
+                steps.push(Step::Send(numbered_frame(i + 1, event)));
+            }
+            Reply::sse_steps(steps)
+        }
+    }
+}
+
+/// Answers 401 (with a `WWW-Authenticate` challenge) unless the request carries
+/// `Authorization: Bearer <the current token>`; otherwise `inner` answers. The test changes the
+/// token to make the one a client holds expire.
+pub struct RequireBearer {
+    pub token: Arc<Mutex<String>>,
+}
+
+impl RequireBearer {
+    pub fn new(token: &str) -> Self {
+        RequireBearer { token: Arc::new(Mutex::new(token.to_owned())) }
+    }
+
+    pub fn set_token(&self, token: &str) {
+        *self.token.lock().unwrap() = token.to_owned();
+    }
+
+    pub fn handler(
+        &self,
+        inner: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
+    ) -> impl Fn(&Recorded) -> Reply + Send + Sync + 'static {
+        let token = self.token.clone();
+        move |request: &Recorded| {
+            let expected = format!("Bearer {}", token.lock().unwrap());
+            if request.header("authorization") == Some(expected.as_str()) {
+                inner(request)
+            } else {
+                unauthorized()
+            }
+        }
+    }
+}
+
+/// A 401 with a bearer challenge.
+pub fn unauthorized() -> Reply {
+    let body = b"token expired";
+    let head = format!(
+        "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer error=\"invalid_token\"\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    Reply { head, chunked: false, steps: vec![Step::Send(body.to_vec())] }
 }
 
 // ---- events ----

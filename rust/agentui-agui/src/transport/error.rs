@@ -71,6 +71,24 @@ pub enum TransportError {
     Protocol(#[from] ProtocolError),
     #[error("the run was cancelled")]
     Cancelled,
+    /// The agent answered 401, and the header provider, asked again, gave nothing it accepted
+    /// (or there is no provider). The app should sign in again.
+    #[error("the agent refused the credentials (HTTP 401): {body_excerpt}")]
+    Unauthorized { body_excerpt: String },
+    /// The header provider failed or did not answer in time; its own text, never a value.
+    #[error("the header provider failed: {0}")]
+    HeaderProvider(String),
+    /// The stream broke and the agent would not continue it from the last event id: it
+    /// answered `status` (204, 4xx, ...) or not with an event stream.
+    #[error("the stream broke and the agent refused to resume it (HTTP {status})")]
+    ResumeRefused { status: u16 },
+    /// The stream broke and every reconnection failed; `last` is the last attempt's error.
+    #[error("the stream broke and could not be resumed after {attempts} attempts: {last}")]
+    ResumeExhausted { attempts: u32, last: Box<TransportError> },
+    /// A resumed stream replayed event `id` with other content than it first had: it did not
+    /// continue from where it stopped.
+    #[error("the resumed stream replayed event id '{id}' with other content")]
+    ResumeMismatch { id: String },
 }
 
 /// Why a certificate was refused, for apps to match on.

@@ -4,19 +4,30 @@
 //! [`TransportError::Idle`]), a cap on the error-body excerpt, and the SSE decoder's line and
 //! event limits. Extra headers (credentials) are marked sensitive and never appear in `Debug`
 //! output or error messages.
+//!
+//! Headers are fixed, given per request by a [`HeaderProvider`] (asked again once on a 401), or
+//! both. A stream that breaks mid-run after its events carried SSE ids is resumed with
+//! `Last-Event-ID` (see [`resume`](ResumeOptions)), so a run reads one continuous stream.
 
 mod cancel;
+mod connectivity;
 mod error;
+mod headers;
+mod resume;
 mod stream;
 mod tls;
 
 use std::fmt;
 use std::time::Duration;
 
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE, WWW_AUTHENTICATE};
+use reqwest::StatusCode;
 
 pub use cancel::CancelToken;
+pub use connectivity::{Connectivity, NetworkWait};
 pub use error::{CertificateRejection, TransportError, Truncation};
+pub use headers::{HeaderFuture, HeaderProvider, HeaderReason, SharedHeaderProvider};
+pub use resume::ResumeOptions;
 pub use stream::{EventStream, ReceivedEvent, RunStream, RELEASE_LIMIT};
 
 /// How long a finished run's body may take to end before its connection is given up, rather
@@ -44,6 +55,15 @@ pub struct TransportOptions {
     pub error_excerpt_bytes: usize,
     /// Which certificates are trusted: the platform's store by default, extra roots, pins.
     pub tls: TlsOptions,
+    /// Headers asked for before each request, over the fixed ones (a name given by both is the
+    /// provider's).
+    pub header_provider: Option<SharedHeaderProvider>,
+    /// Longest wait for the header provider before the request fails.
+    pub header_timeout: Duration,
+    /// How a stream that breaks mid-run is resumed.
+    pub resume: ResumeOptions,
+    /// The host's word on the network: a resumption waits for it instead of spending attempts.
+    pub connectivity: Connectivity,
 }
 
 impl Default for TransportOptions {
@@ -54,6 +74,10 @@ impl Default for TransportOptions {
             sse_limits: SseLimits::default(),
             error_excerpt_bytes: 2048,
             tls: TlsOptions::default(),
+            header_provider: None,
+            header_timeout: Duration::from_secs(10),
+            resume: ResumeOptions::default(),
+            connectivity: Connectivity::default(),
         }
     }
 }
@@ -85,14 +109,7 @@ impl HttpTransport {
         if !matches!(url.scheme(), "http" | "https") {
             return Err(TransportError::InvalidUrl(format!("unsupported scheme '{}'", url.scheme())));
         }
-        let mut map = HeaderMap::new();
-        for (name, value) in headers {
-            let invalid = || TransportError::InvalidHeader { name: name.clone() };
-            let header_name = HeaderName::from_bytes(name.as_bytes()).map_err(|_| invalid())?;
-            let mut header_value = HeaderValue::from_str(value).map_err(|_| invalid())?;
-            header_value.set_sensitive(true);
-            map.append(header_name, header_value);
-        }
+        let map = headers::header_map(headers)?;
         let client = reqwest::Client::builder()
             .use_preconfigured_tls(tls_client_config(&options.tls, url.scheme() == "https")?)
             .connect_timeout(options.connect_timeout)
@@ -116,27 +133,97 @@ impl HttpTransport {
 
     /// Send `input` and return the response's events once the head has been checked: a
     /// non-2xx status or a content type other than `text/event-stream` is an error quoting the
-    /// start of the body.
+    /// start of the body. A 401 is [`TransportError::Unauthorized`] (after the provider, if any,
+    /// was asked once more).
     pub async fn open(&self, input: &RunAgentInput, cancel: &CancelToken) -> Result<EventStream, TransportError> {
         let body = serde_json::to_vec(input).map_err(|e| TransportError::Encode(e.to_string()))?;
-        let request = self
-            .client
-            .post(self.url.clone())
-            .headers(self.headers.clone())
-            .header(ACCEPT, "text/event-stream")
-            .header(CONTENT_TYPE, "application/json")
-            .body(body)
-            .send();
-        let idle = self.options.idle_timeout;
-        let response = tokio::select! {
+        let response = self.send(&body, None, cancel).await?;
+        let response = self.checked_head(response, cancel).await?;
+        let stream = EventStream::new(response, self.options.sse_limits, self.options.idle_timeout, cancel.clone());
+        Ok(stream.resumable(resume::Resumption::new(self.clone(), body)))
+    }
+
+    /// POSTs `body`, with `Last-Event-ID` when resuming, and returns the response once its head
+    /// arrived. Headers come from the fixed set and the provider; on a 401 the provider is asked
+    /// once more and the request sent again once.
+    pub(crate) async fn send(
+        &self,
+        body: &[u8],
+        last_event_id: Option<&str>,
+        cancel: &CancelToken,
+    ) -> Result<reqwest::Response, TransportError> {
+        let mut reason = HeaderReason::Request;
+        loop {
+            let headers = self.request_headers(reason.clone(), cancel).await?;
+            let mut request = self
+                .client
+                .post(self.url.clone())
+                .headers(headers)
+                .header(ACCEPT, "text/event-stream")
+                .header(CONTENT_TYPE, "application/json")
+                .body(body.to_vec());
+            if let Some(id) = last_event_id {
+                let value = HeaderValue::from_str(id)
+                    .map_err(|_| TransportError::InvalidHeader { name: "Last-Event-ID".to_owned() })?;
+                request = request.header("Last-Event-ID", value);
+            }
+            let idle = self.options.idle_timeout;
+            let response = tokio::select! {
+                biased;
+                _ = cancel.cancelled() => return Err(TransportError::Cancelled),
+                r = tokio::time::timeout(idle, request.send()) => match r {
+                    Err(_) => return Err(TransportError::Idle(idle)),
+                    Ok(Err(e)) => return Err(error::request_error(e)),
+                    Ok(Ok(response)) => response,
+                },
+            };
+            if response.status() != StatusCode::UNAUTHORIZED {
+                return Ok(response);
+            }
+            if self.options.header_provider.is_some() && reason == HeaderReason::Request {
+                let challenge = response
+                    .headers()
+                    .get(WWW_AUTHENTICATE)
+                    .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+                reason = HeaderReason::Unauthorized { challenge };
+                continue;
+            }
+            let body_excerpt = self.excerpt(response, cancel).await;
+            return Err(TransportError::Unauthorized { body_excerpt });
+        }
+    }
+
+    /// The fixed headers with the provider's over them.
+    async fn request_headers(&self, reason: HeaderReason, cancel: &CancelToken) -> Result<HeaderMap, TransportError> {
+        let Some(provider) = &self.options.header_provider else {
+            return Ok(self.headers.clone());
+        };
+        let limit = self.options.header_timeout;
+        let provided = tokio::select! {
             biased;
             _ = cancel.cancelled() => return Err(TransportError::Cancelled),
-            r = tokio::time::timeout(idle, request) => match r {
-                Err(_) => return Err(TransportError::Idle(idle)),
-                Ok(Err(e)) => return Err(error::request_error(e)),
-                Ok(Ok(response)) => response,
+            r = tokio::time::timeout(limit, provider.0.headers(reason)) => match r {
+                Err(_) => return Err(TransportError::HeaderProvider(format!("no headers within {limit:?}"))),
+                Ok(Err(detail)) => return Err(TransportError::HeaderProvider(detail)),
+                Ok(Ok(list)) => headers::header_map(&list)?,
             },
         };
+        let mut merged = self.headers.clone();
+        for name in provided.keys() {
+            merged.remove(name);
+        }
+        for (name, value) in provided.iter() {
+            merged.append(name.clone(), value.clone());
+        }
+        Ok(merged)
+    }
+
+    /// The response if it is a 2xx `text/event-stream`; otherwise the error, quoting its body.
+    pub(crate) async fn checked_head(
+        &self,
+        response: reqwest::Response,
+        cancel: &CancelToken,
+    ) -> Result<reqwest::Response, TransportError> {
         let status = response.status();
         if !status.is_success() {
             let body_excerpt = self.excerpt(response, cancel).await;
@@ -151,7 +238,7 @@ impl HttpTransport {
             let body_excerpt = self.excerpt(response, cancel).await;
             return Err(TransportError::UnexpectedContentType { content_type, body_excerpt });
         }
-        Ok(EventStream::new(response, self.options.sse_limits, idle, cancel.clone()))
+        Ok(response)
     }
 
     /// Run once: send `input`, apply the events to `conversation` as they arrive, calling

@@ -3,7 +3,9 @@
 //! [`EventStream`] turns body chunks into SSE events under an idle timeout and a cancellation
 //! token. [`RunStream`] feeds those events through an [`EventPipeline`] and decides when the run
 //! is over: at its `RUN_FINISHED` / `RUN_ERROR` (anything after is never read, so no late event
-//! can act), or with a typed error when the body ends or breaks first.
+//! can act), or with a typed error when the body ends or breaks first. A stream opened by
+//! [`HttpTransport::open`](super::HttpTransport::open) mends a break itself when it can (see
+//! `resume.rs`): the events after the reconnection follow the last ones as if nothing happened.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -12,6 +14,7 @@ use tokio::time::Instant;
 
 use super::cancel::CancelToken;
 use super::error::{describe, Truncation};
+use super::resume::{worth_retrying, Admission, Resumption};
 use super::TransportError;
 use crate::error::ProtocolError;
 use crate::event::Event;
@@ -27,10 +30,11 @@ pub struct ReceivedEvent {
     pub terminated: bool,
 }
 
-/// The SSE events of one response body.
+/// The SSE events of one response body, or of several when a broken one was resumed.
 #[derive(Debug)]
 pub struct EventStream {
     response: reqwest::Response,
+    limits: SseLimits,
     decoder: SseDecoder,
     // Events of the last chunk not yet handed out; bounded by one chunk's size.
     queue: VecDeque<ReceivedEvent>,
@@ -39,6 +43,7 @@ pub struct EventStream {
     cancel: CancelToken,
     body_ended: bool,
     failure: Option<TransportError>,
+    resumption: Option<Box<Resumption>>,
 }
 
 impl EventStream {
@@ -50,6 +55,7 @@ impl EventStream {
     ) -> Self {
         EventStream {
             response,
+            limits,
             decoder: SseDecoder::new(limits),
             queue: VecDeque::new(),
             idle_timeout,
@@ -57,7 +63,19 @@ impl EventStream {
             cancel,
             body_ended: false,
             failure: None,
+            resumption: None,
         }
+    }
+
+    /// This stream, resumed after a break when its events carried ids.
+    pub(crate) fn resumable(mut self, resumption: Resumption) -> Self {
+        self.resumption = Some(Box::new(resumption));
+        self
+    }
+
+    /// How many times a broken body was resumed.
+    pub fn resumed(&self) -> u32 {
+        self.resumption.as_ref().map_or(0, |r| r.resumed)
     }
 
     /// The next event, `None` at a clean end of body. Cancel-safe: dropping the future loses
@@ -81,6 +99,9 @@ impl EventStream {
     }
 
     async fn read_chunk(&mut self) -> Result<(), TransportError> {
+        if self.resumption.as_ref().is_some_and(|r| r.pending.is_some()) {
+            return self.reconnect().await;
+        }
         // The deadline is measured from the last chunk, not from this call, so other work done
         // between calls cannot stretch the idle window.
         let deadline = self.last_activity + self.idle_timeout;
@@ -89,20 +110,105 @@ impl EventStream {
             _ = self.cancel.cancelled() => return Err(TransportError::Cancelled),
             r = tokio::time::timeout_at(deadline, self.response.chunk()) => r,
         };
-        let queue = &mut self.queue;
         match chunk {
-            Err(_) => Err(TransportError::Idle(self.idle_timeout)),
-            Ok(Err(e)) => Err(TransportError::ConnectionLost(describe(e))),
+            Err(_) => self.broken(TransportError::Idle(self.idle_timeout)),
+            Ok(Err(e)) => self.broken(TransportError::ConnectionLost(describe(e))),
             Ok(Ok(Some(bytes))) => {
                 self.last_activity = Instant::now();
-                self.decoder.push_with(&bytes, |event| queue.push_back(ReceivedEvent { event, terminated: true }))?;
+                let mut complete = Vec::new();
+                let decoded = self.decoder.push_with(&bytes, |event| complete.push(event));
+                self.admit(complete, true)?;
+                decoded?;
                 Ok(())
             }
             Ok(Ok(None)) => {
+                if self.resumption.is_some() && self.broken(TransportError::Truncated(Truncation::RunOpen)).is_ok() {
+                    // An unterminated last event is sent again after the reconnection.
+                    return Ok(());
+                }
                 self.body_ended = true;
-                self.decoder.finish_with(|event| queue.push_back(ReceivedEvent { event, terminated: false }))?;
+                let mut last = Vec::new();
+                self.decoder.finish_with(|event| last.push(event))?;
+                self.admit(last, false)
+            }
+        }
+    }
+
+    /// Queues complete events, leaving out what a resumed body replays.
+    fn admit(&mut self, events: Vec<SseEvent>, terminated: bool) -> Result<(), TransportError> {
+        for event in events {
+            if let Some(r) = self.resumption.as_mut() {
+                if r.admit(&event)? == Admission::Skip {
+                    continue;
+                }
+            }
+            self.queue.push_back(ReceivedEvent { event, terminated });
+        }
+        Ok(())
+    }
+
+    /// The body broke with `cause`: starts a reconnection, or returns `cause` when this stream
+    /// cannot be resumed.
+    fn broken(&mut self, cause: TransportError) -> Result<(), TransportError> {
+        match self.resumption.as_mut() {
+            Some(r) => r.begin(cause),
+            None => Err(cause),
+        }
+    }
+
+    /// One reconnection attempt, after its wait. Cancel-safe: the wait's end and the attempts
+    /// are kept in the resumption, so a dropped call resumes where it was.
+    async fn reconnect(&mut self) -> Result<(), TransportError> {
+        let Some(r) = self.resumption.as_mut() else { return Ok(()) };
+        let network = r.transport.options().connectivity.clone();
+        let offline_limit = r.max_offline_wait();
+        let Some(pending) = r.pending.as_mut() else { return Ok(()) };
+        // Offline, the wait does not run out and no attempt is spent; back online, it ends at once.
+        let wait = pending.not_before.saturating_duration_since(Instant::now());
+        tokio::select! {
+            biased;
+            _ = self.cancel.cancelled() => return Err(TransportError::Cancelled),
+            waited = tokio::time::timeout(wait + offline_limit, network.wait_or_back_online(wait)) => {
+                if waited.is_err() {
+                    let last = TransportError::ConnectionLost(format!("offline for longer than {offline_limit:?}"));
+                    return Err(TransportError::ResumeExhausted { attempts: pending.attempts, last: Box::new(last) });
+                }
+            }
+        }
+        pending.attempts += 1;
+        let attempt = pending.attempts;
+        let last_id = r.last_id().unwrap_or_default().to_owned();
+        let mut status = 0;
+        let outcome = match r.transport.send(&r.body, Some(&last_id), &self.cancel).await {
+            Ok(response) => {
+                status = response.status().as_u16();
+                r.transport.checked_head(response, &self.cancel).await
+            }
+            Err(e) => Err(e),
+        };
+        match outcome {
+            Ok(response) => {
+                r.reconnected();
+                self.response = response;
+                self.decoder = SseDecoder::new(self.limits);
+                self.last_activity = Instant::now();
                 Ok(())
             }
+            Err(e) if worth_retrying(&e) => {
+                if attempt >= r.max_attempts() {
+                    return Err(TransportError::ResumeExhausted { attempts: attempt, last: Box::new(e) });
+                }
+                let wait = r.delay(attempt + 1);
+                if let Some(pending) = r.pending.as_mut() {
+                    pending.not_before = Instant::now() + wait;
+                }
+                Ok(())
+            }
+            // The agent answered, but not with the rest of the stream (204, 4xx, other content).
+            Err(TransportError::Status { .. } | TransportError::UnexpectedContentType { .. }) => {
+                Err(TransportError::ResumeRefused { status })
+            }
+            Err(e) => Err(e),
         }
     }
 }
@@ -168,6 +274,11 @@ impl RunStream {
                 _ => return,
             }
         }
+    }
+
+    /// How many times the body broke and was resumed (see `resume.rs`).
+    pub fn resumed(&self) -> u32 {
+        self.events.resumed()
     }
 
     /// Whether the run was closed by `RUN_FINISHED` or `RUN_ERROR`.

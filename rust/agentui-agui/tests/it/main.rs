@@ -4,6 +4,8 @@
 
 mod bench_stream;
 mod conformance;
+mod credentials;
 mod fast_decode;
 mod pipeline;
+mod resume;
 mod transport_faults;

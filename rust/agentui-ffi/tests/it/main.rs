@@ -7,6 +7,7 @@ mod common;
 mod bindings;
 mod conversation;
 mod locale;
+mod network;
 mod panics;
 mod store;
 mod surface;

@@ -555,6 +555,11 @@ impl ConversationSession {
         self.outbox.pending()
     }
 
+    /// The host's word on the network, from the transport options.
+    pub fn connectivity(&self) -> agentui_agui::transport::Connectivity {
+        self.options.transport.connectivity.clone()
+    }
+
     /// Whether anything waits for the agent (without copying the entries).
     pub fn has_pending_sends(&self) -> bool {
         !self.outbox.is_empty()

@@ -41,6 +41,8 @@ pub enum OutboxPayload {
 pub fn is_unreachable(error: &TransportError) -> bool {
     match error {
         TransportError::Connect(_) | TransportError::Request(_) => true,
+        // No request went out: the app's credentials could not be had (offline token service).
+        TransportError::HeaderProvider(_) => true,
         // A gateway or proxy in front of the agent answered; the agent did not.
         TransportError::Status { status, .. } => matches!(status, 502..=504),
         _ => false,

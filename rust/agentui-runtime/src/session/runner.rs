@@ -384,13 +384,24 @@ impl ConversationSession {
         } else {
             stream.release_connection(RELEASE_GRACE).await;
         }
+        if stream.resumed() > 0 {
+            let message =
+                format!("the stream broke and was resumed from its last event ({} time(s))", stream.resumed());
+            self.warn(&mut summary.warnings, SessionWarningKind::StreamResumed, message);
+        }
         if stream.ignored_after_close() > 0 {
             let message = format!("{} events after the run ended were ignored", stream.ignored_after_close());
             self.warn(&mut summary.warnings, SessionWarningKind::IgnoredAfterRunEnd, message);
         }
         stream.ended = true;
         drop(stream);
-        self.keep_local(&mut ctx, cancelled, summary);
+        // A message the run left open is incomplete whether a cancel or a failure cut it.
+        let cut_by = match (&failure, cancelled) {
+            (_, true) => Some("the cancel"),
+            (Some(_), false) => Some("the run's failure"),
+            (None, false) => None,
+        };
+        self.keep_local(&mut ctx, cut_by, summary);
         let (run_status, agent_interrupts) = {
             let conversation = conversation.lock();
             (conversation.run_status().clone(), conversation.pending_interrupts().to_vec())
@@ -618,12 +629,12 @@ impl ConversationSession {
     /// After the stream: marks what stays on this device. Orphan tool results never go back;
     /// after a cancel, messages still streaming (and the results of calls they carry) are kept
     /// local and marked as cut short, never presented as complete.
-    fn keep_local(&mut self, ctx: &mut RunContext, cancelled: bool, summary: &mut RunSummary) {
+    fn keep_local(&mut self, ctx: &mut RunContext, cut_by: Option<&str>, summary: &mut RunSummary) {
         let mut marks: Vec<(String, LocalOnly)> =
             ctx.orphan_results.drain(..).map(|id| (id, LocalOnly::OrphanToolResult)).collect();
         let shared = self.conversation.clone();
         let mut conversation = shared.lock();
-        if cancelled {
+        if cut_by.is_some() {
             let mut open: Vec<String> = ctx.open_messages.drain().collect();
             open.extend(
                 ctx.started
@@ -643,8 +654,9 @@ impl ConversationSession {
             conversation.keep_local(&id, reason);
             self.shared.listeners.delta(ConversationDelta::MessageKeptLocal { message_id: id.clone(), reason });
             if reason == LocalOnly::Cancelled {
+                let cause = cut_by.unwrap_or("the cancel");
                 let message =
-                    format!("message '{id}' was cut short by the cancel; it is kept on this device and not sent back");
+                    format!("message '{id}' was cut short by {cause}; it is kept on this device and not sent back");
                 self.warn(&mut summary.warnings, SessionWarningKind::KeptLocal, message);
             }
         }

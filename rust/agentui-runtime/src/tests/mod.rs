@@ -11,6 +11,7 @@ mod conversation_actor;
 mod demo_agent;
 mod hostile_session;
 mod lessons;
+mod mobile_networks;
 mod server_interop_defects;
 mod session_budget;
 mod session_runtime;

@@ -44,15 +44,22 @@ object AndroidTls {
  * on Android: without the Context, an https agent with the default `TrustStore.PLATFORM` is
  * refused at `connect` with `ConversationException.TlsConfig`.
  *
+ * It watches the device's connectivity ([ConnectivityWatcher]) until closed, so messages that
+ * wait for the agent are not retried in vain while offline and go as soon as a network is back.
+ *
  * With [storeFile] its conversations survive process death (see [AgentRuntime]). Put it under
  * `context.noBackupFilesDir`: a store restored from a backup onto another device would hold
  * that device's waiting messages and open runs, not this one's.
  */
 fun AgentRuntime(context: Context, workerThreads: Int? = null, storeFile: File? = null): AgentRuntime {
     AndroidTls.init(context)
-    return when {
+    val runtime = when {
         workerThreads != null -> AgentRuntime.withWorkerThreads(workerThreads, storeFile)
         storeFile != null -> AgentRuntime(storeFile)
         else -> AgentRuntime()
     }
+    // The device's network, as ConnectivityManager reports it, until the runtime is closed.
+    val watcher = ConnectivityWatcher(context.applicationContext ?: context, runtime::reportOnline)
+    runtime.onClose(watcher::close)
+    return runtime
 }

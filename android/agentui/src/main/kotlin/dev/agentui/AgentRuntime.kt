@@ -68,20 +68,36 @@ class AgentRuntime private constructor(
      * file (a few ms for a long conversation); [resume] does it off the calling thread. A run
      * that was open when the app stopped comes back as [RunPhase.Abandoned]. Throws
      * `ConversationException.Store` when the store cannot restore it.
+     *
+     * @param headerProvider asked for headers before every request, and again on a 401 (see
+     *   [HeaderProvider]); its headers go over [headers].
      */
     fun connect(
         url: String,
         headers: Map<String, String> = emptyMap(),
         options: AgentOptions = AgentOptions(),
         dispatcher: CoroutineDispatcher = Dispatchers.Main,
+        headerProvider: HeaderProvider? = null,
     ): AgentConversation {
         check(!closed.get()) { "AgentRuntime is closed" }
         val nativeHeaders = headers.map { (name, value) -> Header(name, value) }
+        val provider = headerProvider?.let(::NativeHeaderProvider)
         val conversation = when (store) {
-            null -> native.connect(url, nativeHeaders, options.toNative())
-            else -> native.open(store, url, nativeHeaders, options.toNative())
+            null -> native.connectWithProvider(url, nativeHeaders, provider, options.toNative())
+            else -> native.openWithProvider(store, url, nativeHeaders, provider, options.toNative())
         }
         return AgentConversation.wrap(conversation, dispatcher)
+    }
+
+    /**
+     * Whether the device has a network, as the platform says: on Android,
+     * `AgentRuntime(context, ...)` watches ConnectivityManager and calls this itself. While
+     * offline, messages waiting for the agent and a dropped stream's resumption hold their
+     * attempts; when online again they go at once. Online until told otherwise.
+     */
+    fun setOnline(online: Boolean) {
+        check(!closed.get()) { "AgentRuntime is closed" }
+        native.setOnline(online)
     }
 
     /**
@@ -95,9 +111,12 @@ class AgentRuntime private constructor(
         headers: Map<String, String> = emptyMap(),
         options: AgentOptions = AgentOptions(),
         dispatcher: CoroutineDispatcher = Dispatchers.Main,
+        headerProvider: HeaderProvider? = null,
     ): AgentConversation {
         requireStore()
-        return withContext(Dispatchers.IO) { connect(url, headers, options.copy(threadId = threadId), dispatcher) }
+        return withContext(Dispatchers.IO) {
+            connect(url, headers, options.copy(threadId = threadId), dispatcher, headerProvider)
+        }
     }
 
     /**
@@ -129,9 +148,22 @@ class AgentRuntime private constructor(
     /** Releases the Kotlin side's references; the runtime and store stay until their conversations are closed. */
     override fun close() {
         if (closed.compareAndSet(false, true)) {
+            closeHooks.forEach { it() }
             native.close()
             store?.close()
         }
+    }
+
+    private val closeHooks = java.util.concurrent.CopyOnWriteArrayList<() -> Unit>()
+
+    /** Runs [hook] when this runtime is closed (a platform watcher stops). */
+    internal fun onClose(hook: () -> Unit) {
+        closeHooks.add(hook)
+    }
+
+    /** [setOnline] from a platform watcher, whose callbacks may still arrive after [close]. */
+    internal fun reportOnline(online: Boolean) {
+        if (!closed.get()) native.setOnline(online)
     }
 
     private fun requireStore(): ConversationStore {

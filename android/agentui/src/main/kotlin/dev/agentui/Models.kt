@@ -164,6 +164,8 @@ enum class SessionWarningKind {
     STORE,
     /** A message or action waiting for the agent was refused by it and dropped. */
     UNDELIVERED,
+    /** The run's stream broke and was resumed from its last event id; nothing was lost. */
+    STREAM_RESUMED,
 }
 
 /** A non-fatal observation. */
@@ -361,6 +363,7 @@ private fun CoreSessionWarningKind.toKind(): SessionWarningKind = when (this) {
     CoreSessionWarningKind.AnsweredByInterrupt -> SessionWarningKind.ANSWERED_BY_INTERRUPT
     CoreSessionWarningKind.Store -> SessionWarningKind.STORE
     CoreSessionWarningKind.Undelivered -> SessionWarningKind.UNDELIVERED
+    CoreSessionWarningKind.StreamResumed -> SessionWarningKind.STREAM_RESUMED
 }
 
 internal fun CoreSessionWarning.toWarning() = SessionWarning(kind.toKind(), message)

@@ -1,6 +1,7 @@
 package dev.agentui
 
 import android.content.Context
+import android.net.ConnectivityManager
 import dev.agentui.core.demo.startDemoAgent
 import kotlinx.coroutines.asCoroutineDispatcher
 import kotlinx.coroutines.flow.first
@@ -16,8 +17,11 @@ import org.junit.Test
 import org.junit.runner.RunWith
 import org.robolectric.RobolectricTestRunner
 import org.robolectric.RuntimeEnvironment
+import org.robolectric.Shadows
+import org.robolectric.shadows.ShadowNetwork
 import java.io.File
 import java.lang.reflect.InvocationTargetException
+import java.util.Collections
 import java.util.concurrent.Executors
 
 /**
@@ -88,6 +92,40 @@ class AndroidRuntimeTest {
         initPlatformVerifier.isAccessible = true
         val failure = assertThrows(InvocationTargetException::class.java) { initPlatformVerifier.invoke(null, null) }
         assertTrue("thrown as a RuntimeException: ${failure.cause}", failure.cause is RuntimeException)
+    }
+
+    @Test
+    fun `the connectivity watcher reports the default network and stops when closed`() {
+        val manager = context.getSystemService(ConnectivityManager::class.java)
+        val shadow = Shadows.shadowOf(manager)
+        val reported = Collections.synchronizedList(mutableListOf<Boolean>())
+        val watcher = ConnectivityWatcher(context) { reported.add(it) }
+        assertEquals(listOf(manager.activeNetwork != null), reported.toList())
+        assertEquals(1, shadow.networkCallbacks.size)
+        val callback = shadow.networkCallbacks.single()
+        val network = ShadowNetwork.newInstance(7)
+        callback.onLost(network)
+        callback.onAvailable(network)
+        assertEquals(listOf(false, true), reported.drop(1))
+        watcher.close()
+        assertTrue("unregistered", shadow.networkCallbacks.isEmpty())
+    }
+
+    @Test
+    fun `a runtime made with the app's Context watches connectivity until closed`(): Unit = runBlocking {
+        val shadow = Shadows.shadowOf(context.getSystemService(ConnectivityManager::class.java))
+        val before = shadow.networkCallbacks.size
+        AgentRuntime(context).use { runtime ->
+            assertEquals(before + 1, shadow.networkCallbacks.size)
+            // Offline and back: the runtime still answers (the report reached the core).
+            shadow.networkCallbacks.last().onLost(ShadowNetwork.newInstance(8))
+            shadow.networkCallbacks.last().onAvailable(ShadowNetwork.newInstance(8))
+            runtime.connect(agent.agentUrl(), dispatcher = main).use { conversation ->
+                val result = withTimeout(WAIT_MS) { conversation.send("hello") }
+                assertTrue("the run finished: ${result.phase}", result.phase is RunPhase.Finished)
+            }
+        }
+        assertEquals(before, shadow.networkCallbacks.size)
     }
 
     private companion object {
