@@ -42,6 +42,14 @@ class AdapterBenchmark {
     /** The process's resident memory now (`VmRSS`). */
     private fun rssMb(): Double = statusMb("VmRSS")
 
+    /** Where the resident memory is: the Java heap and the JVM's own (code, classes) as committed. */
+    private fun jvmCommitted(): String {
+        val memory = java.lang.management.ManagementFactory.getMemoryMXBean()
+        val mb = 1024.0 * 1024.0
+        return "heap committed %.0f MB, JVM non-heap committed %.0f MB".format(
+            memory.heapMemoryUsage.committed / mb, memory.nonHeapMemoryUsage.committed / mb)
+    }
+
     /** Resets VmHWM so the next reading is this measurement's peak (Linux: clear_refs 5). */
     private fun resetPeakRss() {
         runCatching { File("/proc/self/clear_refs").writeText("5") }
@@ -96,8 +104,10 @@ class AdapterBenchmark {
     private fun measuredRuns(warmUps: Int, runs: Int, run: () -> Run, check: (AgentConversation) -> Unit): List<Measured> {
         // What the JVM (JUnit, Kotlin, JNA, the loaded library) holds before this case runs.
         System.gc()
-        println("BENCH RSS before the warm-ups: %.0f MB".format(rssMb()))
+        println("BENCH RSS before the warm-ups: %.0f MB (%s)".format(rssMb(), jvmCommitted()))
         repeat(warmUps) { run().close() }
+        System.gc()
+        println("BENCH RSS after the warm-ups: %.0f MB (%s)".format(rssMb(), jvmCommitted()))
         return List(runs) {
             System.gc()
             resetPeakRss()
