@@ -125,6 +125,12 @@ impl Evaluator for ScopedEvaluator<'_> {
     fn localization(&self) -> &Localization {
         self.localization
     }
+
+    /// A template instance's scope is its item's path (`/items/3`): the last segment is the index.
+    fn template_index(&self) -> Option<usize> {
+        let (_, last) = self.scope.rsplit_once('/')?;
+        last.parse().ok()
+    }
 }
 
 /// Resolves one instance of `def` in `scope`; `id` is the instance id its parent listed.

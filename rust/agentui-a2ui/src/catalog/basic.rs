@@ -123,7 +123,8 @@ fn components(edition: Edition) -> Vec<(String, Value)> {
                 "name",
                 one_of(vec![
                     string_enum(ICON_NAMES),
-                    object().prop("svgPath", string(), "").required().closed().build(),
+                    // v1 lets the SVG path come from the data model too.
+                    object().prop("svgPath", if v1 { dyn_string() } else { string() }, "").required().closed().build(),
                     data_binding(),
                 ]),
                 "Which icon to show.",

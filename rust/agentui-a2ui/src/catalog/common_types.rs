@@ -165,6 +165,24 @@ pub fn document_v1() -> Value {
         .describe("Hides the element and its children from assistive technologies.")
         .into_value();
     defs["CheckRule"]["required"] = json!(["condition"]);
+    // `@index`: the system function of list templates, beside the catalog's functions.
+    defs["IndexSystemFunction"] = json!({
+        "type": "object",
+        "description": "The 0-based index of the current item of a list template, plus `offset`.",
+        "properties": {
+            "call": {"const": "@index"},
+            "args": {
+                "type": "object",
+                "properties": {"offset": {"$ref": "#/$defs/DynamicNumber"}},
+                "additionalProperties": false,
+            },
+            "returnType": {"const": "number"},
+        },
+        "required": ["call"],
+    });
+    if let Some(Value::Array(branches)) = defs["FunctionCall"].get_mut("oneOf") {
+        branches.push(json!({"$ref": "#/$defs/IndexSystemFunction"}));
+    }
     if let Some(event) = defs.pointer_mut("/Action/oneOf/0/properties/event/properties") {
         event["userMessage"] =
             local("DynamicString").describe("A human-readable line describing what the user did.").into_value();

@@ -192,7 +192,7 @@ fn update_components(surface_id: String, items: Vec<Value>, at: &str) -> Result<
         let Value::Object(component) = item else {
             return Err(A2uiError::validation(item_at, "a component must be an object"));
         };
-        let mut component = translate_component(component, &item_at)?;
+        let mut component = translate_component(component, &item_at, &mut catalog_ids)?;
         if let Some(catalog) = component.remove("catalogId") {
             let Value::String(catalog) = catalog else {
                 return Err(A2uiError::validation(format!("{item_at}/catalogId"), "catalogId must be a string"));
@@ -214,7 +214,12 @@ fn update_components(surface_id: String, items: Vec<Value>, at: &str) -> Result<
 
 /// A component with its reserved keys in the engine's (v0.9) form: component-level `@` keys
 /// bare, and every property value translated by [`translate_value`].
-fn translate_component(component: Map<String, Value>, at: &str) -> Result<Map<String, Value>, A2uiError> {
+/// The catalogs named by function calls inside it go into `catalogs` with their pointers.
+fn translate_component(
+    component: Map<String, Value>,
+    at: &str,
+    catalogs: &mut Vec<(String, String)>,
+) -> Result<Map<String, Value>, A2uiError> {
     let mut out = Map::with_capacity(component.len());
     for (key, value) in component {
         let key_at = format!("{at}/{}", escape(&key));
@@ -228,7 +233,7 @@ fn translate_component(component: Map<String, Value>, at: &str) -> Result<Map<St
             return Err(A2uiError::validation(key_at, format!("{name:?} is given twice (with and without \"@\")")));
         }
         // Metadata is free-form: never read for bindings or calls.
-        let value = if name == "metadata" { value } else { translate_value(value, &key_at, 0)? };
+        let value = if name == "metadata" { value } else { translate_value(value, &key_at, 0, catalogs)? };
         out.insert(name, value);
     }
     Ok(out)
@@ -237,8 +242,14 @@ fn translate_component(component: Map<String, Value>, at: &str) -> Result<Map<St
 /// A dynamic value or a structure holding some, in the engine's form: `{"@path": p}` becomes
 /// `{"path": p}`, `{"@call": f, …}` becomes `{"call": f, …}`, a key `@@x` becomes `x` prefixed
 /// with one `@` (a literal key the engine never reads as reserved), and any other single-`@`
-/// key is refused. Bare `path` / `call` objects (the August form) are left as they are.
-pub fn translate_value(value: Value, at: &str, depth: usize) -> Result<Value, A2uiError> {
+/// key is refused. Bare `path` / `call` objects (the August form) are left as they are. A call's
+/// `catalogId` is taken out into `catalogs` (with its pointer), for the group to check.
+pub fn translate_value(
+    value: Value,
+    at: &str,
+    depth: usize,
+    catalogs: &mut Vec<(String, String)>,
+) -> Result<Value, A2uiError> {
     if depth > MAX_NESTING {
         return Err(A2uiError::LimitExceeded { what: "nesting of a v1.0 value", limit: MAX_NESTING, actual: depth });
     }
@@ -246,15 +257,20 @@ pub fn translate_value(value: Value, at: &str, depth: usize) -> Result<Value, A2
         Value::Array(items) => items
             .into_iter()
             .enumerate()
-            .map(|(i, item)| translate_value(item, &format!("{at}/{i}"), depth + 1))
+            .map(|(i, item)| translate_value(item, &format!("{at}/{i}"), depth + 1, catalogs))
             .collect::<Result<Vec<_>, _>>()
             .map(Value::Array),
-        Value::Object(map) => translate_object(map, at, depth).map(Value::Object),
+        Value::Object(map) => translate_object(map, at, depth, catalogs).map(Value::Object),
         other => Ok(other),
     }
 }
 
-fn translate_object(map: Map<String, Value>, at: &str, depth: usize) -> Result<Map<String, Value>, A2uiError> {
+fn translate_object(
+    map: Map<String, Value>,
+    at: &str,
+    depth: usize,
+    catalogs: &mut Vec<(String, String)>,
+) -> Result<Map<String, Value>, A2uiError> {
     if map.contains_key("@path") && !map.contains_key("componentId") {
         if map.len() != 1 {
             let extra = map.keys().find(|k| *k != "@path").cloned().unwrap_or_default();
@@ -273,10 +289,12 @@ fn translate_object(map: Map<String, Value>, at: &str, depth: usize) -> Result<M
         let key_at = format!("{at}/{}", escape(&key));
         let (name, value) = match key.strip_prefix('@') {
             None => {
-                let value = translate_value(value, &key_at, depth + 1)?;
+                let value = translate_value(value, &key_at, depth + 1, catalogs)?;
                 (key, value)
             }
-            Some(rest) if rest.starts_with('@') => (rest.to_owned(), translate_value(value, &key_at, depth + 1)?),
+            Some(rest) if rest.starts_with('@') => {
+                (rest.to_owned(), translate_value(value, &key_at, depth + 1, catalogs)?)
+            }
             Some("call") => match value {
                 Value::String(name) => ("call".to_owned(), Value::String(name)),
                 _ => return Err(A2uiError::validation(key_at, "@call must be a string")),
@@ -290,6 +308,22 @@ fn translate_object(map: Map<String, Value>, at: &str, depth: usize) -> Result<M
         }
         out.insert(name, value);
     }
+    let system_function = match out.get("call") {
+        Some(Value::String(function)) => Some(function.starts_with('@').then(|| function.clone())),
+        _ => None,
+    };
+    if let Some(system_function) = system_function {
+        if let Some(catalog) = out.remove("catalogId") {
+            let catalog_at = format!("{at}/catalogId");
+            let Value::String(catalog) = catalog else {
+                return Err(A2uiError::validation(catalog_at, "catalogId must be a string"));
+            };
+            if let Some(function) = system_function {
+                return Err(A2uiError::validation(catalog_at, format!("system function {function} has no catalog")));
+            }
+            catalogs.push((catalog_at, catalog));
+        }
+    }
     Ok(out)
 }
 
@@ -300,9 +334,13 @@ fn call_renderer_function(body: Map<String, Value>, at: &str) -> Result<CallRend
     let Some(Value::Object(call)) = body.get("callFunction") else {
         return Err(A2uiError::validation(call_at, "callFunction must be an object"));
     };
-    let call = translate_object(call.clone(), &call_at, 0)?;
+    let mut catalogs = Vec::new();
+    let call = translate_object(call.clone(), &call_at, 0, &mut catalogs)?;
     let name = required_string(&call, "call", &format!("{call_at}/call"))?;
-    let catalog_id = required_string(&call, "catalogId", &format!("{call_at}/catalogId"))?;
+    // Required here: the agent names the catalog of the function it calls.
+    let Some((_, catalog_id)) = catalogs.pop() else {
+        return Err(A2uiError::validation(format!("{call_at}/catalogId"), "missing required property \"catalogId\""));
+    };
     let args = match call.get("args") {
         None => Map::new(),
         Some(Value::Object(args)) => args.clone(),

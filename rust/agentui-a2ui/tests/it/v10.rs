@@ -254,3 +254,62 @@ fn metadata_extension_keys_are_unicode_identifiers() {
         assert_eq!(errors(&outcome).is_empty(), ok, "{key:?}: {:?}", errors(&outcome));
     }
 }
+
+#[test]
+fn index_gives_the_template_item_position_and_nothing_outside_a_template() {
+    let mut group = SurfaceGroup::default();
+    let outcome = group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID,
+        "dataModel": {"items": ["a", "b", "c"]},
+        "components": [
+            {"id": "root", "component": "Slider", "max": 10, "value": {"@call": "@index", "args": {"offset": 1}}},
+        ]}),
+    ));
+    assert_clean(&outcome);
+    // Outside a template `@index` has no value.
+    assert_eq!(prop(&group, "s", "root", "value"), Some(Value::Null));
+
+    let mut group = SurfaceGroup::default();
+    let outcome = group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID,
+        "dataModel": {"items": ["a", "b", "c"]},
+        "components": [
+            {"id": "root", "component": "List", "children": {"componentId": "row", "path": "/items"}},
+            {"id": "row", "component": "Slider", "max": 10, "value": {"@call": "@index", "args": {"offset": 1}}},
+        ]}),
+    ));
+    assert_clean(&outcome);
+    let surface = group.surface("s").unwrap();
+    let values: Vec<Value> = surface
+        .node("root")
+        .unwrap()
+        .children
+        .iter()
+        .map(|id| surface.node(id).unwrap().props.get("value").cloned().unwrap())
+        .collect();
+    assert_eq!(values, [json!(1), json!(2), json!(3)]);
+
+    let bad_offset =
+        json!({"id": "root", "component": "Slider", "max": 10, "value": {"@call": "@index", "args": {"offset": "1"}}});
+    assert_eq!(
+        only_error(&SurfaceGroup::default().process_value(&create_with("s", json!([bad_offset])))).1,
+        "VALIDATION_FAILED"
+    );
+}
+
+#[test]
+fn function_catalogs_follow_the_component_rule() {
+    let call = |catalog: &str| json!({"@call": "formatString", "args": {"value": "x"}, "catalogId": catalog});
+    let mut group = SurfaceGroup::default();
+    assert_clean(&group.process_value(&create_with("s", json!([text("root", call(BASIC_V1_CATALOG_ID))]))));
+    assert_eq!(prop(&group, "s", "root", "text"), Some(json!("x")));
+    let mut group = SurfaceGroup::default();
+    let outcome = group.process_value(&create_with("s", json!([text("root", call(BASIC_CATALOG_ID))])));
+    assert_eq!(only_error(&outcome).0, "/createSurface/components/0/text/catalogId");
+    let index = json!({"@call": "@index", "catalogId": BASIC_V1_CATALOG_ID});
+    let outcome = SurfaceGroup::default()
+        .process_value(&create_with("s", json!([{"id": "root", "component": "Slider", "max": 1, "value": index}])));
+    assert_eq!(only_error(&outcome).0, "/createSurface/components/0/value/catalogId");
+}
