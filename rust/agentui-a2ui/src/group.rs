@@ -211,7 +211,8 @@ impl SurfaceGroup {
 
     fn process_parsed(&mut self, envelope: Value) -> Outcome {
         let surface_hint = surface_id_hint(&envelope);
-        match wire::parse_server_message(envelope) {
+        let v1 = wire::Version::of(&envelope) == Ok(wire::Version::V1_0);
+        let mut outcome = match wire::parse_server_message(envelope) {
             Ok(messages) => {
                 let mut outcome = Outcome::default();
                 for message in messages {
@@ -220,7 +221,16 @@ impl SurfaceGroup {
                 outcome
             }
             Err(error) => Outcome::error(&surface_hint, &error),
+        };
+        // A v1.0 agent is answered in v1.0.
+        if v1 {
+            for message in &mut outcome.emitted {
+                if let ClientMessage::Error(error) = message {
+                    error.version = wire::Version::V1_0;
+                }
+            }
         }
+        outcome
     }
 
     /// Applies one message. Errors are reported in `emitted`, never raised: the stream goes on.

@@ -239,6 +239,9 @@ pub struct ErrorMessage {
     pub surface_id: String,
     pub path: Option<String>,
     pub message: String,
+    /// The version of the message the error is about; its envelope says the same (`v0.9` for
+    /// v0.8 and v0.9.1 too, as before v1.0).
+    pub version: Version,
 }
 
 impl ErrorMessage {
@@ -255,7 +258,13 @@ impl ErrorMessage {
             }
             other => (None, other.to_string()),
         };
-        ErrorMessage { code: error.code().to_owned(), surface_id: surface_id.to_owned(), path, message }
+        ErrorMessage {
+            code: error.code().to_owned(),
+            surface_id: surface_id.to_owned(),
+            path,
+            message,
+            version: Version::V0_9,
+        }
     }
 }
 
@@ -312,7 +321,8 @@ impl ClientMessage {
                 if let Some(path) = &e.path {
                     body["path"] = Value::String(path.clone());
                 }
-                json!({"version": EMITTED_VERSION, "error": body})
+                let version = if e.version == Version::V1_0 { v10::EMITTED_VERSION } else { EMITTED_VERSION };
+                json!({"version": version, "error": body})
             }
             ClientMessage::RendererFunctionResponse(r) => json!({
                 "version": v10::EMITTED_VERSION,

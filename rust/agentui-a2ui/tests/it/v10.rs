@@ -58,6 +58,8 @@ fn create_surface_carries_components_and_data_model_inline_and_no_theme() {
     let themed = v10("createSurface", json!({"surfaceId": "t", "catalogId": BASIC_V1_CATALOG_ID, "theme": {}}));
     let outcome = group.process_value(&themed);
     assert_eq!(only_error(&outcome), ("/createSurface/theme".to_owned(), "VALIDATION_FAILED".to_owned()));
+    // A v1.0 agent is answered in v1.0.
+    assert_eq!(outcome.emitted[0].to_wire()["version"], "v1.0");
     assert!(group.surface("t").is_none());
 }
 
