@@ -315,3 +315,26 @@ fn function_catalogs_follow_the_component_rule() {
         .process_value(&create_with("s", json!([{"id": "root", "component": "Slider", "max": 1, "value": index}])));
     assert_eq!(only_error(&outcome).0, "/createSurface/components/0/value/catalogId");
 }
+
+#[test]
+fn accessibility_live_and_hidden_reach_the_node() {
+    let mut group = SurfaceGroup::default();
+    let outcome = group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID, "dataModel": {"quiet": true},
+               "components": [{"id": "root", "component": "Text", "text": "3 new",
+                               "@accessibility": {"live": "polite", "hidden": {"@path": "/quiet"}}}]}),
+    ));
+    assert_clean(&outcome);
+    let a11y = |group: &SurfaceGroup| group.surface("s").unwrap().node("root").unwrap().accessibility.clone().unwrap();
+    assert_eq!(a11y(&group).live.as_deref(), Some("polite"));
+    assert_eq!(a11y(&group).hidden, Some(true));
+    assert_clean(
+        &group.process_value(&v10("updateDataModel", json!({"surfaceId": "s", "path": "/quiet", "value": false}))),
+    );
+    assert_eq!(a11y(&group).hidden, Some(false), "hidden follows its binding");
+
+    let loud = json!({"id": "root", "component": "Text", "text": "x", "accessibility": {"live": "loud"}});
+    let outcome = SurfaceGroup::default().process_value(&create_with("s", json!([loud])));
+    assert_eq!(only_error(&outcome).0, "/createSurface/components/0/accessibility/live");
+}
