@@ -338,3 +338,30 @@ fn accessibility_live_and_hidden_reach_the_node() {
     let outcome = SurfaceGroup::default().process_value(&create_with("s", json!([loud])));
     assert_eq!(only_error(&outcome).0, "/createSurface/components/0/accessibility/live");
 }
+
+/// A store keeps a surface as the messages that recreate it (`Surface::export`); a v1.0 surface
+/// comes back the same, literal `@` keys included.
+#[test]
+fn v10_surface_survives_export_and_restore() {
+    let mut group = SurfaceGroup::default();
+    assert_clean(&group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID, "dataModel": {"name": "Ada"},
+        "components": [
+            {"id": "root", "component": "Column", "children": ["t", "b"]},
+            text("t", json!({"@path": "/name"})),
+            {"id": "b", "component": "Button", "child": "t",
+             "action": {"event": {"name": "go", "context": {"lit": {"@@path": "/x"}}}}},
+        ]}),
+    )));
+    let exported = group.surface("s").unwrap().export();
+    let mut restored = SurfaceGroup::default();
+    assert_clean(&restored.restore_surface(exported).unwrap());
+    let before = group.surface("s").unwrap().nodes().into_iter().cloned().collect::<Vec<_>>();
+    let after = restored.surface("s").unwrap().nodes().into_iter().cloned().collect::<Vec<_>>();
+    assert_eq!(before, after);
+    let ClientMessage::Action(action) = restored.dispatch_action("s", "b").unwrap().message.unwrap() else {
+        panic!("not an action")
+    };
+    assert_eq!(action.context["lit"], json!({"@path": "/x"}));
+}
