@@ -185,6 +185,33 @@ class GalleryRenderTest {
         }
 
     @Test
+    fun `a v1 slider snaps to its steps and a text field shows its placeholder`() =
+        runDesktopComposeUiTest(width = 400, height = 400) {
+            val actions = RecordingActions()
+            val nodes = SurfaceNodes().apply {
+                apply(
+                    state(
+                        listOf(
+                            node("root", "Column", children = listOf("level", "name")),
+                            node("level", "Slider", "min" to 0, "max" to 10, "value" to 0, "steps" to 4, bound = "/level"),
+                            node("name", "TextField", "label" to "Name", "value" to "", "placeholder" to "Ada Lovelace", bound = "/name"),
+                        ),
+                    ),
+                )
+            }
+            setContent { MaterialTheme { A2uiSurface("v1", nodes, actions) } }
+            // Four divisions of 0..10: 0, 2.5, 5, 7.5, 10; 3.1 lands on 2.5.
+            onNode(hasSetProgress()).performSemanticsAction(SemanticsActions.SetProgress) { it(3.1f) }
+            waitForIdle()
+            assertEquals(NodeValue.Number(2.5), actions.writes.last { it.first == "/level" }.second)
+            onNodeWithTag(a2uiNodeTag("name")).performClick()
+            waitForIdle()
+            onNodeWithText("Ada Lovelace").assertExists()
+            assertEquals(7.5, snapToDivision(8.0, 0.0, 10.0, 4))
+            assertEquals(8.0, snapToDivision(8.0, 0.0, 10.0, null))
+        }
+
+    @Test
     fun `every basic component renders, reads its props and writes back through its binding`() =
         runDesktopComposeUiTest(width = 900, height = 2600) {
             val actions = RecordingActions()
