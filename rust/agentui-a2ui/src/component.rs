@@ -49,6 +49,10 @@ pub struct CompiledComponent {
     pub props: Vec<(Arc<str>, PropTemplate)>,
     pub accessibility_label: Option<Dynamic>,
     pub accessibility_description: Option<Dynamic>,
+    /// v1.0 `accessibility.live`, a literal enum the catalog checked.
+    pub accessibility_live: Option<Arc<str>>,
+    /// v1.0 `accessibility.hidden`, a dynamic boolean.
+    pub accessibility_hidden: Option<Dynamic>,
     pub checks: Vec<CompiledCheck>,
     pub action: Option<CompiledAction>,
     pub weight: Option<f64>,
@@ -131,6 +135,8 @@ impl CompiledComponent {
             props,
             accessibility_label: accessibility.and_then(|a| a.get("label")).map(Dynamic::parse),
             accessibility_description: accessibility.and_then(|a| a.get("description")).map(Dynamic::parse),
+            accessibility_live: accessibility.and_then(|a| a.get("live")).and_then(Value::as_str).map(Arc::from),
+            accessibility_hidden: accessibility.and_then(|a| a.get("hidden")).map(Dynamic::parse),
             checks,
             action: component.get("action").and_then(compile_action),
             weight: component.get("weight").and_then(Value::as_f64),
@@ -199,7 +205,7 @@ pub fn visit_binding_paths(component: &Map<String, Value>, visit: impl FnMut(&st
         });
     }
     if let Some(Value::Object(accessibility)) = component.get("accessibility") {
-        for key in ["label", "description"] {
+        for key in ["label", "description", "hidden"] {
             if let Some(value) = accessibility.get(key) {
                 walk.enter("accessibility", |walk| walk.enter(key, |walk| walk.dynamic(value)));
             }
@@ -348,7 +354,11 @@ mod tests {
         }
         let mut out = Vec::new();
         c.props.iter().for_each(|(_, t)| template(t, &mut out));
-        c.accessibility_label.iter().chain(&c.accessibility_description).for_each(|d| dynamic(d, &mut out));
+        c.accessibility_label
+            .iter()
+            .chain(&c.accessibility_description)
+            .chain(&c.accessibility_hidden)
+            .for_each(|d| dynamic(d, &mut out));
         c.checks.iter().for_each(|check| dynamic(&check.condition, &mut out));
         match &c.action {
             Some(CompiledAction::Event { context, .. }) => context.iter().for_each(|(_, d)| dynamic(d, &mut out)),
@@ -370,7 +380,7 @@ mod tests {
                 "nested": {"call": "not", "args": {"value": {"path": "/p5"}}}}},
             "literal": {"path": "/not-a-binding", "extra": 1},
             "pairs": ["a", {"path": "/p9"}],
-            "accessibility": {"label": {"path": "/p6"}, "description": "plain"},
+            "accessibility": {"label": {"path": "/p6"}, "description": "plain", "hidden": {"path": "/p10"}, "live": "polite"},
             "checks": [{"condition": {"call": "required", "args": {"value": {"path": "/p7"}}}, "message": "m"}],
             "action": {"event": {"name": "go", "context": {"a/b~": {"path": "/p8"}, "lit": 3}}}
         });
@@ -385,6 +395,7 @@ mod tests {
             ("/value/args/nested/args/value/path", "/p5"),
             ("/pairs/1/path", "/p9"),
             ("/accessibility/label/path", "/p6"),
+            ("/accessibility/hidden/path", "/p10"),
             ("/checks/0/condition/args/value/path", "/p7"),
             ("/action/event/context/a~1b~0/path", "/p8"),
         ];

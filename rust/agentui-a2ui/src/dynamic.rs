@@ -45,6 +45,12 @@ pub trait Evaluator {
 
     /// The locale and time zone the formatting functions follow.
     fn localization(&self) -> &Localization;
+
+    /// The position of the current item in the list a template repeats over (`@index`); `None`
+    /// outside a template.
+    fn template_index(&self) -> Option<usize> {
+        None
+    }
 }
 
 impl Dynamic {

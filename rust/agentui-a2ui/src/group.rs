@@ -18,7 +18,11 @@ use crate::node::SurfaceDiff;
 use crate::resolve::{ResolveOptions, ScopedEvaluator};
 use crate::surface::{self, Surface};
 use crate::wire;
-use crate::wire::v09::{ActionMessage, ClientMessage, ErrorMessage, ServerMessage};
+use crate::wire::v09::{ActionMessage, ClientMessage, ErrorMessage, FunctionResponseMessage, ServerMessage};
+use crate::wire::v10;
+
+/// v1.0 error code of a `callRendererFunction` the renderer will not run.
+pub const INVALID_FUNCTION_CALL: &str = "INVALID_FUNCTION_CALL";
 
 /// A change the renderer must see.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -207,7 +211,8 @@ impl SurfaceGroup {
 
     fn process_parsed(&mut self, envelope: Value) -> Outcome {
         let surface_hint = surface_id_hint(&envelope);
-        match wire::parse_server_message(envelope) {
+        let v1 = wire::Version::of(&envelope) == Ok(wire::Version::V1_0);
+        let mut outcome = match wire::parse_server_message(envelope) {
             Ok(messages) => {
                 let mut outcome = Outcome::default();
                 for message in messages {
@@ -216,11 +221,27 @@ impl SurfaceGroup {
                 outcome
             }
             Err(error) => Outcome::error(&surface_hint, &error),
+        };
+        // A v1.0 agent is answered in v1.0.
+        if v1 {
+            for message in &mut outcome.emitted {
+                if let ClientMessage::Error(error) = message {
+                    error.version = wire::Version::V1_0;
+                }
+            }
         }
+        outcome
     }
 
     /// Applies one message. Errors are reported in `emitted`, never raised: the stream goes on.
     pub fn apply(&mut self, message: ServerMessage) -> Outcome {
+        let message = match message {
+            ServerMessage::CallRendererFunction(call) => return self.call_renderer_function(&call),
+            // No function of ours calls the agent yet, so no response can be awaited: an
+            // answer nobody asked for changes nothing.
+            ServerMessage::AgentFunctionResponse(_) => return Outcome::default(),
+            other => other,
+        };
         let surface_id = message.surface_id().to_owned();
         let is_create = matches!(message, ServerMessage::CreateSurface(_));
         if !is_create && self.surface_index(&surface_id).is_none() {
@@ -344,7 +365,14 @@ impl SurfaceGroup {
                 let index = self
                     .surface_index(&update.surface_id)
                     .ok_or_else(|| A2uiError::UnknownSurface(update.surface_id.clone()))?;
-                let diff = self.surfaces[index].update_components(update.components)?;
+                self.check_component_catalogs(index, &update.catalog_ids)?;
+                let diff = self.surfaces[index].update_components(update.components).map_err(|e| {
+                    if update.inline_in_create {
+                        pointing_into_create(e)
+                    } else {
+                        e
+                    }
+                })?;
                 push_diff(&mut outcome, &update.surface_id, diff);
             }
             ServerMessage::UpdateDataModel(update) => {
@@ -362,8 +390,47 @@ impl SurfaceGroup {
                 self.surfaces.remove(index);
                 outcome.events.push(SurfaceEvent::Deleted { surface_id: delete.surface_id });
             }
+            ServerMessage::CallRendererFunction(call) => outcome.merge(self.call_renderer_function(&call)),
+            ServerMessage::AgentFunctionResponse(_) => {}
         }
         Ok(outcome)
+    }
+
+    /// v1.0 components that name a catalog must name the surface's own: one surface draws from
+    /// one catalog here, and a catalog that is not the surface's is an error, never a fallback.
+    fn check_component_catalogs(&self, index: usize, catalog_ids: &[(String, String)]) -> Result<(), A2uiError> {
+        let surface = &self.surfaces[index];
+        for (at, id) in catalog_ids {
+            let same = self.catalogs.get(id).is_ok_and(|catalog| Arc::ptr_eq(&catalog, surface.catalog()));
+            if !same {
+                return Err(A2uiError::validation(
+                    at.clone(),
+                    format!(
+                        "catalog {id:?} is not the surface's catalog {:?}; a surface draws from one catalog",
+                        surface.catalog_id()
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// v1.0 `callRendererFunction`: answered with `rendererFunctionResponse`. A function may be
+    /// called by the agent only when its catalog says so (`allowedCallers`); the catalogs this
+    /// engine knows declare none, so every call gets `INVALID_FUNCTION_CALL` and changes nothing.
+    fn call_renderer_function(&self, call: &v10::CallRendererFunction) -> Outcome {
+        let message = match self.catalogs.get(&call.catalog_id) {
+            Err(_) => format!("Catalog '{}' of function '{}' is not supported.", call.catalog_id, call.name),
+            Ok(catalog) if catalog.function(&call.name).is_none() => {
+                format!("Function '{}' is not in catalog '{}'.", call.name, call.catalog_id)
+            }
+            Ok(_) => format!("Function '{}' cannot be called by agent (allowedCallers is rendererOnly).", call.name),
+        };
+        let response = FunctionResponseMessage {
+            function_call_id: call.function_call_id.clone(),
+            result: Err((INVALID_FUNCTION_CALL.to_owned(), message)),
+        };
+        Outcome { events: Vec::new(), emitted: vec![ClientMessage::RendererFunctionResponse(response)] }
     }
 
     /// The weight surface `index`'s data model may reach: its own bound, and what the other
@@ -434,6 +501,25 @@ impl SurfaceGroup {
     pub fn client_data_model(&self) -> Option<Value> {
         let surfaces: Vec<&Surface> = self.surfaces.iter().filter(|s| s.send_data_model()).collect();
         (!surfaces.is_empty()).then(|| surface::data_model_report(&surfaces))
+    }
+}
+
+/// An error about components that came inline in a v1.0 `createSurface`, pointing there
+/// instead of at the `updateComponents` they were applied as.
+fn pointing_into_create(error: A2uiError) -> A2uiError {
+    match error {
+        A2uiError::Validation(issues) => A2uiError::Validation(
+            issues
+                .into_iter()
+                .map(|mut issue| {
+                    if let Some(rest) = issue.path.strip_prefix("/updateComponents/") {
+                        issue.path = format!("/createSurface/{rest}");
+                    }
+                    issue
+                })
+                .collect(),
+        ),
+        other => other,
     }
 }
 

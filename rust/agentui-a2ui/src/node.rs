@@ -70,6 +70,14 @@ pub struct Accessibility {
     pub label: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// v1.0: how a screen reader announces changes (`off`, `polite`, `assertive`), as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "uniffi", uniffi(default = None))]
+    pub live: Option<String>,
+    /// v1.0: hidden from assistive technologies, with its children (resolved).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "uniffi", uniffi(default = None))]
+    pub hidden: Option<bool>,
 }
 
 /// Outcome of one `checks` rule.

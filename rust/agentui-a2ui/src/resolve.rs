@@ -125,6 +125,12 @@ impl Evaluator for ScopedEvaluator<'_> {
     fn localization(&self) -> &Localization {
         self.localization
     }
+
+    /// A template instance's scope is its item's path (`/items/3`): the last segment is the index.
+    fn template_index(&self) -> Option<usize> {
+        let (_, last) = self.scope.rsplit_once('/')?;
+        last.parse().ok()
+    }
 }
 
 /// Resolves one instance of `def` in `scope`; `id` is the instance id its parent listed.
@@ -208,10 +214,16 @@ pub fn resolve_bounded(
         })
         .collect();
     let validation_message = checks.iter().find(|c| !c.passed).map(|c| c.message.clone());
-    let accessibility = if def.accessibility_label.is_some() || def.accessibility_description.is_some() {
+    let accessibility = if def.accessibility_label.is_some()
+        || def.accessibility_description.is_some()
+        || def.accessibility_live.is_some()
+        || def.accessibility_hidden.is_some()
+    {
         Some(Accessibility {
             label: def.accessibility_label.as_ref().map(|d| functions::coerce_to_string(&ev.eval(d))),
             description: def.accessibility_description.as_ref().map(|d| functions::coerce_to_string(&ev.eval(d))),
+            live: def.accessibility_live.as_deref().map(str::to_owned),
+            hidden: def.accessibility_hidden.as_ref().map(|d| functions::coerce_to_bool(&ev.eval(d))),
         })
     } else {
         None

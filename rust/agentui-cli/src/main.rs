@@ -1,5 +1,6 @@
 //! `agentui`: lets agent developers check that their A2UI stream renders as intended.
 
+mod a2ui_conformance;
 mod agui;
 mod conversation_json;
 mod gestures;
@@ -103,6 +104,10 @@ enum A2uiCommand {
     Validate(StreamArgs),
     /// Apply the messages and print each surface as a text tree.
     Tree(StreamArgs),
+    /// Run the A2UI conformance suite (the spec owners' YAML cases under DIR): each case not
+    /// passed is named with what differed or why it was not run, then `N passed, N failed`.
+    /// Exit 1 if any case failed.
+    Conformance { dir: PathBuf },
 }
 
 fn main() -> ExitCode {
@@ -157,6 +162,7 @@ fn run_a2ui(command: A2uiCommand) -> Result<ExitCode, String> {
                 Ok(ExitCode::from(1))
             }
         }
+        A2uiCommand::Conformance { dir } => a2ui_conformance::command(&dir),
         A2uiCommand::Tree(args) => {
             let (group, outcome) = apply_file(&args)?;
             for surface in group.surfaces() {

@@ -1,10 +1,20 @@
-//! The A2UI v0.9 basic catalog: 18 components and 14 functions, written from the facts of the
-//! v0.9 specification (names, property types, enums, required lists), with our own descriptions.
+//! The A2UI basic catalogs: the v0.9 one and the v1.0 one ("basic catalog v1"), 18 components
+//! and 14 functions each, written from the facts of the specifications (names, property types,
+//! enums, required lists), with our own descriptions. v1 differs in four properties: `Text`
+//! variants are `caption` / `body` only (headings come through Markdown), and `Video.posterUrl`,
+//! `TextField.placeholder` and `Slider.steps` are new.
 
 use serde_json::{json, Map, Value};
 
 use super::dsl::*;
-use super::{ReturnType, BASIC_CATALOG_ID};
+use super::{ReturnType, BASIC_CATALOG_ID, BASIC_V1_CATALOG_ID};
+
+/// Which basic catalog to describe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edition {
+    V0_9,
+    V1,
+}
 
 /// Icon names every renderer of the basic catalog knows.
 pub const ICON_NAMES: &[&str] = &[
@@ -73,7 +83,12 @@ const CHILDREN: &str = "The children: an array of component ids for a fixed set,
                         one component for every element of a data model list. Children are always referenced by \
                         id, never nested inline.";
 
-fn components() -> Vec<(String, Value)> {
+fn components(edition: Edition) -> Vec<(String, Value)> {
+    let text_variants: &[&str] = match edition {
+        Edition::V0_9 => &["h1", "h2", "h3", "h4", "h5", "caption", "body"],
+        Edition::V1 => &["caption", "body"],
+    };
+    let v1 = edition == Edition::V1;
     vec![
         component("Text")
             .describe("Displays text. Supports simple Markdown (no HTML, images or links); prefer dedicated components for structure.")
@@ -81,8 +96,8 @@ fn components() -> Vec<(String, Value)> {
             .required()
             .prop(
                 "variant",
-                string_enum(&["h1", "h2", "h3", "h4", "h5", "caption", "body"]).default_value("body"),
-                "Base text style: a heading level, a caption, or body text.",
+                string_enum(text_variants).default_value("body"),
+                "Base text style: a heading level (v0.9 only; v1 headings are Markdown), a caption, or body text.",
             )
             .build(),
         component("Image")
@@ -108,7 +123,8 @@ fn components() -> Vec<(String, Value)> {
                 "name",
                 one_of(vec![
                     string_enum(ICON_NAMES),
-                    object().prop("svgPath", string(), "").required().closed().build(),
+                    // v1 lets the SVG path come from the data model too.
+                    object().prop("svgPath", if v1 { dyn_string() } else { string() }, "").required().closed().build(),
                     data_binding(),
                 ]),
                 "Which icon to show.",
@@ -119,6 +135,7 @@ fn components() -> Vec<(String, Value)> {
             .describe("Plays a video from a URL.")
             .prop("url", dyn_string(), "Where the video is loaded from.")
             .required()
+            .prop_if(v1, "posterUrl", dyn_string(), "Image shown before the video plays.")
             .build(),
         component("AudioPlayer")
             .describe("Plays audio from a URL, with playback controls.")
@@ -241,6 +258,7 @@ fn components() -> Vec<(String, Value)> {
             .prop("label", dyn_string(), "Label shown with the input.")
             .required()
             .prop("value", dyn_string(), "The text; bind it to a data model path to receive what the user types.")
+            .prop_if(v1, "placeholder", dyn_string(), "Hint shown in the empty input.")
             .prop(
                 "variant",
                 string_enum(&["longText", "number", "shortText", "obscured"]).default_value("shortText"),
@@ -297,6 +315,12 @@ fn components() -> Vec<(String, Value)> {
             .required()
             .prop("value", dyn_number(), "The current value; bind it to the data model to track changes.")
             .required()
+            .prop_if(
+                v1,
+                "steps",
+                integer().with("minimum", 1),
+                "Number of discrete divisions of the range; the handle snaps to them.",
+            )
             .checkable()
             .build(),
         component("DateTimeInput")
@@ -480,22 +504,49 @@ fn catalog_component_common() -> Schema {
 /// The basic catalog in the A2UI catalog JSON format (without the generated `anyComponent` and
 /// `anyFunction`, which the loader adds for every catalog).
 pub fn document() -> Value {
-    let components: Map<String, Value> = components().into_iter().collect();
+    document_of(Edition::V0_9)
+}
+
+/// The basic catalog v1 (A2UI v1.0), in the same form as [`document`].
+pub fn document_v1() -> Value {
+    document_of(Edition::V1)
+}
+
+fn document_of(edition: Edition) -> Value {
+    let components: Map<String, Value> = components(edition).into_iter().collect();
     let functions: Map<String, Value> = functions().into_iter().collect();
-    json!({
+    let (id, protocol, description) = match edition {
+        Edition::V0_9 => (
+            BASIC_CATALOG_ID,
+            "0.9",
+            "The A2UI v0.9 basic catalog: text, media, layout and input components, plus validation, \
+             formatting and logic functions.",
+        ),
+        Edition::V1 => (
+            BASIC_V1_CATALOG_ID,
+            "1.0",
+            "The A2UI basic catalog v1 (protocol v1.0): text, media, layout and input components, plus \
+             validation, formatting and logic functions.",
+        ),
+    };
+    let mut document = json!({
         "$schema": DIALECT,
-        "$id": BASIC_CATALOG_ID,
+        "$id": id,
         "title": "A2UI basic catalog",
-        "description": "The A2UI v0.9 basic catalog: text, media, layout and input components, plus validation, \
-                        formatting and logic functions.",
-        "catalogId": BASIC_CATALOG_ID,
+        "description": description,
+        "catalogId": id,
         "components": components,
         "functions": functions,
         "$defs": {
             "CatalogComponentCommon": catalog_component_common(),
             "theme": theme(),
         },
-    })
+    });
+    // v0.9 catalogs had no protocolVersion (it defaults to "0.9"); say it only where it is new.
+    if edition == Edition::V1 {
+        document["protocolVersion"] = Value::from(protocol);
+    }
+    document
 }
 
 #[cfg(test)]

@@ -3,9 +3,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
-use super::{Catalog, BASIC_CATALOG_ID};
+use super::{Catalog, BASIC_CATALOG_ID, BASIC_V1_CATALOG_ID};
 
 /// Ids under which agents have asked for the basic catalog. Each maps onto
 /// [`BASIC_CATALOG_ID`].
@@ -28,7 +28,20 @@ pub const BASIC_CATALOG_ALIASES: &[&str] = &[
     "https://a2ui.org/specification/v0_8/catalogs/minimal/minimal_catalog.json",
 ];
 
-/// Builds `{"v0.9": {"supportedCatalogIds": [...], "inlineCatalogs": [...]}}`.
+/// v0.9 inlines catalogs in the client-capabilities form (functions as an array); v1.0 in the
+/// catalog JSON format (catalog_definition.json: functions as a map).
+fn inline_form(catalog: &Catalog, v1: bool) -> Value {
+    if v1 {
+        catalog.to_json()
+    } else {
+        catalog.to_inline_json()
+    }
+}
+
+/// Builds `{"v0.9": {"supportedCatalogIds": [...], "inlineCatalogs": [...]}, "v1.0": {...}}`:
+/// each catalog under the protocol it is written for (v1.0 catalogs, such as the basic catalog
+/// v1, are not offered to v0.9 agents, and the other way round). A protocol with no catalog is
+/// left out.
 ///
 /// Ids are listed catalog ids first (the basic catalog first, then the others sorted), then the
 /// aliases sorted, so the object is the same from run to run.
@@ -37,15 +50,29 @@ pub(crate) fn client_capabilities(
     aliases: &HashMap<String, String>,
     inline: bool,
 ) -> Value {
-    let mut primary: Vec<&String> = by_id.keys().collect();
-    primary.sort_by_key(|id| (id.as_str() != BASIC_CATALOG_ID, id.as_str()));
-    let mut alias_ids: Vec<&String> = aliases.keys().filter(|a| !by_id.contains_key(*a)).collect();
-    alias_ids.sort();
-    let ids: Vec<&String> = primary.iter().copied().chain(alias_ids).collect();
-    let mut v09 = json!({ "supportedCatalogIds": ids });
-    if inline {
-        let catalogs: Vec<Value> = primary.iter().filter_map(|id| by_id.get(*id)).map(|c| c.to_inline_json()).collect();
-        v09["inlineCatalogs"] = Value::Array(catalogs);
+    let mut out = Map::new();
+    for (key, v1) in [("v0.9", false), ("v1.0", true)] {
+        let mut primary: Vec<&String> = by_id.iter().filter(|(_, c)| c.is_v1() == v1).map(|(id, _)| id).collect();
+        if primary.is_empty() {
+            continue;
+        }
+        primary.sort_by_key(|id| (id.as_str() != BASIC_CATALOG_ID && id.as_str() != BASIC_V1_CATALOG_ID, id.as_str()));
+        let mut alias_ids: Vec<&String> = aliases
+            .iter()
+            .filter(|(alias, target)| {
+                !by_id.contains_key(*alias) && by_id.get(*target).is_some_and(|c| c.is_v1() == v1)
+            })
+            .map(|(alias, _)| alias)
+            .collect();
+        alias_ids.sort();
+        let ids: Vec<&String> = primary.iter().copied().chain(alias_ids).collect();
+        let mut entry = json!({ "supportedCatalogIds": ids });
+        if inline {
+            let catalogs: Vec<Value> =
+                primary.iter().filter_map(|id| by_id.get(*id)).map(|c| inline_form(c, v1)).collect();
+            entry["inlineCatalogs"] = Value::Array(catalogs);
+        }
+        out.insert(key.to_owned(), entry);
     }
-    json!({ "v0.9": v09 })
+    Value::Object(out)
 }

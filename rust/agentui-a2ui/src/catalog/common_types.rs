@@ -143,6 +143,53 @@ pub fn document() -> Value {
     })
 }
 
+/// The v1.0 common types, registered under [`COMMON_TYPES_V1_ID`]: the v0.9 ones with what
+/// v1.0 adds. A `DynamicValue` may be a literal object (one without `path` or `call`, which are
+/// a binding and a call); accessibility has `live` and `hidden`; a check's `message` is
+/// optional; an event may carry a `userMessage`.
+pub fn document_v1() -> Value {
+    let mut doc = document();
+    doc["$id"] = Value::from(COMMON_TYPES_V1_ID);
+    doc["description"] = Value::from("Types shared by the components and functions of A2UI v1.0 catalogs.");
+    let defs = &mut doc["$defs"];
+    if let Some(Value::Array(branches)) = defs["DynamicValue"].get_mut("oneOf") {
+        let not_dynamic = json!({"anyOf": [{"required": ["path"]}, {"required": ["call"]}]});
+        branches.push(json!({"type": "object", "not": not_dynamic, "title": "literal object"}));
+    }
+    let accessibility = &mut defs["AccessibilityAttributes"]["properties"];
+    accessibility["live"] = string_enum(&["off", "polite", "assertive"])
+        .default_value("off")
+        .describe("How a screen reader announces changes: not at all, when the user pauses, or at once.")
+        .into_value();
+    accessibility["hidden"] = local("DynamicBoolean")
+        .describe("Hides the element and its children from assistive technologies.")
+        .into_value();
+    defs["CheckRule"]["required"] = json!(["condition"]);
+    // `@index`: the system function of list templates, beside the catalog's functions.
+    defs["IndexSystemFunction"] = json!({
+        "type": "object",
+        "description": "The 0-based index of the current item of a list template, plus `offset`.",
+        "properties": {
+            "call": {"const": "@index"},
+            "args": {
+                "type": "object",
+                "properties": {"offset": {"$ref": "#/$defs/DynamicNumber"}},
+                "additionalProperties": false,
+            },
+            "returnType": {"const": "number"},
+        },
+        "required": ["call"],
+    });
+    if let Some(Value::Array(branches)) = defs["FunctionCall"].get_mut("oneOf") {
+        branches.push(json!({"$ref": "#/$defs/IndexSystemFunction"}));
+    }
+    if let Some(event) = defs.pointer_mut("/Action/oneOf/0/properties/event/properties") {
+        event["userMessage"] =
+            local("DynamicString").describe("A human-readable line describing what the user did.").into_value();
+    }
+    doc
+}
+
 fn typed_array() -> Schema {
     Schema::any().with("type", "array")
 }

@@ -10,6 +10,8 @@ use super::ReturnType;
 
 /// `$id` of the A2UI v0.9 common types document.
 pub const COMMON_TYPES_ID: &str = "https://a2ui.org/specification/v0_9/common_types.json";
+/// Where the v1.0 common types live (catalogs written for protocol v1.0 refer to them).
+pub const COMMON_TYPES_V1_ID: &str = "https://a2ui.org/specification/v1_0/common_types.json";
 
 /// The JSON Schema dialect every document here is written in.
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -293,6 +295,15 @@ impl ComponentBuilder {
     pub fn prop(mut self, name: &str, schema: Schema, description: &str) -> Self {
         self.body = self.body.prop(name, schema, description);
         self
+    }
+
+    /// [`ComponentBuilder::prop`] when `present` (a property only some catalog editions have).
+    pub fn prop_if(self, present: bool, name: &str, schema: Schema, description: &str) -> Self {
+        if present {
+            self.prop(name, schema, description)
+        } else {
+            self
+        }
     }
 
     /// Marks the property added last as required.

@@ -226,10 +226,21 @@ pub fn client_capabilities() -> Value {
             "Full definitions of catalogs, for agents that accept inline catalogs.",
         )
         .build();
+    let v10 = object()
+        .describe("Capabilities for A2UI v1.0 (the renderer capabilities' `v1.0` entry).")
+        .prop("supportedCatalogIds", array_of(string()), "Every v1.0 catalog id the renderer can render.")
+        .required()
+        .prop(
+            "inlineCatalogs",
+            array_of(object().build()),
+            "Full definitions of the v1.0 catalogs, in the catalog JSON format.",
+        )
+        .build();
     let body = object()
         .describe("What the client can render, sent to the agent with each request (a2uiClientCapabilities).")
         .prop("v0.9", v09, "")
         .required()
+        .prop("v1.0", v10, "")
         .with("$defs", json!({ "FunctionDefinition": function_definition, "Catalog": catalog }))
         .build();
     with_header(json!({"$schema": DIALECT, "title": "A2UI client capabilities"}), body)

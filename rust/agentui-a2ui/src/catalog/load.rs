@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde_json::{json, Map, Value};
 
-use super::dsl::{COMMON_TYPES_ID, DIALECT};
+use super::dsl::{COMMON_TYPES_ID, COMMON_TYPES_V1_ID, DIALECT};
 use super::envelope::{self, SERVER_MESSAGES, SERVER_TO_CLIENT_ID};
 use super::{common_types, Catalog, CatalogError, ComponentDef, FunctionDef, ReturnType};
 use crate::schema::{CompiledSchema, SchemaCompileError, SchemaError, SchemaRegistry};
@@ -13,8 +13,21 @@ use crate::schema::{CompiledSchema, SchemaCompileError, SchemaError, SchemaRegis
 /// Where the catalog in use is registered for `$ref`s such as `catalog.json#/$defs/anyFunction`.
 const CATALOG_URI: &str = "catalog.json";
 
-const TOP_LEVEL_KEYS: &[&str] =
-    &["$schema", "$id", "$comment", "title", "description", "catalogId", "components", "functions", "theme", "$defs"];
+const TOP_LEVEL_KEYS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$comment",
+    "title",
+    "description",
+    "catalogId",
+    "components",
+    "functions",
+    "theme",
+    "$defs",
+    // v1.0 catalogs
+    "protocolVersion",
+    "instructions",
+];
 
 const FUNCTION_DEFINITION_KEYS: &[&str] = &["name", "description", "parameters", "returnType"];
 
@@ -97,6 +110,7 @@ pub(crate) fn from_json(value: &Value) -> Result<Catalog, CatalogError> {
 pub(crate) fn build(document: Value) -> Result<Catalog, CatalogError> {
     let id = document["catalogId"].as_str().unwrap_or_default().to_string();
     let description = document.get("description").and_then(Value::as_str).unwrap_or_default().to_string();
+    let protocol_version = document.get("protocolVersion").and_then(Value::as_str).unwrap_or("0.9").to_string();
     let empty = Map::new();
     let component_schemas = document["components"].as_object().unwrap_or(&empty);
     let function_schemas = document["functions"].as_object().unwrap_or(&empty);
@@ -114,6 +128,7 @@ pub(crate) fn build(document: Value) -> Result<Catalog, CatalogError> {
 
     let mut registry = SchemaRegistry::new();
     registry.add_document(COMMON_TYPES_ID, common_types_document().clone());
+    registry.add_document(COMMON_TYPES_V1_ID, common_types_v1_document().clone());
     registry.add_document(SERVER_TO_CLIENT_ID, envelope::server_to_client());
     registry.add_document(CATALOG_URI, document.clone());
 
@@ -136,7 +151,12 @@ pub(crate) fn build(document: Value) -> Result<Catalog, CatalogError> {
     let theme = schemas.next().ok_or(SchemaCompileError::UnresolvedRef(theme_uri))?;
     let compiled =
         Compiled { components: compiled_components, functions: compiled_functions, theme, messages: schemas.collect() };
-    Ok(Catalog { id, description, components, functions, document, compiled })
+    Ok(Catalog { id, description, protocol_version, components, functions, document, compiled })
+}
+
+fn common_types_v1_document() -> &'static Value {
+    static DOC: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    DOC.get_or_init(common_types::document_v1)
 }
 
 fn common_types_document() -> &'static Value {
@@ -202,13 +222,25 @@ pub(crate) fn normalise(value: &Value) -> Result<Value, CatalogError> {
     };
     let title = text("title")?;
     let description = text("description")?;
+    let instructions = text("instructions")?;
+    let protocol_version = text("protocolVersion")?;
+    if let Some(version) = &protocol_version {
+        // ^MAJOR.MINOR[.PATCH], as the v1.0 catalog schema has it.
+        let parts: Vec<&str> = version.split('.').collect();
+        let numeric = parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+        if !(2..=3).contains(&parts.len()) || !numeric {
+            return Err(invalid(format!("`protocolVersion` {version:?} is not MAJOR.MINOR[.PATCH]")));
+        }
+    }
     let doc_id = match text("$id")? {
         Some(id) => Some(id),
         None if catalog_id.contains("://") => Some(catalog_id.clone()),
         None => None,
     };
     if let Some(id) = &doc_id {
-        if [COMMON_TYPES_ID, SERVER_TO_CLIENT_ID, envelope::CLIENT_TO_SERVER_ID, CATALOG_URI].contains(&id.as_str()) {
+        if [COMMON_TYPES_ID, COMMON_TYPES_V1_ID, SERVER_TO_CLIENT_ID, envelope::CLIENT_TO_SERVER_ID, CATALOG_URI]
+            .contains(&id.as_str())
+        {
             return Err(invalid(format!("{id:?} is the id of an A2UI schema, not of a catalog")));
         }
     }
@@ -246,12 +278,19 @@ pub(crate) fn normalise(value: &Value) -> Result<Value, CatalogError> {
     if let Some(description) = description {
         document.insert("description".into(), description.into());
     }
+    if let Some(version) = protocol_version {
+        document.insert("protocolVersion".into(), version.into());
+    }
+    if let Some(instructions) = instructions {
+        document.insert("instructions".into(), instructions.into());
+    }
     document.insert("catalogId".into(), catalog_id.into());
     document.insert("components".into(), Value::Object(components));
     document.insert("functions".into(), Value::Object(functions));
     document.insert("$defs".into(), Value::Object(defs));
     let mut document = Value::Object(document);
-    absolutise_common_refs(&mut document);
+    let is_v1 = document.get("protocolVersion").and_then(Value::as_str).is_some_and(|v| !v.starts_with("0."));
+    absolutise_common_refs(&mut document, if is_v1 { COMMON_TYPES_V1_ID } else { COMMON_TYPES_ID });
     Ok(document)
 }
 
@@ -424,24 +463,31 @@ fn any_of_section<'a>(section: &str, names: impl Iterator<Item = &'a String>, di
 }
 
 /// Older catalogs refer to the common types relatively (`common_types.json#/...`) or under the
-/// old a2ui.dev host; both mean the v0.9 common types.
-fn absolutise_common_refs(value: &mut Value) {
-    const OLD_FORMS: [&str; 2] = ["common_types.json#", "https://a2ui.dev/specification/v0_9/common_types.json#"];
+/// old a2ui.dev host; both mean the common types of the catalog's protocol (`common`). A v1.0
+/// catalog that names the v0.9 ones gets the v1.0 ones, which only add to them.
+fn absolutise_common_refs(value: &mut Value, common: &str) {
+    let v09 = format!("{COMMON_TYPES_ID}#");
+    let relative: [&str; 2] = ["common_types.json#", "https://a2ui.dev/specification/v0_9/common_types.json#"];
+    let rewrite_v09 = common != COMMON_TYPES_ID;
     match value {
         Value::Object(map) => {
             for (key, child) in map.iter_mut() {
                 if key == "$ref" {
                     if let Value::String(target) = child {
-                        if let Some(rest) = OLD_FORMS.iter().find_map(|form| target.strip_prefix(form)) {
-                            *target = format!("{COMMON_TYPES_ID}#{rest}");
+                        let rest = relative
+                            .iter()
+                            .find_map(|form| target.strip_prefix(form))
+                            .or_else(|| target.strip_prefix(v09.as_str()).filter(|_| rewrite_v09));
+                        if let Some(rest) = rest {
+                            *target = format!("{common}#{rest}");
                         }
                         continue;
                     }
                 }
-                absolutise_common_refs(child);
+                absolutise_common_refs(child, common);
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(absolutise_common_refs),
+        Value::Array(items) => items.iter_mut().for_each(|item| absolutise_common_refs(item, common)),
         _ => {}
     }
 }

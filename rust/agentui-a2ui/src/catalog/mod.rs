@@ -28,6 +28,12 @@ pub use capabilities::BASIC_CATALOG_ALIASES;
 /// Id of the v0.9 basic catalog as the current spec names it.
 pub const BASIC_CATALOG_ID: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
 
+/// Id of the basic catalog v1 (A2UI v1.0), as its catalog file declares it.
+pub const BASIC_V1_CATALOG_ID: &str = "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json";
+/// Other ids of the basic catalog v1: later upstream material names it by its `catalogs/basic/v1`
+/// path.
+pub const BASIC_V1_CATALOG_ALIASES: &[&str] = &["https://a2ui.org/catalogs/basic/v1/catalog.json"];
+
 /// Return types a catalog function may declare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReturnType {
@@ -70,6 +76,9 @@ pub enum CatalogError {
 pub struct Catalog {
     pub id: String,
     pub description: String,
+    /// The A2UI protocol version the catalog is written for (`protocolVersion`, bare semver;
+    /// `"0.9"` when absent, as the v1.0 catalog schema defaults it).
+    pub protocol_version: String,
     pub components: Vec<ComponentDef>,
     pub functions: Vec<FunctionDef>,
     /// The catalog as one schema document (what `to_json` returns and `catalog.json` resolves to).
@@ -88,6 +97,22 @@ impl Catalog {
                 Arc::new(built.unwrap_or_else(|e| panic!("the built-in basic catalog is broken: {e}")))
             })
             .clone()
+    }
+
+    /// The A2UI basic catalog v1 (protocol v1.0), defined in this crate.
+    pub fn basic_v1() -> Arc<Catalog> {
+        static BASIC_V1: OnceLock<Arc<Catalog>> = OnceLock::new();
+        BASIC_V1
+            .get_or_init(|| {
+                let built = load::normalise(&basic::document_v1()).and_then(load::build);
+                Arc::new(built.unwrap_or_else(|e| panic!("the built-in basic catalog v1 is broken: {e}")))
+            })
+            .clone()
+    }
+
+    /// True for a catalog written for protocol v1.0 or later.
+    pub fn is_v1(&self) -> bool {
+        !self.protocol_version.starts_with("0.")
     }
 
     /// Loads a catalog in the A2UI catalog JSON format (`catalogId`, `components`, `functions`).
@@ -162,12 +187,16 @@ pub struct CatalogRegistry {
 }
 
 impl CatalogRegistry {
-    /// A registry holding the basic catalog under its current id and its aliases.
+    /// A registry holding the basic catalogs (v0.9 and v1) under their current ids and aliases.
     pub fn with_basic() -> Self {
         let mut registry = CatalogRegistry { by_id: HashMap::new(), aliases: HashMap::new() };
         registry.register(Catalog::basic());
         for alias in BASIC_CATALOG_ALIASES {
             registry.aliases.insert((*alias).to_string(), BASIC_CATALOG_ID.to_string());
+        }
+        registry.register(Catalog::basic_v1());
+        for alias in BASIC_V1_CATALOG_ALIASES {
+            registry.aliases.insert((*alias).to_string(), BASIC_V1_CATALOG_ID.to_string());
         }
         registry
     }

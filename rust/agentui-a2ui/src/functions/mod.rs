@@ -196,8 +196,29 @@ pub fn evaluate(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, FunctionEr
         "or" => logic::and_or(call, ev, false),
         "not" => logic::not(call, ev),
         "openUrl" => Err(FunctionError::NotAtBindTime("openUrl".into())),
+        INDEX_FUNCTION => index(call, ev),
         other => Err(FunctionError::Unknown(other.to_owned())),
     }
+}
+
+/// The v1.0 system function of list templates.
+pub const INDEX_FUNCTION: &str = "@index";
+
+/// `@index`: the current template item's 0-based position plus `offset`; outside a template it
+/// has no value.
+fn index(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, FunctionError> {
+    let Some(position) = ev.template_index() else {
+        return Err(invalid(INDEX_FUNCTION, "called outside a list template"));
+    };
+    let offset = match call.arg("offset").map(|o| ev.eval(o)) {
+        None | Some(Value::Null) => 0.0,
+        Some(Value::Number(n)) => n.as_f64().unwrap_or(0.0),
+        Some(other) => return Err(invalid(INDEX_FUNCTION, format!("offset must be a number, got {other}"))),
+    };
+    Ok(serde_json::Number::from_f64(position as f64 + offset).map_or(Value::Null, |n| {
+        // Whole results stay integers (`3`, not `3.0`), as a JSON writer would print them.
+        n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9e15).map_or(Value::Number(n), |f| Value::from(f as i64))
+    }))
 }
 
 /// The coercion of any value to a string the spec defines for display and interpolation.

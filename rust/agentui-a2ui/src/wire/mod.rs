@@ -6,8 +6,8 @@
 //! An envelope is dispatched on its version once, in [`parse_server_message`]. v0.8 has no
 //! `version` field and its own message keys; it goes through the [`v08`] adapter. v0.9 and
 //! v0.9.1 have the same messages (v0.9.1 only lets a deleted surface's id be used again and
-//! renames the MIME type), so both parse as v0.9. A later version gets a [`Version`] variant and
-//! an adapter module of its own, as v0.8 has.
+//! renames the MIME type), so both parse as v0.9. v1.0 (written `"1.0"` or `"v1.0"`) goes
+//! through the [`v10`] adapter, which translates its envelopes onto the same messages.
 
 use serde_json::Value;
 
@@ -16,6 +16,7 @@ use v09::ServerMessage;
 
 pub mod v08;
 pub mod v09;
+pub mod v10;
 
 /// A protocol version this engine reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -23,6 +24,8 @@ pub enum Version {
     V0_8,
     V0_9,
     V0_9_1,
+    /// Written `"1.0"` (the live spec) or `"v1.0"` (the stored v1.0 files).
+    V1_0,
 }
 
 impl Version {
@@ -32,6 +35,7 @@ impl Version {
             Version::V0_8 => "v0.8",
             Version::V0_9 => "v0.9",
             Version::V0_9_1 => "v0.9.1",
+            Version::V1_0 => v10::EMITTED_VERSION,
         }
     }
 
@@ -46,6 +50,7 @@ impl Version {
             Some(Value::String(v)) => match v.as_str() {
                 "v0.9" => Ok(Version::V0_9),
                 "v0.9.1" => Ok(Version::V0_9_1),
+                v if v10::VERSION_STRINGS.contains(&v) => Ok(Version::V1_0),
                 _ => Err(A2uiError::UnsupportedVersion(v.clone())),
             },
             Some(_) => Err(A2uiError::validation("/version", "version must be a string")),
@@ -61,6 +66,7 @@ pub fn parse_server_message(envelope: Value) -> Result<Vec<ServerMessage>, A2uiE
     match Version::of(&envelope)? {
         Version::V0_8 => v08::parse(&envelope),
         Version::V0_9 | Version::V0_9_1 => ServerMessage::parse_v09_owned(envelope).map(|m| vec![m]),
+        Version::V1_0 => v10::parse(envelope),
     }
 }
 
@@ -84,7 +90,7 @@ mod tests {
         }
         // A version we do not read is named as such, whatever its messages look like; an
         // explicit "v0.8" is not v0.8 (whose envelopes have no version field).
-        for unknown in ["v1.0", "v0.9.2", "0.9", "v0.8"] {
+        for unknown in ["v1.1", "1", "v0.9.2", "0.9", "v0.8"] {
             assert_eq!(parse_server_message(delete(unknown)), Err(A2uiError::UnsupportedVersion(unknown.into())));
         }
         let no_version = parse_server_message(json!({"createSurface": {"surfaceId": "s"}})).unwrap_err();

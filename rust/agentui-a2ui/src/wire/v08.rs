@@ -151,7 +151,12 @@ fn surface_update(surface_id: String, body: &Map<String, Value>, at: &str) -> Re
             })
         })
         .collect();
-    out.push(ServerMessage::UpdateComponents(UpdateComponents { surface_id, components }));
+    out.push(ServerMessage::UpdateComponents(UpdateComponents {
+        surface_id,
+        components,
+        catalog_ids: Vec::new(),
+        inline_in_create: false,
+    }));
     Ok(out)
 }
 

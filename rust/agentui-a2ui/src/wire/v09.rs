@@ -4,7 +4,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::error::A2uiError;
-use crate::wire::Version;
+use crate::wire::{v10, Version};
 
 /// Protocol versions accepted in the `version` field of a v0.9 envelope.
 pub const SUPPORTED_VERSIONS: [&str; 2] = [Version::V0_9.as_str(), Version::V0_9_1.as_str()];
@@ -30,6 +30,11 @@ pub struct UpdateComponents {
     pub surface_id: String,
     /// Raw component objects; the engine validates each against the surface's catalog.
     pub components: Vec<Value>,
+    /// v1.0: the catalogs components named (`catalogId`), each with its pointer in the message;
+    /// each must be the surface's catalog. Empty for earlier versions, which have no such key.
+    pub catalog_ids: Vec<(String, String)>,
+    /// v1.0: the components came inline in `createSurface`, so errors point there.
+    pub inline_in_create: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -54,6 +59,10 @@ pub enum ServerMessage {
     UpdateComponents(UpdateComponents),
     UpdateDataModel(UpdateDataModel),
     DeleteSurface(DeleteSurface),
+    /// v1.0: the agent asks the renderer to run a function (no surface).
+    CallRendererFunction(v10::CallRendererFunction),
+    /// v1.0: the agent answers a `callAgentFunction` (no surface).
+    AgentFunctionResponse(v10::AgentFunctionResponse),
 }
 
 impl ServerMessage {
@@ -63,6 +72,7 @@ impl ServerMessage {
             ServerMessage::UpdateComponents(m) => &m.surface_id,
             ServerMessage::UpdateDataModel(m) => &m.surface_id,
             ServerMessage::DeleteSurface(m) => &m.surface_id,
+            ServerMessage::CallRendererFunction(_) | ServerMessage::AgentFunctionResponse(_) => "",
         }
     }
 
@@ -73,6 +83,8 @@ impl ServerMessage {
             ServerMessage::UpdateComponents(_) => "updateComponents",
             ServerMessage::UpdateDataModel(_) => "updateDataModel",
             ServerMessage::DeleteSurface(_) => "deleteSurface",
+            ServerMessage::CallRendererFunction(_) => "callRendererFunction",
+            ServerMessage::AgentFunctionResponse(_) => "agentFunctionResponse",
         }
     }
 
@@ -127,6 +139,8 @@ impl ServerMessage {
                         return Err(A2uiError::validation(at("components"), "missing required property \"components\""))
                     }
                 },
+                catalog_ids: Vec::new(),
+                inline_in_create: false,
             }),
             "updateDataModel" => ServerMessage::UpdateDataModel(UpdateDataModel {
                 surface_id,
@@ -141,9 +155,18 @@ impl ServerMessage {
         })
     }
 
-    /// The v0.9 envelope of this message.
+    /// The v0.9 envelope of this message (v1.0 for the v1.0 function messages, which v0.9 lacks).
     pub fn to_wire(&self) -> Value {
         let body = match self {
+            ServerMessage::CallRendererFunction(m) => {
+                return json!({"version": v10::EMITTED_VERSION, "callRendererFunction": {
+                    "functionCallId": m.function_call_id,
+                    "callFunction": {"call": m.name, "catalogId": m.catalog_id, "args": m.args},
+                }})
+            }
+            ServerMessage::AgentFunctionResponse(m) => {
+                return json!({"version": v10::EMITTED_VERSION, "agentFunctionResponse": function_response_body(&m.function_call_id, &m.result)})
+            }
             ServerMessage::CreateSurface(m) => {
                 let mut b = json!({"surfaceId": m.surface_id, "catalogId": m.catalog_id});
                 if let Some(theme) = &m.theme {
@@ -216,6 +239,9 @@ pub struct ErrorMessage {
     pub surface_id: String,
     pub path: Option<String>,
     pub message: String,
+    /// The version of the message the error is about; its envelope says the same (`v0.9` for
+    /// v0.8 and v0.9.1 too, as before v1.0).
+    pub version: Version,
 }
 
 impl ErrorMessage {
@@ -232,7 +258,31 @@ impl ErrorMessage {
             }
             other => (None, other.to_string()),
         };
-        ErrorMessage { code: error.code().to_owned(), surface_id: surface_id.to_owned(), path, message }
+        ErrorMessage {
+            code: error.code().to_owned(),
+            surface_id: surface_id.to_owned(),
+            path,
+            message,
+            version: Version::V0_9,
+        }
+    }
+}
+
+/// v1.0: the renderer's answer to a `callRendererFunction`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FunctionResponseMessage {
+    pub function_call_id: String,
+    /// `Ok(value)` or `Err((code, message))`, e.g. `INVALID_FUNCTION_CALL`.
+    pub result: Result<Value, (String, String)>,
+}
+
+/// The body of a v1.0 function response (`rendererFunctionResponse`, `agentFunctionResponse`).
+pub(crate) fn function_response_body(function_call_id: &str, result: &Result<Value, (String, String)>) -> Value {
+    match result {
+        Ok(value) => json!({"functionCallId": function_call_id, "value": value}),
+        Err((code, message)) => {
+            json!({"functionCallId": function_call_id, "error": {"code": code, "message": message}})
+        }
     }
 }
 
@@ -240,6 +290,8 @@ impl ErrorMessage {
 pub enum ClientMessage {
     Action(ActionMessage),
     Error(ErrorMessage),
+    /// v1.0 only; its envelope says `"v1.0"`.
+    RendererFunctionResponse(FunctionResponseMessage),
 }
 
 impl ClientMessage {
@@ -247,6 +299,7 @@ impl ClientMessage {
         match self {
             ClientMessage::Action(a) => &a.surface_id,
             ClientMessage::Error(e) => &e.surface_id,
+            ClientMessage::RendererFunctionResponse(_) => "",
         }
     }
 
@@ -268,8 +321,13 @@ impl ClientMessage {
                 if let Some(path) = &e.path {
                     body["path"] = Value::String(path.clone());
                 }
-                json!({"version": EMITTED_VERSION, "error": body})
+                let version = if e.version == Version::V1_0 { v10::EMITTED_VERSION } else { EMITTED_VERSION };
+                json!({"version": version, "error": body})
             }
+            ClientMessage::RendererFunctionResponse(r) => json!({
+                "version": v10::EMITTED_VERSION,
+                "rendererFunctionResponse": function_response_body(&r.function_call_id, &r.result),
+            }),
         }
     }
 }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use agentui_a2ui::catalog::{
     client_capabilities_schema, validate_client_message, Catalog, CatalogError, CatalogRegistry, ReturnType,
-    BASIC_CATALOG_ALIASES, BASIC_CATALOG_ID,
+    BASIC_CATALOG_ALIASES, BASIC_CATALOG_ID, BASIC_V1_CATALOG_ID,
 };
 use agentui_a2ui::schema::SchemaRegistry;
 use agentui_a2ui::A2uiError;
@@ -630,7 +630,10 @@ fn capabilities_follow_the_spec_shape(version: &str) {
     let spec = read_json(&spec_path(version, "json/client_capabilities.json"));
 
     let plain = registry.client_capabilities(false);
-    assert_eq!(keys(&plain), string_set(&spec["required"]));
+    // The v0.9 entry as the spec requires it; the basic catalog v1 is offered beside it under
+    // "v1.0" (the v0.9 schema allows other members), never in the v0.9 list.
+    assert!(string_set(&spec["required"]).is_subset(&keys(&plain)));
+    assert_eq!(plain["v1.0"]["supportedCatalogIds"][0], BASIC_V1_CATALOG_ID);
     let v09 = &plain["v0.9"];
     assert!(keys(v09).is_subset(&keys(&spec["properties"]["v0.9"]["properties"])));
     assert!(v09.get("inlineCatalogs").is_none());
@@ -641,6 +644,7 @@ fn capabilities_follow_the_spec_shape(version: &str) {
         assert!(ids.contains(alias), "{alias}");
     }
     assert_eq!(ids.len(), 2 + BASIC_CATALOG_ALIASES.len());
+    assert!(!ids.contains(&BASIC_V1_CATALOG_ID));
     assert_eq!(registry.client_capabilities(false), plain, "stable order");
 
     let inline = registry.client_capabilities(true);

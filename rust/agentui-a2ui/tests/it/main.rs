@@ -12,3 +12,4 @@ mod schema_spec_cases;
 mod spec_examples;
 mod surface_export;
 mod v08_adapter;
+mod v10;

@@ -97,3 +97,80 @@ fn v091_minimal_catalog_examples_render() {
     check_dir_with("v0_9_1/catalogs/minimal/examples", 7, |f| problems_of(messages_of(f), &minimal));
     check_dir_with("v0_9_1/catalogs/minimal/examples", 7, |f| problems_of(tagged_v091(messages_of(f)), &minimal));
 }
+
+/// The v1.0 examples (the August 2026 layer of the pack: bare `path` / `call`, `"version": "v1.0"`)
+/// and the two later copies under catalogs/basic/v1.
+const V10_EXAMPLES: [(&str, usize); 2] =
+    [("v1_0/specification/v1_0/catalogs/basic/examples", 29), ("v1_0/catalogs/basic/v1/examples", 2)];
+
+#[test]
+fn v10_basic_catalog_examples_render() {
+    for (dir, count) in V10_EXAMPLES {
+        check_dir(dir, count);
+    }
+}
+
+/// The same examples as the live spec writes them: `"version": "1.0"`.
+#[test]
+fn v10_basic_catalog_examples_render_with_the_live_version_string() {
+    for (dir, count) in V10_EXAMPLES {
+        check_dir_with(dir, count, |f| problems_of(messages_of(f).into_iter().map(live_version).collect(), &[]));
+    }
+}
+
+/// The same examples in the newer layer's form: every binding `{"@path": …}` and every function
+/// call `{"@call": …}` inside components (child list templates keep their bare `path`, as in every
+/// stored source; data-model values are data and are left alone).
+#[test]
+fn v10_basic_catalog_examples_render_with_reserved_at_keys() {
+    let rewritten = std::cell::Cell::new(0);
+    for (dir, count) in V10_EXAMPLES {
+        check_dir_with(dir, count, |f| {
+            let before = messages_of(f);
+            let after: Vec<Value> = before.iter().map(with_at_keys).collect();
+            if after != before {
+                rewritten.set(rewritten.get() + 1);
+            }
+            problems_of(after, &[])
+        });
+    }
+    // Most examples bind data; if none were rewritten the test would prove nothing.
+    assert!(rewritten.get() >= 20, "only {} examples had bindings or calls to rewrite", rewritten.get());
+}
+
+fn live_version(mut message: Value) -> Value {
+    assert_eq!(message["version"], "v1.0");
+    message["version"] = Value::from("1.0");
+    message
+}
+
+/// A message with the bindings and calls of its components written with `@` keys.
+fn with_at_keys(message: &Value) -> Value {
+    let mut message = message.clone();
+    for key in ["createSurface", "updateComponents"] {
+        if let Some(Value::Array(components)) = message.get_mut(key).and_then(|b| b.get_mut("components")) {
+            for component in components {
+                *component = at_keys(component);
+            }
+        }
+    }
+    message
+}
+
+fn at_keys(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let is_binding = map.len() == 1 && map.get("path").is_some_and(Value::is_string);
+            let is_call = map.get("call").is_some_and(Value::is_string);
+            map.iter()
+                .map(|(k, v)| match k.as_str() {
+                    "path" if is_binding => ("@path".to_owned(), v.clone()),
+                    "call" if is_call => ("@call".to_owned(), v.clone()),
+                    _ => (k.clone(), at_keys(v)),
+                })
+                .collect()
+        }
+        Value::Array(items) => Value::Array(items.iter().map(at_keys).collect()),
+        other => other.clone(),
+    }
+}

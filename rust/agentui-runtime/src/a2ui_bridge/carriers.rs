@@ -46,6 +46,8 @@ pub const A2UI_CUSTOM_EVENT_NAME: &str = "a2ui";
 
 const V09_MESSAGE_KEYS: [&str; 4] = ["createSurface", "updateComponents", "updateDataModel", "deleteSurface"];
 const V08_MESSAGE_KEYS: [&str; 4] = ["beginRendering", "surfaceUpdate", "dataModelUpdate", "deleteSurface"];
+/// v1.0's function-call messages (its other keys are v0.9's); they name no surface.
+const V10_FUNCTION_KEYS: [&str; 2] = ["callRendererFunction", "agentFunctionResponse"];
 const CREATE_KEYS: [&str; 2] = ["createSurface", "beginRendering"];
 
 impl A2uiBridge {
@@ -232,7 +234,12 @@ fn mentions_a2ui(text: &str) -> bool {
 }
 
 fn mentions_any_a2ui_key(text: &str) -> bool {
-    mentions_a2ui(text) || V09_MESSAGE_KEYS.iter().chain(V08_MESSAGE_KEYS.iter()).any(|k| text.contains(k))
+    mentions_a2ui(text)
+        || V09_MESSAGE_KEYS
+            .iter()
+            .chain(V08_MESSAGE_KEYS.iter())
+            .chain(V10_FUNCTION_KEYS.iter())
+            .any(|k| text.contains(k))
 }
 
 /// What [`operations_in_payload`] would accept or report, without taking the value apart.
@@ -274,10 +281,14 @@ fn operations_in_payload(value: Value, carrier: &'static str) -> Result<Option<V
     }
 }
 
-/// An object carrying an A2UI message key (v0.9 or v0.8) whose body is an object. The engine
-/// validates the rest (version, single key, fields) and reports what is wrong.
+/// An object carrying an A2UI message key (v1.0, v0.9 or v0.8) whose body is an object. The
+/// engine validates the rest (version, single key, fields) and reports what is wrong.
 fn is_envelope(obj: &Map<String, Value>) -> bool {
-    V09_MESSAGE_KEYS.iter().chain(V08_MESSAGE_KEYS.iter()).any(|k| obj.get(*k).is_some_and(Value::is_object))
+    V09_MESSAGE_KEYS
+        .iter()
+        .chain(V08_MESSAGE_KEYS.iter())
+        .chain(V10_FUNCTION_KEYS.iter())
+        .any(|k| obj.get(*k).is_some_and(Value::is_object))
 }
 
 /// The operation list of activity content (empty for a lifecycle placeholder).

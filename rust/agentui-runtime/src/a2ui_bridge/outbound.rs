@@ -56,7 +56,7 @@ pub enum BridgeAction {
 /// Errors the next run must carry to the agent.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PendingForAgent {
-    /// v0.9 `error` messages, oldest first.
+    /// `error` messages (and v1.0 error `rendererFunctionResponse`s), oldest first.
     pub errors: Vec<ClientMessage>,
     /// Errors left out because [`BridgeLimits::max_pending_errors`] was reached.
     ///
@@ -148,7 +148,14 @@ impl A2uiBridge {
 
     /// Queues the errors among `emitted` for the next run, up to the limit; counts the rest.
     pub(super) fn queue_for_agent(&mut self, emitted: &[ClientMessage]) {
-        for message in emitted.iter().filter(|m| matches!(m, ClientMessage::Error(_))) {
+        // A refused v1.0 `callRendererFunction` is answered with an error response, carried the
+        // same way (its envelope says v1.0 and names the agent's functionCallId).
+        let for_agent = |m: &&ClientMessage| match m {
+            ClientMessage::Error(_) => true,
+            ClientMessage::RendererFunctionResponse(r) => r.result.is_err(),
+            ClientMessage::Action(_) => false,
+        };
+        for message in emitted.iter().filter(for_agent) {
             if self.pending.errors.len() < self.limits.max_pending_errors {
                 self.pending.errors.push(message.clone());
             } else {

@@ -521,6 +521,36 @@ fn adoption_applies_nothing_and_a_missing_surface_can_be_created_again() {
 // ---- what goes back to the agent ---------------------------------------------------------------
 
 #[test]
+fn v10_surface_renders_and_a_refused_function_call_goes_back_with_its_id() {
+    let mut b = bridge();
+    let create = json!({"version": "1.0", "createSurface": {"surfaceId": "s",
+        "catalogId": agentui_a2ui::catalog::BASIC_V1_CATALOG_ID, "dataModel": {"name": "Ada"},
+        "components": [{"id": "root", "component": "Text", "text": {"@path": "/name"}}]}});
+    let call = json!({"version": "v1.0", "callRendererFunction": {"functionCallId": "c7",
+        "callFunction": {"@call": "openUrl", "catalogId": agentui_a2ui::catalog::BASIC_V1_CATALOG_ID,
+                         "args": {"url": "https://example.com"}}}});
+    let out = feed(&mut b, snapshot("act", json!([create, call])));
+    assert_eq!(created(&out), ["s"]);
+    assert_eq!(text_of(&b, "s", "root"), json!("Ada"));
+
+    let props = b.take_pending_for_agent().forwarded_props();
+    let response = &props["a2uiErrors"][0];
+    assert_eq!(response["version"], "v1.0");
+    assert_eq!(response["rendererFunctionResponse"]["functionCallId"], "c7");
+    assert_eq!(response["rendererFunctionResponse"]["error"]["code"], "INVALID_FUNCTION_CALL");
+}
+
+#[test]
+fn v10_function_call_in_a_tool_result_is_a2ui() {
+    let mut b = bridge();
+    let call = json!({"version": "v1.0", "callRendererFunction": {"functionCallId": "c8",
+        "callFunction": {"call": "nope", "catalogId": "x"}}});
+    feed(&mut b, tool_result("t1", &call.to_string()));
+    let props = b.take_pending_for_agent().forwarded_props();
+    assert_eq!(props["a2uiErrors"][0]["rendererFunctionResponse"]["functionCallId"], "c8");
+}
+
+#[test]
 fn validation_error_goes_back_with_its_path() {
     let mut b = bridge();
     let bad = components("s", json!([{"id": "root", "component": "Text", "text": 42}]));

@@ -69,6 +69,8 @@ internal fun TextFieldComponent(scope: NodeScope, modifier: Modifier) {
         },
         modifier = modifier.fillMaxWidth(),
         label = scope.text("label")?.let { { Text(it) } },
+        // A2UI v1.0 basic catalog: a hint shown while the field is empty.
+        placeholder = scope.text("placeholder")?.let { { Text(it) } },
         isError = message != null,
         supportingText = supportingError(message),
         singleLine = variant != "longText",
@@ -163,18 +165,29 @@ internal fun SliderComponent(scope: NodeScope, modifier: Modifier) {
     val min = scope.number("min") ?: 0.0
     val max = (scope.number("max") ?: 100.0).coerceAtLeast(min)
     val bound = rememberBoundValue(scope) { (it.asNumber() ?: min).coerceIn(min, max) }
+    // A2UI v1.0 `steps`: the range in that many equal divisions; the handle snaps to them.
+    val divisions = scope.number("steps")?.toInt()?.takeIf { it >= 1 }
     Column(modifier) {
         val label = scope.text("label")
         Text(listOfNotNull(label, formatNumber(bound.value)).joinToString(": "), style = MaterialTheme.typography.bodyMedium)
         Slider(
             value = bound.value.toFloat(),
             onValueChange = { moved ->
-                val number = moved.toDouble()
+                val number = snapToDivision(moved.toDouble(), min, max, divisions)
                 bound.edited(number, NodeValue.Number(number).takeIf { scope.write(it) })
             },
             valueRange = min.toFloat()..max.toFloat(),
+            // Compose counts the stops between the ends: divisions - 1.
+            steps = divisions?.let { it - 1 } ?: 0,
             enabled = max > min,
         )
         supportingError(scope.validationMessage)?.invoke()
     }
+}
+
+/** [value] on the nearest of [divisions] equal divisions of [min]..[max]; as it is without them. */
+internal fun snapToDivision(value: Double, min: Double, max: Double, divisions: Int?): Double {
+    if (divisions == null || max <= min) return value
+    val step = (max - min) / divisions
+    return (min + Math.round((value - min) / step) * step).coerceIn(min, max)
 }

@@ -7,7 +7,10 @@ import androidx.compose.runtime.key
 import androidx.compose.runtime.staticCompositionLocalOf
 import androidx.compose.ui.Modifier
 import androidx.compose.ui.platform.testTag
+import androidx.compose.ui.semantics.LiveRegionMode
+import androidx.compose.ui.semantics.clearAndSetSemantics
 import androidx.compose.ui.semantics.contentDescription
+import androidx.compose.ui.semantics.liveRegion
 import androidx.compose.ui.semantics.semantics
 import androidx.compose.ui.semantics.stateDescription
 import dev.agentui.ActionResult
@@ -86,11 +89,21 @@ internal fun RenderNode(id: String, modifier: Modifier = Modifier) {
 }
 
 private fun Modifier.accessibility(node: ResolvedNode): Modifier {
-    val label = node.accessibility?.label
-    val description = node.accessibility?.description
-    if (label == null && description == null) return this
+    val accessibility = node.accessibility ?: return this
+    // A2UI v1.0 `hidden`: the node and its children leave the accessibility tree.
+    if (accessibility.hidden == true) return clearAndSetSemantics { }
+    val label = accessibility.label
+    val description = accessibility.description
+    // v1.0 `live`: changes are announced when the user pauses (polite) or at once (assertive).
+    val live = when (accessibility.live) {
+        "polite" -> LiveRegionMode.Polite
+        "assertive" -> LiveRegionMode.Assertive
+        else -> null
+    }
+    if (label == null && description == null && live == null) return this
     return semantics {
         if (label != null) contentDescription = label
         if (description != null) stateDescription = description
+        if (live != null) liveRegion = live
     }
 }

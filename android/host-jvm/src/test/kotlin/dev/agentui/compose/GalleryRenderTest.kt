@@ -10,6 +10,7 @@ import androidx.compose.ui.layout.ContentScale
 import androidx.compose.ui.Modifier
 import androidx.compose.ui.semantics.SemanticsActions
 import androidx.compose.ui.test.ExperimentalTestApi
+import androidx.compose.ui.test.assert
 import androidx.compose.ui.test.assertIsNotEnabled
 import androidx.compose.ui.test.captureToImage
 import androidx.compose.ui.test.onNodeWithContentDescription
@@ -149,6 +150,66 @@ class GalleryRenderTest {
         val stars = scope.number("stars")?.toInt() ?: 0
         Text("★".repeat(stars) + "☆".repeat(5 - stars), modifier)
     }
+
+    @Test
+    fun `accessibility live regions and hidden subtrees reach the semantics tree`() =
+        runDesktopComposeUiTest(width = 400, height = 400) {
+            fun withAccessibility(node: ResolvedNode, live: String? = null, hidden: Boolean? = null) =
+                node.copy(accessibility = Accessibility(label = null, description = null, live = live, hidden = hidden))
+            val nodes = SurfaceNodes().apply {
+                apply(
+                    state(
+                        listOf(
+                            node("root", "Column", children = listOf("status", "alert", "quiet", "shown")),
+                            withAccessibility(node("status", "Text", "text" to "3 new"), live = "polite"),
+                            withAccessibility(node("alert", "Text", "text" to "Connection lost"), live = "assertive"),
+                            withAccessibility(node("quiet", "Card", children = listOf("quiet-text")), hidden = true),
+                            node("quiet-text", "Text", "text" to "Decoration"),
+                            withAccessibility(node("shown", "Text", "text" to "Visible"), hidden = false),
+                        ),
+                    ),
+                )
+            }
+            setContent { MaterialTheme { A2uiSurface("a11y", nodes, RecordingActions()) } }
+            val liveRegion = androidx.compose.ui.semantics.SemanticsProperties.LiveRegion
+            onNodeWithTag(a2uiNodeTag("status")).assert(
+                androidx.compose.ui.test.SemanticsMatcher.expectValue(liveRegion, androidx.compose.ui.semantics.LiveRegionMode.Polite),
+            )
+            onNodeWithTag(a2uiNodeTag("alert")).assert(
+                androidx.compose.ui.test.SemanticsMatcher.expectValue(liveRegion, androidx.compose.ui.semantics.LiveRegionMode.Assertive),
+            )
+            // Hidden: neither the node nor its children are in the tree; hidden = false changes nothing.
+            onNodeWithText("Decoration").assertDoesNotExist()
+            onNodeWithText("Visible").assertExists()
+            onNodeWithTag(a2uiNodeTag("shown")).assert(androidx.compose.ui.test.SemanticsMatcher.keyNotDefined(liveRegion))
+        }
+
+    @Test
+    fun `a v1 slider snaps to its steps and a text field shows its placeholder`() =
+        runDesktopComposeUiTest(width = 400, height = 400) {
+            val actions = RecordingActions()
+            val nodes = SurfaceNodes().apply {
+                apply(
+                    state(
+                        listOf(
+                            node("root", "Column", children = listOf("level", "name")),
+                            node("level", "Slider", "min" to 0, "max" to 10, "value" to 0, "steps" to 4, bound = "/level"),
+                            node("name", "TextField", "label" to "Name", "value" to "", "placeholder" to "Ada Lovelace", bound = "/name"),
+                        ),
+                    ),
+                )
+            }
+            setContent { MaterialTheme { A2uiSurface("v1", nodes, actions) } }
+            // Four divisions of 0..10: 0, 2.5, 5, 7.5, 10; 3.1 lands on 2.5.
+            onNode(hasSetProgress()).performSemanticsAction(SemanticsActions.SetProgress) { it(3.1f) }
+            waitForIdle()
+            assertEquals(NodeValue.Number(2.5), actions.writes.last { it.first == "/level" }.second)
+            onNodeWithTag(a2uiNodeTag("name")).performClick()
+            waitForIdle()
+            onNodeWithText("Ada Lovelace").assertExists()
+            assertEquals(7.5, snapToDivision(8.0, 0.0, 10.0, 4))
+            assertEquals(8.0, snapToDivision(8.0, 0.0, 10.0, null))
+        }
 
     @Test
     fun `every basic component renders, reads its props and writes back through its binding`() =

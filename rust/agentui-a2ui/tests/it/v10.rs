@@ -1,0 +1,367 @@
+//! A2UI v1.0 through the engine: the version strings, the messages, the reserved `@` keys and
+//! the August form accepted beside them, and the basic catalog v1.
+
+use crate::common::{assert_clean, errors};
+
+use agentui_a2ui::catalog::{BASIC_CATALOG_ID, BASIC_V1_CATALOG_ID};
+use agentui_a2ui::wire::v09::ClientMessage;
+use agentui_a2ui::{Outcome, SurfaceGroup};
+use serde_json::{json, Value};
+
+fn v10(key: &str, body: Value) -> Value {
+    json!({"version": "v1.0", key: body})
+}
+
+fn create_with(id: &str, components: Value) -> Value {
+    v10("createSurface", json!({"surfaceId": id, "catalogId": BASIC_V1_CATALOG_ID, "components": components}))
+}
+
+fn text(id: &str, value: Value) -> Value {
+    json!({"id": id, "component": "Text", "text": value})
+}
+
+fn prop(group: &SurfaceGroup, surface: &str, node: &str, name: &str) -> Option<Value> {
+    group.surface(surface)?.node(node)?.props.get(name).cloned()
+}
+
+/// The (pointer, code) of the only error sent back.
+fn only_error(outcome: &Outcome) -> (String, String) {
+    let errors = errors(outcome);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    (errors[0]["path"].as_str().unwrap_or_default().to_owned(), errors[0]["code"].as_str().unwrap().to_owned())
+}
+
+#[test]
+fn both_version_strings_are_v10() {
+    for version in ["1.0", "v1.0"] {
+        let mut group = SurfaceGroup::default();
+        let mut create = create_with("s", json!([text("root", json!("hi"))]));
+        create["version"] = Value::from(version);
+        assert_clean(&group.process_value(&create));
+        assert_eq!(prop(&group, "s", "root", "text"), Some(json!("hi")), "{version}");
+    }
+}
+
+#[test]
+fn create_surface_carries_components_and_data_model_inline_and_no_theme() {
+    let mut group = SurfaceGroup::default();
+    let create = v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID,
+               "dataModel": {"name": "Ada"},
+               "components": [text("root", json!({"@path": "/name"}))]}),
+    );
+    let outcome = group.process_value(&create);
+    assert_clean(&outcome);
+    assert_eq!(prop(&group, "s", "root", "text"), Some(json!("Ada")));
+
+    let themed = v10("createSurface", json!({"surfaceId": "t", "catalogId": BASIC_V1_CATALOG_ID, "theme": {}}));
+    let outcome = group.process_value(&themed);
+    assert_eq!(only_error(&outcome), ("/createSurface/theme".to_owned(), "VALIDATION_FAILED".to_owned()));
+    // A v1.0 agent is answered in v1.0.
+    assert_eq!(outcome.emitted[0].to_wire()["version"], "v1.0");
+    assert!(group.surface("t").is_none());
+}
+
+/// v1.0: `null` deletes the key and `value` is required. v0.9: an omitted value deletes and
+/// `null` is stored. The same words, opposite effects, so the rule is per version.
+#[test]
+fn null_deletes_in_v10_and_is_stored_in_v09() {
+    let mut group = SurfaceGroup::default();
+    assert_clean(&group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID, "dataModel": {"a": 1, "b": 2}}),
+    )));
+    assert_clean(&group.process_value(&v10("updateDataModel", json!({"surfaceId": "s", "path": "/a", "value": null}))));
+    assert_eq!(group.surface("s").unwrap().data_model(), &json!({"b": 2}));
+    let missing = group.process_value(&v10("updateDataModel", json!({"surfaceId": "s", "path": "/b"})));
+    assert_eq!(only_error(&missing).0, "/updateDataModel/value");
+    assert_eq!(group.surface("s").unwrap().data_model(), &json!({"b": 2}));
+
+    assert_clean(&group.process_value(
+        &json!({"version": "v0.9", "createSurface": {"surfaceId": "o", "catalogId": BASIC_CATALOG_ID}}),
+    ));
+    let v09 = |body: Value| json!({"version": "v0.9", "updateDataModel": body});
+    assert_clean(&group.process_value(&v09(json!({"surfaceId": "o", "path": "/a", "value": 1}))));
+    assert_clean(&group.process_value(&v09(json!({"surfaceId": "o", "path": "/a", "value": null}))));
+    assert_eq!(group.surface("o").unwrap().data_model(), &json!({"a": null}));
+    assert_clean(&group.process_value(&v09(json!({"surfaceId": "o", "path": "/a"}))));
+    assert_eq!(group.surface("o").unwrap().data_model(), &json!({}));
+}
+
+#[test]
+fn at_keys_bind_call_and_escape() {
+    let mut group = SurfaceGroup::default();
+    let outcome = group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID,
+               "dataModel": {"n": 3, "name": "Ada"},
+               "components": [
+                   {"id": "root", "component": "Column", "children": ["a", "b", "c"]},
+                   text("a", json!({"@call": "formatString", "args": {"value": "${/name} has ${/n}"}, "returnType": "string"})),
+                   {"id": "b", "component": "Button", "child": "c",
+                    "action": {"event": {"name": "go", "context": {"lit": {"@@path": "/not-bound"}, "n": {"@path": "/n"}}}}},
+                   text("c", json!("ok")),
+               ]}),
+    ));
+    assert_clean(&outcome);
+    assert_eq!(prop(&group, "s", "a", "text"), Some(json!("Ada has 3")));
+    let action = group.dispatch_action("s", "b").unwrap().message.unwrap();
+    let ClientMessage::Action(action) = action else { panic!("not an action") };
+    // `@@path` is the literal key `@path`, never a binding; `@path` is one.
+    assert_eq!(Value::Object(action.context), json!({"lit": {"@path": "/not-bound"}, "n": 3}));
+}
+
+#[test]
+fn unknown_single_at_keys_are_refused_with_their_pointer() {
+    let cases = [
+        (text("root", json!({"@pth": "/x"})), "/createSurface/components/0/text/@pth"),
+        (json!({"id": "root", "component": "Text", "text": "x", "@style": 1}), "/createSurface/components/0/@style"),
+        (text("root", json!({"@path": "/x", "extra": 1})), "/createSurface/components/0/text/extra"),
+        (text("root", json!({"@path": 7})), "/createSurface/components/0/text/@path"),
+        (
+            json!({"id": "root", "component": "Text", "text": "x", "@checks": [], "checks": []}),
+            "/createSurface/components/0/checks",
+        ),
+    ];
+    for (component, pointer) in cases {
+        let mut group = SurfaceGroup::default();
+        let outcome = group.process_value(&create_with("s", json!([component])));
+        assert_eq!(only_error(&outcome), (pointer.to_owned(), "VALIDATION_FAILED".to_owned()), "{component}");
+        assert!(group.surface("s").is_none(), "a refused message creates nothing");
+    }
+}
+
+/// The rule the README states: a typed dynamic property holding `{"path": …}` (the August form)
+/// can only be a binding; a free-form value holding it (the data model, metadata) is data.
+#[test]
+fn bare_path_is_a_binding_in_a_typed_property_and_data_in_a_free_form_value() {
+    let mut group = SurfaceGroup::default();
+    let outcome = group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID,
+        "dataModel": {"name": "Ada", "card": {"path": "/name"}},
+        "components": [
+            {"id": "root", "component": "Column", "children": ["typed", "data"],
+             "metadata": {"extensions": {"vendor": {"path": "/name"}}}},
+            text("typed", json!({"path": "/name"})),
+            {"id": "data", "component": "Button", "child": "typed",
+             "action": {"event": {"name": "go", "context": {"card": {"@path": "/card"}}}}},
+        ]}),
+    ));
+    assert_clean(&outcome);
+    assert_eq!(prop(&group, "s", "typed", "text"), Some(json!("Ada")));
+    // Stored as written, and read back as the literal object it is.
+    assert_eq!(group.surface("s").unwrap().data_model()["card"], json!({"path": "/name"}));
+    let ClientMessage::Action(action) = group.dispatch_action("s", "data").unwrap().message.unwrap() else {
+        panic!("not an action")
+    };
+    assert_eq!(action.context["card"], json!({"path": "/name"}));
+    // Metadata is never resolved: it does not reach the node.
+    assert_eq!(prop(&group, "s", "root", "metadata"), None);
+
+    // An updateDataModel value is data too.
+    assert_clean(&group.process_value(&v10(
+        "updateDataModel",
+        json!({"surfaceId": "s", "path": "/name", "value": {"path": "/card"}}),
+    )));
+    assert_eq!(prop(&group, "s", "typed", "text"), Some(json!({"path": "/card"})));
+}
+
+#[test]
+fn component_catalog_must_be_the_surface_catalog() {
+    let mut group = SurfaceGroup::default();
+    let ok = json!({"id": "root", "component": "Text", "text": "x", "@catalogId": "https://a2ui.org/catalogs/basic/v1/catalog.json",
+                    "@accessibility": {"label": "Greeting"}});
+    assert_clean(&group.process_value(&create_with("s", json!([ok]))));
+    let node = group.surface("s").unwrap().node("root").unwrap();
+    assert_eq!(node.accessibility.as_ref().and_then(|a| a.label.as_deref()), Some("Greeting"));
+
+    for other in [BASIC_CATALOG_ID, "https://example.com/unknown.json"] {
+        let mut group = SurfaceGroup::default();
+        let wrong = json!({"id": "root", "component": "Text", "text": "x", "catalogId": other});
+        let outcome = group.process_value(&create_with("s", json!([wrong])));
+        assert_eq!(only_error(&outcome).0, "/createSurface/components/0/catalogId", "{other}");
+        assert!(!group.surface("s").unwrap().has_root(), "nothing falls back to another catalog");
+    }
+}
+
+#[test]
+fn agent_calls_to_renderer_functions_are_refused_and_change_nothing() {
+    let mut group = SurfaceGroup::default();
+    assert_clean(&group.process_value(&create_with("s", json!([text("root", json!("x"))]))));
+    for (name, catalog) in [("openUrl", BASIC_V1_CATALOG_ID), ("nope", BASIC_V1_CATALOG_ID), ("openUrl", "unknown")] {
+        let call = v10(
+            "callRendererFunction",
+            json!({"functionCallId": "c1", "callFunction": {"@call": name, "catalogId": catalog, "args": {"url": "https://a.b"}}}),
+        );
+        let outcome = group.process_value(&call);
+        assert!(outcome.events.is_empty());
+        let wire: Vec<Value> = outcome.emitted.iter().map(ClientMessage::to_wire).collect();
+        assert_eq!(wire.len(), 1);
+        assert_eq!(wire[0]["version"], "v1.0");
+        let response = &wire[0]["rendererFunctionResponse"];
+        assert_eq!(response["functionCallId"], "c1");
+        assert_eq!(response["error"]["code"], "INVALID_FUNCTION_CALL", "{name} in {catalog}");
+        assert!(response.get("value").is_none());
+    }
+    let no_id = group
+        .process_value(&v10("callRendererFunction", json!({"callFunction": {"call": "openUrl", "catalogId": "x"}})));
+    assert_eq!(only_error(&no_id).0, "/callRendererFunction/functionCallId");
+}
+
+#[test]
+fn basic_catalog_v1_differs_from_v09_where_the_spec_says() {
+    // Headings are Markdown in v1: the h1 variant is gone.
+    let mut group = SurfaceGroup::default();
+    let h1 = json!({"id": "root", "component": "Text", "text": "# T", "variant": "h1"});
+    assert_eq!(
+        only_error(&group.process_value(&create_with("s", json!([h1.clone()])))).0,
+        "/createSurface/components/0/variant"
+    );
+    let v09 = |key: &str, body: Value| json!({"version": "v0.9", key: body});
+    assert_clean(&group.process_value(&v09("createSurface", json!({"surfaceId": "o", "catalogId": BASIC_CATALOG_ID}))));
+    assert_clean(&group.process_value(&v09("updateComponents", json!({"surfaceId": "o", "components": [h1]}))));
+
+    // New in v1: placeholder, steps, posterUrl; not in the v0.9 catalog.
+    let new_props = [
+        json!({"id": "root", "component": "TextField", "label": "Name", "placeholder": "Ada"}),
+        json!({"id": "root", "component": "Slider", "max": 10, "value": 1, "steps": 5}),
+        json!({"id": "root", "component": "Video", "url": "https://a.b/v.mp4", "posterUrl": "https://a.b/p.png"}),
+    ];
+    for component in new_props {
+        let mut group = SurfaceGroup::default();
+        assert_clean(&group.process_value(&create_with("s", json!([component.clone()]))));
+        assert_clean(
+            &group.process_value(&v09("createSurface", json!({"surfaceId": "o", "catalogId": BASIC_CATALOG_ID}))),
+        );
+        let outcome =
+            group.process_value(&v09("updateComponents", json!({"surfaceId": "o", "components": [component]})));
+        assert_eq!(errors(&outcome).len(), 1, "the v0.9 catalog has no such property");
+    }
+    let mut group = SurfaceGroup::default();
+    let zero_steps = json!({"id": "root", "component": "Slider", "max": 10, "value": 1, "steps": 0});
+    assert_eq!(
+        only_error(&group.process_value(&create_with("s", json!([zero_steps])))).0,
+        "/createSurface/components/0/steps"
+    );
+}
+
+#[test]
+fn metadata_extension_keys_are_unicode_identifiers() {
+    for (key, ok) in [("vendor_x", true), ("_x", true), ("été", true), ("1x", false), ("a-b", false), ("", false)] {
+        let mut group = SurfaceGroup::default();
+        let component = json!({"id": "root", "component": "Text", "text": "x", "@metadata": {"extensions": {key: 1}}});
+        let outcome = group.process_value(&create_with("s", json!([component])));
+        assert_eq!(errors(&outcome).is_empty(), ok, "{key:?}: {:?}", errors(&outcome));
+    }
+}
+
+#[test]
+fn index_gives_the_template_item_position_and_nothing_outside_a_template() {
+    let mut group = SurfaceGroup::default();
+    let outcome = group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID,
+        "dataModel": {"items": ["a", "b", "c"]},
+        "components": [
+            {"id": "root", "component": "Slider", "max": 10, "value": {"@call": "@index", "args": {"offset": 1}}},
+        ]}),
+    ));
+    assert_clean(&outcome);
+    // Outside a template `@index` has no value.
+    assert_eq!(prop(&group, "s", "root", "value"), Some(Value::Null));
+
+    let mut group = SurfaceGroup::default();
+    let outcome = group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID,
+        "dataModel": {"items": ["a", "b", "c"]},
+        "components": [
+            {"id": "root", "component": "List", "children": {"componentId": "row", "path": "/items"}},
+            {"id": "row", "component": "Slider", "max": 10, "value": {"@call": "@index", "args": {"offset": 1}}},
+        ]}),
+    ));
+    assert_clean(&outcome);
+    let surface = group.surface("s").unwrap();
+    let values: Vec<Value> = surface
+        .node("root")
+        .unwrap()
+        .children
+        .iter()
+        .map(|id| surface.node(id).unwrap().props.get("value").cloned().unwrap())
+        .collect();
+    assert_eq!(values, [json!(1), json!(2), json!(3)]);
+
+    let bad_offset =
+        json!({"id": "root", "component": "Slider", "max": 10, "value": {"@call": "@index", "args": {"offset": "1"}}});
+    assert_eq!(
+        only_error(&SurfaceGroup::default().process_value(&create_with("s", json!([bad_offset])))).1,
+        "VALIDATION_FAILED"
+    );
+}
+
+#[test]
+fn function_catalogs_follow_the_component_rule() {
+    let call = |catalog: &str| json!({"@call": "formatString", "args": {"value": "x"}, "catalogId": catalog});
+    let mut group = SurfaceGroup::default();
+    assert_clean(&group.process_value(&create_with("s", json!([text("root", call(BASIC_V1_CATALOG_ID))]))));
+    assert_eq!(prop(&group, "s", "root", "text"), Some(json!("x")));
+    let mut group = SurfaceGroup::default();
+    let outcome = group.process_value(&create_with("s", json!([text("root", call(BASIC_CATALOG_ID))])));
+    assert_eq!(only_error(&outcome).0, "/createSurface/components/0/text/catalogId");
+    let index = json!({"@call": "@index", "catalogId": BASIC_V1_CATALOG_ID});
+    let outcome = SurfaceGroup::default()
+        .process_value(&create_with("s", json!([{"id": "root", "component": "Slider", "max": 1, "value": index}])));
+    assert_eq!(only_error(&outcome).0, "/createSurface/components/0/value/catalogId");
+}
+
+#[test]
+fn accessibility_live_and_hidden_reach_the_node() {
+    let mut group = SurfaceGroup::default();
+    let outcome = group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID, "dataModel": {"quiet": true},
+               "components": [{"id": "root", "component": "Text", "text": "3 new",
+                               "@accessibility": {"live": "polite", "hidden": {"@path": "/quiet"}}}]}),
+    ));
+    assert_clean(&outcome);
+    let a11y = |group: &SurfaceGroup| group.surface("s").unwrap().node("root").unwrap().accessibility.clone().unwrap();
+    assert_eq!(a11y(&group).live.as_deref(), Some("polite"));
+    assert_eq!(a11y(&group).hidden, Some(true));
+    assert_clean(
+        &group.process_value(&v10("updateDataModel", json!({"surfaceId": "s", "path": "/quiet", "value": false}))),
+    );
+    assert_eq!(a11y(&group).hidden, Some(false), "hidden follows its binding");
+
+    let loud = json!({"id": "root", "component": "Text", "text": "x", "accessibility": {"live": "loud"}});
+    let outcome = SurfaceGroup::default().process_value(&create_with("s", json!([loud])));
+    assert_eq!(only_error(&outcome).0, "/createSurface/components/0/accessibility/live");
+}
+
+/// A store keeps a surface as the messages that recreate it (`Surface::export`); a v1.0 surface
+/// comes back the same, literal `@` keys included.
+#[test]
+fn v10_surface_survives_export_and_restore() {
+    let mut group = SurfaceGroup::default();
+    assert_clean(&group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID, "dataModel": {"name": "Ada"},
+        "components": [
+            {"id": "root", "component": "Column", "children": ["t", "b"]},
+            text("t", json!({"@path": "/name"})),
+            {"id": "b", "component": "Button", "child": "t",
+             "action": {"event": {"name": "go", "context": {"lit": {"@@path": "/x"}}}}},
+        ]}),
+    )));
+    let exported = group.surface("s").unwrap().export();
+    let mut restored = SurfaceGroup::default();
+    assert_clean(&restored.restore_surface(exported).unwrap());
+    let before = group.surface("s").unwrap().nodes().into_iter().cloned().collect::<Vec<_>>();
+    let after = restored.surface("s").unwrap().nodes().into_iter().cloned().collect::<Vec<_>>();
+    assert_eq!(before, after);
+    let ClientMessage::Action(action) = restored.dispatch_action("s", "b").unwrap().message.unwrap() else {
+        panic!("not an action")
+    };
+    assert_eq!(action.context["lit"], json!({"@path": "/x"}));
+}
