@@ -66,7 +66,7 @@ use agentui_agui::transport::{CancelToken, HttpTransport, TransportOptions};
 use agentui_agui::MemoryBudget;
 use ids::IdGenerator;
 use listener::Listeners;
-use outbox::{is_unreachable, Outbox, OutboxEntry, OutboxPayload};
+use outbox::{worth_sending_again, Outbox, OutboxEntry, OutboxPayload};
 
 /// The `forwardedProps` key that asks the agent to resynchronise state (see the module notes).
 pub const STATE_RESYNC_PROP: &str = "agentuiStateResync";
@@ -598,7 +598,7 @@ impl ConversationSession {
             if self.outbox.contains(&front_key) {
                 // The agent did not take it.
                 if let SessionError::Transport(e) = &error {
-                    if is_unreachable(e) {
+                    if worth_sending_again(e) {
                         if let Some(entry) = self.outbox.front_mut() {
                             entry.pending.attempts = entry.pending.attempts.saturating_add(1);
                             entry.pending.last_error = Some(e.to_string());

@@ -37,12 +37,16 @@ pub enum OutboxPayload {
     Action(Map<String, Value>),
 }
 
-/// Whether the agent may not have been reached: the same request is worth sending again.
-pub fn is_unreachable(error: &TransportError) -> bool {
+/// Whether the same request is worth sending again later: the agent may not have been reached,
+/// or it refused the credentials rather than the message. Such a send waits in the outbox.
+pub fn worth_sending_again(error: &TransportError) -> bool {
     match error {
         TransportError::Connect(_) | TransportError::Request(_) => true,
         // No request went out: the app's credentials could not be had (offline token service).
         TransportError::HeaderProvider(_) => true,
+        // The agent refused who sent it, even after the provider's fresh headers: once the user
+        // signs in again the same message goes. Dropping it would lose what the user wrote.
+        TransportError::Unauthorized { .. } => true,
         // A gateway or proxy in front of the agent answered; the agent did not.
         TransportError::Status { status, .. } => matches!(status, 502..=504),
         _ => false,

@@ -274,3 +274,44 @@ async fn a_message_whose_headers_could_not_be_had_waits_instead_of_being_dropped
     .await
     .unwrap();
 }
+
+/// A message refused with `Unauthorized` (the agent refused the credentials, not the message)
+/// waits for the user to sign in again instead of being dropped: the app gets the typed error,
+/// and once the token service issues a token the server takes, it is delivered once.
+#[tokio::test(start_paused = true)]
+async fn a_message_refused_for_its_credentials_waits_for_a_new_sign_in() {
+    timeout(TEST_BOUND, async {
+        let gate = RequireBearer::new("t2");
+        let server = TestServer::with_handler(
+            vec![],
+            gate.handler(move |_: &Recorded| Reply::sse(&run_of("r1", vec![text("a1", "Got it.")]))),
+        )
+        .await;
+        // The sign-in service issues a token the server no longer takes: signed out.
+        let tokens = Arc::new(AppTokens {
+            issued: Arc::new(Mutex::new("t1".into())),
+            held: Mutex::new("t1".into()),
+            refreshes: Mutex::new(0),
+        });
+        let transport = TransportOptions {
+            header_provider: Some(SharedHeaderProvider(tokens.clone())),
+            ..TransportOptions::default()
+        };
+        let (mut s, _) = session_with(&server, transport);
+        let err = s.run("hello").await.unwrap_err();
+        assert!(matches!(err, SessionError::Transport(TransportError::Unauthorized { .. })), "{err:?}");
+        let pending = s.pending_sends();
+        assert_eq!(pending.len(), 1, "the message waits for a new sign-in");
+        assert!(pending[0].last_error.is_some());
+
+        // The user signs in again.
+        *tokens.issued.lock().unwrap() = "t2".into();
+        s.deliver_pending().await.unwrap().unwrap();
+        assert!(s.pending_sends().is_empty());
+        assert_eq!(s.conversation().message("a1").unwrap().text(), Some("Got it."));
+        let users = s.messages().iter().filter(|m| m.text() == Some("hello")).count();
+        assert_eq!(users, 1, "the message is in the conversation once");
+    })
+    .await
+    .unwrap();
+}
