@@ -78,7 +78,7 @@ impl EventPipeline {
     }
 
     /// See [`ConversationReducer::swap_conversation`].
-    pub fn swap_conversation(&mut self, other: &mut ConversationState) {
+    pub fn swap_conversation(&mut self, other: &mut Box<ConversationState>) {
         self.reducer.swap_conversation(other);
     }
 

@@ -440,7 +440,9 @@ fn append_text(content: &mut Option<MessageContent>, delta: &str, max: usize) ->
 /// Applies verified events to a [`ConversationState`].
 #[derive(Debug, Clone, Default)]
 pub struct ConversationReducer {
-    conversation: ConversationState,
+    // Boxed: a conversation kept elsewhere is swapped in and out per event (a pointer, not its
+    // 500-odd bytes).
+    conversation: Box<ConversationState>,
     limits: Limits,
     current_run_id: Option<String>,
     /// Content bytes streamed since the last `RUN_STARTED` (see `Limits::max_run_content_bytes`).
@@ -452,7 +454,13 @@ pub struct ConversationReducer {
 
 impl ConversationReducer {
     pub fn new(conversation: ConversationState, limits: Limits) -> Self {
-        ConversationReducer { conversation, limits, current_run_id: None, run_content_bytes: 0, state_weight: None }
+        ConversationReducer {
+            conversation: Box::new(conversation),
+            limits,
+            current_run_id: None,
+            run_content_bytes: 0,
+            state_weight: None,
+        }
     }
 
     /// Counts `bytes` of content against the run's bound before they are stored.
@@ -515,14 +523,14 @@ impl ConversationReducer {
     }
 
     pub fn into_conversation(self) -> ConversationState {
-        self.conversation
+        *self.conversation
     }
 
     /// Exchanges the conversation this reducer applies to with `other`. For a conversation that
     /// lives elsewhere between events (behind its observers' lock): it is swapped in for one
     /// event and out again, and must not be changed by anyone else in between, since the
     /// reducer keeps measures of it (the state's weight).
-    pub fn swap_conversation(&mut self, other: &mut ConversationState) {
+    pub fn swap_conversation(&mut self, other: &mut Box<ConversationState>) {
         std::mem::swap(&mut self.conversation, other);
     }
 

@@ -39,9 +39,10 @@ pub(crate) fn wake_all(readers: Vec<Arc<dyn Wake>>) {
     }
 }
 
-/// The session's conversation, shared with its observers.
+/// The session's conversation, shared with its observers. Boxed, so a run lends it to its
+/// pipeline for each event by swapping a pointer.
 #[derive(Clone, Default)]
-pub(crate) struct SharedConversation(Arc<Mutex<ConversationState>>);
+pub(crate) struct SharedConversation(Arc<Mutex<Box<ConversationState>>>);
 
 impl std::fmt::Debug for SharedConversation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -62,7 +63,14 @@ impl SharedConversation {
 /// The conversation, locked; the wakes asked for meanwhile are made on release.
 pub struct ConversationGuard<'a> {
     /// `Some` until dropped: released before the deferred wakes are made.
-    guard: Option<MutexGuard<'a, ConversationState>>,
+    guard: Option<MutexGuard<'a, Box<ConversationState>>>,
+}
+
+impl ConversationGuard<'_> {
+    /// The box itself, to lend to a run's pipeline (see `RunStream::apply_to`).
+    pub(crate) fn boxed(&mut self) -> &mut Box<ConversationState> {
+        self.guard.as_mut().expect("held until dropped")
+    }
 }
 
 impl Deref for ConversationGuard<'_> {

@@ -213,6 +213,26 @@ impl EventStream {
     }
 }
 
+/// A conversation kept elsewhere, held by a pipeline for one event: given back when this is
+/// dropped, a panic unwinding included, so its owner never keeps the pipeline's placeholder.
+struct Lent<'a> {
+    pipeline: &'a mut EventPipeline,
+    conversation: &'a mut Box<ConversationState>,
+}
+
+impl<'a> Lent<'a> {
+    fn new(pipeline: &'a mut EventPipeline, conversation: &'a mut Box<ConversationState>) -> Self {
+        pipeline.swap_conversation(conversation);
+        Lent { pipeline, conversation }
+    }
+}
+
+impl Drop for Lent<'_> {
+    fn drop(&mut self) {
+        self.pipeline.swap_conversation(self.conversation);
+    }
+}
+
 /// Most bytes [`RunStream::release_connection`] reads past the run's end.
 pub const RELEASE_LIMIT: usize = 64 * 1024;
 
@@ -333,20 +353,18 @@ impl RunStream {
     /// of its own for the call (see [`EventPipeline::swap_conversation`]); the events it
     /// delivered. A failure is returned by the next [`next_received`](Self::next_received),
     /// after the events delivered before it.
-    pub fn apply_to(&mut self, received: &ReceivedEvent, conversation: &mut ConversationState) -> Vec<Event> {
+    pub fn apply_to(&mut self, received: &ReceivedEvent, conversation: &mut Box<ConversationState>) -> Vec<Event> {
         self.apply_received(received, Some(conversation))
     }
 
-    fn apply_received(&mut self, received: &ReceivedEvent, external: Option<&mut ConversationState>) -> Vec<Event> {
+    fn apply_received(&mut self, received: &ReceivedEvent, external: Option<&mut Box<ConversationState>>) -> Vec<Event> {
         let mut delivered = Vec::new();
         let pipeline = &mut self.pipeline;
         // The text goes to the pipeline as is: the hot event types decode straight from it.
         let result = match external {
             Some(conversation) => {
-                pipeline.swap_conversation(conversation);
-                let result = pipeline.push_str_with(&received.event.data, |e| delivered.push(e));
-                pipeline.swap_conversation(conversation);
-                result
+                let lent = Lent::new(pipeline, conversation);
+                lent.pipeline.push_str_with(&received.event.data, |e| delivered.push(e))
             }
             None => pipeline.push_str_with(&received.event.data, |e| delivered.push(e)),
         };

@@ -442,7 +442,7 @@ impl ConversationSession {
         match step {
             Ok(Some(received)) => {
                 let mut conversation = conversation.lock();
-                let events = stream.apply_to(&received, &mut conversation);
+                let events = stream.apply_to(&received, conversation.boxed());
                 let changes = stream.take_changes();
                 let grouped = events.len() > 1;
                 for (e, change) in events.iter().zip(&changes) {
