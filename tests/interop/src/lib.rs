@@ -6,7 +6,8 @@
 //! tests are `#[ignore]`d so that a bare `cargo test` does not fail for want of Python; the
 //! script runs them with `--include-ignored`.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -17,6 +18,8 @@ use agentui_runtime::session::{
 };
 use agentui_runtime::{Conversation, ConversationDelta, Observed, Subscription};
 use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, oneshot};
 
 /// Why the tests are ignored by default.
@@ -261,3 +264,59 @@ pub fn last_assistant_text(messages: &[Message]) -> String {
 /// The tool messages of one `RunAgentInput` as (toolCallId, content, error): the test server's
 /// reading of an input, shared with the runtime's tests.
 pub use agentui_test_server::tool_results;
+
+/// A TCP proxy in front of a server that cuts the first response whose bytes carry `trigger`,
+/// right after passing them on: the network dropping mid-answer (a lift, a tunnel). Later
+/// connections pass whole.
+pub struct DroppingProxy {
+    addr: SocketAddr,
+    dropped: Arc<AtomicBool>,
+}
+
+impl DroppingProxy {
+    pub async fn start(server: &Server, trigger: &'static str) -> DroppingProxy {
+        let upstream = server.base.trim_start_matches("http://").to_owned();
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("a loopback port");
+        let addr = listener.local_addr().expect("its address");
+        let dropped = Arc::new(AtomicBool::new(false));
+        let cut = dropped.clone();
+        tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                let Ok(server) = TcpStream::connect(&upstream).await else { continue };
+                tokio::spawn(relay(client, server, trigger, cut.clone()));
+            }
+        });
+        DroppingProxy { addr, dropped }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// Whether a response was cut.
+    pub fn dropped(&self) -> bool {
+        self.dropped.load(Ordering::SeqCst)
+    }
+}
+
+async fn relay(client: TcpStream, server: TcpStream, trigger: &'static str, cut: Arc<AtomicBool>) {
+    let (mut client_read, mut client_write) = client.into_split();
+    let (mut server_read, mut server_write) = server.into_split();
+    let requests = tokio::spawn(async move { tokio::io::copy(&mut client_read, &mut server_write).await });
+    let mut seen = Vec::new();
+    let mut buffer = vec![0u8; 16 * 1024];
+    while let Ok(n) = server_read.read(&mut buffer).await {
+        if n == 0 || client_write.write_all(&buffer[..n]).await.is_err() {
+            break;
+        }
+        if cut.load(Ordering::SeqCst) {
+            continue;
+        }
+        seen.extend_from_slice(&buffer[..n]);
+        if seen.windows(trigger.len()).any(|w| w == trigger.as_bytes()) && !cut.swap(true, Ordering::SeqCst) {
+            // Both sides closed at once, mid-body: the client's read breaks.
+            break;
+        }
+    }
+    requests.abort();
+}

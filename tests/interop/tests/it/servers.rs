@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use agentui_agui::transport::TransportError;
 use agentui_interop::*;
 use agentui_runtime::session::{
     ClientTool, RunPhase, SessionError, SessionWarningKind, ToolCallPhase, ToolError, ToolInvocation,
@@ -400,6 +401,63 @@ async fn langgraph_state_snapshots() {
     })
     .await
 }
+
+// ---- the network drops mid-answer; the servers send no SSE ids ----
+
+/// ADK and LangGraph number no events, so a dropped stream cannot be resumed: the run ends as
+/// failed with the broken connection's own error, the partial answer is kept on the device and
+/// never sent back as complete, and the next turn works.
+async fn dropped_mid_answer(server: Server, path: &str, hello: &str) {
+    bounded(async {
+        let proxy = DroppingProxy::start(&server, "chunk 02").await;
+        let (c, rec, thread) = conversation(&proxy.url(path), "dropped");
+        let err = c.send_message("tell me something slow".into()).await.unwrap_err();
+        assert!(proxy.dropped(), "the proxy cut the answer");
+        match &err {
+            SessionError::Transport(
+                TransportError::ResumeRefused { .. }
+                | TransportError::ResumeExhausted { .. }
+                | TransportError::ResumeMismatch { .. },
+            ) => panic!("a stream without ids is not resumed: {err:?}"),
+            SessionError::Transport(_) => {}
+            other => panic!("expected the transport's error, got {other:?}"),
+        }
+        assert!(matches!(c.snapshot().phase, RunPhase::Failed { .. }), "{:?}", c.snapshot().phase);
+        let deltas = rec.deltas().await;
+        let warned = |kind: SessionWarningKind| {
+            deltas.iter().filter_map(move |d| match d {
+                ConversationDelta::Warning(w) if w.kind == kind => Some(w.message.clone()),
+                _ => None,
+            })
+        };
+        assert_eq!(warned(SessionWarningKind::StreamResumed).count(), 0, "nothing was resumed");
+        let kept: Vec<String> = warned(SessionWarningKind::KeptLocal).collect();
+        let snapshot = c.snapshot();
+        let partial = snapshot
+            .messages
+            .iter()
+            .find(|m| kept.iter().any(|w| w.contains(&format!("'{}'", m.id))))
+            .unwrap_or_else(|| panic!("the cut-short answer is marked: {kept:?}"));
+        assert!(partial.text().is_some_and(|t| t.contains("chunk 02") && !t.contains("chunk 40")), "{partial:?}");
+        assert!(snapshot.kept_local.iter().any(|k| k.message_id == partial.id));
+        let partial = partial.id.clone();
+
+        let summary = c.send_message("hello".into()).await.unwrap();
+        assert!(matches!(summary.phase, RunPhase::Finished { .. }));
+        assert_eq!(last_assistant_text(&c.snapshot().messages), hello);
+        let inputs = server.inputs(&thread).await;
+        let sent = inputs.last().unwrap()["messages"].as_array().unwrap().clone();
+        assert!(sent.iter().all(|m| m["id"] != partial.as_str()), "the partial answer is not sent as complete");
+    })
+    .await
+}
+
+interop_test!(adk_dropped_mid_answer_ends_cleanly, dropped_mid_answer(adk(), "/adk", "Hello from ADK!"));
+
+interop_test!(
+    langgraph_dropped_mid_answer_ends_cleanly,
+    dropped_mid_answer(langgraph(), "/langgraph", "Hello from LangGraph!")
+);
 
 // ---- cancel, then a new turn ----
 
