@@ -357,7 +357,11 @@ impl RunStream {
         self.apply_received(received, Some(conversation))
     }
 
-    fn apply_received(&mut self, received: &ReceivedEvent, external: Option<&mut Box<ConversationState>>) -> Vec<Event> {
+    fn apply_received(
+        &mut self,
+        received: &ReceivedEvent,
+        external: Option<&mut Box<ConversationState>>,
+    ) -> Vec<Event> {
         let mut delivered = Vec::new();
         let pipeline = &mut self.pipeline;
         // The text goes to the pipeline as is: the hot event types decode straight from it.
