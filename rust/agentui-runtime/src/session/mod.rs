@@ -9,10 +9,11 @@
 //! sequence. Tool handlers run on their own tasks, but their results are applied by the session
 //! loop, never by the handlers.
 //!
-//! One [`run`](ConversationSession::run): append the user message, send `RunAgentInput` (tools
-//! from the registry), stream and apply the events, execute the live client tool calls once
-//! each, append their results as tool messages, and, when the run finished and results were
-//! added, start the follow-up run automatically (bounded by `max_follow_up_runs`).
+//! One run ([`Conversation::send_message`](crate::Conversation::send_message)): append the user
+//! message, send `RunAgentInput` (tools from the registry), stream and apply the events, execute
+//! the live client tool calls once each, append their results as tool messages, and, when the
+//! run finished and results were added, start the follow-up run automatically (bounded by
+//! `max_follow_up_runs`).
 //!
 //! **State resync (lesson 7).** A `STATE_DELTA` that cannot apply leaves the state as it was,
 //! emits [`ConversationDelta::StateResyncNeeded`] and sets [`needs_resync`](ConversationSession::needs_resync).
@@ -148,7 +149,8 @@ uniffi::custom_type!(ToolCallReport, ToolCallUpdate, {
     },
 });
 
-/// The result of one [`run`](ConversationSession::run) and its follow-ups.
+/// The result of one run ([`Conversation::send_message`](crate::Conversation::send_message) and the
+/// like) and its follow-ups.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct RunSummary {
@@ -161,7 +163,7 @@ pub struct RunSummary {
     pub tool_calls: Vec<ToolCallReport>,
     pub pending_interrupts: Vec<Interrupt>,
     /// Tool results are waiting for a run that the follow-up bound did not allow;
-    /// [`continue_run`](ConversationSession::continue_run) sends them.
+    /// [`Conversation::continue_run`](crate::Conversation::continue_run) sends them.
     pub follow_up_limit_reached: bool,
     pub needs_resync: bool,
     pub warnings: Vec<SessionWarning>,
