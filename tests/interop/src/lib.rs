@@ -266,8 +266,8 @@ pub fn last_assistant_text(messages: &[Message]) -> String {
 pub use agentui_test_server::tool_results;
 
 /// A TCP proxy in front of a server that cuts the first response whose bytes carry `trigger`,
-/// right after passing them on: the network dropping mid-answer (a lift, a tunnel). Later
-/// connections pass whole.
+/// right after passing them on: the network dropping mid-answer (a lift, a tunnel). The client
+/// may see a reset, which can lose bytes still in flight. Later connections pass whole.
 pub struct DroppingProxy {
     addr: SocketAddr,
     dropped: Arc<AtomicBool>,

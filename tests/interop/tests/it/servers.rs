@@ -409,7 +409,8 @@ async fn langgraph_state_snapshots() {
 /// never sent back as complete, and the next turn works.
 async fn dropped_mid_answer(server: Server, path: &str, hello: &str) {
     bounded(async {
-        let proxy = DroppingProxy::start(&server, "chunk 02").await;
+        // Cut at the third chunk, 200 ms after the first: what was already read is on screen.
+        let proxy = DroppingProxy::start(&server, "chunk 03").await;
         let (c, rec, thread) = conversation(&proxy.url(path), "dropped");
         let err = c.send_message("tell me something slow".into()).await.unwrap_err();
         assert!(proxy.dropped(), "the proxy cut the answer");
@@ -438,7 +439,9 @@ async fn dropped_mid_answer(server: Server, path: &str, hello: &str) {
             .iter()
             .find(|m| kept.iter().any(|w| w.contains(&format!("'{}'", m.id))))
             .unwrap_or_else(|| panic!("the cut-short answer is marked: {kept:?}"));
-        assert!(partial.text().is_some_and(|t| t.contains("chunk 02") && !t.contains("chunk 40")), "{partial:?}");
+        // What arrived before the cut, and not the end: the connection's reset may lose what was
+        // still in flight, so the partial text ends at chunk 01, 02 or 03.
+        assert!(partial.text().is_some_and(|t| t.starts_with("chunk 01") && !t.contains("chunk 40")), "{partial:?}");
         assert!(snapshot.kept_local.iter().any(|k| k.message_id == partial.id));
         let partial = partial.id.clone();
 
