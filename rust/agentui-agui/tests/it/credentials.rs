@@ -6,28 +6,13 @@ use std::time::Duration;
 
 use tokio::time::timeout;
 
-use agentui_agui::message::RunAgentInput;
+use crate::support::input;
 use agentui_agui::transport::{
     CancelToken, HeaderFuture, HeaderProvider, HeaderReason, HttpTransport, SharedHeaderProvider, TransportError,
     TransportOptions,
 };
 use agentui_agui::{ConversationState, PipelineOptions};
 use agentui_test_server::*;
-
-fn input() -> RunAgentInput {
-    RunAgentInput {
-        thread_id: "t".into(),
-        run_id: "r1".into(),
-        protocol_version: None,
-        parent_run_id: None,
-        state: None,
-        messages: Vec::new(),
-        tools: None,
-        context: None,
-        forwarded_props: None,
-        resume: None,
-    }
-}
 
 /// Gives `Bearer <token>` where the token is the app's current one; refreshes it to `fresh` when
 /// told it was refused. Records why it was asked.

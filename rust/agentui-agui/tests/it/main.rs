@@ -8,4 +8,5 @@ mod credentials;
 mod fast_decode;
 mod pipeline;
 mod resume;
+mod support;
 mod transport_faults;

@@ -6,32 +6,13 @@ use std::time::Duration;
 
 use tokio::time::{timeout, Instant};
 
-use agentui_agui::message::RunAgentInput;
+use crate::support::{input, options};
 use agentui_agui::transport::{
     CancelToken, Connectivity, HttpTransport, ResumeOptions, TransportError, TransportOptions,
 };
 use agentui_agui::{ConversationState, PipelineOptions};
 use agentui_test_server::*;
 use serde_json::{json, Value};
-
-fn input() -> RunAgentInput {
-    RunAgentInput {
-        thread_id: "t".into(),
-        run_id: "r1".into(),
-        protocol_version: None,
-        parent_run_id: None,
-        state: None,
-        messages: Vec::new(),
-        tools: None,
-        context: None,
-        forwarded_props: None,
-        resume: None,
-    }
-}
-
-fn options() -> TransportOptions {
-    TransportOptions { idle_timeout: Duration::from_millis(500), ..TransportOptions::default() }
-}
 
 /// started, a message streamed in three pieces, finished: six events, ids 1 to 6.
 fn answer() -> Vec<Value> {

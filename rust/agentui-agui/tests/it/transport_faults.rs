@@ -6,31 +6,13 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use crate::support::{input, options};
 use agentui_agui::message::RunAgentInput;
 use agentui_agui::transport::{CancelToken, HttpTransport, TransportError, TransportOptions, Truncation};
 use agentui_agui::{ConversationState, Event, PipelineOptions, SseError, SseLimits};
 use agentui_test_server::*;
 use serde_json::json;
 use tokio::time::timeout;
-
-fn input() -> RunAgentInput {
-    RunAgentInput {
-        thread_id: "t".into(),
-        run_id: "r1".into(),
-        protocol_version: None,
-        parent_run_id: None,
-        state: None,
-        messages: Vec::new(),
-        tools: None,
-        context: None,
-        forwarded_props: None,
-        resume: None,
-    }
-}
-
-fn options() -> TransportOptions {
-    TransportOptions { idle_timeout: Duration::from_millis(500), ..TransportOptions::default() }
-}
 
 /// Run one exchange; returns the conversation, the result and the delivered event types.
 async fn exchange(

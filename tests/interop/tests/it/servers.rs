@@ -12,7 +12,7 @@ use agentui_interop::*;
 use agentui_runtime::session::{
     ClientTool, RunPhase, SessionError, SessionWarningKind, ToolCallPhase, ToolError, ToolInvocation,
 };
-use agentui_runtime::{ConversationDelta, Observed};
+use agentui_runtime::{Conversation, ConversationDelta, Observed};
 use serde_json::{json, Value};
 use tokio::time::timeout;
 
@@ -402,6 +402,17 @@ async fn langgraph_state_snapshots() {
     .await
 }
 
+/// The next turn finishes with the agent's `hello`, and its input leaves out the message
+/// `partial` that was cut short: never sent back as if complete.
+async fn next_turn_leaves_out(c: &Conversation, server: &Server, thread: &str, partial: &str, hello: &str) {
+    let summary = c.send_message("hello".into()).await.unwrap();
+    assert!(matches!(summary.phase, RunPhase::Finished { .. }));
+    assert_eq!(last_assistant_text(&c.snapshot().messages), hello);
+    let inputs = server.inputs(thread).await;
+    let sent = inputs.last().unwrap()["messages"].as_array().unwrap().clone();
+    assert!(sent.iter().all(|m| m["id"] != partial), "the cut-short message is not sent as complete");
+}
+
 // ---- the network drops mid-answer; the servers send no SSE ids ----
 
 /// ADK and LangGraph number no events, so a dropped stream cannot be resumed: the run ends as
@@ -444,13 +455,7 @@ async fn dropped_mid_answer(server: Server, path: &str, hello: &str) {
         assert!(partial.text().is_some_and(|t| t.starts_with("chunk 01") && !t.contains("chunk 40")), "{partial:?}");
         assert!(snapshot.kept_local.iter().any(|k| k.message_id == partial.id));
         let partial = partial.id.clone();
-
-        let summary = c.send_message("hello".into()).await.unwrap();
-        assert!(matches!(summary.phase, RunPhase::Finished { .. }));
-        assert_eq!(last_assistant_text(&c.snapshot().messages), hello);
-        let inputs = server.inputs(&thread).await;
-        let sent = inputs.last().unwrap()["messages"].as_array().unwrap().clone();
-        assert!(sent.iter().all(|m| m["id"] != partial.as_str()), "the partial answer is not sent as complete");
+        next_turn_leaves_out(&c, &server, &thread, &partial, hello).await;
     })
     .await
 }
@@ -505,13 +510,7 @@ async fn cancel_during_text(server: Server, path: &str, hello: &str) {
             .unwrap_or_else(|| panic!("the cut-short text is marked: {warnings:?}"));
         assert!(partial.text().is_some_and(|t| t.contains("chunk 02")), "{partial:?}");
         let partial = partial.id.clone();
-
-        let summary = c.send_message("hello".into()).await.unwrap();
-        assert!(matches!(summary.phase, RunPhase::Finished { .. }));
-        assert_eq!(last_assistant_text(&c.snapshot().messages), hello);
-        let inputs = server.inputs(&thread).await;
-        let sent = inputs.last().unwrap()["messages"].as_array().unwrap().clone();
-        assert!(sent.iter().all(|m| m["id"] != partial.as_str()), "the partial text is not re-sent as complete");
+        next_turn_leaves_out(&c, &server, &thread, &partial, hello).await;
     })
     .await
 }
