@@ -625,6 +625,103 @@ mod tests {
         assert_eq!(writer.writes(), before + 2, "the 1,000 values wait as one pending write, not 1,000");
     }
 
+    /// Counts the writes the store announces.
+    #[derive(Default)]
+    struct CountedWrites(std::sync::atomic::AtomicU64);
+
+    impl WriteObserver for CountedWrites {
+        fn writing(&self, _: &str, _: u64, _: &ConversationSnapshot) {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+
+        fn written(&self, _: &str, _: u64) {}
+    }
+
+    impl CountedWrites {
+        fn count(&self) -> u64 {
+            self.0.load(std::sync::atomic::Ordering::SeqCst)
+        }
+
+        /// Waits until more than `than` writes were announced (a bound only against a hang).
+        fn wait_for_more(&self, than: u64) {
+            let deadline = std::time::Instant::now() + Duration::from_secs(30);
+            while self.count() <= than {
+                assert!(std::time::Instant::now() < deadline, "no write came");
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+    }
+
+    #[test]
+    fn a_burst_of_typed_values_is_written_at_most_once_per_debounce_window() {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let server = runtime.block_on(TestServer::start(vec![Reply::sse(&form_run("r1"))]));
+        let store = ConversationStore::open_in_memory().unwrap();
+        let writes = Arc::new(CountedWrites::default());
+        store.set_write_observer(Some(writes.clone()));
+        let conv = open_conversation(&server, &store, runtime.handle().clone());
+        runtime.block_on(conv.send_message("a form please".into())).unwrap();
+        store.flush();
+
+        let before = writes.count();
+        let started = std::time::Instant::now();
+        for n in 0..2_000 {
+            conv.set_value(FORM, "/form/name", json!(format!("value {n}"))).unwrap();
+            // Spread over time, as typing is: without the window, each pause lets a round run.
+            if n % 20 == 0 {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        let elapsed = started.elapsed();
+        let rounds = writes.count() - before;
+        // One round may start each window, plus the one the first value starts at once.
+        let bound = 2 + (elapsed.as_millis() / writer::INPUT_DEBOUNCE.as_millis()) as u64;
+        assert!(rounds <= bound, "{rounds} writes in {elapsed:?} of typing (at most {bound})");
+        store.flush();
+        assert_eq!(stored_name(&store, "t"), Some(json!("value 1999")));
+    }
+
+    #[test]
+    fn a_run_a_flush_or_closing_does_not_wait_for_the_typing_window() {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let server = runtime.block_on(TestServer::start(vec![
+            Reply::sse(&form_run("r1")),
+            Reply::sse(&run_of("r2", vec![text("a2", "second answer")])),
+        ]));
+        let store = ConversationStore::open_in_memory().unwrap();
+        // A window no test outlives: whatever is written below was not held for it.
+        store.inner.writer.set_input_debounce(Duration::from_secs(3_600));
+        let writes = Arc::new(CountedWrites::default());
+        store.set_write_observer(Some(writes.clone()));
+        let conv = open_conversation(&server, &store, runtime.handle().clone());
+        runtime.block_on(conv.send_message("a form please".into())).unwrap();
+        store.flush();
+
+        let before = writes.count();
+        conv.set_value(FORM, "/form/name", json!("first")).unwrap();
+        writes.wait_for_more(before);
+        // Held now: the window began with the write of "first".
+        conv.set_value(FORM, "/form/name", json!("second")).unwrap();
+        let held = writes.count();
+        // A run's batch is written as it ends, and takes the typed value with it.
+        runtime.block_on(conv.send_message("two".into())).unwrap();
+        writes.wait_for_more(held);
+        let stored = store.load("t").unwrap().unwrap();
+        assert!(stored.snapshot.messages.iter().any(|m| m.id == "a2"), "the run's answer is on disk");
+        assert_eq!(stored_name(&store, "t"), Some(json!("second")));
+
+        // A flush does not wait either (it would hang for the hour).
+        conv.set_value(FORM, "/form/name", json!("third")).unwrap();
+        let (done, flushed) = std::sync::mpsc::channel();
+        let flushing = store.clone();
+        std::thread::spawn(move || {
+            flushing.flush();
+            let _ = done.send(());
+        });
+        flushed.recv_timeout(Duration::from_secs(30)).expect("flush returned");
+        assert_eq!(stored_name(&store, "t"), Some(json!("third")));
+    }
+
     #[tokio::test]
     async fn a_value_written_after_a_failed_write_carries_what_failed() {
         let server = TestServer::start(vec![

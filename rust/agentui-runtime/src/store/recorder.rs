@@ -109,6 +109,12 @@ impl Recording {
         !std::mem::replace(&mut pending.queued, true)
     }
 
+    /// Whether the pending write is values the user typed and nothing of a run's.
+    pub fn holds_input_only(&self) -> bool {
+        let pending = lock(&self.pending);
+        pending.rows.is_none() && !pending.input_surfaces.is_empty()
+    }
+
     /// Takes the pending write, with the surfaces the user wrote into exported now. On the
     /// writer's thread. `None` when there is nothing to write.
     pub fn take_write(&self, observed: bool) -> Option<Write> {

@@ -10,11 +10,19 @@
 //! Each round takes every queued conversation and writes them in one transaction (a group
 //! commit). A surface the user wrote into is exported here, on this thread, when the round takes
 //! it; everything else was serialized at the end of the run's batch that changed it.
+//!
+//! Values the user types are written at most once per [`INPUT_DEBOUNCE`]: a round that would
+//! write nothing but input waits until that long after the last such round. Each export copies
+//! the whole surface under the bridge's lock, which a keystroke on the UI thread also takes, and
+//! costs a core the phone shares with that thread; typing does not need a commit per key. A
+//! run's batch, a flush or closing the store ends the wait at once, so a killed process loses at
+//! most that window of typing, never a run's message.
 
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use rusqlite::{params, Connection, Transaction};
 
@@ -121,6 +129,9 @@ fn upsert<T>(rows: &mut Vec<T>, later: Vec<T>, id: impl Fn(&T) -> &String) {
     }
 }
 
+/// The shortest time between two rounds that write only values the user typed.
+pub(super) const INPUT_DEBOUNCE: Duration = Duration::from_millis(200);
+
 /// What the producers and the writer's thread share.
 #[derive(Default)]
 struct Queue {
@@ -142,6 +153,10 @@ struct QueueState {
     written: u64,
     closing: bool,
     stopped: bool,
+    /// Callers waiting in [`Writer::flush`]: the writer does not hold input back for them.
+    flushing: usize,
+    /// [`INPUT_DEBOUNCE`], unless a test changed it.
+    input_debounce: Duration,
 }
 
 pub(super) struct Writer {
@@ -152,6 +167,7 @@ pub(super) struct Writer {
 impl Writer {
     pub fn start(conn: Connection, observer: Arc<Mutex<Option<Arc<dyn WriteObserver>>>>) -> Result<Self, StoreError> {
         let queue = Arc::new(Queue::default());
+        lock(&queue.state).input_debounce = INPUT_DEBOUNCE;
         let writer_queue = queue.clone();
         let thread = std::thread::Builder::new()
             .name("agentui-store".to_owned())
@@ -170,12 +186,22 @@ impl Writer {
         self.queue.work.notify_one();
     }
 
+    #[cfg(test)]
+    pub fn set_input_debounce(&self, debounce: Duration) {
+        lock(&self.queue.state).input_debounce = debounce;
+    }
+
     /// Waits until everything queued before is written.
     pub fn flush(&self) {
         let mut state = lock(&self.queue.state);
         let target = state.marked;
-        while state.written < target && !state.stopped {
-            state = self.queue.rounds.wait(state).unwrap_or_else(|p| p.into_inner());
+        if state.written < target && !state.stopped {
+            state.flushing += 1;
+            self.queue.work.notify_one();
+            while state.written < target && !state.stopped {
+                state = self.queue.rounds.wait(state).unwrap_or_else(|p| p.into_inner());
+            }
+            state.flushing -= 1;
         }
     }
 }
@@ -193,6 +219,7 @@ impl Drop for Writer {
 
 fn write_loop(mut conn: Connection, queue: &Queue, observer: &Mutex<Option<Arc<dyn WriteObserver>>>) {
     let mut state = lock(&queue.state);
+    let mut last_input_round: Option<Instant> = None;
     loop {
         if state.queued.is_empty() {
             if state.closing {
@@ -200,6 +227,18 @@ fn write_loop(mut conn: Connection, queue: &Queue, observer: &Mutex<Option<Arc<d
             }
             state = queue.work.wait(state).unwrap_or_else(|p| p.into_inner());
             continue;
+        }
+        let input_only = state.queued.iter().all(|recording| recording.holds_input_only());
+        if input_only && !state.closing && state.flushing == 0 {
+            let due = last_input_round.map(|at| at + state.input_debounce);
+            if let Some(wait) = due.and_then(|due| due.checked_duration_since(Instant::now())) {
+                // Woken early by a batch, a flush or closing: the loop looks again.
+                state = queue.work.wait_timeout(state, wait).unwrap_or_else(|p| p.into_inner()).0;
+                continue;
+            }
+        }
+        if input_only {
+            last_input_round = Some(Instant::now());
         }
         let round = std::mem::take(&mut state.queued);
         let target = state.marked;
