@@ -26,31 +26,49 @@ use crate::view::{ViewBatch, ViewFeed};
 /// Items one subscriber's queue holds before it counts as lagging.
 pub(crate) const QUEUE_CAPACITY: usize = 8192;
 
-/// A queued item that can take in the one pushed after it (see [`ABSORB_LIMIT`]).
+/// A queued item that can take in the one published after it (see [`ABSORB_LIMIT`]). Both work
+/// from a reference to what is published, so a subscriber pays a copy only for an item that takes
+/// a place in its queue: a streamed piece absorbed into the one queued before it allocates nothing.
 pub(crate) trait Absorb: Sized {
-    /// Takes `next` into `self`, or gives it back.
-    fn absorb(&mut self, next: Self) -> Result<(), Self>;
+    /// What is published, lent to each subscriber.
+    type Published;
+    /// Takes `next` into `self` when it can; `false` leaves `self` as it was.
+    fn absorb(&mut self, next: &Self::Published) -> bool;
+    /// `next` as a queue entry of its own.
+    fn queued(next: &Self::Published) -> Self;
 }
 
-impl Absorb for Observed {
-    fn absorb(&mut self, next: Observed) -> Result<(), Observed> {
-        use ConversationDelta::{TextAppended, ToolCallArgsAppended};
-        let (Observed::Delta(queued), Observed::Delta(incoming)) = (&mut *self, &next) else { return Err(next) };
-        let (queued_text, incoming_text) = match (queued, incoming) {
-            (TextAppended { message_id, delta }, TextAppended { message_id: id, delta: more }) if message_id == id => {
-                (delta, more)
-            }
-            (
-                ToolCallArgsAppended { message_id, tool_call_id, delta },
-                ToolCallArgsAppended { message_id: id, tool_call_id: call, delta: more },
-            ) if message_id == id && tool_call_id == call => (delta, more),
-            _ => return Err(next),
-        };
-        if queued_text.len() + incoming_text.len() > ABSORB_LIMIT {
-            return Err(next);
+/// Appends `incoming` to `queued` when both stream the same text and the result stays bounded.
+fn absorb_delta(queued: &mut Observed, incoming: &ConversationDelta) -> bool {
+    use ConversationDelta::{TextAppended, ToolCallArgsAppended};
+    let Observed::Delta(queued) = queued else { return false };
+    let (queued_text, incoming_text) = match (queued, incoming) {
+        (TextAppended { message_id, delta }, TextAppended { message_id: id, delta: more }) if message_id == id => {
+            (delta, more)
         }
-        queued_text.push_str(incoming_text);
-        Ok(())
+        (
+            ToolCallArgsAppended { message_id, tool_call_id, delta },
+            ToolCallArgsAppended { message_id: id, tool_call_id: call, delta: more },
+        ) if message_id == id && tool_call_id == call => (delta, more),
+        _ => return false,
+    };
+    if queued_text.len() + incoming_text.len() > ABSORB_LIMIT {
+        return false;
+    }
+    queued_text.push_str(incoming_text);
+    true
+}
+
+// Only deltas are published to every subscriber; a snapshot is made for one.
+impl Absorb for Observed {
+    type Published = ConversationDelta;
+
+    fn absorb(&mut self, next: &ConversationDelta) -> bool {
+        absorb_delta(self, next)
+    }
+
+    fn queued(next: &ConversationDelta) -> Self {
+        Observed::Delta(next.clone())
     }
 }
 
@@ -65,11 +83,17 @@ pub(crate) enum ViewItem {
 }
 
 impl Absorb for ViewItem {
-    fn absorb(&mut self, next: ViewItem) -> Result<(), ViewItem> {
-        match (self, next) {
-            (ViewItem::Observed(queued), ViewItem::Observed(next)) => queued.absorb(next).map_err(ViewItem::Observed),
-            (_, next) => Err(next),
+    type Published = ConversationDelta;
+
+    fn absorb(&mut self, next: &ConversationDelta) -> bool {
+        match self {
+            ViewItem::Observed(queued) => absorb_delta(queued, next),
+            ViewItem::Barrier(_) => false,
         }
+    }
+
+    fn queued(next: &ConversationDelta) -> Self {
+        ViewItem::Observed(Observed::Delta(next.clone()))
     }
 }
 
@@ -77,8 +101,14 @@ impl Absorb for ViewItem {
 const MAX_VIEW_ITEMS: usize = 4096;
 
 impl Absorb for SurfaceDiff {
-    fn absorb(&mut self, next: SurfaceDiff) -> Result<(), SurfaceDiff> {
-        Err(next)
+    type Published = SurfaceDiff;
+
+    fn absorb(&mut self, _: &SurfaceDiff) -> bool {
+        false
+    }
+
+    fn queued(next: &SurfaceDiff) -> Self {
+        next.clone()
     }
 }
 
@@ -113,20 +143,25 @@ impl<T: Absorb> Inbox<T> {
     /// once it holds no lock: a reader's waker may poll it again at once, on this thread (a
     /// Kotlin coroutine resumed unconfined), and that read takes the hub's lock.
     #[must_use]
-    fn push(&self, item: T) -> bool {
+    fn push(&self, item: &T::Published) -> bool {
+        self.push_entry(|queued| if queued.is_some_and(|q| q.absorb(item)) { None } else { Some(T::queued(item)) })
+    }
+
+    /// Queues `item` as an entry of its own (a barrier); true as for [`Inbox::push`].
+    #[must_use]
+    fn push_owned(&self, item: T) -> bool {
+        self.push_entry(|_| Some(item))
+    }
+
+    /// `entry` is given the last queued item (to absorb into) and returns what to queue, if any.
+    fn push_entry(&self, entry: impl FnOnce(Option<&mut T>) -> Option<T>) -> bool {
         let mut state = lock(&self.state);
         if state.lagging || state.closed {
             return false;
         }
         // Readers pop under this lock too, so a queued item is whole when read. It was already
         // signalled, so absorbing needs no new signal.
-        let item = match state.queue.back_mut() {
-            Some(queued) => match queued.absorb(item) {
-                Ok(()) => return false,
-                Err(item) => item,
-            },
-            None => item,
-        };
+        let Some(item) = entry(state.queue.back_mut()) else { return false };
         if state.queue.len() >= QUEUE_CAPACITY {
             state.queue = VecDeque::new();
             state.lagging = true;
@@ -271,7 +306,7 @@ impl Observers {
     /// publish can slip in between).
     pub fn barrier(&self, inbox: &Inbox<ViewItem>, number: u64) {
         let hub = self.hub();
-        let wake = inbox.push(ViewItem::Barrier(number));
+        let wake = inbox.push_owned(ViewItem::Barrier(number));
         drop(hub);
         if wake {
             inbox.wake();
@@ -411,12 +446,12 @@ pub(crate) async fn wait_for<T, I>(inbox: &Inbox<I>, mut next: impl FnMut() -> O
 }
 
 impl Hub {
-    fn publish(&mut self, item: Observed) {
+    fn publish(&mut self, item: &ConversationDelta) {
         // Dropped subscriptions are pruned as they are met.
         let woken = &mut self.woken;
         self.view_subscribers.retain(|weak| match weak.upgrade() {
             Some(inbox) => {
-                if inbox.push(ViewItem::Observed(item.clone())) {
+                if inbox.push(item) {
                     woken.push(inbox);
                 }
                 true
@@ -425,7 +460,7 @@ impl Hub {
         });
         self.subscribers.retain(|weak| match weak.upgrade() {
             Some(inbox) => {
-                if inbox.push(item.clone()) {
+                if inbox.push(item) {
                     woken.push(inbox);
                 }
                 true
@@ -438,7 +473,7 @@ impl Hub {
         let woken = &mut self.woken;
         self.surface_subscribers.retain(|(id, weak)| match weak.upgrade() {
             Some(inbox) => {
-                if id == surface_id && inbox.push(diff.clone()) {
+                if id == surface_id && inbox.push(diff) {
                     woken.push(inbox);
                 }
                 true
@@ -454,12 +489,12 @@ impl SessionListener for Observers {
         match update {
             SessionUpdate::Delta(delta) => {
                 hub.model.apply(delta);
-                hub.publish(Observed::Delta(delta.clone()));
+                hub.publish(delta);
             }
             SessionUpdate::Surface(event) => {
                 let change = hub.model.apply_surface(event);
                 if let Some(delta) = change.delta {
-                    hub.publish(Observed::Delta(delta));
+                    hub.publish(&delta);
                 }
                 if let Some(diff) = change.diff {
                     let surface_id = match event {
@@ -473,7 +508,7 @@ impl SessionListener for Observers {
             SessionUpdate::Outbox(entries) => {
                 let delta = ConversationDelta::PendingSends(entries.iter().map(|e| e.pending.clone()).collect());
                 hub.model.apply(&delta);
-                hub.publish(Observed::Delta(delta));
+                hub.publish(&delta);
             }
         }
         let woken = std::mem::take(&mut hub.woken);
