@@ -312,9 +312,15 @@ impl ViewFeed {
             ConversationDelta::TextAppended { message_id, delta } => {
                 if let Some(&at) = self.message_index.get(message_id) {
                     let at = index(at);
-                    // Pieces of one message in a row join: one append per frame while it streams.
+                    // Pieces of one message in a row join: one append per frame while it streams,
+                    // none for a message this batch inserts or replaces (its item takes them).
                     match batch.messages.last_mut() {
                         Some(MessageDiff::AppendText { index, text }) if *index == at => text.push_str(delta),
+                        Some(MessageDiff::Insert { index, item } | MessageDiff::Set { index, item })
+                            if *index == at =>
+                        {
+                            item.text.push_str(delta)
+                        }
                         _ => batch.messages.push(MessageDiff::AppendText { index: at, text: delta.clone() }),
                     }
                 }
@@ -327,6 +333,11 @@ impl ViewFeed {
                     match batch.messages.last_mut() {
                         Some(MessageDiff::AppendArguments { index, call: c, text }) if *index == at && *c == call => {
                             text.push_str(delta)
+                        }
+                        Some(MessageDiff::Insert { index, item } | MessageDiff::Set { index, item })
+                            if *index == at && (call as usize) < item.tool_calls.len() =>
+                        {
+                            item.tool_calls[call as usize].arguments_json.push_str(delta)
                         }
                         _ => batch.messages.push(MessageDiff::AppendArguments { index: at, call, text: delta.clone() }),
                     }

@@ -128,17 +128,15 @@ async fn the_view_starts_whole_then_streams_list_diffs_that_add_up_to_the_state(
     conv.send_message("hi".into()).await.unwrap();
     let batches = shown.drain(&view);
     assert!(!batches.iter().any(|b| b.reset), "no resync: the subscriber kept up");
-    // The 50 pieces queued while nobody read arrive joined, as one append.
-    let appends: Vec<&String> = batches
+    // The 50 pieces queued while nobody read arrive joined, in the item that inserts the message.
+    let diffs: Vec<&MessageDiff> = batches
         .iter()
         .flat_map(|b| &b.messages)
-        .filter_map(|d| match d {
-            MessageDiff::AppendText { index: 2, text } => Some(text),
-            _ => None,
-        })
+        .filter(|d| matches!(d, MessageDiff::AppendText { index: 2, .. } | MessageDiff::Insert { index: 2, .. }))
         .collect();
-    assert_eq!(appends.len(), 1, "{appends:?}");
-    assert_eq!(appends[0].split_whitespace().count(), 50);
+    assert_eq!(diffs.len(), 1, "{diffs:?}");
+    let MessageDiff::Insert { item, .. } = diffs[0] else { panic!("{:?}", diffs[0]) };
+    assert_eq!(item.text.split_whitespace().count(), 50);
 
     let truth = Shown::fresh(&conv);
     assert_eq!(shown.state_part(), truth.state_part());
@@ -467,4 +465,33 @@ async fn a_tool_result_answering_an_earlier_call_is_shown_where_the_history_has_
         .map(|m| m["id"].as_str().unwrap_or_default().to_owned())
         .collect();
     assert_eq!(&sent[1..4], ["a1", "r1", "a2"]);
+}
+
+/// What streams into a message the same batch inserts (or replaces) rides in its item: the
+/// platform gets one item with the text so far, not an insert followed by appends to it.
+#[test]
+fn pieces_of_a_message_inserted_in_the_same_batch_ride_in_its_item() {
+    use agentui_runtime::view::replay;
+    use agentui_runtime::{ConversationDelta, ConversationSnapshot};
+
+    let deltas: Vec<ConversationDelta> = serde_json::from_value(json!([
+        {"MessageAdded": {"id": "a1", "role": "assistant", "content": ""}},
+        {"TextAppended": {"message_id": "a1", "delta": "Hel"}},
+        {"TextAppended": {"message_id": "a1", "delta": "lo"}},
+        {"MessageAdded": {"id": "a2", "role": "assistant", "content": "", "toolCalls": [
+            {"id": "c1", "type": "function", "function": {"name": "lookup", "arguments": ""}}
+        ]}},
+        {"ToolCallArgsAppended": {"message_id": "a2", "tool_call_id": "c1", "delta": "{\"q\":"}},
+        {"ToolCallArgsAppended": {"message_id": "a2", "tool_call_id": "c1", "delta": "1}"}},
+        {"TextAppended": {"message_id": "a1", "delta": "!"}}
+    ]))
+    .unwrap();
+    let batches = replay(ConversationSnapshot::default(), &deltas);
+    let diffs: Vec<&MessageDiff> = batches.iter().flat_map(|b| &b.messages).skip(1).collect();
+    assert_eq!(diffs.len(), 3, "two inserts and the append to the earlier message: {diffs:#?}");
+    let MessageDiff::Insert { index: 0, item } = diffs[0] else { panic!("{:?}", diffs[0]) };
+    assert_eq!(item.text, "Hello");
+    let MessageDiff::Insert { index: 1, item } = diffs[1] else { panic!("{:?}", diffs[1]) };
+    assert_eq!(item.tool_calls[0].arguments_json, "{\"q\":1}");
+    assert!(matches!(diffs[2], MessageDiff::AppendText { index: 0, text } if text == "!"));
 }
