@@ -356,6 +356,9 @@ impl StoreRecorder {
         });
         if queue {
             self.store.queue(self.recording.clone());
+        } else {
+            // Queued already, maybe as typing the writer holds back: a batch is written now.
+            self.store.inner.writer.wake();
         }
     }
 

@@ -191,6 +191,13 @@ impl Writer {
         lock(&self.queue.state).input_debounce = debounce;
     }
 
+    /// Wakes the writer to look at its queue again (a queued write grew a run's batch). Under
+    /// the queue's lock, so a writer about to wait has either seen the change or is waiting.
+    pub fn wake(&self) {
+        let _state = lock(&self.queue.state);
+        self.queue.work.notify_one();
+    }
+
     /// Waits until everything queued before is written.
     pub fn flush(&self) {
         let mut state = lock(&self.queue.state);
