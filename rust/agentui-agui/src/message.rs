@@ -425,6 +425,22 @@ pub struct RunAgentInput {
 }
 
 impl RunAgentInput {
+    /// A run of `run_id` on `thread_id` that carries nothing: no messages, state, tools or context.
+    pub fn new(thread_id: impl Into<String>, run_id: impl Into<String>) -> Self {
+        RunAgentInput {
+            thread_id: thread_id.into(),
+            run_id: run_id.into(),
+            protocol_version: None,
+            parent_run_id: None,
+            state: None,
+            messages: Vec::new(),
+            tools: None,
+            context: None,
+            forwarded_props: None,
+            resume: None,
+        }
+    }
+
     /// Serialize to the request body.
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)

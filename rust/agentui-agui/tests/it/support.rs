@@ -7,18 +7,7 @@ use agentui_agui::transport::TransportOptions;
 
 /// A run on thread "t" with nothing in it.
 pub fn input() -> RunAgentInput {
-    RunAgentInput {
-        thread_id: "t".into(),
-        run_id: "r1".into(),
-        protocol_version: None,
-        parent_run_id: None,
-        state: None,
-        messages: Vec::new(),
-        tools: None,
-        context: None,
-        forwarded_props: None,
-        resume: None,
-    }
+    RunAgentInput::new("t", "r1")
 }
 
 /// A short idle timeout, so a stalled body fails fast.

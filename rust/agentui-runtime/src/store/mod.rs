@@ -566,6 +566,13 @@ mod tests {
             self.gate.lock().unwrap().1
         }
 
+        /// Waits until more than `than` writes were announced (a bound only against a hang).
+        fn wait_for_more(&self, than: u64) {
+            let gate = self.gate.lock().unwrap();
+            let (gate, _) = self.changed.wait_timeout_while(gate, Duration::from_secs(30), |g| g.1 <= than).unwrap();
+            assert!(gate.1 > than, "no write came");
+        }
+
         /// Waits until the writer is in `writing` while held (a bound only against a hang).
         fn wait_until_held(&self) {
             let gate = self.gate.lock().unwrap();
@@ -625,45 +632,18 @@ mod tests {
         assert_eq!(writer.writes(), before + 2, "the 1,000 values wait as one pending write, not 1,000");
     }
 
-    /// Counts the writes the store announces.
-    #[derive(Default)]
-    struct CountedWrites(std::sync::atomic::AtomicU64);
-
-    impl WriteObserver for CountedWrites {
-        fn writing(&self, _: &str, _: u64, _: &ConversationSnapshot) {
-            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        }
-
-        fn written(&self, _: &str, _: u64) {}
-    }
-
-    impl CountedWrites {
-        fn count(&self) -> u64 {
-            self.0.load(std::sync::atomic::Ordering::SeqCst)
-        }
-
-        /// Waits until more than `than` writes were announced (a bound only against a hang).
-        fn wait_for_more(&self, than: u64) {
-            let deadline = std::time::Instant::now() + Duration::from_secs(30);
-            while self.count() <= than {
-                assert!(std::time::Instant::now() < deadline, "no write came");
-                std::thread::sleep(Duration::from_millis(1));
-            }
-        }
-    }
-
     #[test]
     fn a_burst_of_typed_values_is_written_at_most_once_per_debounce_window() {
         let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
         let server = runtime.block_on(TestServer::start(vec![Reply::sse(&form_run("r1"))]));
         let store = ConversationStore::open_in_memory().unwrap();
-        let writes = Arc::new(CountedWrites::default());
+        let writes = Arc::new(HeldWriter::default());
         store.set_write_observer(Some(writes.clone()));
         let conv = open_conversation(&server, &store, runtime.handle().clone());
         runtime.block_on(conv.send_message("a form please".into())).unwrap();
         store.flush();
 
-        let before = writes.count();
+        let before = writes.writes();
         let started = std::time::Instant::now();
         for n in 0..2_000 {
             conv.set_value(FORM, "/form/name", json!(format!("value {n}"))).unwrap();
@@ -673,7 +653,7 @@ mod tests {
             }
         }
         let elapsed = started.elapsed();
-        let rounds = writes.count() - before;
+        let rounds = writes.writes() - before;
         // One round may start each window, plus the one the first value starts at once.
         let bound = 2 + (elapsed.as_millis() / writer::INPUT_DEBOUNCE.as_millis()) as u64;
         assert!(rounds <= bound, "{rounds} writes in {elapsed:?} of typing (at most {bound})");
@@ -691,18 +671,18 @@ mod tests {
         let store = ConversationStore::open_in_memory().unwrap();
         // A window no test outlives: whatever is written below was not held for it.
         store.inner.writer.set_input_debounce(Duration::from_secs(3_600));
-        let writes = Arc::new(CountedWrites::default());
+        let writes = Arc::new(HeldWriter::default());
         store.set_write_observer(Some(writes.clone()));
         let conv = open_conversation(&server, &store, runtime.handle().clone());
         runtime.block_on(conv.send_message("a form please".into())).unwrap();
         store.flush();
 
-        let before = writes.count();
+        let before = writes.writes();
         conv.set_value(FORM, "/form/name", json!("first")).unwrap();
         writes.wait_for_more(before);
         // Held now: the window began with the write of "first".
         conv.set_value(FORM, "/form/name", json!("second")).unwrap();
-        let held = writes.count();
+        let held = writes.writes();
         // A run's batch is written as it ends, and takes the typed value with it.
         runtime.block_on(conv.send_message("two".into())).unwrap();
         writes.wait_for_more(held);

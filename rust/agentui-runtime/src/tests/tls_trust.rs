@@ -23,18 +23,7 @@ use tokio::time::timeout;
 const BOUND: Duration = Duration::from_secs(30);
 
 fn input() -> RunAgentInput {
-    RunAgentInput {
-        thread_id: "t".into(),
-        run_id: "r1".into(),
-        protocol_version: None,
-        parent_run_id: None,
-        state: None,
-        messages: Vec::new(),
-        tools: None,
-        context: None,
-        forwarded_props: None,
-        resume: None,
-    }
+    RunAgentInput::new("t", "r1")
 }
 
 struct Agent {
