@@ -385,7 +385,10 @@ impl<'a, F: pulldown_cmark::BrokenLinkCallback<'a>> Builder<'a, '_, F> {
                         self.skip_element();
                     }
                 }
-                push_inline(&mut out, MdInline::Text { text: self.src.get(range.start..end).unwrap_or_default().into() });
+                push_inline(
+                    &mut out,
+                    MdInline::Text { text: self.src.get(range.start..end).unwrap_or_default().into() },
+                );
                 break;
             }
             if is_container && depth + 1 > self.options.limits.max_depth {
@@ -401,7 +404,9 @@ impl<'a, F: pulldown_cmark::BrokenLinkCallback<'a>> Builder<'a, '_, F> {
                 Event::InlineMath(text) | Event::DisplayMath(text) => {
                     push_inline(&mut out, MdInline::Text { text: text.into_string() })
                 }
-                Event::FootnoteReference(label) => push_inline(&mut out, MdInline::Text { text: format!("[^{label}]") }),
+                Event::FootnoteReference(label) => {
+                    push_inline(&mut out, MdInline::Text { text: format!("[^{label}]") })
+                }
                 Event::Code(text) => out.push(MdInline::Code { text: text.into_string() }),
                 Event::SoftBreak => out.push(MdInline::SoftBreak),
                 Event::HardBreak => out.push(MdInline::HardBreak),

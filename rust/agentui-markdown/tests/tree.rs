@@ -121,7 +121,9 @@ fn links_follow_the_policy_and_never_become_tappable_for_other_schemes() {
         assert!(plain_text(inlines).starts_with("label and "), "{url}: the label stays");
     }
     let b = blocks("<https://example.com/a>");
-    assert!(matches!(&b[0], MdBlock::Paragraph { inlines } if matches!(&inlines[0], MdInline::Link { url, .. } if url == "https://example.com/a")));
+    assert!(
+        matches!(&b[0], MdBlock::Paragraph { inlines } if matches!(&inlines[0], MdInline::Link { url, .. } if url == "https://example.com/a"))
+    );
 }
 
 #[test]
@@ -188,7 +190,9 @@ fn huge_tables_and_too_many_nodes_become_text() {
         table.push_str(&format!("| {i} | {i} |\n"));
     }
     let b = blocks(&table);
-    assert!(matches!(&b[0], MdBlock::PlainText { reason: PlainReason::TooManyCells, text } if text.contains("| 2999 |")));
+    assert!(
+        matches!(&b[0], MdBlock::PlainText { reason: PlainReason::TooManyCells, text } if text.contains("| 2999 |"))
+    );
 
     let many = "x\n\n".repeat(70_000);
     let b = blocks(&many);
@@ -227,7 +231,10 @@ fn finished_blocks_are_not_sent_again() {
     stream.push("- item two\n\nnext\n");
     let third = stream.flush().expect("grew");
     assert_eq!(third.from, 2, "the paragraph is committed");
-    assert_eq!(third.covered_utf8, "# One\n\npara more words here and more\n\n- item\n- item two\n\nnext\n".len() as u64);
+    assert_eq!(
+        third.covered_utf8,
+        "# One\n\npara more words here and more\n\n- item\n- item two\n\nnext\n".len() as u64
+    );
 }
 
 #[test]
