@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use pulldown_cmark::{
-    Alignment, BrokenLink, CodeBlockKind, CowStr, Event, HeadingLevel, OffsetIter, Options, Parser, Tag, TagEnd,
+    Alignment, BrokenLink, CodeBlockKind, CowStr, Event, HeadingLevel, LinkType, OffsetIter, Options, Parser, Tag,
+    TagEnd,
 };
 
 use crate::{MarkdownOptions, MdAlignment, MdBlock, MdCell, MdInline, MdListItem, PlainReason};
@@ -146,7 +147,7 @@ fn push_inline(out: &mut Vec<MdInline>, inline: MdInline) {
 pub(crate) fn push_plain(out: &mut String, inlines: &[MdInline]) {
     for inline in inlines {
         match inline {
-            MdInline::Text { text } | MdInline::Code { text } => out.push_str(text),
+            MdInline::Text { text } | MdInline::Code { text } | MdInline::RawHtml { text } => out.push_str(text),
             MdInline::Emphasis { children }
             | MdInline::Strong { children }
             | MdInline::Strikethrough { children }
@@ -397,9 +398,8 @@ impl<'a, F: pulldown_cmark::BrokenLinkCallback<'a>> Builder<'a, '_, F> {
                 continue;
             }
             match event {
-                Event::Text(text) | Event::InlineHtml(text) | Event::Html(text) => {
-                    push_inline(&mut out, MdInline::Text { text: text.into_string() })
-                }
+                Event::Text(text) => push_inline(&mut out, MdInline::Text { text: text.into_string() }),
+                Event::InlineHtml(text) | Event::Html(text) => out.push(MdInline::RawHtml { text: text.into_string() }),
                 // Math is not enabled; kept as text if a later option turns it on.
                 Event::InlineMath(text) | Event::DisplayMath(text) => {
                     push_inline(&mut out, MdInline::Text { text: text.into_string() })
@@ -417,10 +417,15 @@ impl<'a, F: pulldown_cmark::BrokenLinkCallback<'a>> Builder<'a, '_, F> {
                         Tag::Emphasis => out.push(MdInline::Emphasis { children }),
                         Tag::Strong => out.push(MdInline::Strong { children }),
                         Tag::Strikethrough => out.push(MdInline::Strikethrough { children }),
-                        Tag::Link { dest_url, title, .. } => {
-                            if self.options.links_allowed(&dest_url) {
+                        Tag::Link { link_type, dest_url, title, .. } => {
+                            // An email autolink's destination comes without its scheme.
+                            let url = match link_type {
+                                LinkType::Email => format!("mailto:{dest_url}"),
+                                _ => dest_url.into_string(),
+                            };
+                            if self.options.links_allowed(&url) {
                                 out.push(MdInline::Link {
-                                    url: dest_url.into_string(),
+                                    url,
                                     title: (!title.is_empty()).then(|| title.into_string()),
                                     children,
                                 });

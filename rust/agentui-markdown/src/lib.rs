@@ -108,8 +108,8 @@ pub enum MdAlignment {
     Right,
 }
 
-/// Inline content. Raw inline HTML arrives as [`MdInline::Text`]; a link whose URL the policy
-/// refuses arrives as its label's inlines, an image that is off as its alt text.
+/// Inline content. A link whose URL the policy refuses arrives as its label's inlines, an image
+/// that is off as its alt text.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
@@ -118,6 +118,10 @@ pub enum MdInline {
         text: String,
     },
     Code {
+        text: String,
+    },
+    /// Raw inline HTML from the text: shown as this text, never interpreted.
+    RawHtml {
         text: String,
     },
     Emphasis {

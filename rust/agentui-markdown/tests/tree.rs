@@ -130,7 +130,17 @@ fn links_follow_the_policy_and_never_become_tappable_for_other_schemes() {
 fn raw_html_is_shown_as_its_text() {
     let b = blocks("<script>alert(1)</script>\n\nHi <b onclick=\"x\">there</b>\n");
     assert_eq!(b[0], MdBlock::PlainText { text: "<script>alert(1)</script>\n".into(), reason: PlainReason::Html });
-    assert_eq!(b[1], MdBlock::Paragraph { inlines: vec![text("Hi <b onclick=\"x\">there</b>")] });
+    assert_eq!(
+        b[1],
+        MdBlock::Paragraph {
+            inlines: vec![
+                text("Hi "),
+                MdInline::RawHtml { text: "<b onclick=\"x\">".into() },
+                text("there"),
+                MdInline::RawHtml { text: "</b>".into() },
+            ]
+        }
+    );
     assert!(to_html(&b).contains("&lt;script&gt;"), "escaped in HTML too");
 }
 
