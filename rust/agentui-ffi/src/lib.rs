@@ -17,6 +17,7 @@ uniffi::setup_scaffolding!();
 mod conversation;
 mod error;
 mod logging;
+mod markdown;
 mod network;
 mod runtime;
 mod store;
@@ -47,6 +48,8 @@ pub use agentui_runtime::session::{
     ActionResult, PendingSend, PendingSendKind, RunPhase, RunSummary, SessionWarning, SessionWarningKind,
     ToolCallPhase, ToolCallUpdate, ToolFailure,
 };
+pub use agentui_markdown::{MarkdownText, MdAlignment, MdBlock, MdCell, MdInline, MdListItem, PlainReason};
+pub use markdown::markdown_text;
 pub use agentui_runtime::view::{ChatItem, MessageDiff, MessageToolCall, ToolCallDiff, ViewBatch, ViewEvent};
 pub use agentui_runtime::{
     ConversationDelta, ConversationPage, ConversationSnapshot, ConversationSummary, KeptLocal, Observed, StoreError,
