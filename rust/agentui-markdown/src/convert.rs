@@ -313,7 +313,7 @@ impl<'a, F: pulldown_cmark::BrokenLinkCallback<'a>> Builder<'a, '_, F> {
             self.end();
             items.push(MdListItem { task, blocks });
         }
-        MdBlock::List { start, tight: !loose, items }
+        MdBlock::ItemList { start, tight: !loose, items }
     }
 
     fn table(&mut self, alignments: &[Alignment], range: &Range<usize>) -> MdBlock {

@@ -93,7 +93,7 @@ impl Writer<'_> {
                     self.out.push_str("</blockquote>");
                     cr(self.out);
                 }
-                MdBlock::List { start, tight, items } => {
+                MdBlock::ItemList { start, tight, items } => {
                     cr(self.out);
                     match start {
                         None => self.out.push_str("<ul>"),

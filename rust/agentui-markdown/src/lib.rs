@@ -43,9 +43,11 @@ pub enum MdBlock {
     Quote {
         blocks: Vec<MdBlock>,
     },
-    /// `start` is the first number of an ordered list, `None` for a bulleted one. A tight list's
-    /// items are drawn without space between their paragraphs.
-    List {
+    /// A list: `start` is the first number of an ordered list, `None` for a bulleted one. A
+    /// tight list's items are drawn without space between their paragraphs. (Not `List`: the
+    /// Kotlin binding would shadow `kotlin.collections.List` inside `MdBlock`.)
+    #[serde(rename = "list")]
+    ItemList {
         start: Option<u64>,
         tight: bool,
         items: Vec<MdListItem>,

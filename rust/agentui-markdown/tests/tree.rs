@@ -38,7 +38,7 @@ fn text(s: &str) -> MdInline {
 fn streamed(text: &str, piece: usize, options: Arc<MarkdownOptions>) -> Vec<MdBlock> {
     let mut stream = MarkdownStream::new(options);
     let mut shown: Vec<MdBlock> = Vec::new();
-    let mut apply = |update: agentui_markdown::MarkdownUpdate, shown: &mut Vec<MdBlock>| {
+    let apply = |update: agentui_markdown::MarkdownUpdate, shown: &mut Vec<MdBlock>| {
         assert!(update.from as usize <= shown.len(), "an update starts within what is shown");
         shown.truncate(update.from as usize);
         shown.extend(update.blocks);
@@ -80,11 +80,11 @@ fn the_sample_has_every_kind_of_block() {
     assert!(inlines.contains(&MdInline::Strong { children: vec![text("strong")] }));
     assert!(inlines.contains(&MdInline::Strikethrough { children: vec![text("gone")] }));
     assert!(inlines.contains(&MdInline::Code { text: "code".into() }));
-    let MdBlock::List { start: None, tight: true, items } = &b[2] else { panic!("{:?}", b[2]) };
+    let MdBlock::ItemList { start: None, tight: true, items } = &b[2] else { panic!("{:?}", b[2]) };
     assert_eq!(items.len(), 4);
     assert_eq!((items[2].task, items[3].task, items[0].task), (Some(true), Some(false), None));
-    assert!(matches!(items[1].blocks[1], MdBlock::List { .. }), "the nested list is in its item");
-    assert!(matches!(b[3], MdBlock::List { start: Some(3), .. }));
+    assert!(matches!(items[1].blocks[1], MdBlock::ItemList { .. }), "the nested list is in its item");
+    assert!(matches!(b[3], MdBlock::ItemList { start: Some(3), .. }));
     assert!(matches!(&b[4], MdBlock::Quote { blocks } if blocks.len() == 1));
     assert_eq!(b[5], MdBlock::Code { language: Some("rust".into()), text: "fn main() {}\n".into() });
     assert_eq!(b[6], MdBlock::Rule);

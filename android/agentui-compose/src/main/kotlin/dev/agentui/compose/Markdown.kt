@@ -134,7 +134,7 @@ private fun headingStyle(level: Int): TextStyle {
 }
 
 @Composable
-private fun annotated(styled: StyledText, onOpenUrl: (String) -> Unit): AnnotatedString {
+internal fun annotated(styled: StyledText, onOpenUrl: (String) -> Unit): AnnotatedString {
     val linkColor = MaterialTheme.colorScheme.primary
     val codeBackground = MaterialTheme.colorScheme.surfaceVariant
     return buildAnnotatedString {

@@ -71,7 +71,7 @@ object MarkdownLayout {
                 is MdBlock.Paragraph -> out += MarkdownLine.Text(styled(block.inlines), quote, indent, marker = mark)
                 is MdBlock.Heading -> out += MarkdownLine.Text(styled(block.inlines), quote, indent, block.level.toInt(), mark)
                 is MdBlock.Quote -> blocks(block.blocks, quote + 1, indent, mark, out)
-                is MdBlock.List -> {
+                is MdBlock.ItemList -> {
                     if (mark != null) out += MarkdownLine.Text(StyledText("", emptyList()), quote, indent, marker = mark)
                     for ((i, item) in block.items.withIndex()) {
                         val itemMarker = when {
