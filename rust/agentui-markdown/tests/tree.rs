@@ -271,3 +271,36 @@ fn utf16_coverage_counts_code_units() {
     let doc = parse_document("é😀\n", chat());
     assert_eq!((doc.covered_utf8, doc.covered_utf16), (7, 4));
 }
+
+#[test]
+fn a_10_mb_single_paragraph_streamed_is_parsed_a_bounded_number_of_times() {
+    let piece = "lorem ipsum **dolor** sit amet ".repeat(32); // 1 KiB, no line break
+    let pieces = 10 * 1024 * 1024 / piece.len();
+    let mut stream = MarkdownStream::new(chat());
+    let (mut parses, mut parsed_bytes) = (0u64, 0u64);
+    for _ in 0..pieces {
+        stream.push(&piece);
+        if let Some(update) = stream.update() {
+            parses += 1;
+            parsed_bytes += update.covered_utf8;
+            assert_eq!((update.from, update.blocks.len()), (0, 1), "one open paragraph");
+        }
+    }
+    let total = (pieces * piece.len()) as u64;
+    // Linear: the re-parses grow geometrically, so all of them parse a few times the text.
+    assert!(parses <= 60, "{parses} parses");
+    assert!(parsed_bytes <= 6 * total, "{parsed_bytes} bytes parsed for {total}");
+    let last = stream.flush().expect("the rest");
+    assert_eq!(last.covered_utf8, total);
+    let MdBlock::Paragraph { inlines } = &last.blocks[0] else { panic!() };
+    assert!(inlines.len() > 1_000 && inlines.len() <= 65_536, "bounded nodes: {}", inlines.len());
+    // Nothing dropped: every character is shown, as styled text or, past the node bound, as source.
+    let shown = plain_text(inlines).len() as u64;
+    assert!(shown <= total && shown >= total - count_markers(&piece) * pieces as u64, "{shown} of {total}");
+    assert!(plain_text(inlines).ends_with("sit amet"), "the end is shown (a paragraph drops its last spaces)");
+}
+
+/// The `**` markers of a piece: source characters the tree shows as strong text, not as text.
+fn count_markers(piece: &str) -> u64 {
+    piece.matches("**").count() as u64 * 2
+}

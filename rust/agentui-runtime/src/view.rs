@@ -241,14 +241,14 @@ impl ViewBatch {
     }
 }
 
-/// How chat text becomes Markdown: the chat profile, links through the default URL policy
-/// (http and https, as `openUrl`), images off.
+/// How chat text becomes Markdown; by default the chat profile, links through the default URL
+/// policy (http and https, as `openUrl`), images off. `None`: no tree.
 #[derive(Debug, Clone)]
-struct ChatMarkdown(Arc<MarkdownOptions>);
+struct ChatMarkdown(Option<Arc<MarkdownOptions>>);
 
 impl Default for ChatMarkdown {
     fn default() -> Self {
-        ChatMarkdown(Arc::new(MarkdownOptions::new(Profile::Chat, Arc::new(UrlPolicy::default()))))
+        ChatMarkdown(Some(Arc::new(MarkdownOptions::new(Profile::Chat, Arc::new(UrlPolicy::default())))))
     }
 }
 
@@ -280,8 +280,9 @@ impl ViewFeed {
         ViewFeed::default()
     }
 
-    /// A feed whose chat Markdown follows `options` (an app's URL policy, images on).
-    pub fn with_markdown(options: Arc<MarkdownOptions>) -> Self {
+    /// A feed whose chat Markdown follows `options` (an app's URL policy, images on), or that
+    /// builds no tree (`None`: an app that draws its text itself).
+    pub fn with_markdown(options: Option<Arc<MarkdownOptions>>) -> Self {
         ViewFeed { markdown: ChatMarkdown(options), ..ViewFeed::default() }
     }
 
@@ -359,8 +360,8 @@ impl ViewFeed {
             ChatItem::new(message, self.kept_local.get(&message.id).copied(), self.waiting.contains(&message.id));
         // Built whole: its tree too, and the stream that later pieces of its text go to.
         self.streamed.retain(|id| *id != message.id);
-        if shows_markdown(message.role) {
-            let (stream, tree) = MarkdownStream::start(&item.text, self.markdown.0.clone());
+        if let (true, Some(options)) = (shows_markdown(message.role), &self.markdown.0) {
+            let (stream, tree) = MarkdownStream::start(&item.text, options.clone());
             self.streams.insert(message.id.clone(), stream);
             item.markdown = Some(tree);
         } else {
