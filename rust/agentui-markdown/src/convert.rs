@@ -63,11 +63,13 @@ pub(crate) fn parse_blocks(
     blocks
 }
 
-/// Where each top-level block of `src` starts (byte offsets of the events' ranges).
-pub(crate) fn top_level_starts(src: &str) -> Vec<usize> {
+/// Where each top-level block of `src` starts (byte offsets of the events' ranges), and whether
+/// `src` defines link references.
+pub(crate) fn top_level_starts(src: &str) -> (Vec<usize>, bool) {
     let mut starts = Vec::new();
     let mut depth = 0usize;
-    for (event, range) in Parser::new_ext(src, parser_options()).into_offset_iter() {
+    let mut events = Parser::new_ext(src, parser_options()).into_offset_iter();
+    for (event, range) in events.by_ref() {
         match event {
             Event::Start(_) => {
                 if depth == 0 {
@@ -80,7 +82,8 @@ pub(crate) fn top_level_starts(src: &str) -> Vec<usize> {
             _ => {}
         }
     }
-    starts
+    let defines = events.reference_definitions().iter().next().is_some();
+    (starts, defines)
 }
 
 struct Builder<'a, 'o, F: pulldown_cmark::BrokenLinkCallback<'a>> {
@@ -212,8 +215,7 @@ impl<'a, F: pulldown_cmark::BrokenLinkCallback<'a>> Builder<'a, '_, F> {
     fn blocks(&mut self, depth: u32) -> (Vec<MdBlock>, bool) {
         let mut blocks = Vec::new();
         let mut tagged_paragraph = false;
-        loop {
-            let Some((event, _)) = self.peek() else { break };
+        while let Some((event, _)) = self.peek() {
             if matches!(event, Event::End(_)) {
                 break;
             }
@@ -321,8 +323,7 @@ impl<'a, F: pulldown_cmark::BrokenLinkCallback<'a>> Builder<'a, '_, F> {
         let mut header = Vec::new();
         let mut rows: Vec<Vec<MdCell>> = Vec::new();
         let mut cells = 0usize;
-        loop {
-            let Some((event, _)) = self.peek() else { break };
+        while let Some((event, _)) = self.peek() {
             let in_head = match event {
                 Event::Start(Tag::TableHead) => true,
                 Event::Start(Tag::TableRow) => false,
@@ -362,8 +363,7 @@ impl<'a, F: pulldown_cmark::BrokenLinkCallback<'a>> Builder<'a, '_, F> {
     /// `depth` counts the containers around them.
     fn inlines(&mut self, depth: u32) -> Vec<MdInline> {
         let mut out = Vec::new();
-        loop {
-            let Some((event, _)) = self.peek() else { break };
+        while let Some((event, _)) = self.peek() {
             if !is_inline(event) {
                 break;
             }

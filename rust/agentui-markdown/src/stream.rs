@@ -151,28 +151,41 @@ impl MarkdownStream {
     /// Commits every top-level block of `lines` (the tail's complete lines) but the last; the
     /// length of `lines` they took.
     fn commit(&mut self, lines: &str, blocks: &mut Vec<MdBlock>) -> usize {
-        let starts = top_level_starts(lines);
+        let (starts, defines) = top_level_starts(lines);
+        // A block starts at the beginning of its line (its range may start after the
+        // indentation or a container's marker).
+        let line_starts: Vec<usize> =
+            starts.iter().skip(1).map(|&start| lines[..start].rfind('\n').map_or(0, |at| at + 1)).collect();
+        let Some(&end) = line_starts.iter().filter(|&&at| at > 0).max() else {
+            return 0;
+        };
+        if !defines {
+            // No definition among them: parsed together, each block sees the same definitions
+            // as parsed alone, for one parser's setup instead of one per block.
+            self.commit_part(&lines[..end], blocks);
+            return end;
+        }
         let mut done = 0;
-        for &start in starts.iter().skip(1) {
-            // A block starts at the beginning of its line (its range may start after the
-            // indentation or a container's marker).
-            let line_start = lines[..start].rfind('\n').map_or(0, |at| at + 1);
-            if line_start <= done {
-                continue;
+        for line_start in line_starts {
+            if line_start > done {
+                self.commit_part(&lines[done..line_start], blocks);
+                done = line_start;
             }
-            let mut learned = Definitions::new();
-            let part = &lines[done..line_start];
-            let parsed = parse_blocks(part, &self.definitions, &self.options, &mut self.nodes_left, Some(&mut learned));
-            // The first definition of a label wins.
-            for (label, def) in learned {
-                self.definitions.entry(label).or_insert(def);
-            }
-            self.committed_blocks += u32::try_from(parsed.len()).unwrap_or(u32::MAX);
-            blocks.extend(parsed);
-            self.committed_utf8 += part.len() as u64;
-            self.committed_utf16 += utf16_len(part);
-            done = line_start;
         }
         done
+    }
+
+    /// Parses `part` (whole blocks) for good, with the definitions before it, and learns its own.
+    fn commit_part(&mut self, part: &str, blocks: &mut Vec<MdBlock>) {
+        let mut learned = Definitions::new();
+        let parsed = parse_blocks(part, &self.definitions, &self.options, &mut self.nodes_left, Some(&mut learned));
+        // The first definition of a label wins.
+        for (label, def) in learned {
+            self.definitions.entry(label).or_insert(def);
+        }
+        self.committed_blocks += u32::try_from(parsed.len()).unwrap_or(u32::MAX);
+        blocks.extend(parsed);
+        self.committed_utf8 += part.len() as u64;
+        self.committed_utf16 += utf16_len(part);
     }
 }
