@@ -24,9 +24,11 @@
 //! **One tree per text.** Each committed block is parsed on its own with the link reference
 //! definitions of the blocks before it, so the tree depends on the text only, not on how it was
 //! cut into deltas: [`parse_document`] (a message restored from the store, or replaced whole)
-//! runs the same steps in one go. The one difference from a whole-document CommonMark parse: a
+//! runs the same steps in one go. The differences from a whole-document CommonMark parse: a
 //! reference used in a block before the block that defines it stays text (a streamed message
-//! cannot wait for definitions that may come at its end).
+//! cannot wait for definitions that may come at its end); and a top-level block longer than
+//! [`MAX_PARSE_BYTES`] is cut into consecutive blocks, where the cut falls depending on what was
+//! committed before (the one case where the tree depends on the pieces).
 
 use std::sync::Arc;
 
@@ -35,6 +37,12 @@ use crate::{MarkdownOptions, MarkdownText, MdBlock};
 
 /// The open tail is re-parsed once it grew by at least 1/`REPARSE_GROWTH` of its parsed length.
 pub const REPARSE_GROWTH: usize = 4;
+
+/// The most text parsed at once. pulldown-cmark's first pass holds a node per run of text (tens
+/// of bytes each for markup-dense text), so a tail longer than this is first cut, at its last
+/// line break within the bound (or at the bound), and the part before the cut is committed as
+/// blocks of its own: a block longer than this shows as consecutive blocks.
+pub const MAX_PARSE_BYTES: usize = 256 * 1024;
 
 /// "The blocks from index `from` on are now `blocks`": a streamed text's tree after an update.
 #[derive(Debug, Clone, PartialEq)]
@@ -128,6 +136,18 @@ impl MarkdownStream {
     fn reparse(&mut self) -> MarkdownUpdate {
         let from = self.committed_blocks;
         let mut blocks = Vec::new();
+        while self.tail.len() > MAX_PARSE_BYTES {
+            let mut bound = MAX_PARSE_BYTES;
+            while !self.tail.is_char_boundary(bound) {
+                bound -= 1;
+            }
+            let cut = self.tail[..bound].rfind('\n').map_or(bound, |at| at + 1);
+            let tail = std::mem::take(&mut self.tail);
+            self.commit_part(&tail[..cut], &mut blocks);
+            self.tail = tail;
+            self.tail.drain(..cut);
+            self.lines_checked = 0;
+        }
         let lines_end = self.tail.rfind('\n').map_or(0, |at| at + 1);
         if lines_end > self.lines_checked {
             let tail = std::mem::take(&mut self.tail);

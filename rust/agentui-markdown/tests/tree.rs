@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use agentui_markdown::html::to_html;
 use agentui_markdown::{
-    parse_document, plain_text, AnyUrl, MarkdownOptions, MarkdownStream, MdAlignment, MdBlock, MdInline, PlainReason,
-    Profile, UrlGate,
+    parse_document, plain_text, stream::MAX_PARSE_BYTES, AnyUrl, MarkdownOptions, MarkdownStream, MdAlignment, MdBlock,
+    MdInline, PlainReason, Profile, UrlGate,
 };
 
 /// The default policy's rule for links: http and https with a host (what `openUrl` allows).
@@ -273,31 +273,53 @@ fn utf16_coverage_counts_code_units() {
 }
 
 #[test]
-fn a_10_mb_single_paragraph_streamed_is_parsed_a_bounded_number_of_times() {
+fn a_10_mb_single_paragraph_streamed_is_parsed_in_bounded_pieces() {
     let piece = "lorem ipsum **dolor** sit amet ".repeat(32); // 1 KiB, no line break
     let pieces = 10 * 1024 * 1024 / piece.len();
     let mut stream = MarkdownStream::new(chat());
-    let (mut parses, mut parsed_bytes) = (0u64, 0u64);
+    let mut shown: Vec<MdBlock> = Vec::new();
+    let mut parses = 0u64;
+    let mut apply = |update: agentui_markdown::MarkdownUpdate, shown: &mut Vec<MdBlock>| {
+        shown.truncate(update.from as usize);
+        shown.extend(update.blocks);
+        update.covered_utf8
+    };
     for _ in 0..pieces {
         stream.push(&piece);
         if let Some(update) = stream.update() {
             parses += 1;
-            parsed_bytes += update.covered_utf8;
-            assert_eq!((update.from, update.blocks.len()), (0, 1), "one open paragraph");
+            // Never more than the bound parsed and sent again.
+            let open: u64 = update
+                .blocks
+                .iter()
+                .map(|b| match b {
+                    MdBlock::Paragraph { inlines } => plain_text(inlines).len() as u64,
+                    _ => 0,
+                })
+                .sum();
+            assert!(open <= 2 * MAX_PARSE_BYTES as u64, "{open}");
+            apply(update, &mut shown);
         }
     }
     let total = (pieces * piece.len()) as u64;
-    // Linear: the re-parses grow geometrically, so all of them parse a few times the text.
-    assert!(parses <= 60, "{parses} parses");
-    assert!(parsed_bytes <= 6 * total, "{parsed_bytes} bytes parsed for {total}");
-    let last = stream.flush().expect("the rest");
-    assert_eq!(last.covered_utf8, total);
-    let MdBlock::Paragraph { inlines } = &last.blocks[0] else { panic!() };
-    assert!(inlines.len() > 1_000 && inlines.len() <= 65_536, "bounded nodes: {}", inlines.len());
+    // Between two cuts the open part is parsed again each time it grew by a quarter: about
+    // log1.25(bound / piece) = 25 times per bound's worth of text, each parse at most the bound.
+    assert!(parses <= (total / MAX_PARSE_BYTES as u64 + 1) * 30, "{parses} parses");
+    let covered = apply(stream.flush().expect("the rest"), &mut shown);
+    assert_eq!(covered, total);
+    assert!(shown.len() >= 40, "cut into blocks of at most the bound: {}", shown.len());
     // Nothing dropped: every character is shown, as styled text or, past the node bound, as source.
-    let shown = plain_text(inlines).len() as u64;
-    assert!(shown <= total && shown >= total - count_markers(&piece) * pieces as u64, "{shown} of {total}");
-    assert!(plain_text(inlines).ends_with("sit amet"), "the end is shown (a paragraph drops its last spaces)");
+    let text: String = shown
+        .iter()
+        .map(|b| match b {
+            MdBlock::Paragraph { inlines } => plain_text(inlines),
+            MdBlock::PlainText { text, .. } => text.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let shown_len = text.len() as u64;
+    assert!(shown_len <= total && shown_len >= total - count_markers(&piece) * pieces as u64, "{shown_len} of {total}");
+    assert!(text.trim_end().ends_with("sit amet"), "the end is shown");
 }
 
 /// The `**` markers of a piece: source characters the tree shows as strong text, not as text.
