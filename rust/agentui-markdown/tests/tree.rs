@@ -279,7 +279,7 @@ fn a_10_mb_single_paragraph_streamed_is_parsed_in_bounded_pieces() {
     let mut stream = MarkdownStream::new(chat());
     let mut shown: Vec<MdBlock> = Vec::new();
     let mut parses = 0u64;
-    let mut apply = |update: agentui_markdown::MarkdownUpdate, shown: &mut Vec<MdBlock>| {
+    let apply = |update: agentui_markdown::MarkdownUpdate, shown: &mut Vec<MdBlock>| {
         shown.truncate(update.from as usize);
         shown.extend(update.blocks);
         update.covered_utf8
