@@ -18,7 +18,13 @@ cd "$(dirname "$0")/.."
 # never uses left out (LIBSQLITE3_FLAGS in .cargo/config.toml: FTS3/5, R*Tree, dbstat, STAT4, soundex,
 # extension loading, JSON); +1,218,192 bytes in all, SQLite's C code about 0.5 MB of it and the store,
 # the outbox and serde's readers of messages most of the rest. Budget: that figure plus 2.4%.
-BUDGET_BYTES=8720000
+# Issue 25 (Markdown parsed in the core, pulldown-cmark without default features): 8,660,040 bytes on
+# main at d800127, 9,150,128 with it (+490,088, measured 2026-12-03). .text +167,680 (pulldown-cmark
+# 62 KB, agentui-markdown 61 KB with the tree's UniFFI converters, unicase 5 KB, the view and
+# resolve changes); .rela.dyn +133,416 and .data.rel.ro +85,640, mostly pulldown-cmark's table of
+# 2,125 HTML entity names (two pointers each, each pointer a relocation); unwind tables +53,120;
+# .rodata +33,280. Budget: that figure plus 2.4%.
+BUDGET_BYTES=9370000
 
 # ICU4X and its support crates: their code is reported apart.
 is_icu4x='^(icu_[a-z0-9_]+|zerovec|zerotrie|tinystr|writeable|yoke|zerofrom|litemap|fixed_decimal|potential_utf|calendrical_calculations|ixdtf)$'

@@ -21,7 +21,7 @@ ALL_STAGES=(lint rust interop jvm swift android fuzz size)
 describe() {
   case "$1" in
     lint) echo "rustfmt, clippy and rustdoc with -D warnings, cargo-deny's licence/ban/source policy" ;;
-    rust) echo "every Rust test (nextest, profile ci) and the doctests" ;;
+    rust) echo "every Rust test (nextest, profile ci), the doctests and the CommonMark round trip (npm)" ;;
     interop) echo "the interop suite against real google-adk and langgraph servers (Python venv)" ;;
     jvm) echo "the Kotlin layer, the Compose renderer and the sample screens on the host JVM (Maven)" ;;
     swift) echo "the Swift layer built and every ios/Tests test run on Linux (Swift 6 in a trixie root)" ;;
@@ -57,6 +57,8 @@ stage_rust() {
   # check.sh: one feature set, so no stage compiles the dependency tree again.
   cargo nextest run --workspace --locked --profile ci
   cargo test --workspace --locked --doc
+  # The Markdown tree against the CommonMark spec's examples and its reference (npm).
+  ./scripts/commonmark-roundtrip.sh
 }
 
 stage_interop() {

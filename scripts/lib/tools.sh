@@ -66,3 +66,31 @@ ensure_tools() {
   export PATH
   return "$rc"
 }
+
+# The CommonMark spec's examples (npm commonmark-spec) and the reference implementation
+# (npm commonmark, commonmark.js), the Markdown round trip's test peer
+# (scripts/commonmark-roundtrip.sh). Installed once per machine into the same cache; prints the
+# node_modules folder.
+COMMONMARK_VERSION=0.31.2
+ensure_commonmark() {
+  local root="$AGENTUI_TOOLS_DIR/commonmark-$COMMONMARK_VERSION" lock_fd
+  mkdir -p "$AGENTUI_TOOLS_DIR"
+  exec {lock_fd}>"$AGENTUI_TOOLS_DIR/.lock"
+  flock "$lock_fd"
+  if [ ! -f "$root/node_modules/commonmark/package.json" ] || [ ! -f "$root/node_modules/commonmark-spec/spec.txt" ]; then
+    echo "tools: installing commonmark $COMMONMARK_VERSION and commonmark-spec from npm into $root" >&2
+    rm -rf "$root.partial"
+    mkdir -p "$root.partial"
+    if ! npm install --silent --no-audit --no-fund --prefix "$root.partial" \
+      "commonmark@$COMMONMARK_VERSION" "commonmark-spec@$COMMONMARK_VERSION" >&2; then
+      echo "tools: could not install commonmark from npm" >&2
+      rm -rf "$root.partial"
+      exec {lock_fd}>&-
+      return 1
+    fi
+    rm -rf "$root"
+    mv "$root.partial" "$root"
+  fi
+  exec {lock_fd}>&-
+  echo "$root/node_modules"
+}

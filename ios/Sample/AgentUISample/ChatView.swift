@@ -175,7 +175,12 @@ private struct MessageRow: View {
     var body: some View {
         let mine = message.role == .user
         VStack(alignment: mine ? .trailing : .leading, spacing: 4) {
-            if !message.text.isEmpty {
+            if let markdown = message.markdown, !message.text.isEmpty {
+                // The assistant's Markdown as the core parsed it; a link opens only when tapped.
+                MarkdownView(blocks: markdown.blocks, pending: message.markdownPendingText)
+                    .padding(10)
+                    .background(RoundedRectangle(cornerRadius: 12).fill(Color.secondary.opacity(0.12)))
+            } else if !message.text.isEmpty {
                 Text(waiting ? message.text + "  ⏳" : message.text)
                     .padding(10)
                     .background(

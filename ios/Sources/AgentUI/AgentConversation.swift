@@ -33,9 +33,23 @@ public struct ChatMessage: Identifiable, Equatable {
     public let content: MessageContent?
     public var localOnly: LocalOnly? = nil
     public var isPending: Bool = false
+    /// An assistant or reasoning message's text as the core parsed it (nil for the others): draw
+    /// it, never parse `text` again. It may cover less of `text` than there is while a long
+    /// block streams (`markdownPendingText` is the rest, shown as plain text after it).
+    public var markdown: MarkdownText? = nil
 
     /// Cut short by a cancel: the agent never finished it, and it is not sent back.
     public var isIncomplete: Bool { localOnly == .cancelled }
+
+    /// The text past what `markdown` covers.
+    public var markdownPendingText: Substring {
+        guard let markdown else { return "" }
+        let covered = Int(clamping: markdown.coveredUtf8)
+        let utf8 = text.utf8
+        guard covered < utf8.count, let start = utf8.index(utf8.startIndex, offsetBy: covered, limitedBy: utf8.endIndex)
+        else { return "" }
+        return text[start...]
+    }
 }
 
 /// A call an assistant message made; `argumentsJson` is the text the model produced (it grows
@@ -518,6 +532,13 @@ public final class AgentConversation: ObservableObject {
             guard items.indices.contains(Int(index)) else { return false }
             items[Int(index)].localOnly = localOnly
             items[Int(index)].isPending = pending
+        case .markdown(let index, let from, let blocks, let coveredUtf8, let coveredUtf16):
+            // "The blocks from `from` on are now …": the ones before were sent once and stay.
+            guard items.indices.contains(Int(index)), let tree = items[Int(index)].markdown,
+                Int(from) <= tree.blocks.count
+            else { return false }
+            items[Int(index)].markdown = MarkdownText(
+                blocks: Array(tree.blocks.prefix(Int(from))) + blocks, coveredUtf8: coveredUtf8, coveredUtf16: coveredUtf16)
         }
         return true
     }
@@ -534,7 +555,8 @@ public final class AgentConversation: ObservableObject {
             activityType: item.activityType,
             content: item.content,
             localOnly: item.localOnly,
-            isPending: item.pending
+            isPending: item.pending,
+            markdown: item.markdown
         )
     }
 }

@@ -10,10 +10,22 @@ import AgentUICore
 struct TextComponent: View {
     let context: NodeContext
 
+    /// The Markdown tree the core made of the text under its catalog's profile (v0.9: no links
+    /// or images; v1.0: headings, links through the URL policy): one paragraph in the variant's
+    /// font, more as blocks. Nothing is parsed here.
     var body: some View {
-        inlineMarkdown(context.text("text") ?? "")
-            .font(Self.font(for: context.text("variant")))
-            .fixedSize(horizontal: false, vertical: true)
+        let font = Self.font(for: context.text("variant"))
+        if let blocks = context.node.markdown, blocks.count > 1 {
+            MarkdownView(blocks: blocks)
+        } else if case .paragraph(let inlines)? = context.node.markdown?.first {
+            Text(MarkdownView.attributed(MarkdownLayout.styled(inlines)))
+                .font(font)
+                .fixedSize(horizontal: false, vertical: true)
+        } else {
+            Text(verbatim: context.text("text") ?? "")
+                .font(font)
+                .fixedSize(horizontal: false, vertical: true)
+        }
     }
 
     static func font(for variant: String?) -> Font {
@@ -27,24 +39,6 @@ struct TextComponent: View {
         default: return .body
         }
     }
-}
-
-/// The catalog allows simple inline Markdown (no HTML, images or links). Links are dropped:
-/// only a node's action may open a URL, through the core's URL policy.
-func inlineMarkdown(_ text: String) -> Text {
-    guard text.contains(where: { "*_`~[".contains($0) }),
-          var attributed = try? AttributedString(
-              markdown: text,
-              options: AttributedString.MarkdownParsingOptions(interpretedSyntax: .inlineOnlyPreservingWhitespace)
-          )
-    else {
-        return Text(verbatim: text)
-    }
-    let linked = attributed.runs.filter { $0.link != nil }.map(\.range)
-    for range in linked {
-        attributed[range].link = nil
-    }
-    return Text(attributed)
 }
 
 @MainActor

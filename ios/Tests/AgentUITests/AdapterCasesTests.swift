@@ -56,6 +56,15 @@ final class AdapterCasesTests: XCTestCase {
                 if let calls = want["toolCalls"] as? [[String]] {
                     XCTAssertEqual(message.toolCalls.map { [$0.id, $0.argumentsJson] }, calls, title)
                 }
+                if want.keys.contains("markdown") {
+                    // The kinds of the blocks shown, and the blocks themselves: what the diffs
+                    // added up to must be the tree of the whole text.
+                    let kinds = message.markdown.map { $0.blocks.map { Self.caseName($0) } }
+                    XCTAssertEqual(kinds, want["markdown"] as? [String], title)
+                    if let markdown = message.markdown {
+                        XCTAssertEqual(markdown.blocks, markdownText(text: message.text).blocks, title)
+                    }
+                }
             }
         }
         if let calls = expect["toolCalls"] as? [[String]] {

@@ -145,4 +145,99 @@ final class RendererCasesTests: XCTestCase {
             XCTAssertEqual(formatNumber(number), text, "\(number)")
         }
     }
+
+    // MARK: Markdown
+
+    /// A line as the cases write it: absent keys are 0, nil or empty.
+    private struct Line: Equatable, CustomStringConvertible {
+        var kind = ""
+        var text = ""
+        var level = 0
+        var marker: String?
+        var indent = 0
+        var quote = 0
+        var plain = false
+        var spans: [[String]] = []
+        var language: String?
+        var header: [String] = []
+        var rows: [[String]] = []
+        var description: String { "\(kind) \"\(text)\" level \(level) marker \(marker ?? "-") indent \(indent) quote \(quote) plain \(plain) spans \(spans) language \(language ?? "-") header \(header) rows \(rows)" }
+    }
+
+    private func expectedLine(_ json: JSON) -> Line {
+        func int(_ key: String) -> Int {
+            if case .number(let n)? = json[key] { return Int(n) }
+            return 0
+        }
+        func strings(_ value: JSON?) -> [String] {
+            if case .array(let items)? = value { return items.compactMap(\.string) }
+            return []
+        }
+        var line = Line()
+        line.kind = json["kind"]?.string ?? ""
+        line.text = json["text"]?.string ?? ""
+        line.level = int("level")
+        line.marker = json["marker"]?.string
+        line.indent = int("indent")
+        line.quote = int("quote")
+        if case .bool(let plain)? = json["plain"] { line.plain = plain }
+        if case .array(let spans)? = json["spans"] { line.spans = spans.map { strings($0) } }
+        line.language = json["language"]?.string
+        line.header = strings(json["header"])
+        if case .array(let rows)? = json["rows"] { line.rows = rows.map { strings($0) } }
+        return line
+    }
+
+    private func spans(_ styled: StyledText) -> [[String]] {
+        styled.spans.map { span in
+            let style: String
+            switch span.style {
+            case .emphasis: style = "emphasis"
+            case .strong: style = "strong"
+            case .strikethrough: style = "strikethrough"
+            case .code: style = "code"
+            case .link(let url): style = "link \(url)"
+            case .image(let url): style = "image \(url)"
+            }
+            return [style, styled.covered(span)]
+        }
+    }
+
+    private func describe(_ line: MarkdownLine) -> Line {
+        var out = Line()
+        switch line {
+        case .text(let styled, let quote, let indent, let level, let marker, let plain):
+            (out.kind, out.text, out.quote, out.indent, out.level, out.marker, out.plain) = ("text", styled.text, quote, indent, level, marker, plain)
+            out.spans = spans(styled)
+        case .code(let language, let text, let quote, let indent):
+            (out.kind, out.language, out.text, out.quote, out.indent) = ("code", language, text, quote, indent)
+        case .rule(let quote):
+            (out.kind, out.quote) = ("rule", quote)
+        case .table(_, let header, let rows, let quote, let indent):
+            (out.kind, out.quote, out.indent) = ("table", quote, indent)
+            out.header = header.map(\.text)
+            out.rows = rows.map { $0.map(\.text) }
+        }
+        return out
+    }
+
+    func testMarkdownFromTheCoreIsLaidOutTheSameOnBothPlatforms() throws {
+        for testCase in try section("markdown", atLeast: 8) {
+            let name = testCase["name"]?.string ?? "?"
+            let tree = markdownText(text: testCase["markdown"]?.string ?? "")
+            let lines = MarkdownLayout.lines(tree.blocks).map(describe)
+            guard case .array(let expected)? = testCase["lines"] else { return XCTFail("\(name): no lines") }
+            XCTAssertEqual(lines, expected.map(expectedLine), name)
+        }
+    }
+
+    func testTextTheTreeDoesNotCoverYetIsShownAfterTheLastBlock() {
+        let lines = MarkdownLayout.lines(markdownText(text: "# Title\n\nsome **bold").blocks, pending: " and more")
+        guard case .text(let styled, _, _, _, _, _)? = lines.last else { return XCTFail("\(lines)") }
+        XCTAssertEqual(styled.text, "some **bold and more")
+        let code = MarkdownLayout.lines(markdownText(text: "```\nfn").blocks, pending: " main")
+        guard case .code(_, let text, _, _)? = code.last else { return XCTFail("\(code)") }
+        XCTAssertEqual(text, "fn main")
+    }
 }
+

@@ -5,7 +5,7 @@
 # Every crate with UniFFI types in the library is a namespace of its own (uniffi.toml): one
 # Swift file and one C header each, all in the Swift module AgentUICore and the C module
 # AgentUICoreFFI. (The demo agent's namespace, AgentUIDemo, is left out: phone builds lack it.)
-FFI_NAMESPACES=(AgentUICore AgentUICoreJSON AgentUICoreA2UI AgentUICoreAGUI AgentUICoreRuntime)
+FFI_NAMESPACES=(AgentUICore AgentUICoreJSON AgentUICoreMarkdown AgentUICoreA2UI AgentUICoreAGUI AgentUICoreRuntime)
 
 # Checks that GENERATED holds every namespace's Swift file and header and the module map;
 # prints what is missing and returns 1 otherwise.

@@ -13,6 +13,7 @@ pub mod functions;
 pub mod group;
 pub mod limits;
 pub mod locale;
+pub mod markdown;
 pub mod node;
 pub mod pointer;
 pub mod resolve;

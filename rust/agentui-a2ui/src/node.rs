@@ -142,6 +142,10 @@ pub struct ResolvedNode {
     pub bindings: Vec<Binding>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub weight: Option<f64>,
+    /// A `Text`'s `text` as Markdown, under the profile its catalog allows
+    /// ([`crate::markdown::text_profile`]): renderers draw this tree, never parse the text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<Vec<agentui_markdown::MdBlock>>,
 }
 
 /// A change to a surface's node set, published after every message or input. Nodes are shared

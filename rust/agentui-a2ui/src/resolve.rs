@@ -57,6 +57,8 @@ const MEDIA_COMPONENTS: [&str; 3] = ["Image", "Video", "AudioPlayer"];
 pub struct ResolveOptions {
     pub url_policy: UrlPolicy,
     pub localization: Localization,
+    /// The Markdown profile of `Text` on this surface (set from its catalog); `None`: no tree.
+    pub text_profile: Option<agentui_markdown::Profile>,
 }
 
 /// A child to resolve next: its definition, scope and the instance id the parent listed.
@@ -236,6 +238,12 @@ pub fn resolve_bounded(
         crate::component::CompiledAction::FunctionCall(_) => ActionKind::FunctionCall { name: "".into() },
     });
     let enabled = action.is_none() || validation_message.is_none();
+    let markdown = match (options.text_profile, def.component_type.as_ref(), props.get("text")) {
+        (Some(profile), "Text", Some(Value::String(text))) => {
+            Some(crate::markdown::text_tree(text, profile, &options.url_policy))
+        }
+        _ => None,
+    };
     let child_ids = walk.children.iter().map(|c| c.id.clone()).collect();
     let mut reads = ev.reads;
     reads.sort_unstable();
@@ -254,6 +262,7 @@ pub fn resolve_bounded(
             action,
             bindings: walk.bindings,
             weight: def.weight,
+            markdown,
         },
         reads,
         lists: walk.lists,

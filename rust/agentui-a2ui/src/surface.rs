@@ -113,7 +113,10 @@ impl Surface {
             data: DataModel::new(limits),
             tree: Tree::default(),
             limits: limits.clone(),
-            options: options.clone(),
+            options: ResolveOptions {
+                text_profile: Some(crate::markdown::text_profile(&message.catalog_id)),
+                ..options.clone()
+            },
             rendered: false,
         })
     }

@@ -8,6 +8,7 @@ mod header_command;
 mod input;
 mod live;
 mod locale;
+mod markdown;
 mod run;
 mod serve_file;
 mod store;
@@ -53,6 +54,9 @@ enum Command {
         #[command(subcommand)]
         command: store::StoreCommand,
     },
+    /// A Markdown text as the core's tree (JSON) that both platforms draw, or with --html written
+    /// back as HTML (raw HTML stays text).
+    Markdown(markdown::MarkdownArgs),
     /// Serve the scripted demo agent on 127.0.0.1 until Ctrl-C.
     ServeDemo {
         #[arg(long, default_value_t = 8765)]
@@ -124,6 +128,7 @@ fn main() -> ExitCode {
         Command::ServeDemo { port } => live::serve_demo(port),
         Command::Demo => live::demo(),
         Command::ServeSse { file, port } => serve_file::serve_sse(&file, port),
+        Command::Markdown(args) => markdown::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -17,6 +17,7 @@ uniffi::setup_scaffolding!();
 mod conversation;
 mod error;
 mod logging;
+mod markdown;
 mod network;
 mod runtime;
 mod store;
@@ -43,6 +44,7 @@ pub use agentui_agui::message::{
 pub use agentui_agui::reducer::LocalOnly;
 pub use agentui_agui::transport::{CertificateRejection, HeaderReason, TrustStore};
 pub use agentui_json::value::{NodeValue, PropEntry};
+pub use agentui_markdown::{MarkdownText, MdAlignment, MdBlock, MdCell, MdInline, MdListItem, PlainReason};
 pub use agentui_runtime::session::{
     ActionResult, PendingSend, PendingSendKind, RunPhase, RunSummary, SessionWarning, SessionWarningKind,
     ToolCallPhase, ToolCallUpdate, ToolFailure,
@@ -52,3 +54,4 @@ pub use agentui_runtime::{
     ConversationDelta, ConversationPage, ConversationSnapshot, ConversationSummary, KeptLocal, Observed, StoreError,
     SurfaceEntry, SurfaceSnapshot,
 };
+pub use markdown::markdown_text;

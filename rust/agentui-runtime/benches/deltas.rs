@@ -3,11 +3,16 @@
 //! must cost per event what the mixed 62,043-event workload costs: linear, not growing with the
 //! message) against `shared/bench/agui-stream-n2000.sse`, each served as one prebuilt SSE body
 //! by the scripted test server, until `send_message` returns.
+//!
+//! The same two runs are also read as a UI reads them, through a view subscription pulling
+//! batches until the run's end is shown, with the chat Markdown tree built (on) and without it
+//! (off): what Markdown costs per event (issue 25 asks for at most 1.5×).
 
 use std::time::{Duration, Instant};
 
 use agentui_agui::message::Role;
 use agentui_runtime::session::{ConversationSession, RunPhase, SessionOptions};
+use agentui_runtime::view::MessageDiff;
 use agentui_runtime::{Conversation, ConversationDelta, Observed};
 use agentui_test_server::{Reply, Step, TestServer};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -67,6 +72,30 @@ async fn play(server: &TestServer, body: &[u8], thread_id: &str) -> (Duration, u
     (elapsed, assistant.max(messages.len()))
 }
 
+/// One run of `body` read through a view subscription (Markdown `on` or off) until a batch shows
+/// the run finished, timed from the send to that batch. Returns the time and the Markdown diffs.
+async fn play_view(server: &TestServer, body: &[u8], thread_id: &str, markdown: bool) -> (Duration, usize) {
+    server.push(Reply::sse_steps(vec![Step::Send(body.to_vec())]));
+    let options = SessionOptions { thread_id: Some(thread_id.to_owned()), ..SessionOptions::default() };
+    let session = ConversationSession::connect(&server.url("/agent"), &[], options).expect("session");
+    let conversation = Conversation::start(session, tokio::runtime::Handle::current());
+    let view = if markdown { conversation.subscribe_view() } else { conversation.subscribe_view_with_markdown(None) };
+    let start = Instant::now();
+    let reader = tokio::spawn(async move {
+        let mut trees = 0usize;
+        while let Some(batch) = view.next_batch().await {
+            trees += batch.messages.iter().filter(|d| matches!(d, MessageDiff::Markdown { .. })).count();
+            if matches!(batch.phase, Some(RunPhase::Finished { .. })) {
+                break;
+            }
+        }
+        trees
+    });
+    conversation.send_message("go".to_owned()).await.expect("the run finishes");
+    let trees = reader.await.expect("reader");
+    (start.elapsed(), trees)
+}
+
 fn deltas(c: &mut Criterion) {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let server = runtime.block_on(TestServer::start(Vec::new()));
@@ -97,6 +126,31 @@ fn deltas(c: &mut Criterion) {
             total
         })
     });
+    for markdown in [false, true] {
+        let on = if markdown { "on" } else { "off" };
+        group.throughput(Throughput::Elements(WORKLOAD_EVENTS));
+        group.bench_function(format!("view, Markdown {on}: agui-stream-n2000 (62,043 events)"), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    let (elapsed, trees) = runtime.block_on(play_view(&server, &workload, WORKLOAD_THREAD, markdown));
+                    assert_eq!(trees > 0, markdown, "Markdown diffs only when on");
+                    total += elapsed;
+                }
+                total
+            })
+        });
+        group.throughput(Throughput::Elements(DELTAS + 4));
+        group.bench_function(format!("view, Markdown {on}: 1M one-character text deltas"), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    total += runtime.block_on(play_view(&server, &million, "t", markdown)).0;
+                }
+                total
+            })
+        });
+    }
     group.finish();
 }
 

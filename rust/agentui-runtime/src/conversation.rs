@@ -397,10 +397,23 @@ impl Conversation {
 
     /// What a UI shows, as list diffs pulled a batch at a time (see [`crate::view`]).
     pub fn subscribe_view(&self) -> ViewSubscription {
+        self.subscribe_view_with(ViewFeed::new())
+    }
+
+    /// [`Conversation::subscribe_view`] with chat Markdown under `markdown` (an app's URL policy,
+    /// images on), or without a tree (`None`).
+    pub fn subscribe_view_with_markdown(
+        &self,
+        markdown: Option<Arc<agentui_markdown::MarkdownOptions>>,
+    ) -> ViewSubscription {
+        self.subscribe_view_with(ViewFeed::with_markdown(markdown))
+    }
+
+    fn subscribe_view_with(&self, feed: ViewFeed) -> ViewSubscription {
         ViewSubscription {
             observers: self.inner.observers.clone(),
             inbox: self.inner.observers.subscribe_view(),
-            feed: std::sync::Mutex::new(ViewFeed::new()),
+            feed: std::sync::Mutex::new(feed),
             issued: AtomicU64::new(0),
         }
     }

@@ -360,6 +360,7 @@ impl Observers {
         if state_changed {
             batch.state = Some(self.conversation.lock().state().clone());
         }
+        feed.finish(&mut batch);
         (taken > 0).then_some(Some(batch))
     }
 

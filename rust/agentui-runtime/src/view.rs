@@ -7,10 +7,21 @@
 //! waiting message ids, open steps), never a copy of the messages: those are held once, by the
 //! conversation's model, and on the platform as the values it published.
 //!
+//! Assistant and reasoning text also arrives as a Markdown tree ([`ChatItem::markdown`]), parsed
+//! here once for both platforms: a message's [`MarkdownStream`] takes its streamed pieces, and at
+//! the end of each batch the blocks that changed go out as [`MessageDiff::Markdown`] ("blocks from
+//! index `from` are now …"); finished blocks are never parsed or sent again (see
+//! [`agentui_markdown::stream`] for the bound on the work per delta). A feed keeps the open tail
+//! of each streaming message's text for that, and drops it when the run ends.
+//!
 //! A batch ends after an event (`CUSTOM`, `RAW`, a step, a warning), so a platform that applies
 //! the batch and then hands the event to the app shows the state as it was when the event came.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use agentui_a2ui::functions::UrlPolicy;
+use agentui_markdown::{MarkdownOptions, MarkdownStream, MarkdownText, MdBlock, Profile};
 
 use agentui_agui::message::{ContentPart, Interrupt, MessageContent, Role};
 use agentui_agui::patch::{apply_patch_weighed, PatchBounds};
@@ -54,6 +65,10 @@ pub struct ChatItem {
     pub local_only: Option<LocalOnly>,
     /// A user message the agent has not received yet (see `ConversationSnapshot::pending_sends`).
     pub pending: bool,
+    /// `text` as Markdown, for assistant and reasoning messages; `None` for the others. While a
+    /// long block streams, the tree may cover less than `text`: show the rest as plain text
+    /// after the last block (see [`MarkdownText`]).
+    pub markdown: Option<MarkdownText>,
 }
 
 impl ChatItem {
@@ -92,8 +107,14 @@ impl ChatItem {
             activity_type: message.activity_type.clone(),
             local_only,
             pending,
+            markdown: None,
         }
     }
+}
+
+/// Whether a message's text is shown as Markdown.
+fn shows_markdown(role: Role) -> bool {
+    matches!(role, Role::Assistant | Role::Reasoning)
 }
 
 /// A change to the list of chat items, by position.
@@ -128,6 +149,15 @@ pub enum MessageDiff {
         index: u32,
         local_only: Option<LocalOnly>,
         pending: bool,
+    },
+    /// The item's Markdown blocks from index `from` on are now `blocks` (the ones before stay),
+    /// and they cover the item's text up to `covered_utf8` bytes (`covered_utf16` code units).
+    Markdown {
+        index: u32,
+        from: u32,
+        blocks: Vec<MdBlock>,
+        covered_utf8: u64,
+        covered_utf16: u64,
     },
 }
 
@@ -211,6 +241,17 @@ impl ViewBatch {
     }
 }
 
+/// How chat text becomes Markdown; by default the chat profile, links through the default URL
+/// policy (http and https, as `openUrl`), images off. `None`: no tree.
+#[derive(Debug, Clone)]
+struct ChatMarkdown(Option<Arc<MarkdownOptions>>);
+
+impl Default for ChatMarkdown {
+    fn default() -> Self {
+        ChatMarkdown(Some(Arc::new(MarkdownOptions::new(Profile::Chat, Arc::new(UrlPolicy::default())))))
+    }
+}
+
 /// One subscriber's positions and marks, to turn its deltas into [`ViewBatch`]es.
 #[derive(Debug, Default)]
 pub struct ViewFeed {
@@ -223,6 +264,11 @@ pub struct ViewFeed {
     tool_calls: HashMap<String, usize>,
     steps: Vec<String>,
     surfaces: Vec<SurfaceEntry>,
+    markdown: ChatMarkdown,
+    /// The Markdown parse of each assistant or reasoning message that may still stream.
+    streams: HashMap<String, MarkdownStream>,
+    /// Messages whose stream took text in this batch, in the order they first did.
+    streamed: Vec<String>,
 }
 
 fn index(at: usize) -> u32 {
@@ -232,6 +278,37 @@ fn index(at: usize) -> u32 {
 impl ViewFeed {
     pub fn new() -> Self {
         ViewFeed::default()
+    }
+
+    /// A feed whose chat Markdown follows `options` (an app's URL policy, images on), or that
+    /// builds no tree (`None`: an app that draws its text itself).
+    pub fn with_markdown(options: Option<Arc<MarkdownOptions>>) -> Self {
+        ViewFeed { markdown: ChatMarkdown(options), ..ViewFeed::default() }
+    }
+
+    /// Ends `batch`: the Markdown of the messages that streamed in it, where it changed enough
+    /// to be parsed again.
+    pub fn finish(&mut self, batch: &mut ViewBatch) {
+        for id in std::mem::take(&mut self.streamed) {
+            if let (Some(&at), Some(stream)) = (self.message_index.get(&id), self.streams.get_mut(&id)) {
+                if let Some(update) = stream.update() {
+                    fold_markdown(&mut batch.messages, at, update);
+                }
+            }
+        }
+    }
+
+    /// Parses what every stream has pending, and forgets them: the run that streamed is over.
+    fn flush_streams(&mut self, batch: &mut ViewBatch) {
+        self.streamed.clear();
+        let mut flushed: Vec<(usize, agentui_markdown::MarkdownUpdate)> = self
+            .streams
+            .iter_mut()
+            .filter_map(|(id, stream)| Some((*self.message_index.get(id)?, stream.flush()?)))
+            .collect();
+        flushed.sort_by_key(|(at, _)| *at);
+        batch.messages.extend(flushed.into_iter().map(|(at, update)| markdown_diff(at, update)));
+        self.streams.clear();
     }
 
     /// Adds `item` to `batch`. `state` reads the model's current state, once per batch, when a
@@ -245,7 +322,7 @@ impl ViewFeed {
     }
 
     fn reset(&mut self, batch: &mut ViewBatch, snapshot: &ConversationSnapshot) {
-        *self = ViewFeed::default();
+        *self = ViewFeed { markdown: self.markdown.clone(), ..ViewFeed::default() };
         self.kept_local = snapshot.kept_local.iter().map(|k| (k.message_id.clone(), k.reason)).collect();
         self.waiting = waiting_ids(&snapshot.pending_sends);
         self.steps = snapshot.active_steps.clone();
@@ -272,13 +349,24 @@ impl ViewFeed {
         self.messages = messages.iter().map(|m| m.id.clone()).collect();
         self.message_index = self.messages.iter().enumerate().map(|(i, id)| (id.clone(), i)).collect();
         self.calls.clear();
+        self.streams.clear();
+        self.streamed.clear();
         messages.iter().map(|m| self.item(m)).collect()
     }
 
     /// `message` as an item with this feed's marks; notes its calls' order.
     fn item(&mut self, message: &Message) -> ChatItem {
-        let item =
+        let mut item =
             ChatItem::new(message, self.kept_local.get(&message.id).copied(), self.waiting.contains(&message.id));
+        // Built whole: its tree too, and the stream that later pieces of its text go to.
+        self.streamed.retain(|id| *id != message.id);
+        if let (true, Some(options)) = (shows_markdown(message.role), &self.markdown.0) {
+            let (stream, tree) = MarkdownStream::start(&item.text, options.clone());
+            self.streams.insert(message.id.clone(), stream);
+            item.markdown = Some(tree);
+        } else {
+            self.streams.remove(&message.id);
+        }
         if item.tool_calls.is_empty() {
             self.calls.remove(&message.id);
         } else {
@@ -322,6 +410,13 @@ impl ViewFeed {
                             item.text.push_str(delta)
                         }
                         _ => batch.messages.push(MessageDiff::AppendText { index: at, text: delta.clone() }),
+                    }
+                    // Parsed at the batch's end (`finish`), once however many pieces it joined.
+                    if let Some(stream) = self.streams.get_mut(message_id) {
+                        stream.push(delta);
+                        if !self.streamed.contains(message_id) {
+                            self.streamed.push(message_id.clone());
+                        }
                     }
                 }
             }
@@ -371,6 +466,10 @@ impl ViewFeed {
             ConversationDelta::StatePatched(_) | ConversationDelta::StateReplaced(_) => batch.state = Some(state()),
             ConversationDelta::StateResyncNeeded { .. } => {}
             ConversationDelta::RunPhase(phase) => {
+                // The run's text is complete: its trees catch up with it, and the streams go.
+                if !matches!(phase, RunPhase::Running { .. }) {
+                    self.flush_streams(batch);
+                }
                 // Steps belong to one run: none is open before it streams or after it ended.
                 if !matches!(phase, RunPhase::Running { .. }) && !self.steps.is_empty() {
                     self.steps.clear();
@@ -419,6 +518,38 @@ impl ViewFeed {
     }
 }
 
+/// Sends `update` for the item at `at`: inside the item when this batch's last word on it is its
+/// insert or replacement (whose text already holds the streamed pieces), else as its own diff.
+fn fold_markdown(diffs: &mut Vec<MessageDiff>, at: usize, update: agentui_markdown::MarkdownUpdate) {
+    let target = index(at);
+    let last = diffs.iter_mut().rev().find(|diff| match diff {
+        MessageDiff::Insert { index, .. } | MessageDiff::Set { index, .. } | MessageDiff::AppendText { index, .. } => {
+            *index == target
+        }
+        _ => false,
+    });
+    if let Some(MessageDiff::Insert { item, .. } | MessageDiff::Set { item, .. }) = last {
+        if let Some(tree) = item.markdown.as_mut() {
+            tree.blocks.truncate(update.from as usize);
+            tree.blocks.extend(update.blocks);
+            tree.covered_utf8 = update.covered_utf8;
+            tree.covered_utf16 = update.covered_utf16;
+            return;
+        }
+    }
+    diffs.push(markdown_diff(at, update));
+}
+
+fn markdown_diff(at: usize, update: agentui_markdown::MarkdownUpdate) -> MessageDiff {
+    MessageDiff::Markdown {
+        index: index(at),
+        from: update.from,
+        blocks: update.blocks,
+        covered_utf8: update.covered_utf8,
+        covered_utf16: update.covered_utf16,
+    }
+}
+
 fn waiting_ids(pending: &[PendingSend]) -> HashSet<String> {
     pending
         .iter()
@@ -451,9 +582,11 @@ pub fn replay(snapshot: ConversationSnapshot, deltas: &[ConversationDelta]) -> V
         }
         let more = feed.push(&mut batch, &Observed::Delta(delta.clone()), &mut || state.clone());
         if !more {
+            feed.finish(&mut batch);
             batches.push(std::mem::take(&mut batch));
         }
     }
+    feed.finish(&mut batch);
     if !batch.is_empty() {
         batches.push(batch);
     }

@@ -251,3 +251,49 @@ fn hostile_a2ui_many_surfaces() {
     assert_eq!(errors.len(), 5_000 - 64);
     assert!(errors.iter().all(|e| e["code"] == "LIMIT_EXCEEDED"));
 }
+
+/// Issue #25: hostile Markdown through `agentui markdown`, under the same limit: deep nesting,
+/// a huge table, a 10 MB single paragraph streamed in 1 KiB pieces. Each is a bounded tree with
+/// what is over a bound shown as text (typed `plain_text` blocks), never a crash.
+#[test]
+fn hostile_markdown_is_bounded() {
+    let cases: Vec<(&str, Vec<u8>, Vec<&str>, &str)> = vec![
+        ("deep-quotes.md", format!("{}deep\n", "> ".repeat(500_000)).into_bytes(), vec![], "too_deep"),
+        ("deep-lists.md", format!("{}x\n", "- ".repeat(200_000)).into_bytes(), vec![], "too_deep"),
+        (
+            "deep-emphasis.md",
+            format!("{}x{}", "*a ".repeat(200_000), " a*".repeat(200_000)).into_bytes(),
+            vec![],
+            "\"text\"",
+        ),
+        (
+            "huge-table.md",
+            {
+                let mut t = String::from("| a | b | c |\n|---|---|---|\n");
+                for i in 0..200_000 {
+                    t.push_str(&format!("| {i} | {i} | {i} |\n"));
+                }
+                t.into_bytes()
+            },
+            vec![],
+            "too_many_cells",
+        ),
+        (
+            "long-paragraph.md",
+            "word **strong** ".repeat(10 * 1024 * 1024 / 16).into_bytes(),
+            vec!["--pieces", "1024"],
+            "too_many_nodes",
+        ),
+    ];
+    for (name, input, extra, expect) in cases {
+        let file = temp_file(name, &input);
+        let path = file.to_string_lossy().into_owned();
+        let mut args = vec!["markdown"];
+        args.extend(extra);
+        args.push(&path);
+        let out = limited(&args);
+        assert_exited(&out, &[0]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains(expect), "{name}: {}", &stdout[..stdout.len().min(400)]);
+    }
+}

@@ -5,6 +5,7 @@
 mod cli;
 mod hostile;
 mod locale;
+mod markdown;
 mod mobile_networks;
 mod store_commands;
 mod store_crash;

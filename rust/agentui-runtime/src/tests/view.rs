@@ -52,6 +52,14 @@ impl Shown {
                     item.local_only = local_only;
                     item.pending = pending;
                 }
+                MessageDiff::Markdown { index, from, blocks, covered_utf8, covered_utf16 } => {
+                    let tree =
+                        self.items[index as usize].markdown.as_mut().expect("a Markdown diff for a Markdown item");
+                    assert!(from as usize <= tree.blocks.len(), "a Markdown diff starts within the blocks shown");
+                    tree.blocks.truncate(from as usize);
+                    tree.blocks.extend(blocks);
+                    (tree.covered_utf8, tree.covered_utf16) = (covered_utf8, covered_utf16);
+                }
             }
         }
         for diff in batch.tool_calls {
@@ -487,11 +495,138 @@ fn pieces_of_a_message_inserted_in_the_same_batch_ride_in_its_item() {
     ]))
     .unwrap();
     let batches = replay(ConversationSnapshot::default(), &deltas);
-    let diffs: Vec<&MessageDiff> = batches.iter().flat_map(|b| &b.messages).skip(1).collect();
-    assert_eq!(diffs.len(), 3, "two inserts and the append to the earlier message: {diffs:#?}");
+    let all: Vec<&MessageDiff> = batches.iter().flat_map(|b| &b.messages).skip(1).collect();
+    // The earlier message's tree follows its last append; the Markdown is checked below.
+    let diffs: Vec<&MessageDiff> = all.iter().copied().filter(|d| !matches!(d, MessageDiff::Markdown { .. })).collect();
+    assert_eq!(diffs.len(), 3, "two inserts and the append to the earlier message: {all:#?}");
     let MessageDiff::Insert { index: 0, item } = diffs[0] else { panic!("{:?}", diffs[0]) };
     assert_eq!(item.text, "Hello");
+    let Some(MessageDiff::Markdown { index: 0, covered_utf8, .. }) = all.last() else { panic!("{all:#?}") };
+    assert!(*covered_utf8 <= "Hello!".len() as u64);
     let MessageDiff::Insert { index: 1, item } = diffs[1] else { panic!("{:?}", diffs[1]) };
     assert_eq!(item.tool_calls[0].arguments_json, "{\"q\":1}");
     assert!(matches!(diffs[2], MessageDiff::AppendText { index: 0, text } if text == "!"));
+}
+
+/// A message inserted and streamed in one batch carries its Markdown tree inside its item: no
+/// separate Markdown diff follows for it.
+#[test]
+fn a_message_inserted_and_streamed_in_one_batch_carries_its_tree() {
+    use agentui_runtime::view::replay;
+    use agentui_runtime::{ConversationDelta, ConversationSnapshot};
+
+    let deltas: Vec<ConversationDelta> = serde_json::from_value(json!([
+        {"MessageAdded": {"id": "a1", "role": "assistant", "content": ""}},
+        {"TextAppended": {"message_id": "a1", "delta": "# Title\n\nSome "}},
+        {"TextAppended": {"message_id": "a1", "delta": "**bold** text"}}
+    ]))
+    .unwrap();
+    let batches = replay(ConversationSnapshot::default(), &deltas);
+    let diffs: Vec<&MessageDiff> = batches.iter().flat_map(|b| &b.messages).skip(1).collect();
+    assert_eq!(diffs.len(), 1, "{diffs:#?}");
+    let MessageDiff::Insert { item, .. } = diffs[0] else { panic!("{:?}", diffs[0]) };
+    let tree = item.markdown.as_ref().expect("an assistant item has a tree");
+    assert!(!tree.blocks.is_empty(), "the streamed text is parsed into the item: {tree:?}");
+    assert!(tree.covered_utf8 <= item.text.len() as u64);
+}
+
+mod markdown {
+    //! Assistant text as a Markdown tree: built whole for an item, streamed as "blocks from k".
+
+    use std::sync::Arc;
+
+    use agentui_agui::message::{MessageContent, Role};
+    use agentui_agui::Message;
+    use agentui_markdown::{parse_document, MarkdownOptions, MdBlock, MdInline, Profile};
+    use agentui_runtime::observe::{ConversationDelta, ConversationSnapshot, Observed, RunPhase};
+    use agentui_runtime::view::{MessageDiff, ViewBatch, ViewFeed};
+    use serde_json::Value;
+
+    use super::Shown;
+
+    fn message(id: &str, role: Role, text: &str) -> Message {
+        let mut m = Message::new(id, role);
+        m.content = Some(MessageContent::Text(text.into()));
+        m
+    }
+
+    fn chat_options() -> Arc<MarkdownOptions> {
+        Arc::new(MarkdownOptions::new(Profile::Chat, Arc::new(agentui_a2ui::functions::UrlPolicy::default())))
+    }
+
+    /// One batch per observed item, as a platform that reads after every piece gets them.
+    fn feed_each(feed: &mut ViewFeed, items: Vec<Observed>) -> Vec<ViewBatch> {
+        items
+            .into_iter()
+            .map(|item| {
+                let mut batch = ViewBatch::default();
+                feed.push(&mut batch, &item, &mut || Value::Null);
+                feed.finish(&mut batch);
+                batch
+            })
+            .collect()
+    }
+
+    const ANSWER: &str = "# Plan\n\nFirst **install** it, see [docs](https://example.com/d) or [x](javascript:x).\n\n\
+- one\n- two\n\n```sh\ncargo build\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nDone.";
+
+    #[test]
+    fn items_carry_the_tree_for_assistant_and_reasoning_text_only() {
+        let snapshot = ConversationSnapshot {
+            messages: vec![
+                message("u", Role::User, "**not** markdown"),
+                message("a", Role::Assistant, ANSWER),
+                message("r", Role::Reasoning, "*thinking*"),
+            ],
+            ..ConversationSnapshot::default()
+        };
+        let mut shown = Shown::default();
+        for batch in feed_each(&mut ViewFeed::new(), vec![Observed::Snapshot(Box::new(snapshot))]) {
+            shown.apply(batch);
+        }
+        assert_eq!(shown.items[0].markdown, None, "user text is shown as typed");
+        let tree = shown.items[1].markdown.as_ref().expect("assistant text has a tree");
+        assert_eq!(tree, &parse_document(ANSWER, chat_options()), "the default policy: http(s) links only");
+        assert!(matches!(tree.blocks[0], MdBlock::Heading { level: 1, .. }));
+        let MdBlock::Paragraph { inlines } = &tree.blocks[1] else { panic!() };
+        assert_eq!(inlines.iter().filter(|i| matches!(i, MdInline::Link { .. })).count(), 1, "javascript: is no link");
+        assert!(shown.items[2].markdown.is_some(), "reasoning text too");
+    }
+
+    #[test]
+    fn streamed_one_character_at_a_time_the_tree_ends_as_the_restored_one() {
+        let mut feed = ViewFeed::new();
+        let mut items = vec![
+            Observed::Snapshot(Box::default()),
+            Observed::Delta(ConversationDelta::RunPhase(RunPhase::Running { run_id: "r".into() })),
+            Observed::Delta(ConversationDelta::MessageAdded(message("a", Role::Assistant, ""))),
+        ];
+        items.extend(ANSWER.chars().map(|c| {
+            Observed::Delta(ConversationDelta::TextAppended { message_id: "a".into(), delta: c.to_string() })
+        }));
+        let batches_before_end = items.len();
+        items.push(Observed::Delta(ConversationDelta::RunPhase(RunPhase::Idle)));
+        let batches = feed_each(&mut feed, items);
+        let mut shown = Shown::default();
+        let mut froms = Vec::new();
+        for (n, batch) in batches.into_iter().enumerate() {
+            for diff in &batch.messages {
+                if let MessageDiff::Markdown { from, .. } = diff {
+                    froms.push(*from);
+                }
+            }
+            shown.apply(batch);
+            if n + 1 == batches_before_end {
+                let tree = shown.items[0].markdown.as_ref().unwrap();
+                assert!(tree.covered_utf8 <= ANSWER.len() as u64);
+            }
+        }
+        // Committed blocks are not sent again: `from` never goes back, and ends past them.
+        assert!(froms.windows(2).all(|w| w[0] <= w[1]), "{froms:?}");
+        assert!(*froms.last().unwrap() >= 4, "heading, paragraph, list and code committed: {froms:?}");
+        assert!(froms.len() < ANSWER.len() / 2, "parsed far less often than once a character: {}", froms.len());
+        let restored = parse_document(ANSWER, chat_options());
+        assert_eq!(shown.items[0].text, ANSWER);
+        assert_eq!(shown.items[0].markdown.as_ref(), Some(&restored), "the run's end flushes what lagged");
+    }
 }

@@ -62,6 +62,13 @@ impl Shown {
                     self.items[index as usize].local_only = local_only;
                     self.items[index as usize].pending = pending;
                 }
+                MessageDiff::Markdown { index, from, blocks, covered_utf8, covered_utf16 } => {
+                    let tree =
+                        self.items[index as usize].markdown.as_mut().expect("a Markdown diff for a Markdown item");
+                    tree.blocks.truncate(from as usize);
+                    tree.blocks.extend(blocks);
+                    (tree.covered_utf8, tree.covered_utf16) = (covered_utf8, covered_utf16);
+                }
             }
         }
         for diff in &batch.tool_calls {

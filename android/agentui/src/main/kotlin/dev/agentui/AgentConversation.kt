@@ -310,6 +310,14 @@ class AgentConversation private constructor(
                 val at = diff.index.toInt()
                 items[at] = items[at].copy(localOnly = diff.localOnly?.toLocalOnly(), isPending = diff.pending)
             }
+            is MessageDiff.Markdown -> {
+                // "The blocks from `from` on are now …": the ones before were sent once and stay.
+                val at = diff.index.toInt()
+                items[at] = items[at].let { message ->
+                    val kept = message.markdown?.blocks.orEmpty().take(diff.from.toInt())
+                    message.copy(markdown = ChatMarkdown(kept + diff.blocks, diff.coveredUtf16.toInt()))
+                }
+            }
         }
     }
 

@@ -9,6 +9,8 @@ import dev.agentui.core.agui.WarningKind as ProtocolWarningKind
 import dev.agentui.core.runtime.ChatItem
 import dev.agentui.core.agui.RunOutcome as CoreOutcome
 import dev.agentui.core.json.NodeValue
+import dev.agentui.core.markdown.MarkdownText
+import dev.agentui.core.markdown.MdBlock
 import dev.agentui.core.runtime.ActionResult as CoreActionResult
 import dev.agentui.core.runtime.ConversationPage as CorePage
 import dev.agentui.core.runtime.ConversationSummary as CoreSummary
@@ -50,6 +52,9 @@ enum class LocalOnly {
  * show an [isIncomplete] one as cut short, never as a finished answer. [isPending] is set while
  * a user message waits for the agent: until the agent took its request, and for as long as the
  * agent cannot be reached (see [AgentConversation.pendingSends]); show it as "sending".
+ *
+ * [markdown] is an assistant or reasoning message's text as the core parsed it (null for the
+ * others): draw it, never parse [text] again.
  */
 data class ChatMessage(
     val id: String,
@@ -62,6 +67,7 @@ data class ChatMessage(
     val content: MessageContent?,
     val localOnly: LocalOnly? = null,
     val isPending: Boolean = false,
+    val markdown: ChatMarkdown? = null,
 ) {
     /** Cut short by a cancel: the agent never finished it, and it is not sent back. */
     val isIncomplete: Boolean get() = localOnly == LocalOnly.CANCELLED
@@ -283,7 +289,19 @@ internal fun ChatItem.toChat() = ChatMessage(
     content = content,
     localOnly = localOnly?.toLocalOnly(),
     isPending = pending,
+    markdown = markdown?.toChat(),
 )
+
+/**
+ * A message's text as Markdown blocks, the core's tree as it is (like [ResolvedNode] for surfaces:
+ * the renderers draw it). While a long block streams the blocks may cover less than the text:
+ * [pendingText] is the rest, to show as plain text after the last block.
+ */
+data class ChatMarkdown(val blocks: List<MdBlock>, val coveredUtf16: Int) {
+    fun pendingText(text: String): String = if (coveredUtf16 in 0 until text.length) text.substring(coveredUtf16) else ""
+}
+
+internal fun MarkdownText.toChat() = ChatMarkdown(blocks, coveredUtf16.toInt())
 
 internal fun CoreInterrupt.toInterrupt() = Interrupt(
     id = id,

@@ -1,6 +1,7 @@
 package dev.agentui
 
 import dev.agentui.compose.JsonReader
+import dev.agentui.core.markdownText
 import dev.agentui.core.adapterCaseBatches
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.delay
@@ -67,6 +68,12 @@ class AdapterCasesTest {
                 if ("pending" in want) assertEquals(want["pending"], message.isPending, title)
                 (want["toolCalls"] as List<List<String>>?)?.let { calls ->
                     assertEquals(calls, message.toolCalls.map { listOf(it.id, it.argumentsJson) }, title)
+                }
+                if ("markdown" in want) {
+                    // The kinds of the blocks shown, and the blocks themselves: what the diffs
+                    // added up to must be the tree of the whole text.
+                    assertEquals(want["markdown"], message.markdown?.blocks?.map { it::class.simpleName }, title)
+                    message.markdown?.let { assertEquals(markdownText(message.text).blocks, it.blocks, title) }
                 }
             }
         }

@@ -21,12 +21,29 @@ import androidx.compose.ui.Alignment
 import androidx.compose.ui.Modifier
 import androidx.compose.ui.draw.clip
 import androidx.compose.ui.layout.ContentScale
+import androidx.compose.ui.platform.LocalUriHandler
 import androidx.compose.ui.text.TextStyle
 import androidx.compose.ui.unit.dp
+import dev.agentui.core.markdown.MdBlock
 
+/**
+ * A `Text` draws the Markdown tree the core made of it under its catalog's profile (v0.9: no
+ * links or images; v1.0: headings, links through the URL policy): one paragraph in the variant's
+ * style, more as blocks. A link opens only on the user's tap.
+ */
 @Composable
 internal fun TextComponent(scope: NodeScope, modifier: Modifier) {
-    Text(scope.text("text").orEmpty(), modifier = modifier, style = textStyle(scope.text("variant")))
+    val style = textStyle(scope.text("variant"))
+    val blocks = scope.node.markdown
+    val uriHandler = LocalUriHandler.current
+    val paragraph = blocks?.singleOrNull() as? MdBlock.Paragraph
+    when {
+        blocks == null -> Text(scope.text("text").orEmpty(), modifier = modifier, style = style)
+        blocks.isEmpty() -> Text("", modifier = modifier, style = style)
+        paragraph != null ->
+            Text(annotated(MarkdownLayout.styled(paragraph.inlines)) { uriHandler.openUri(it) }, modifier = modifier, style = style)
+        else -> MarkdownContent(blocks, modifier) { uriHandler.openUri(it) }
+    }
 }
 
 @Composable

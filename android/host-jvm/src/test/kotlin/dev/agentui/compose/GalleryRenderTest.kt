@@ -85,6 +85,7 @@ class GalleryRenderTest {
         action = action,
         bindings = listOfNotNull(bound?.let { Binding("value", it) }),
         weight = null,
+        markdown = null,
     )
 
     private val gallery = listOf(

@@ -55,6 +55,7 @@ class InputParityRenderTest {
         action = null,
         bindings = listOf(Binding("value", "/form/$id")),
         weight = null,
+        markdown = null,
     )
 
     /** The whole surface as the core would reset it: a column holding [nodes]. */

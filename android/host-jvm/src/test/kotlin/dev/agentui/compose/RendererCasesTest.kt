@@ -1,8 +1,10 @@
 package dev.agentui.compose
 
 import dev.agentui.core.json.NodeValue
+import dev.agentui.core.markdownText
 import dev.agentui.nodeValueOf
 import org.junit.jupiter.api.DynamicTest
+import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.TestFactory
 import java.util.TimeZone
 import kotlin.test.assertEquals
@@ -68,5 +70,66 @@ class RendererCasesTest {
     @TestFactory
     fun `numbers print the same text on both platforms`() = cases("numberFormat", 15, { "${it["number"]}" }) { case ->
         assertEquals(case["text"], formatNumber(case["number"] as Double))
+    }
+
+    @TestFactory
+    fun `Markdown from the core is laid out the same on both platforms`() = cases("markdown", 8, { it["name"] as String }) { case ->
+        val tree = markdownText(case["markdown"] as String)
+        val lines = MarkdownLayout.lines(tree.blocks).map(::describe)
+        @Suppress("UNCHECKED_CAST")
+        val expected = (case["lines"] as List<Map<String, Any?>>).map(::normalized)
+        assertEquals(expected, lines, case["name"] as String)
+    }
+
+    /** A line as the cases write it: absent keys are 0, null or empty. */
+    private fun normalized(line: Map<String, Any?>): Map<String, Any?> = mapOf(
+        "kind" to line["kind"],
+        "text" to (line["text"] ?: ""),
+        "level" to ((line["level"] as? Double)?.toInt() ?: 0),
+        "marker" to line["marker"],
+        "indent" to ((line["indent"] as? Double)?.toInt() ?: 0),
+        "quote" to ((line["quote"] as? Double)?.toInt() ?: 0),
+        "plain" to (line["plain"] ?: false),
+        "spans" to (line["spans"] ?: emptyList<Any>()),
+        "language" to line["language"],
+        "header" to (line["header"] ?: emptyList<Any>()),
+        "rows" to (line["rows"] ?: emptyList<Any>()),
+    )
+
+    private fun spans(styled: StyledText): List<List<String>> = styled.spans.map { span ->
+        val style = when (span.style) {
+            MarkdownStyle.LINK -> "link ${span.url}"
+            MarkdownStyle.IMAGE -> "image ${span.url}"
+            else -> span.style.name.lowercase()
+        }
+        listOf(style, styled.text.substring(span.start, span.end))
+    }
+
+    private fun describe(line: MarkdownLine): Map<String, Any?> {
+        val base = mapOf<String, Any?>(
+            "kind" to null, "text" to "", "level" to 0, "marker" to null, "indent" to 0, "quote" to line.quote,
+            "plain" to false, "spans" to emptyList<Any>(), "language" to null, "header" to emptyList<Any>(), "rows" to emptyList<Any>(),
+        )
+        return base + when (line) {
+            is MarkdownLine.Text -> mapOf(
+                "kind" to "text", "text" to line.styled.text, "level" to line.level, "marker" to line.marker,
+                "indent" to line.indent, "plain" to line.plain, "spans" to spans(line.styled),
+            )
+            is MarkdownLine.Code -> mapOf("kind" to "code", "text" to line.text, "language" to line.language, "indent" to line.indent)
+            is MarkdownLine.Rule -> mapOf("kind" to "rule")
+            is MarkdownLine.Table -> mapOf(
+                "kind" to "table", "indent" to line.indent,
+                "header" to line.header.map { it.text }, "rows" to line.rows.map { row -> row.map { it.text } },
+            )
+        }
+    }
+
+    @Test
+    fun `text the tree does not cover yet is shown after the last block`() {
+        val tree = markdownText("# Title\n\nsome **bold")
+        val lines = MarkdownLayout.lines(tree.blocks, pending = " and more")
+        assertEquals("some **bold and more", (lines.last() as MarkdownLine.Text).styled.text)
+        val code = MarkdownLayout.lines(markdownText("```\nfn").blocks, pending = " main")
+        assertEquals("fn main", (code.last() as MarkdownLine.Code).text)
     }
 }

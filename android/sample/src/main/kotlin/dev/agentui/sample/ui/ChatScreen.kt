@@ -33,11 +33,13 @@ import androidx.compose.runtime.rememberCoroutineScope
 import androidx.compose.runtime.setValue
 import androidx.compose.ui.Alignment
 import androidx.compose.ui.Modifier
+import androidx.compose.ui.platform.LocalUriHandler
 import androidx.compose.ui.platform.testTag
 import androidx.compose.ui.unit.dp
 import dev.agentui.AgentConversation
 import dev.agentui.ChatMessage
 import dev.agentui.compose.A2uiSurface
+import dev.agentui.compose.MarkdownContent
 import dev.agentui.Role
 import dev.agentui.RunPhase
 import kotlinx.coroutines.launch
@@ -156,6 +158,22 @@ private fun MessageBubble(message: ChatMessage, waiting: Boolean) {
     val mine = message.role == Role.USER
     Box(Modifier.fillMaxWidth(), contentAlignment = if (mine) Alignment.CenterEnd else Alignment.CenterStart) {
         val colors = MaterialTheme.colorScheme
+        val markdown = message.markdown
+        if (markdown != null && message.error == null) {
+            // The assistant's Markdown as the core parsed it; a link opens only when tapped.
+            val uriHandler = LocalUriHandler.current
+            MarkdownContent(
+                markdown.blocks,
+                modifier = Modifier
+                    .widthIn(max = 320.dp)
+                    .background(colors.surfaceVariant, RoundedCornerShape(12.dp))
+                    .padding(horizontal = 12.dp, vertical = 8.dp)
+                    .testTag("markdown:" + message.id),
+                pending = markdown.pendingText(message.text),
+                onOpenUrl = { uriHandler.openUri(it) },
+            )
+            return@Box
+        }
         Text(
             // Text cut short by Stop is not a finished answer: say so.
             message.error?.let { "⚠ $it" } ?: (message.text + if (waiting) "  ⏳" else ""),

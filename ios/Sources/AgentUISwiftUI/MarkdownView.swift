@@ -1,0 +1,136 @@
+// The core's Markdown tree drawn in SwiftUI: a VStack of the lines MarkdownLayout
+// (AgentUIRendering, tested on Linux against the shared renderer cases) makes of it.
+//
+// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
+
+import SwiftUI
+import AgentUICore
+import AgentUIRendering
+
+/// Markdown as the core parsed it, with the app's SwiftUI styles (the agent chooses none):
+/// headings marked `.isHeader` for VoiceOver, links as `AttributedString` links that open only
+/// on the user's tap through `openURL` (the core kept only the links the app's URL policy
+/// allows), code in monospace with horizontal scroll, tables as a grid. `pending` is text the
+/// tree does not cover yet while a long block streams (`ChatMessage.markdownPendingText`).
+public struct MarkdownView: View {
+    let lines: [MarkdownLine]
+
+    public init(blocks: [MdBlock], pending: Substring = "") {
+        lines = MarkdownLayout.lines(blocks, pending: pending)
+    }
+
+    public var body: some View {
+        VStack(alignment: .leading, spacing: 6) {
+            ForEach(Array(lines.enumerated()), id: \.offset) { _, line in
+                MarkdownLineView(line: line)
+            }
+        }
+    }
+}
+
+private struct MarkdownLineView: View {
+    let line: MarkdownLine
+
+    var body: some View {
+        switch line {
+        case .text(let styled, let quote, let indent, let level, let marker, let plain):
+            HStack(alignment: .firstTextBaseline, spacing: 4) {
+                if let marker { Text(marker).frame(width: 20, alignment: .leading) }
+                let text = Text(attributed(styled)).font(level > 0 ? headingFont(level) : (plain ? .body.monospaced() : .body))
+                if level > 0 {
+                    text.accessibilityAddTraits(.isHeader)
+                } else {
+                    text
+                }
+            }
+            .padding(.leading, CGFloat(16 * indent))
+            .modifier(QuoteBars(depth: quote))
+        case .code(_, let text, let quote, let indent):
+            ScrollView(.horizontal) {
+                Text(verbatim: text).font(.callout.monospaced()).fixedSize().padding(8)
+            }
+            .background(RoundedRectangle(cornerRadius: 6).fill(Color.secondary.opacity(0.12)))
+            .padding(.leading, CGFloat(16 * indent))
+            .modifier(QuoteBars(depth: quote))
+        case .rule(let quote):
+            Divider().modifier(QuoteBars(depth: quote))
+        case .table(let alignments, let header, let rows, let quote, let indent):
+            ScrollView(.horizontal) {
+                Grid(alignment: .leading, horizontalSpacing: 12, verticalSpacing: 6) {
+                    GridRow { cells(header, alignments).fontWeight(.semibold) }
+                    Divider()
+                    ForEach(Array(rows.enumerated()), id: \.offset) { _, row in
+                        GridRow { cells(row, alignments) }
+                    }
+                }
+                .padding(8)
+            }
+            .padding(.leading, CGFloat(16 * indent))
+            .modifier(QuoteBars(depth: quote))
+        }
+    }
+
+    private func cells(_ row: [StyledText], _ alignments: [MdAlignment]) -> some View {
+        ForEach(Array(row.enumerated()), id: \.offset) { i, cell in
+            Text(attributed(cell)).gridColumnAlignment(i < alignments.count ? alignment(alignments[i]) : .leading)
+        }
+    }
+
+    private func alignment(_ a: MdAlignment) -> HorizontalAlignment {
+        switch a {
+        case .center: return .center
+        case .right: return .trailing
+        case .none, .left: return .leading
+        }
+    }
+
+    private func headingFont(_ level: Int) -> Font {
+        switch level {
+        case 1: return .title
+        case 2: return .title2
+        case 3: return .title3
+        default: return .headline
+        }
+    }
+
+    private func attributed(_ styled: StyledText) -> AttributedString { MarkdownView.attributed(styled) }
+}
+
+extension MarkdownView {
+    /// The styled text as an `AttributedString`: spans are `Character` ranges.
+    static func attributed(_ styled: StyledText) -> AttributedString {
+        var out = AttributedString(styled.text)
+        let characters = out.characters
+        for span in styled.spans {
+            guard span.range.upperBound <= characters.count else { continue }
+            let start = characters.index(characters.startIndex, offsetBy: span.range.lowerBound)
+            let end = characters.index(characters.startIndex, offsetBy: span.range.upperBound)
+            let range = start..<end
+            switch span.style {
+            case .emphasis: out[range].inlinePresentationIntent = (out[range].inlinePresentationIntent ?? []).union(.emphasized)
+            case .strong: out[range].inlinePresentationIntent = (out[range].inlinePresentationIntent ?? []).union(.stronglyEmphasized)
+            case .strikethrough: out[range].strikethroughStyle = .single
+            case .code: out[range].inlinePresentationIntent = (out[range].inlinePresentationIntent ?? []).union(.code)
+            // A link VoiceOver announces as one; SwiftUI opens it through openURL on a tap only.
+            case .link(let url): out[range].link = URL(string: url)
+            case .image: out[range].inlinePresentationIntent = (out[range].inlinePresentationIntent ?? []).union(.emphasized)
+            }
+        }
+        return out
+    }
+}
+
+/// One bar per quote level before the content.
+private struct QuoteBars: ViewModifier {
+    let depth: Int
+
+    func body(content: Content) -> some View {
+        HStack(spacing: 8) {
+            ForEach(0..<depth, id: \.self) { _ in
+                Rectangle().fill(Color.secondary.opacity(0.4)).frame(width: 3)
+            }
+            content
+        }
+        .fixedSize(horizontal: false, vertical: true)
+    }
+}
