@@ -22,7 +22,7 @@ use crate::observe::ConversationDelta;
 use crate::shared_conversation::SharedConversation;
 use agentui_agui::compat::PeerEra;
 use agentui_agui::event::*;
-use agentui_agui::input::{build_run_agent_input, RunRequest};
+use agentui_agui::input::{encode_run_agent_input, RunRequest};
 use agentui_agui::message::{Interrupt, Message, RunOutcome};
 use agentui_agui::pipeline::EventPipeline;
 use agentui_agui::reducer::{Change, ConversationState, LocalOnly, RunStatus, ToolCallOrigin, ToolCallStatus};
@@ -296,12 +296,20 @@ impl ConversationSession {
         };
         let declared: HashSet<String> = request.tools.iter().map(|t| t.name.clone()).collect();
         let era = PeerEra::new(self.options.pipeline.peer_max_protocol_version.as_deref());
-        let (input, downgrades) = build_run_agent_input(&self.conversation.lock(), &request, &era);
-        for w in downgrades {
-            self.warn(&mut summary.warnings, SessionWarningKind::InputDowngrade, w.message);
-        }
-        self.set_phase(RunPhase::Starting { run_id });
-        let events = match self.transport.open(&input, cancel).await {
+        // Encoded from the conversation as it is, under its lock: no copy of the messages (an
+        // attachment's parts are large) beyond the body itself.
+        let encoded = encode_run_agent_input(&self.conversation.lock(), &request, &era);
+        let opened = match encoded {
+            Ok((body, downgrades)) => {
+                for w in downgrades {
+                    self.warn(&mut summary.warnings, SessionWarningKind::InputDowngrade, w.message);
+                }
+                self.set_phase(RunPhase::Starting { run_id });
+                self.transport.open_body(body, cancel).await
+            }
+            Err(e) => Err(TransportError::Encode(e.to_string())),
+        };
+        let events = match opened {
             Ok(events) => events,
             Err(e) => {
                 // The request never reached the agent: the answers are still to be sent.
