@@ -57,7 +57,6 @@ impl Attachment {
 /// Why a message with attachments was refused before anything was sent. Each names the
 /// attachment.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[cfg_attr(feature = "uniffi", derive(uniffi::Error))]
 pub enum AttachmentError {
     #[error("attachment '{name}' is {size} bytes, over the limit of {limit}")]
     TooLarge { name: String, size: u64, limit: u64 },
