@@ -228,3 +228,76 @@ async fn a_message_with_attachments_waiting_for_the_agent_survives_a_restart_and
     assert_eq!(forked, before);
     store.delete(&fork).unwrap();
 }
+
+async fn demo_agent() -> agentui_demo_agent::DemoAgentHandle {
+    use agentui_demo_agent::{DemoAgent, DemoAgentOptions};
+    DemoAgent::new(DemoAgentOptions::for_tests(std::time::Duration::from_millis(20)))
+        .serve("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap()
+}
+
+fn demo_session(url: &str) -> ConversationSession {
+    ConversationSession::connect(url, &[], SessionOptions { thread_id: Some("t".into()), ..SessionOptions::default() })
+        .unwrap()
+}
+
+/// The demo agent decodes what it received and answers with each part's length and hash.
+#[tokio::test]
+async fn the_demo_agent_reports_the_bytes_it_received() {
+    let agent = demo_agent().await;
+    let conv = Conversation::start(demo_session(&agent.agent_url()), tokio::runtime::Handle::current());
+    let photo = image_bytes(5 * 1024 * 1024 + 1);
+    conv.send("here".into(), vec![Attachment::bytes("photo.png", "image/png", photo.clone())]).await.unwrap();
+    let answer = conv
+        .snapshot()
+        .messages
+        .iter()
+        .rev()
+        .find_map(|m| (m.role == agentui_agui::message::Role::Assistant).then(|| m.text().map(str::to_owned)))
+        .flatten()
+        .unwrap();
+    let expected =
+        format!("image image/png photo.png bytes={} fnv={:016x}", photo.len(), agentui_demo_agent::fnv1a64(&photo));
+    assert!(answer.contains(&expected), "{answer}");
+}
+
+/// An image the agent returns in a tool result is a part of the tool message, in the view's
+/// chat item, and back after a restart.
+#[tokio::test]
+async fn an_image_the_agent_returns_is_in_the_chat_and_survives_a_restart() {
+    let agent = demo_agent().await;
+    let file = TempDbFile::new("attachments-picture");
+    let url = format!("{}/picture", agent.agent_url());
+    let image_of = |messages: &[agentui_agui::Message]| {
+        messages.iter().find_map(|m| match &m.content {
+            Some(agentui_agui::MessageContent::Parts(parts)) if m.role == agentui_agui::message::Role::Tool => {
+                parts.iter().find_map(|p| match p {
+                    agentui_agui::ContentPart::Image(image) => Some(image.source.clone()),
+                    _ => None,
+                })
+            }
+            _ => None,
+        })
+    };
+    let expected = agentui_agui::PartSource::Data {
+        value: agentui_demo_agent::PICTURE_PNG_BASE64.to_owned(),
+        mime_type: "image/png".to_owned(),
+    };
+    {
+        let store = ConversationStore::open(file.path()).unwrap();
+        let conv = Conversation::open(demo_session(&url), &store, &url, tokio::runtime::Handle::current()).unwrap();
+        conv.send_message("draw".into()).await.unwrap();
+        assert_eq!(image_of(&conv.snapshot().messages), Some(expected.clone()));
+        // The chat item a UI shows carries the part.
+        let view = conv.subscribe_view();
+        let batch = view.next_batch().await.unwrap();
+        let shows_image =
+            batch.messages.iter().any(|d| format!("{d:?}").contains(agentui_demo_agent::PICTURE_PNG_BASE64));
+        assert!(shows_image, "the view's chat items carry the image part");
+        store.flush();
+    }
+    let store = ConversationStore::open(file.path()).unwrap();
+    let conv = Conversation::open(demo_session(&url), &store, &url, tokio::runtime::Handle::current()).unwrap();
+    assert_eq!(image_of(&conv.snapshot().messages), Some(expected));
+}
