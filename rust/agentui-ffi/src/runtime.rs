@@ -101,8 +101,9 @@ pub struct ConversationOptions {
     /// `InvalidOptions`.
     #[uniffi(default = None)]
     pub time_zone: Option<String>,
-    /// The MIME types the app sends as attachments (`type/subtype`, `type/*`, `*/*`). Images,
-    /// audio, video, PDF and plain text when absent.
+    /// The MIME types the app sends as attachments: `type/subtype`, or a star for any subtype
+    /// or any type (as in an Accept header). Images, audio, video, PDF and plain text when
+    /// absent.
     #[uniffi(default = None)]
     pub allowed_attachment_types: Option<Vec<String>>,
 }

@@ -24,8 +24,8 @@ use base64::Engine as _;
 pub struct Attachment {
     /// What the user sees it as (a file name); sent as the part's `metadata.filename`.
     pub name: String,
-    /// `type/subtype`, e.g. `image/jpeg`. Picks the part: `image/*` an image, `audio/*` audio,
-    /// `video/*` video, anything else a document.
+    /// `type/subtype`, e.g. `image/jpeg`. Picks the part: an `image` type an image, `audio`
+    /// audio, `video` video, anything else a document.
     pub mime_type: String,
     pub data: AttachmentData,
 }

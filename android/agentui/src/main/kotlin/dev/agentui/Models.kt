@@ -133,7 +133,7 @@ internal fun messageParts(content: MessageContent?, text: String): List<MessageP
 }
 
 private fun CoreMediaPart.toMedia(kind: MediaKind): MessagePart.Media {
-    val name = ((metadata as? NodeValue.Object)?.v1?.get("filename") as? NodeValue.String)?.v1
+    val name = ((metadata as? NodeValue.Object)?.entries?.firstOrNull { it.name == "filename" }?.value as? NodeValue.Text)?.value
     return when (val s = source) {
         is CorePartSource.Data -> MessagePart.Media(kind, s.mimeType, name, base64 = s.value)
         is CorePartSource.Url -> MessagePart.Media(kind, s.mimeType, name, url = s.value.ifEmpty { null })
