@@ -68,7 +68,7 @@ pub fn build_run_agent_input(
 #[serde(untagged)]
 enum Outgoing<'a> {
     Same(&'a Message),
-    Downgraded(Message),
+    Downgraded(Box<Message>),
 }
 
 /// [`RunAgentInput`] borrowing the conversation's messages (same fields, same order).
@@ -109,7 +109,7 @@ pub fn encode_run_agent_input(
                 let mut copy = [m.clone()];
                 era.downgrade_messages(&mut copy, &mut warnings);
                 let [copy] = copy;
-                Outgoing::Downgraded(copy)
+                Outgoing::Downgraded(Box::new(copy))
             } else {
                 Outgoing::Same(m)
             }

@@ -335,6 +335,9 @@ fn run_attaches_files_and_lists_the_media_the_agent_returns() {
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .find_map(|line| line.get("media").cloned())
         .unwrap_or_else(|| panic!("no media line: {text}"));
-    assert_eq!(media, serde_json::json!([{"kind": "image", "name": "gradient.png", "mimeType": "image/png", "bytes": 166}]));
+    assert_eq!(
+        media,
+        serde_json::json!([{"kind": "image", "name": "gradient.png", "mimeType": "image/png", "bytes": 166}])
+    );
     rt.block_on(handle.shutdown()).unwrap();
 }

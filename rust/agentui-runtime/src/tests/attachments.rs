@@ -39,9 +39,12 @@ fn image_bytes(len: usize) -> Vec<u8> {
     (0..len).map(|i| (i * 31 % 256) as u8).collect()
 }
 
+/// One media part as the agent received it: kind, decoded bytes, MIME type, file name.
+type ReceivedPart = (String, Vec<u8>, String, String);
+
 /// The decoded bytes, MIME type and file name of each media part of the last user message of
 /// a request, with the text parts' text.
-fn received(body: &Value) -> (String, Vec<(String, Vec<u8>, String, String)>) {
+fn received(body: &Value) -> (String, Vec<ReceivedPart>) {
     let user = body["messages"].as_array().unwrap().iter().rev().find(|m| m["role"] == "user").unwrap();
     let mut text = String::new();
     let mut media = Vec::new();
