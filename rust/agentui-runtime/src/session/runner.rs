@@ -298,7 +298,17 @@ impl ConversationSession {
         let era = PeerEra::new(self.options.pipeline.peer_max_protocol_version.as_deref());
         // Encoded from the conversation as it is, under its lock: no copy of the messages (an
         // attachment's parts are large) beyond the body itself.
-        let encoded = encode_run_agent_input(&self.conversation.lock(), &request, &era);
+        let (encoded, sent_media) = {
+            let conversation = self.conversation.lock();
+            (encode_run_agent_input(&conversation, &request, &era), sent_media_bytes(&conversation))
+        };
+        // An agent may echo the conversation back in one event (ag-ui-langgraph's
+        // MESSAGES_SNAPSHOT does): the user's own attachments then arrive inside it. One event
+        // may be that much larger than the budget's message bound, never more.
+        let mut sse = self.options.budget.sse_limits();
+        sse.max_event_bytes = sse.max_event_bytes.saturating_add(sent_media);
+        sse.max_line_bytes = sse.max_line_bytes.saturating_add(sent_media);
+        self.transport.set_sse_limits(sse);
         let opened = match encoded {
             Ok((body, downgrades)) => {
                 for w in downgrades {
@@ -930,4 +940,28 @@ impl ConversationSession {
         let update = ToolCallUpdate { tool_call_id: id.to_owned(), tool_name: name.to_owned(), phase };
         self.shared.listeners.delta(ConversationDelta::ToolCall(update));
     }
+}
+
+/// Bytes of the inline media the user sent in this conversation (base64 text as held).
+fn sent_media_bytes(conversation: &agentui_agui::reducer::ConversationState) -> usize {
+    use agentui_agui::{ContentPart, MessageContent, PartSource};
+    conversation
+        .messages()
+        .iter()
+        .filter(|m| m.role == agentui_agui::message::Role::User)
+        .filter_map(|m| match &m.content {
+            Some(MessageContent::Parts(parts)) => Some(parts),
+            _ => None,
+        })
+        .flatten()
+        .map(|part| match part {
+            ContentPart::Image(p) | ContentPart::Audio(p) | ContentPart::Video(p) | ContentPart::Document(p) => {
+                match &p.source {
+                    PartSource::Data { value, .. } => value.len(),
+                    _ => 0,
+                }
+            }
+            ContentPart::Text(_) => 0,
+        })
+        .sum()
 }

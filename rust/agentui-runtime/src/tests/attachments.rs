@@ -304,3 +304,25 @@ async fn an_image_the_agent_returns_is_in_the_chat_and_survives_a_restart() {
     let conv = Conversation::open(demo_session(&url), &store, &url, tokio::runtime::Handle::current()).unwrap();
     assert_eq!(image_of(&conv.snapshot().messages), Some(expected));
 }
+
+/// An agent may echo the conversation in one event, the user's attachments inside it: one event
+/// may be larger than the budget's message bound by the inline media the user sent, no more.
+#[tokio::test]
+async fn one_event_may_grow_by_the_media_the_user_sent_and_no_more() {
+    let big_text = |id: &str| {
+        let mut events = vec![started("r1")];
+        events.push(serde_json::json!({"type": "TEXT_MESSAGE_START", "messageId": id, "role": "assistant"}));
+        // 1 MiB + 100 KB of text in one event.
+        events
+            .push(serde_json::json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": id, "delta": "x".repeat(1_150_000)}));
+        events.push(serde_json::json!({"type": "TEXT_MESSAGE_END", "messageId": id}));
+        events.push(finished("r1"));
+        Reply::sse(&events)
+    };
+    let server = TestServer::start(vec![big_text("a1"), big_text("a2")]).await;
+    let conv = start(&server);
+    let error = conv.send_message("hi".into()).await.unwrap_err();
+    assert!(matches!(error, SessionError::Transport(TransportError::Sse(_))), "{error:?}");
+    // 200 KB of attachment (267 KB of base64) makes room for that event.
+    conv.send("look".into(), vec![Attachment::bytes("p.png", "image/png", image_bytes(200_000))]).await.unwrap();
+}
