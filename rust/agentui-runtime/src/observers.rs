@@ -454,7 +454,10 @@ impl SessionListener for Observers {
         match update {
             SessionUpdate::Delta(delta) => {
                 hub.model.apply(delta);
-                hub.publish(Observed::Delta(delta.clone()));
+                // Copied only for someone to read it: a message may carry megabytes of media.
+                if !hub.view_subscribers.is_empty() || !hub.subscribers.is_empty() {
+                    hub.publish(Observed::Delta(delta.clone()));
+                }
             }
             SessionUpdate::Surface(event) => {
                 let change = hub.model.apply_surface(event);

@@ -581,7 +581,7 @@ impl ConversationSession {
                 attempts: 0,
                 last_error: None,
             },
-            payload: OutboxPayload::Message(Some(Box::new(message))),
+            payload: OutboxPayload::Message(Some(Arc::new(message))),
         });
         self.deliver_through(&key).await
     }
@@ -675,14 +675,19 @@ impl ConversationSession {
     async fn attempt(&mut self, entry: OutboxEntry) -> Result<RunSummary, SessionError> {
         match entry.payload {
             OutboxPayload::Message(Some(message)) => {
-                let mut conversation = self.conversation.lock();
-                conversation.append_local_message((*message).clone());
-                self.shared.listeners.delta(ConversationDelta::MessageAdded(*message));
-                drop(conversation);
+                // The outbox lets go of it first (listeners too), so the message is moved, not
+                // copied, when it is the last holder: an attachment's parts are large. One batch
+                // with the message's joining, so a store never has it in neither place.
                 if let Some(front) = self.outbox.front_mut() {
                     front.payload = OutboxPayload::Message(None);
                 }
-                self.outbox_changed();
+                self.shared.listeners.emit(SessionUpdate::Outbox(self.outbox.entries().cloned().collect()));
+                let message = Arc::try_unwrap(message).unwrap_or_else(|shared| (*shared).clone());
+                let mut conversation = self.conversation.lock();
+                conversation.append_local_message(message.clone());
+                self.shared.listeners.delta(ConversationDelta::MessageAdded(message));
+                drop(conversation);
+                self.shared.listeners.batch_end();
             }
             OutboxPayload::Message(None) => {}
             OutboxPayload::Action(props) => self.next_forwarded.extend(props),

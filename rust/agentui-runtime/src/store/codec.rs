@@ -65,7 +65,7 @@ pub(super) fn decode_outbox_entry(text: &str, files: Option<&Path>) -> Result<Ou
     let payload = match (body.get_mut("props").map(Value::take), body.get_mut("message").map(Value::take)) {
         (Some(Value::Object(props)), _) => OutboxPayload::Action(props),
         (_, Some(Value::Null)) => OutboxPayload::Message(None),
-        (_, Some(message)) => OutboxPayload::Message(Some(Box::new(
+        (_, Some(message)) => OutboxPayload::Message(Some(std::sync::Arc::new(
             serde_json::from_value(message).map_err(|e| corrupt(&e.to_string()))?,
         ))),
         _ => return Err(corrupt("neither a message nor an action")),
