@@ -38,6 +38,7 @@ import androidx.compose.ui.unit.dp
 import dev.agentui.AgentConversation
 import dev.agentui.ChatMessage
 import dev.agentui.compose.A2uiSurface
+import dev.agentui.compose.MessageMedia
 import dev.agentui.Role
 import dev.agentui.RunPhase
 import kotlinx.coroutines.launch
@@ -130,7 +131,9 @@ fun ChatScreen(conversation: AgentConversation) {
 }
 
 private fun chatItems(messages: List<ChatMessage>, surfaceIds: List<String>, anchors: Map<String, Int>): List<ChatItem> {
-    val visible = messages.filter { it.role == Role.USER || it.role == Role.ASSISTANT && it.text.isNotEmpty() || it.error != null }
+    val visible = messages.filter {
+        it.role == Role.USER || it.role == Role.ASSISTANT && it.text.isNotEmpty() || it.error != null || it.media.isNotEmpty()
+    }
     val bySlot = surfaceIds.groupBy { id -> (anchors[id] ?: messages.size).coerceAtMost(messages.size) }
     val out = ArrayList<ChatItem>()
     var shown = 0
@@ -156,15 +159,21 @@ private fun MessageBubble(message: ChatMessage, waiting: Boolean) {
     val mine = message.role == Role.USER
     Box(Modifier.fillMaxWidth(), contentAlignment = if (mine) Alignment.CenterEnd else Alignment.CenterStart) {
         val colors = MaterialTheme.colorScheme
-        Text(
-            // Text cut short by Stop is not a finished answer: say so.
-            message.error?.let { "⚠ $it" } ?: (message.text + if (waiting) "  ⏳" else ""),
-            modifier = Modifier
-                .widthIn(max = 320.dp)
-                .background(if (mine) colors.primaryContainer else colors.surfaceVariant, RoundedCornerShape(12.dp))
-                .padding(horizontal = 12.dp, vertical = 8.dp)
-                .then(if (waiting) Modifier.testTag("waiting:" + message.id) else Modifier),
-            color = if (message.error != null) colors.error else colors.onSurface,
-        )
+        Column(horizontalAlignment = if (mine) Alignment.End else Alignment.Start) {
+            if (message.text.isNotEmpty() || message.error != null || waiting) {
+                Text(
+                    // Text cut short by Stop is not a finished answer: say so.
+                    message.error?.let { "⚠ $it" } ?: (message.text + if (waiting) "  ⏳" else ""),
+                    modifier = Modifier
+                        .widthIn(max = 320.dp)
+                        .background(if (mine) colors.primaryContainer else colors.surfaceVariant, RoundedCornerShape(12.dp))
+                        .padding(horizontal = 12.dp, vertical = 8.dp)
+                        .then(if (waiting) Modifier.testTag("waiting:" + message.id) else Modifier),
+                    color = if (message.error != null) colors.error else colors.onSurface,
+                )
+            }
+            // Images through the host's image loader, a chip for the rest.
+            MessageMedia(message.media)
+        }
     }
 }
