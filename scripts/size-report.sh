@@ -18,7 +18,12 @@ cd "$(dirname "$0")/.."
 # never uses left out (LIBSQLITE3_FLAGS in .cargo/config.toml: FTS3/5, R*Tree, dbstat, STAT4, soundex,
 # extension loading, JSON); +1,218,192 bytes in all, SQLite's C code about 0.5 MB of it and the store,
 # the outbox and serde's readers of messages most of the rest. Budget: that figure plus 2.4%.
-BUDGET_BYTES=8720000
+# Issue 27 (attachments): 8,660,040 bytes at its base (d800127), 8,737,456 with it (+77,416): the
+# attachment checks and chunked encoding, the input encoded from borrowed messages, the store's
+# media files, the view's media URL check, and the FFI's async `send` with its records and the
+# AttachmentRefused / MessageRejected errors (not broken down by crate). Raised by that cost, so
+# the headroom others had stays.
+BUDGET_BYTES=8797500
 
 # ICU4X and its support crates: their code is reported apart.
 is_icu4x='^(icu_[a-z0-9_]+|zerovec|zerotrie|tinystr|writeable|yoke|zerofrom|litemap|fixed_decimal|potential_utf|calendrical_calculations|ixdtf)$'
