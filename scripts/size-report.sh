@@ -24,7 +24,13 @@ cd "$(dirname "$0")/.."
 # resolve changes); .rela.dyn +133,416 and .data.rel.ro +85,640, mostly pulldown-cmark's table of
 # 2,125 HTML entity names (two pointers each, each pointer a relocation); unwind tables +53,120;
 # .rodata +33,280. Budget: that figure plus 2.4%.
-BUDGET_BYTES=9370000
+# Issue 27 (attachments): 8,660,040 bytes at its base (d800127), 8,737,456 with it (+77,416): the
+# attachment checks and chunked encoding, the input encoded from borrowed messages, the store's
+# media files, the view's media URL check, and the FFI's async `send` with its records and the
+# AttachmentRefused / MessageRejected errors (not broken down by crate). Raised by that cost, so
+# the headroom others had stays.
+# Both together (issue 25 then 27): budget the sum of the two raises over 9,370,000.
+BUDGET_BYTES=9447500
 
 # ICU4X and its support crates: their code is reported apart.
 is_icu4x='^(icu_[a-z0-9_]+|zerovec|zerotrie|tinystr|writeable|yoke|zerofrom|litemap|fixed_decimal|potential_utf|calendrical_calculations|ixdtf)$'

@@ -101,6 +101,21 @@ def _render_response(response: Any) -> str:
     return json.dumps(response, separators=(",", ":"), ensure_ascii=False)
 
 
+def _user_media(contents: list) -> list:
+    """The media parts of the latest user content, as ADK handed them to the model."""
+    for content in reversed(contents):
+        if content.role != "user":
+            continue
+        found = []
+        for p in content.parts or []:
+            if p.inline_data is not None:
+                found.append(("inline", p.inline_data.mime_type, bytes(p.inline_data.data or b""), None))
+            elif p.file_data is not None:
+                found.append(("file", p.file_data.mime_type, None, p.file_data.file_uri))
+        return found
+    return []
+
+
 class ScriptedLlm(BaseLlm):
     """Deterministic stand-in for Gemini.
 
@@ -142,7 +157,9 @@ class ScriptedLlm(BaseLlm):
         scenario = common.pick_scenario(user_text)
         log.info("scenario=%s available_tools=%s", scenario, sorted(available))
 
-        if scenario == "hello":
+        if scenario == "media":
+            yield _text_response(common.describe_media(_user_media(contents)), False)
+        elif scenario == "hello":
             async for r in self._stream_text(["Hello", " from", " ADK!"], stream, 0.0):
                 yield r
         elif scenario == "slow":

@@ -24,7 +24,7 @@ log = logging.getLogger("interop")
 
 # Keyword -> scenario. Checked in this order against the lower-cased text of
 # the latest user message; the first keyword found wins.
-SCENARIOS = ("hello", "weather", "location", "compare", "fail", "delete", "state", "slow")
+SCENARIOS = ("hello", "weather", "location", "compare", "fail", "delete", "state", "slow", "media")
 
 UNKNOWN_TEXT = "I did not understand."
 DELETE_PATH = "/tmp/report.txt"
@@ -51,6 +51,30 @@ def tool_result_text(name: str, content: str) -> str:
     it sent reached the model.
     """
     return f"Tool {name} returned: {content}"
+
+
+def fnv1a64(data: bytes) -> int:
+    """FNV-1a, 64 bits: the hash the Rust tests recompute (agentui_demo_agent::fnv1a64)."""
+    h = 0xCBF29CE484222325
+    for b in data:
+        h ^= b
+        h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def describe_media(parts: list[tuple[str, Optional[str], Optional[bytes], Optional[str]]]) -> str:
+    """The "media" scenario's answer: one line per media part the model received, as
+    (kind, mime type, bytes or None, url or None), so a test can prove the bytes arrived intact.
+    "no media" when the adapter passed none on."""
+    if not parts:
+        return "no media"
+    lines = []
+    for kind, mime, data, url in parts:
+        if data is not None:
+            lines.append(f"media {kind} {mime or '-'} bytes={len(data)} fnv={fnv1a64(data):016x}")
+        else:
+            lines.append(f"media {kind} {mime or '-'} url={url}")
+    return "\n".join(lines)
 
 
 def is_approval(value: Any) -> bool:

@@ -15,6 +15,7 @@ Run: python langgraph_server.py --port N   (prints `READY <port>` on stdout)
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import logging
 import uuid
@@ -101,6 +102,28 @@ def _content_text(content: Any) -> str:
     return str(content)
 
 
+def _media_blocks(content: Any) -> list:
+    """The media blocks of a HumanMessage's content as the adapter converted them: LangChain's
+    standard blocks (`image`/`audio`/`video`/`file` with `base64` or `url`) or `image_url`."""
+    found = []
+    for block in content if isinstance(content, list) else []:
+        if not isinstance(block, dict) or block.get("type") == "text":
+            continue
+        kind = block.get("type")
+        if kind == "image_url":
+            url = (block.get("image_url") or {}).get("url", "")
+            if url.startswith("data:") and "," in url:
+                header, payload = url.split(",", 1)
+                found.append((kind, header[5:].split(";")[0], base64.b64decode(payload), None))
+            else:
+                found.append((kind, None, None, url))
+        elif block.get("base64") is not None:
+            found.append((kind, block.get("mime_type"), base64.b64decode(block["base64"]), None))
+        else:
+            found.append((kind, block.get("mime_type"), None, block.get("url")))
+    return found
+
+
 class ScriptedChatModel(BaseChatModel):
     """Deterministic chat model; decides from the messages alone.
 
@@ -130,6 +153,9 @@ class ScriptedChatModel(BaseChatModel):
         user_text = next((_content_text(m.content) for m in reversed(messages) if isinstance(m, HumanMessage)), "")
         scenario = common.pick_scenario(user_text)
         log.info("scenario=%s tools=%s", scenario, list(tool_names))
+        if scenario == "media":
+            human = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
+            return ("text", [common.describe_media(_media_blocks(human.content if human else ""))], 0.0)
         if scenario == "hello":
             return ("text", ["Hello", " from", " LangGraph!"], 0.0)
         if scenario == "slow":

@@ -89,7 +89,8 @@ struct ChatView: View {
                 items.append(.surface(live[next].id))
                 next += 1
             }
-            if message.role == .user || message.role == .assistant {
+            // A tool result is shown when it carries media (an image the agent returned).
+            if message.role == .user || message.role == .assistant || !message.media.isEmpty {
                 items.append(.message(message))
             }
         }
@@ -187,6 +188,10 @@ private struct MessageRow: View {
                         RoundedRectangle(cornerRadius: 12)
                             .fill(mine ? Color.accentColor.opacity(0.2) : Color.secondary.opacity(0.12))
                     )
+            }
+            if !message.media.isEmpty {
+                // Images through the host's image loader, a chip for the rest.
+                MessageMediaView(media: message.media)
             }
             ForEach(message.toolCalls, id: \.id) { call in
                 Label("\(call.name): \(describe(toolCalls.first { $0.toolCallId == call.id }?.phase))", systemImage: "wrench.and.screwdriver")

@@ -50,6 +50,88 @@ public struct ChatMessage: Identifiable, Equatable {
         else { return "" }
         return text[start...]
     }
+
+    /// The content's parts in order (a text message is one text part; none when empty).
+    public var parts: [MessagePart] { MessagePart.parts(of: content, text: text) }
+
+    /// The media parts (images, audio, video, documents), in order.
+    public var media: [MediaItem] {
+        parts.compactMap { if case .media(let item) = $0 { return item } else { return nil } }
+    }
+}
+
+/// A file the user attaches to a message (`AgentConversation.send(_:attachments:)`).
+public struct Attachment {
+    let native: AgentUICore.Attachment
+
+    public var name: String { native.name }
+    public var mimeType: String { native.mimeType }
+
+    /// Bytes in memory (copied once into the core).
+    public static func bytes(name: String, mimeType: String, data: Data) -> Attachment {
+        Attachment(native: AgentUICore.Attachment(name: name, mimeType: mimeType, data: .bytes(bytes: data)))
+    }
+
+    /// A file the core reads, on its own threads, when the message is sent.
+    public static func file(_ url: URL, mimeType: String, name: String? = nil) -> Attachment {
+        Attachment(native: AgentUICore.Attachment(
+            name: name ?? url.lastPathComponent, mimeType: mimeType, data: .file(path: url.path)))
+    }
+}
+
+public enum MediaKind: Equatable { case image, audio, video, document }
+
+/// One part of a message's content.
+public enum MessagePart: Equatable {
+    case text(String)
+    case media(MediaItem)
+
+    static func parts(of content: MessageContent?, text: String) -> [MessagePart] {
+        guard case .parts(let parts)? = content else { return text.isEmpty ? [] : [.text(text)] }
+        return parts.map { part in
+            switch part {
+            case .text(let t): return .text(t.text)
+            case .image(let m): return .media(MediaItem(kind: .image, part: m))
+            case .audio(let m): return .media(MediaItem(kind: .audio, part: m))
+            case .video(let m): return .media(MediaItem(kind: .video, part: m))
+            case .document(let m): return .media(MediaItem(kind: .document, part: m))
+            }
+        }
+    }
+}
+
+/// An image, audio, video or document: inline bytes (`base64`, `data()`), a `url` (checked
+/// against the media URL policy before a view loads it), or a provider's file handle (`fileId`,
+/// never fetched).
+public struct MediaItem: Equatable {
+    public let kind: MediaKind
+    public let mimeType: String?
+    /// `metadata.filename`, when the sender named it.
+    public let name: String?
+    public let url: String?
+    public let base64: String?
+    public let fileId: String?
+
+    init(kind: MediaKind, part: MediaPart) {
+        self.kind = kind
+        if case .object(let entries)? = part.metadata,
+           case .text(let value)? = entries.first(where: { $0.name == "filename" })?.value {
+            name = value
+        } else {
+            name = nil
+        }
+        switch part.source {
+        case .data(let value, let mimeType):
+            (self.mimeType, url, base64, fileId) = (mimeType, nil, value, nil)
+        case .url(let value, let mimeType):
+            (self.mimeType, url, base64, fileId) = (mimeType, value.isEmpty ? nil : value, nil, nil)
+        case .file(let value, _, let mimeType):
+            (self.mimeType, url, base64, fileId) = (mimeType, nil, nil, value)
+        }
+    }
+
+    /// The inline bytes, decoded (off the main actor for large ones).
+    public func data() -> Data? { base64.flatMap { Data(base64Encoded: $0) } }
 }
 
 /// A call an assistant message made; `argumentsJson` is the text the model produced (it grows
@@ -363,6 +445,16 @@ public final class AgentConversation: ObservableObject {
 
     public func send(_ text: String) async throws -> RunSummary {
         try await settled { try await self.native.sendMessage(text: text) }
+    }
+
+    /// Sends `text` with `attachments` as one user message. The core checks each attachment
+    /// (size against the memory budget, MIME type against `AgentOptions.allowedAttachmentTypes`,
+    /// that a file can be read), then reads and encodes it on its own threads. A refused one
+    /// throws `ConversationError.AttachmentRefused` naming it, and nothing is sent or queued; an
+    /// agent that refuses the message (HTTP 413 or 415) throws `.MessageRejected`.
+    public func send(_ text: String, attachments: [Attachment]) async throws -> RunSummary {
+        let native = attachments.map(\.native)
+        return try await settled { try await self.native.send(text: text, attachments: native) }
     }
 
     public func continueRun() async throws -> RunSummary {

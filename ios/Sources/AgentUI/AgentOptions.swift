@@ -44,6 +44,9 @@ public struct AgentOptions {
     public var certificatePins: [String]
     public var locale: String?
     public var timeZone: String?
+    /// The MIME types `send(_:attachments:)` takes (`image/jpeg`, or a star for any subtype);
+    /// nil: images, audio, video, PDF and plain text.
+    public var allowedAttachmentTypes: [String]?
 
     public init(
         threadId: String? = nil,
@@ -59,7 +62,8 @@ public struct AgentOptions {
         extraRootsDer: [Data] = [],
         certificatePins: [String] = [],
         locale: String? = nil,
-        timeZone: String? = nil
+        timeZone: String? = nil,
+        allowedAttachmentTypes: [String]? = nil
     ) {
         self.threadId = threadId
         self.connectTimeout = connectTimeout
@@ -75,6 +79,7 @@ public struct AgentOptions {
         self.certificatePins = certificatePins
         self.locale = locale
         self.timeZone = timeZone
+        self.allowedAttachmentTypes = allowedAttachmentTypes
     }
 
     /// The core's options; a nil locale or time zone becomes the device's.
@@ -93,7 +98,8 @@ public struct AgentOptions {
             extraRootsDer: extraRootsDer,
             certificatePins: certificatePins,
             locale: locale ?? AgentRuntime.bcp47Tag(for: .current),
-            timeZone: timeZone ?? TimeZone.current.identifier
+            timeZone: timeZone ?? TimeZone.current.identifier,
+            allowedAttachmentTypes: allowedAttachmentTypes
         )
     }
 

@@ -48,6 +48,14 @@ pub struct MemoryBudget {
     /// Bytes of text, tool arguments and tool results one run may stream. Default 16 MiB.
     #[cfg_attr(feature = "uniffi", uniffi(default = 16777216))]
     pub max_run_content_bytes: usize,
+    /// Bytes of one attachment the app sends (before encoding). Default 8 MiB.
+    #[cfg_attr(feature = "uniffi", uniffi(default = 8388608))]
+    pub max_attachment_bytes: usize,
+    /// Bytes of all attachments of one message together (before encoding). Default 16 MiB. The
+    /// message's parts are held encoded (base64, a third more) while it is in the conversation,
+    /// and once more as the request body while it is sent.
+    #[cfg_attr(feature = "uniffi", uniffi(default = 16777216))]
+    pub max_message_attachment_bytes: usize,
 }
 
 impl Default for MemoryBudget {
@@ -61,6 +69,8 @@ impl Default for MemoryBudget {
             max_template_instances: 100_000,
             max_components_per_surface: 10_000,
             max_run_content_bytes: 16 * 1024 * 1024,
+            max_attachment_bytes: 8 * 1024 * 1024,
+            max_message_attachment_bytes: 16 * 1024 * 1024,
         }
     }
 }
@@ -78,7 +88,8 @@ uniffi::custom_type!(Bound, u64, {
 
 impl MemoryBudget {
     /// The first bound that is zero, by name: a conversation with it could never receive
-    /// anything, so callers refuse such a budget.
+    /// anything, so callers refuse such a budget. (A zero attachment bound only refuses every
+    /// attachment.)
     pub fn zero_bound(&self) -> Option<&'static str> {
         [
             ("max_message_bytes", self.max_message_bytes),

@@ -146,6 +146,12 @@ impl PeerEra {
         Ok(messages)
     }
 
+    /// Whether [`downgrade_messages`](Self::downgrade_messages) would change `m` for this peer.
+    pub fn changes(&self, m: &Message) -> bool {
+        (self.drops_subagents() && m.subagent_run_id.is_some())
+            || (self.flattens_content() && matches!(m.content, Some(MessageContent::Parts(_))))
+    }
+
     /// Downgrade typed messages for the peer.
     pub fn downgrade_messages(&self, messages: &mut [Message], warnings: &mut Vec<Warning>) {
         for m in messages.iter_mut() {

@@ -1,6 +1,7 @@
 //! Building the `RunAgentInput` a client sends: the conversation so far, the state, the tools the
 //! client registers, downgraded for the peer's era and with the protocol version declared.
 
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::compat::{travels_to_producer, PeerEra};
@@ -60,4 +61,150 @@ pub fn build_run_agent_input(
         resume: (!request.resume.is_empty()).then(|| request.resume.clone()),
     };
     (input, warnings)
+}
+
+/// One message of an encoded input: the conversation's own, unless the peer's era changes it.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Outgoing<'a> {
+    Same(&'a Message),
+    Downgraded(Box<Message>),
+}
+
+/// [`RunAgentInput`] borrowing the conversation's messages (same fields, same order).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct InputBody<'a> {
+    thread_id: &'a str,
+    run_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    protocol_version: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parent_run_id: Option<&'a str>,
+    state: &'a Value,
+    messages: Vec<Outgoing<'a>>,
+    tools: &'a [Tool],
+    context: &'a [Context],
+    forwarded_props: &'a Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resume: Option<&'a [ResumeEntry]>,
+}
+
+/// The request body of [`build_run_agent_input`]'s input, encoded straight from the conversation:
+/// messages are not cloned (one an era downgrade changes is), so a message carrying a large
+/// attachment is in memory twice while it is sent (the conversation's and the body), not four
+/// times.
+pub fn encode_run_agent_input(
+    conversation: &ConversationState,
+    request: &RunRequest,
+    era: &PeerEra,
+) -> Result<(bytes::Bytes, Vec<Warning>), serde_json::Error> {
+    let mut warnings = Vec::new();
+    let messages = conversation
+        .messages()
+        .iter()
+        .filter(|m| travels_to_producer(m) && conversation.local_only(&m.id).is_none())
+        .map(|m| {
+            if era.changes(m) {
+                let mut copy = [m.clone()];
+                era.downgrade_messages(&mut copy, &mut warnings);
+                let [copy] = copy;
+                Outgoing::Downgraded(Box::new(copy))
+            } else {
+                Outgoing::Same(m)
+            }
+        })
+        .collect();
+    let empty = Value::Object(Map::new());
+    let state = match conversation.state() {
+        Value::Null => &empty,
+        s => s,
+    };
+    let forwarded_props = match &request.forwarded_props {
+        None | Some(Value::Null) => &empty,
+        Some(props) => props,
+    };
+    let body = InputBody {
+        thread_id: &request.thread_id,
+        run_id: &request.run_id,
+        protocol_version: (!era.omits_protocol_version()).then_some(PROTOCOL_VERSION),
+        parent_run_id: request.parent_run_id.as_deref().filter(|_| !era.flattens_content()),
+        state,
+        messages,
+        tools: &request.tools,
+        context: &request.context,
+        forwarded_props,
+        resume: (!request.resume.is_empty()).then_some(request.resume.as_slice()),
+    };
+    // Sized for the inline media up front: growing a multi-megabyte buffer by doubling would
+    // hold the old and the new one at once.
+    let mut out = Vec::with_capacity(inline_data_bytes(conversation.messages()).saturating_add(16 * 1024));
+    serde_json::to_writer(&mut out, &body)?;
+    Ok((out.into(), warnings))
+}
+
+/// Bytes of the inline (base64) media the messages hold.
+fn inline_data_bytes(messages: &[Message]) -> usize {
+    use crate::message::{ContentPart, MessageContent, PartSource};
+    messages
+        .iter()
+        .filter_map(|m| match &m.content {
+            Some(MessageContent::Parts(parts)) => Some(parts),
+            _ => None,
+        })
+        .flatten()
+        .map(|part| match part {
+            ContentPart::Image(p) | ContentPart::Audio(p) | ContentPart::Video(p) | ContentPart::Document(p) => {
+                match &p.source {
+                    PartSource::Data { value, .. } => value.len(),
+                    _ => 0,
+                }
+            }
+            ContentPart::Text(_) => 0,
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::{ContentPart, MediaPart, MessageContent, PartSource, Role, TextPart};
+
+    fn conversation_with_parts() -> ConversationState {
+        let mut c = ConversationState::default();
+        let mut m = Message::new("u1", Role::User);
+        m.content = Some(MessageContent::Parts(vec![
+            ContentPart::Text(TextPart { id: None, text: "look".into(), metadata: None }),
+            ContentPart::Image(MediaPart {
+                id: None,
+                source: PartSource::Data { value: "iVBORw0KGgo=".into(), mime_type: "image/png".into() },
+                metadata: Some(serde_json::json!({"filename": "a.png"})),
+            }),
+        ]));
+        m.subagent_run_id = Some("sub".into());
+        c.append_local_message(m);
+        c
+    }
+
+    fn request() -> RunRequest {
+        RunRequest {
+            thread_id: "t".into(),
+            run_id: "r".into(),
+            forwarded_props: Some(serde_json::json!({"k": 1})),
+            ..RunRequest::default()
+        }
+    }
+
+    /// The borrowed encoding is byte for byte the typed input's, for a current peer and for
+    /// the eras that change messages.
+    #[test]
+    fn encoded_body_is_the_built_inputs() {
+        let c = conversation_with_parts();
+        for era in [PeerEra::new(None), PeerEra::new(Some("0.0.57")), PeerEra::new(Some("0.0.39"))] {
+            let (built, built_warnings) = build_run_agent_input(&c, &request(), &era);
+            let (body, warnings) = encode_run_agent_input(&c, &request(), &era).unwrap();
+            assert_eq!(body.as_ref(), serde_json::to_vec(&built).unwrap().as_slice(), "{era:?}");
+            assert_eq!(warnings, built_warnings);
+        }
+    }
 }

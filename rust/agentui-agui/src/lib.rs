@@ -34,7 +34,7 @@ pub use error::{ProtocolError, Warning, WarningKind};
 pub use event::Event;
 pub use input::{build_run_agent_input, RunRequest};
 pub use limits::Limits;
-pub use message::{Message, RunAgentInput};
+pub use message::{ContentPart, MediaPart, Message, MessageContent, PartSource, RunAgentInput, TextPart};
 pub use pipeline::{process_sse_body, EventPipeline, PipelineOptions, StreamError, StreamSummary};
 pub use reducer::{
     Change, ConversationReducer, ConversationState, LocalOnly, ToolCallOrigin, ToolCallRecord, ToolCallStatus,

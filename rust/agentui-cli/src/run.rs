@@ -12,7 +12,8 @@ use std::time::Duration;
 
 use agentui_agui::message::{Interrupt, Role};
 use agentui_agui::transport::SharedHeaderProvider;
-use agentui_agui::Message;
+use agentui_agui::{ContentPart, Message, MessageContent, PartSource};
+use agentui_runtime::attachment::{Attachment, AttachmentPolicy};
 use agentui_runtime::session::ActionResult;
 use agentui_runtime::session::{
     ClientTool, ConversationSession, RunPhase, RunSummary, SessionError, SessionOptions, ToolCallPhase, ToolError,
@@ -90,6 +91,11 @@ pub struct RunArgs {
     /// repeatable, each run to completion. A URL the action opens is printed, never opened.
     #[arg(long = "action", value_name = "SURFACE_ID/NODE_ID")]
     pub actions: Vec<String>,
+    /// Send file PATH with MESSAGE, as MIME (guessed from the extension when absent: png, jpg,
+    /// gif, webp, pdf, txt, mp3, wav, ogg, m4a, mp4, mov); repeatable, in order. Checked
+    /// against the memory budget's attachment bounds before anything is sent.
+    #[arg(long = "attach", value_name = "PATH[:MIME]")]
+    pub attachments: Vec<String>,
     /// Command-line tools answer after MS milliseconds (to watch a tool that takes time).
     #[arg(long = "tool-delay", value_name = "MS", default_value_t = 0)]
     pub tool_delay_ms: u64,
@@ -191,11 +197,18 @@ pub(crate) struct Printer {
     printed: Mutex<HashMap<String, usize>>,
     /// Roles of the messages seen, to tell assistant text from other streamed text.
     roles: Mutex<HashMap<String, Role>>,
+    /// Messages whose media parts were listed already.
+    media_listed: Mutex<std::collections::HashSet<String>>,
 }
 
 impl Printer {
     pub(crate) fn new(json: bool) -> Self {
-        Printer { json, printed: Mutex::new(HashMap::new()), roles: Mutex::new(HashMap::new()) }
+        Printer {
+            json,
+            printed: Mutex::new(HashMap::new()),
+            roles: Mutex::new(HashMap::new()),
+            media_listed: Mutex::new(Default::default()),
+        }
     }
 
     fn emit(&self, line: Value) {
@@ -332,9 +345,16 @@ impl Printer {
                     self.print_text(delta, first);
                 }
             }
-            ConversationDelta::MessageAdded(_)
-            | ConversationDelta::MessageReplaced(_)
-            | ConversationDelta::ToolCallArgsAppended { .. }
+            ConversationDelta::MessageAdded(m) | ConversationDelta::MessageReplaced(m) => {
+                let media = media_parts(m);
+                if !media.is_empty() && self.media_listed.lock().unwrap_or_else(|p| p.into_inner()).insert(m.id.clone())
+                {
+                    for part in media {
+                        println!("\n  [{} {}]", m.role.as_str(), media_label(&part));
+                    }
+                }
+            }
+            ConversationDelta::ToolCallArgsAppended { .. }
             | ConversationDelta::MessagesReset(_)
             | ConversationDelta::RunPhase(_)
             | ConversationDelta::Interrupts(_) => {}
@@ -362,7 +382,12 @@ impl Printer {
                 json!({"type": "text", "messageId": m.id, "delta": self.new_text(m)?.0})
             }
             ConversationDelta::MessageAdded(m) | ConversationDelta::MessageReplaced(m) => {
-                json!({"type": "message", "message": m.to_json()})
+                let mut line = json!({"type": "message", "message": m.to_json()});
+                let media = media_parts(m);
+                if !media.is_empty() {
+                    line["media"] = Value::Array(media);
+                }
+                line
             }
             ConversationDelta::TextAppended { message_id, delta } => {
                 let role = self.role(message_id);
@@ -623,6 +648,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         None => None,
     };
     let gestures = Gestures::parse(&args.sets, &args.actions)?;
+    let attachments = args.attachments.iter().map(|a| parse_attachment(a)).collect::<Result<Vec<_>, _>>()?;
     let policy = args.interrupts.or_else(|| std::io::stdin().is_terminal().then_some(InterruptPolicy::Ask));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -644,7 +670,11 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         if !args.json {
             println!("you: {}", args.message);
         }
-        let first = printing(&mut subscription, &printer, conversation.send_message(args.message.clone())).await;
+        let first = if attachments.is_empty() {
+            printing(&mut subscription, &printer, conversation.send_message(args.message.clone())).await
+        } else {
+            printing(&mut subscription, &printer, conversation.send(args.message.clone(), attachments)).await
+        };
         let end = finish_turn(&conversation, &mut subscription, &printer, first, policy).await?;
         let end = play_gestures(&conversation, &mut subscription, &printer, &gestures, policy, end).await?;
         if let Some(store) = &store {
@@ -698,5 +728,88 @@ fn session_options(args: &RunArgs) -> Result<SessionOptions, String> {
         options.transport.header_provider = Some(SharedHeaderProvider::new(provider));
     }
     options.localization = args.locale.localization()?;
+    // The files are the user's own choice: any type goes (the sizes are still bounded).
+    options.attachments = AttachmentPolicy { allowed_mime_types: vec!["*/*".to_owned()] };
     Ok(options)
+}
+
+/// `PATH[:MIME]` of `--attach`: the MIME type after the last colon when it looks like one,
+/// guessed from the extension otherwise.
+pub(crate) fn parse_attachment(spec: &str) -> Result<Attachment, String> {
+    let (path, mime) = match spec.rsplit_once(':') {
+        Some((path, mime)) if mime.contains('/') && !path.is_empty() => (path, Some(mime.to_owned())),
+        _ => (spec, None),
+    };
+    let path = std::path::Path::new(path);
+    let mime = match mime {
+        Some(mime) => mime,
+        None => {
+            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default().to_ascii_lowercase();
+            let guessed = match ext.as_str() {
+                "png" => "image/png",
+                "jpg" | "jpeg" => "image/jpeg",
+                "gif" => "image/gif",
+                "webp" => "image/webp",
+                "pdf" => "application/pdf",
+                "txt" => "text/plain",
+                "mp3" => "audio/mpeg",
+                "wav" => "audio/wav",
+                "ogg" => "audio/ogg",
+                "m4a" => "audio/mp4",
+                "mp4" => "video/mp4",
+                "mov" => "video/quicktime",
+                _ => return Err(format!("--attach {spec}: no MIME type; write it as PATH:TYPE/SUBTYPE")),
+            };
+            guessed.to_owned()
+        }
+    };
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| path.display().to_string());
+    Ok(Attachment::file(name, mime, path))
+}
+
+/// What a listing shows of each media part of `message`: kind, MIME type, name, and the decoded
+/// length of inline data or the URL (never the data itself).
+pub(crate) fn media_parts(message: &Message) -> Vec<Value> {
+    let Some(MessageContent::Parts(parts)) = &message.content else { return Vec::new() };
+    parts
+        .iter()
+        .filter_map(|part| {
+            let media = match part {
+                ContentPart::Image(p) | ContentPart::Audio(p) | ContentPart::Video(p) | ContentPart::Document(p) => p,
+                ContentPart::Text(_) => return None,
+            };
+            let mut line = json!({"kind": part.kind()});
+            if let Some(name) = media.metadata.as_ref().and_then(|m| m.get("filename")).and_then(Value::as_str) {
+                line["name"] = json!(name);
+            }
+            match &media.source {
+                PartSource::Data { value, mime_type } => {
+                    line["mimeType"] = json!(mime_type);
+                    let padding = value.bytes().rev().take_while(|b| *b == b'=').count();
+                    line["bytes"] = json!((value.len() / 4 * 3).saturating_sub(padding));
+                }
+                PartSource::Url { value, mime_type } => {
+                    line["mimeType"] = json!(mime_type);
+                    line["url"] = json!(value);
+                }
+                PartSource::File { value, mime_type, .. } => {
+                    line["mimeType"] = json!(mime_type);
+                    line["fileId"] = json!(value);
+                }
+            }
+            Some(line)
+        })
+        .collect()
+}
+
+/// One media part on one line: `image image/png gradient.png, 166 bytes`.
+fn media_label(part: &Value) -> String {
+    let text = |key: &str| part[key].as_str().unwrap_or("-").to_owned();
+    let what = match (&part["bytes"], &part["url"], &part["fileId"]) {
+        (Value::Number(n), _, _) => format!("{n} bytes"),
+        (_, Value::String(url), _) => url.clone(),
+        (_, _, Value::String(id)) => format!("file {id}"),
+        _ => String::new(),
+    };
+    format!("{} {} {}, {what}", text("kind"), text("mimeType"), text("name"))
 }

@@ -43,5 +43,6 @@ pub mod tls;
 
 pub use faults::{FAULTS, OVERSIZED_EVENT_BYTES};
 pub use options::DemoAgentOptions;
+pub use scenarios::media::{fnv1a64, PICTURE_PNG_BASE64};
 pub use scenarios::{ScenarioInfo, SCENARIOS};
 pub use server::{DemoAgent, DemoAgentHandle};

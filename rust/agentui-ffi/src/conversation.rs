@@ -11,6 +11,7 @@ use std::task::{Context, Poll};
 
 use agentui_a2ui::SurfaceDiff;
 use agentui_json::value::NodeValue;
+use agentui_runtime::attachment::Attachment;
 use agentui_runtime::session::{ActionResult, RunSummary};
 use agentui_runtime::view::ViewBatch;
 use agentui_runtime::{ConversationSnapshot, SurfaceSnapshot};
@@ -184,6 +185,15 @@ impl Conversation {
     /// and follow-up runs included). Returns after the run's end was published to listeners.
     pub async fn send_message(&self, text: String) -> Result<RunSummary, ConversationError> {
         self.on_runtime(self.inner.send_message(text)).await
+    }
+
+    /// Sends `text` with `attachments` (bytes or a file path, each with its MIME type and a name)
+    /// as one user message. Every attachment is checked (size against the memory budget, MIME
+    /// type against the options' allowed types, readability) and read and encoded on the
+    /// runtime's threads, never the caller's; a refused one fails the call with
+    /// `AttachmentRefused` naming it, and nothing is sent or queued. Then as `send_message`.
+    pub async fn send(&self, text: String, attachments: Vec<Attachment>) -> Result<RunSummary, ConversationError> {
+        self.on_runtime(self.inner.send(text, attachments)).await
     }
 
     /// Runs without a new message: after answering interrupts, or to deliver held tool results.

@@ -6,6 +6,7 @@
 use agentui_a2ui::A2uiError;
 use agentui_agui::transport::TransportError;
 use agentui_agui::{ProtocolError, SseError};
+use agentui_runtime::attachment::AttachmentError;
 use agentui_runtime::session::{InterruptError, SessionError, ToolRegistryError};
 use agentui_runtime::StoreError;
 
@@ -34,6 +35,13 @@ pub enum ConversationError {
     TlsConfig { detail: String },
     #[error("the agent answered HTTP {status}: {detail}")]
     HttpStatus { status: u16, detail: String },
+    /// The agent refused the message itself: HTTP 413 (too large) or 415 (a media type it does
+    /// not take). Sending it again would be refused again, so it does not wait in the outbox.
+    #[error("the agent refused the message (HTTP {status}): {detail}")]
+    MessageRejected { status: u16, detail: String },
+    /// An attachment was refused before anything was sent; `name` is the attachment's.
+    #[error("attachment '{name}' refused ({reason:?}): {detail}")]
+    AttachmentRefused { name: String, reason: AttachmentRefusal, detail: String },
     /// The agent refused the credentials (HTTP 401), also after the header provider was asked
     /// for fresh ones: the user should sign in again.
     #[error("unauthorized: {detail}")]
@@ -76,6 +84,21 @@ pub enum ConversationError {
     Internal { detail: String },
 }
 
+/// Why an attachment was refused (`ConversationError::AttachmentRefused`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+pub enum AttachmentRefusal {
+    /// Over the memory budget's `max_attachment_bytes`.
+    TooLarge,
+    /// The message's attachments together are over `max_message_attachment_bytes`.
+    MessageTooLarge,
+    /// A MIME type the options' `allowed_attachment_types` does not list (or not `type/subtype`).
+    TypeNotAllowed,
+    /// The file could not be read.
+    Unreadable,
+    /// The agent's protocol version (the options' peer ceiling) predates media parts.
+    NotSupportedByAgent,
+}
+
 impl From<StoreError> for ConversationError {
     fn from(e: StoreError) -> Self {
         ConversationError::Store { detail: e.to_string() }
@@ -110,6 +133,9 @@ impl From<TransportError> for ConversationError {
         match e {
             TransportError::InvalidUrl(detail) => ConversationError::InvalidUrl { detail },
             TransportError::InvalidHeader { name } => ConversationError::InvalidHeader { name },
+            TransportError::Status { status: status @ (413 | 415), body_excerpt } => {
+                ConversationError::MessageRejected { status, detail: body_excerpt }
+            }
             TransportError::Status { status, body_excerpt } => {
                 ConversationError::HttpStatus { status, detail: body_excerpt }
             }
@@ -173,6 +199,17 @@ impl From<SessionError> for ConversationError {
             SessionError::Tools(e) => e.into(),
             SessionError::A2ui(e) => e.into(),
             SessionError::Internal { detail } => ConversationError::Internal { detail },
+            SessionError::Attachment(e) => {
+                let detail = e.to_string();
+                let (name, reason) = match e {
+                    AttachmentError::TooLarge { name, .. } => (name, AttachmentRefusal::TooLarge),
+                    AttachmentError::MessageTooLarge { name, .. } => (name, AttachmentRefusal::MessageTooLarge),
+                    AttachmentError::TypeNotAllowed { name, .. } => (name, AttachmentRefusal::TypeNotAllowed),
+                    AttachmentError::Unreadable { name, .. } => (name, AttachmentRefusal::Unreadable),
+                    AttachmentError::NotSupportedByAgent { name, .. } => (name, AttachmentRefusal::NotSupportedByAgent),
+                };
+                ConversationError::AttachmentRefused { name, reason, detail }
+            }
         }
     }
 }

@@ -19,6 +19,7 @@ use agentui_agui::message::Context;
 use agentui_agui::MemoryBudget;
 
 use agentui_agui::transport::{Connectivity, SharedHeaderProvider, TransportOptions};
+use agentui_runtime::attachment::AttachmentPolicy;
 use agentui_runtime::session::{ConversationSession, SessionOptions};
 use std::time::Duration;
 use tokio::runtime::Handle;
@@ -100,6 +101,11 @@ pub struct ConversationOptions {
     /// `InvalidOptions`.
     #[uniffi(default = None)]
     pub time_zone: Option<String>,
+    /// The MIME types the app sends as attachments: `type/subtype`, or a star for any subtype
+    /// or any type (as in an Accept header). Images, audio, video, PDF and plain text when
+    /// absent.
+    #[uniffi(default = None)]
+    pub allowed_attachment_types: Option<Vec<String>>,
 }
 
 impl Default for ConversationOptions {
@@ -119,6 +125,7 @@ impl Default for ConversationOptions {
             certificate_pins: Vec::new(),
             locale: None,
             time_zone: None,
+            allowed_attachment_types: None,
         }
     }
 }
@@ -153,6 +160,10 @@ impl ConversationOptions {
             forwarded_props,
             budget: self.budget()?,
             localization: self.localization()?,
+            attachments: match &self.allowed_attachment_types {
+                Some(types) => AttachmentPolicy { allowed_mime_types: types.clone() },
+                None => AttachmentPolicy::default(),
+            },
             ..SessionOptions::default()
         })
     }

@@ -22,6 +22,7 @@ use serde_json::{Map, Value};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::a2ui_bridge::BridgeAction;
+use crate::attachment::Attachment;
 use crate::model::ConversationModel;
 pub use crate::observe::SurfaceSnapshot;
 use crate::observe::{ConversationSnapshot, Observed, SurfaceEntry, SurfaceUpdate};
@@ -174,6 +175,9 @@ struct RecorderSeed {
 /// What a queued run does once the actor takes it.
 enum RunKind {
     Message(String),
+    /// A message with attachments: checked and encoded when its turn comes, so messages still
+    /// go in call order.
+    WithAttachments(String, Vec<Attachment>),
     Continue,
     /// A user action resolved when it was dispatched: these props go with the run.
     Action(Map<String, Value>),
@@ -342,6 +346,16 @@ impl Conversation {
         self.run(RunKind::Message(text)).await
     }
 
+    /// Sends `text` with `attachments` as one user message (see [`crate::attachment`]). Every
+    /// attachment is checked, read and encoded on a blocking thread of the runtime, never the
+    /// caller's, when the message's turn comes; one that is refused (too large, a MIME type the
+    /// app does not send, unreadable) fails the call with [`SessionError::Attachment`] naming it,
+    /// before anything is sent or queued. Then as [`send_message`](Self::send_message): the
+    /// message waits in the outbox (and the store) until the agent took it.
+    pub async fn send(&self, text: String, attachments: Vec<Attachment>) -> Result<RunSummary, SessionError> {
+        self.run(RunKind::WithAttachments(text, attachments)).await
+    }
+
     /// Runs without a new message: after answering interrupts, or to deliver held tool results.
     pub async fn continue_run(&self) -> Result<RunSummary, SessionError> {
         self.run(RunKind::Continue).await
@@ -477,6 +491,9 @@ async fn actor(
             let run = async move {
                 match kind {
                     RunKind::Message(text) => session.run(text).await.map(Some),
+                    RunKind::WithAttachments(text, attachments) => {
+                        session.run_with_attachments(text, attachments).await.map(Some)
+                    }
                     RunKind::Continue => session.continue_run().await.map(Some),
                     RunKind::Action(props) => session.run_action(props).await.map(Some),
                     RunKind::Deliver => session.deliver_pending().await,

@@ -16,6 +16,7 @@
 //! `agentui-a2ui` is the surface engine; neither knows the other.
 
 pub mod a2ui_bridge;
+pub mod attachment;
 pub mod budget;
 pub mod conversation;
 mod model;

@@ -90,6 +90,9 @@ impl ChatItem {
             text,
             content: match &message.content {
                 Some(MessageContent::Text(_)) | None => None,
+                Some(MessageContent::Parts(parts)) => {
+                    Some(MessageContent::Parts(parts.iter().map(checked_part).collect()))
+                }
                 other => other.clone(),
             },
             tool_calls: message
@@ -115,6 +118,62 @@ impl ChatItem {
 /// Whether a message's text is shown as Markdown.
 fn shows_markdown(role: Role) -> bool {
     matches!(role, Role::Assistant | Role::Reasoning)
+}
+
+/// A media part as a UI may show it: a URL the media URL policy refuses (a scheme other than
+/// http and https: `javascript:`, `file:`, an app's own) is emptied, with the reason in the
+/// part's `metadata.agentuiBlocked`, so no view loads it. Inline data and provider file handles
+/// are never fetched and stay as they are.
+fn checked_part(part: &ContentPart) -> ContentPart {
+    let media = match part {
+        ContentPart::Image(p) | ContentPart::Audio(p) | ContentPart::Video(p) | ContentPart::Document(p) => p,
+        ContentPart::Text(_) => return part.clone(),
+    };
+    let agentui_agui::PartSource::Url { value, mime_type } = &media.source else { return part.clone() };
+    let Err(reason) = agentui_a2ui::functions::UrlPolicy::default().check(value) else { return part.clone() };
+    let mut metadata = match &media.metadata {
+        Some(serde_json::Value::Object(map)) => map.clone(),
+        _ => serde_json::Map::new(),
+    };
+    metadata.insert("agentuiBlocked".to_owned(), serde_json::Value::String(reason));
+    let blocked = agentui_agui::MediaPart {
+        id: media.id.clone(),
+        source: agentui_agui::PartSource::Url { value: String::new(), mime_type: mime_type.clone() },
+        metadata: Some(serde_json::Value::Object(metadata)),
+    };
+    match part {
+        ContentPart::Image(_) => ContentPart::Image(blocked),
+        ContentPart::Audio(_) => ContentPart::Audio(blocked),
+        ContentPart::Video(_) => ContentPart::Video(blocked),
+        _ => ContentPart::Document(blocked),
+    }
+}
+
+#[cfg(test)]
+mod media_policy_tests {
+    use super::*;
+    use agentui_agui::{MediaPart, PartSource};
+
+    fn image(url: &str) -> ContentPart {
+        ContentPart::Image(MediaPart {
+            id: None,
+            source: PartSource::Url { value: url.to_owned(), mime_type: Some("image/png".to_owned()) },
+            metadata: None,
+        })
+    }
+
+    #[test]
+    fn media_urls_outside_the_policy_are_emptied_and_say_why() {
+        assert_eq!(checked_part(&image("https://example.com/a.png")), image("https://example.com/a.png"));
+        for url in ["javascript:alert(1)", "file:///etc/passwd", "myapp://x"] {
+            let ContentPart::Image(blocked) = checked_part(&image(url)) else { panic!() };
+            assert_eq!(
+                blocked.source,
+                PartSource::Url { value: String::new(), mime_type: Some("image/png".to_owned()) }
+            );
+            assert!(blocked.metadata.unwrap()["agentuiBlocked"].is_string(), "{url}");
+        }
+    }
 }
 
 /// A change to the list of chat items, by position.

@@ -413,7 +413,8 @@ pub fn tool_results(body: &Value) -> Vec<(String, String, Option<String>)> {
 }
 
 /// A database file of a test's or bench's own in the temp folder, named per process; removed,
-/// with SQLite's `-wal` and `-shm` companions, when created and when dropped.
+/// with SQLite's `-wal` and `-shm` companions and the store's `-attachments` folder, when created
+/// and when dropped.
 pub struct TempDbFile(std::path::PathBuf);
 
 impl TempDbFile {
@@ -432,6 +433,8 @@ impl TempDbFile {
         for suffix in ["", "-wal", "-shm"] {
             let _ = std::fs::remove_file(format!("{}{suffix}", self.0.display()));
         }
+        // The store's files of large media parts.
+        let _ = std::fs::remove_dir_all(format!("{}-attachments", self.0.display()));
     }
 }
 

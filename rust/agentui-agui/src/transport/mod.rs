@@ -137,6 +137,13 @@ impl HttpTransport {
     /// was asked once more).
     pub async fn open(&self, input: &RunAgentInput, cancel: &CancelToken) -> Result<EventStream, TransportError> {
         let body = serde_json::to_vec(input).map_err(|e| TransportError::Encode(e.to_string()))?;
+        self.open_body(body.into(), cancel).await
+    }
+
+    /// Like [`open`](Self::open) with the request body already encoded (see
+    /// [`crate::input::encode_run_agent_input`]). The body is shared, never copied, by a resend
+    /// after a 401 and by a resumption.
+    pub async fn open_body(&self, body: bytes::Bytes, cancel: &CancelToken) -> Result<EventStream, TransportError> {
         let response = self.send(&body, None, cancel).await?;
         let response = self.checked_head(response, cancel).await?;
         let stream = EventStream::new(response, self.options.sse_limits, self.options.idle_timeout, cancel.clone());
@@ -148,7 +155,7 @@ impl HttpTransport {
     /// once more and the request sent again once.
     pub(crate) async fn send(
         &self,
-        body: &[u8],
+        body: &bytes::Bytes,
         last_event_id: Option<&str>,
         cancel: &CancelToken,
     ) -> Result<reqwest::Response, TransportError> {
@@ -161,7 +168,7 @@ impl HttpTransport {
                 .headers(headers)
                 .header(ACCEPT, "text/event-stream")
                 .header(CONTENT_TYPE, "application/json")
-                .body(body.to_vec());
+                .body(body.clone());
             if let Some(id) = last_event_id {
                 let value = HeaderValue::from_str(id)
                     .map_err(|_| TransportError::InvalidHeader { name: "Last-Event-ID".to_owned() })?;

@@ -56,7 +56,7 @@ impl Default for ResumeOptions {
 #[derive(Debug)]
 pub(crate) struct Resumption {
     pub transport: HttpTransport,
-    pub body: Vec<u8>,
+    pub body: bytes::Bytes,
     options: ResumeOptions,
     /// The id of the last complete event handed on.
     last_id: Option<String>,
@@ -91,7 +91,7 @@ pub(crate) enum Admission {
 }
 
 impl Resumption {
-    pub fn new(transport: HttpTransport, body: Vec<u8>) -> Self {
+    pub fn new(transport: HttpTransport, body: bytes::Bytes) -> Self {
         let options = transport.options().resume.clone();
         Resumption {
             transport,
@@ -208,7 +208,7 @@ mod tests {
             TransportOptions { resume: options, ..TransportOptions::default() },
         )
         .unwrap();
-        Resumption::new(transport, Vec::new())
+        Resumption::new(transport, bytes::Bytes::new())
     }
 
     #[test]

@@ -301,3 +301,43 @@ fn agui_replay_renders_a2ui_carried_by_the_stream() {
     assert_eq!(report["surfaces"][0]["surfaceId"], "s");
     assert_eq!(report["a2uiErrors"][0]["error"]["path"], "/updateComponents/components/1/text");
 }
+
+/// `--attach` sends files (the demo agent answers with each part's length and hash); the image
+/// the agent returns is listed, in the text output and in `--json`.
+#[test]
+fn run_attaches_files_and_lists_the_media_the_agent_returns() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let handle = rt.block_on(agentui_demo_agent::DemoAgent::start("127.0.0.1:0".parse().unwrap())).unwrap();
+    let bytes: Vec<u8> = (0..70_001u32).map(|i| (i * 31 % 256) as u8).collect();
+    let photo = temp_file("cli-photo.png", "");
+    std::fs::write(&photo, &bytes).unwrap();
+    let doc = temp_file("cli-notes.bin", "some notes");
+    let spec = format!("{}:text/plain", doc.display());
+    let out = agentui(&["run", &handle.agent_url(), "look", "--attach", photo.to_str().unwrap(), "--attach", &spec]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let hash = agentui_demo_agent::fnv1a64(&bytes);
+    assert!(text.contains(&format!("image image/png cli-photo.png bytes=70001 fnv={hash:016x}")), "{text}");
+    assert!(text.contains("document text/plain cli-notes.bin bytes=10"), "{text}");
+
+    let missing = agentui(&["run", &handle.agent_url(), "look", "--attach", "/nonexistent/x.png"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stdout).contains("x.png"), "the refusal names the attachment");
+
+    let url = format!("{}/picture", handle.agent_url());
+    let out = agentui(&["run", &url, "draw"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("[tool image image/png gradient.png, 166 bytes]"), "{text}");
+    let out = agentui(&["run", &url, "draw", "--json"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let media = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find_map(|line| line.get("media").cloned())
+        .unwrap_or_else(|| panic!("no media line: {text}"));
+    assert_eq!(
+        media,
+        serde_json::json!([{"kind": "image", "name": "gradient.png", "mimeType": "image/png", "bytes": 166}])
+    );
+    rt.block_on(handle.shutdown()).unwrap();
+}

@@ -12,6 +12,7 @@ mod client_tool;
 mod error;
 mod interrupt;
 mod legacy_interrupt;
+pub mod media;
 mod navigation;
 mod parallel_tools;
 mod receipt;
@@ -50,6 +51,7 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
         Some("receipt"),
         "an A2UI receipt of raw values (amount, UTC instant, calendar date, count) formatted in the app's locale and time zone",
     ),
+    info("picture", Some("picture"), "a server tool whose TOOL_CALL_RESULT carries a text part and an inline PNG image"),
     info("state", Some("counter"), "STATE_SNAPSHOT then RFC 6902 STATE_DELTA increments"),
     info("steps", Some("steps"), "STEP_STARTED, a RAW event, a CUSTOM \"progress\" event, text, STEP_FINISHED"),
     info(
@@ -104,7 +106,12 @@ pub(crate) fn steps_for(scenario: Option<&str>, input: &RunInput) -> Vec<Step> {
         "bad-delta" => state::run_bad_delta(input),
         "steps" => steps::run(input),
         "approve-legacy" => legacy_interrupt::ask(input),
-        _ => chat::run(input),
+        "picture" => media::picture(input),
+        _ => match media::describe_received(input) {
+            // A message with attachments is answered with what arrived (chat's place).
+            Some(lines) => media::received(input, &lines),
+            None => chat::run(input),
+        },
     }
 }
 

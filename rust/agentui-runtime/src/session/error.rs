@@ -19,6 +19,9 @@ pub enum SessionError {
     Interrupt(#[from] InterruptError),
     #[error(transparent)]
     Tools(#[from] ToolRegistryError),
+    /// An attachment was refused before anything was sent (size, type, unreadable).
+    #[error(transparent)]
+    Attachment(#[from] crate::attachment::AttachmentError),
     /// A surface operation was refused (unknown surface or node, disabled node, URL policy).
     #[error("A2UI: {0}")]
     A2ui(agentui_a2ui::A2uiError),

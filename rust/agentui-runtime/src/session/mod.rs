@@ -55,16 +55,18 @@ pub use policy::{AllowRegistered, ToolDecision, ToolPolicy};
 pub use tools::{ClientTool, ToolError, ToolFuture, ToolHandler, ToolInvocation, ToolRegistry, ToolRegistryError};
 
 use crate::a2ui_bridge::{A2uiBridge, BridgeAction, BridgeLimits};
+use crate::attachment::{self, Attachment, AttachmentError, AttachmentPolicy};
 use crate::budget::SurfaceBudget;
 use crate::observe::ConversationDelta;
 use crate::shared_conversation::{ConversationGuard, SharedConversation};
 use agentui_a2ui::catalog::CatalogRegistry;
 use agentui_a2ui::{Limits as A2uiLimits, Localization, SurfaceGroup};
-use agentui_agui::message::{Context, Interrupt, Message, MessageContent, Role};
+use agentui_agui::message::{ContentPart, Context, Interrupt, Message, MessageContent, Role};
 use agentui_agui::pipeline::PipelineOptions;
 use agentui_agui::reducer::ConversationState;
 use agentui_agui::transport::{CancelToken, HttpTransport, TransportOptions};
 use agentui_agui::MemoryBudget;
+use agentui_agui::PeerEra;
 use ids::IdGenerator;
 use listener::Listeners;
 use outbox::{worth_sending_again, Outbox, OutboxEntry, OutboxPayload};
@@ -92,6 +94,8 @@ pub struct SessionOptions {
     /// The user's locale and time zone, which the A2UI formatting functions follow
     /// (`formatNumber`, `formatCurrency`, `formatDate`, `pluralize`). en-US and UTC by default.
     pub localization: Localization,
+    /// The MIME types the app sends as attachments (sizes come from `budget`).
+    pub attachments: AttachmentPolicy,
 }
 
 impl SessionOptions {
@@ -115,6 +119,7 @@ impl Default for SessionOptions {
             forwarded_props: None,
             budget: MemoryBudget::default(),
             localization: Localization::default(),
+            attachments: AttachmentPolicy::default(),
         }
     }
 }
@@ -525,11 +530,50 @@ impl ConversationSession {
         self.run_message(message).await
     }
 
+    /// Send `text` with `attachments` as one user message of content parts. Every attachment is
+    /// checked and encoded (on a blocking thread) before the message joins the outbox, so a
+    /// refused one leaves nothing sent and nothing queued.
+    pub(crate) async fn run_with_attachments(
+        &mut self,
+        text: String,
+        attachments: Vec<Attachment>,
+    ) -> Result<RunSummary, SessionError> {
+        self.check_poisoned()?;
+        if attachments.is_empty() {
+            return self.run(text).await;
+        }
+        let era = PeerEra::new(self.options.pipeline.peer_max_protocol_version.as_deref());
+        if era.flattens_content() {
+            return Err(SessionError::Attachment(AttachmentError::NotSupportedByAgent {
+                name: attachments[0].name.clone(),
+                version: self.options.pipeline.peer_max_protocol_version.clone().unwrap_or_default(),
+            }));
+        }
+        let policy = self.options.attachments.clone();
+        let budget = self.options.budget;
+        let parts = tokio::task::spawn_blocking(move || attachment::encode_parts(&text, attachments, &policy, &budget))
+            .await
+            .map_err(|e| SessionError::Internal { detail: format!("encoding attachments failed: {e}") })??;
+        let mut message = Message::new(self.ids.next("user"), Role::User);
+        message.content = Some(MessageContent::Parts(parts));
+        self.run_message(message).await
+    }
+
     /// Like [`run`](Self::run) with a message the caller built (e.g. with content parts).
     pub(crate) async fn run_message(&mut self, message: Message) -> Result<RunSummary, SessionError> {
         self.check_poisoned()?;
         let key = message.id.clone();
-        let text = message.text().unwrap_or_default().to_owned();
+        let text = match &message.content {
+            Some(MessageContent::Text(text)) => text.clone(),
+            Some(MessageContent::Parts(parts)) => parts
+                .iter()
+                .filter_map(|p| match p {
+                    ContentPart::Text(t) => Some(t.text.as_str()),
+                    _ => None,
+                })
+                .collect(),
+            _ => String::new(),
+        };
         self.enqueue(OutboxEntry {
             pending: PendingSend {
                 key: key.clone(),
@@ -537,7 +581,7 @@ impl ConversationSession {
                 attempts: 0,
                 last_error: None,
             },
-            payload: OutboxPayload::Message(Some(Box::new(message))),
+            payload: OutboxPayload::Message(Some(Arc::new(message))),
         });
         self.deliver_through(&key).await
     }
@@ -631,14 +675,19 @@ impl ConversationSession {
     async fn attempt(&mut self, entry: OutboxEntry) -> Result<RunSummary, SessionError> {
         match entry.payload {
             OutboxPayload::Message(Some(message)) => {
-                let mut conversation = self.conversation.lock();
-                conversation.append_local_message((*message).clone());
-                self.shared.listeners.delta(ConversationDelta::MessageAdded(*message));
-                drop(conversation);
+                // The outbox lets go of it first (listeners too), so the message is moved, not
+                // copied, when it is the last holder: an attachment's parts are large. One batch
+                // with the message's joining, so a store never has it in neither place.
                 if let Some(front) = self.outbox.front_mut() {
                     front.payload = OutboxPayload::Message(None);
                 }
-                self.outbox_changed();
+                self.shared.listeners.emit(SessionUpdate::Outbox(self.outbox.entries().cloned().collect()));
+                let message = Arc::try_unwrap(message).unwrap_or_else(|shared| (*shared).clone());
+                let mut conversation = self.conversation.lock();
+                conversation.append_local_message(message.clone());
+                self.shared.listeners.delta(ConversationDelta::MessageAdded(message));
+                drop(conversation);
+                self.shared.listeners.batch_end();
             }
             OutboxPayload::Message(None) => {}
             OutboxPayload::Action(props) => self.next_forwarded.extend(props),

@@ -31,8 +31,10 @@ pub struct OutboxEntry {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum OutboxPayload {
-    /// The message, kept whole until it joins the conversation (`None` once it has).
-    Message(Option<Box<Message>>),
+    /// The message, kept whole until it joins the conversation (`None` once it has). Shared:
+    /// entries are copied to listeners (the store) on every change, and a message may carry
+    /// megabytes of attachments.
+    Message(Option<std::sync::Arc<Message>>),
     /// The action's `forwardedProps` members, sent with every attempt.
     Action(Map<String, Value>),
 }

@@ -22,7 +22,7 @@ use crate::observe::ConversationDelta;
 use crate::shared_conversation::SharedConversation;
 use agentui_agui::compat::PeerEra;
 use agentui_agui::event::*;
-use agentui_agui::input::{build_run_agent_input, RunRequest};
+use agentui_agui::input::{encode_run_agent_input, RunRequest};
 use agentui_agui::message::{Interrupt, Message, RunOutcome};
 use agentui_agui::pipeline::EventPipeline;
 use agentui_agui::reducer::{Change, ConversationState, LocalOnly, RunStatus, ToolCallOrigin, ToolCallStatus};
@@ -296,12 +296,30 @@ impl ConversationSession {
         };
         let declared: HashSet<String> = request.tools.iter().map(|t| t.name.clone()).collect();
         let era = PeerEra::new(self.options.pipeline.peer_max_protocol_version.as_deref());
-        let (input, downgrades) = build_run_agent_input(&self.conversation.lock(), &request, &era);
-        for w in downgrades {
-            self.warn(&mut summary.warnings, SessionWarningKind::InputDowngrade, w.message);
-        }
-        self.set_phase(RunPhase::Starting { run_id });
-        let events = match self.transport.open(&input, cancel).await {
+        // Encoded from the conversation as it is, under its lock: no copy of the messages (an
+        // attachment's parts are large) beyond the body itself.
+        let (encoded, sent_media) = {
+            let conversation = self.conversation.lock();
+            (encode_run_agent_input(&conversation, &request, &era), sent_media_bytes(&conversation))
+        };
+        // An agent may echo the conversation back in one event (ag-ui-langgraph's
+        // MESSAGES_SNAPSHOT does): the user's own attachments then arrive inside it. One event
+        // may be that much larger than the budget's message bound, never more.
+        let mut sse = self.options.budget.sse_limits();
+        sse.max_event_bytes = sse.max_event_bytes.saturating_add(sent_media);
+        sse.max_line_bytes = sse.max_line_bytes.saturating_add(sent_media);
+        self.transport.set_sse_limits(sse);
+        let opened = match encoded {
+            Ok((body, downgrades)) => {
+                for w in downgrades {
+                    self.warn(&mut summary.warnings, SessionWarningKind::InputDowngrade, w.message);
+                }
+                self.set_phase(RunPhase::Starting { run_id });
+                self.transport.open_body(body, cancel).await
+            }
+            Err(e) => Err(TransportError::Encode(e.to_string())),
+        };
+        let events = match opened {
             Ok(events) => events,
             Err(e) => {
                 // The request never reached the agent: the answers are still to be sent.
@@ -922,4 +940,28 @@ impl ConversationSession {
         let update = ToolCallUpdate { tool_call_id: id.to_owned(), tool_name: name.to_owned(), phase };
         self.shared.listeners.delta(ConversationDelta::ToolCall(update));
     }
+}
+
+/// Bytes of the inline media the user sent in this conversation (base64 text as held).
+fn sent_media_bytes(conversation: &agentui_agui::reducer::ConversationState) -> usize {
+    use agentui_agui::{ContentPart, MessageContent, PartSource};
+    conversation
+        .messages()
+        .iter()
+        .filter(|m| m.role == agentui_agui::message::Role::User)
+        .filter_map(|m| match &m.content {
+            Some(MessageContent::Parts(parts)) => Some(parts),
+            _ => None,
+        })
+        .flatten()
+        .map(|part| match part {
+            ContentPart::Image(p) | ContentPart::Audio(p) | ContentPart::Video(p) | ContentPart::Document(p) => {
+                match &p.source {
+                    PartSource::Data { value, .. } => value.len(),
+                    _ => 0,
+                }
+            }
+            ContentPart::Text(_) => 0,
+        })
+        .sum()
 }

@@ -5,6 +5,10 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use std::path::Path;
+
+use agentui_agui::{ContentPart, Message, MessageContent};
+
 use super::StoreError;
 use crate::session::outbox::{OutboxEntry, OutboxPayload, PendingSend};
 
@@ -17,23 +21,51 @@ pub(super) fn decode<T: DeserializeOwned>(what: &str, text: &str) -> Result<T, S
     serde_json::from_str(text).map_err(|e| StoreError::Corrupt { what: what.to_owned(), detail: e.to_string() })
 }
 
-pub(super) fn encode_outbox_entry(entry: &OutboxEntry) -> String {
-    let body = match &entry.payload {
-        OutboxPayload::Message(message) => json!({ "pending": entry.pending, "message": message }),
-        OutboxPayload::Action(props) => json!({ "pending": entry.pending, "props": props }),
-    };
-    body.to_string()
+/// A message's row; its large media parts go to files in `files` (see [`super::files`]). When a
+/// file cannot be written the row holds everything: larger, never lost.
+pub(super) fn encode_message(message: &Message, files: Option<&Path>) -> String {
+    super::files::encode_message(message, files).unwrap_or_else(|_| encode(message))
 }
 
-pub(super) fn decode_outbox_entry(text: &str) -> Result<OutboxEntry, StoreError> {
+/// The text a message shows: its text, or its text parts joined.
+pub(super) fn message_text(message: &Message) -> &str {
+    match &message.content {
+        Some(MessageContent::Text(text)) => text,
+        Some(MessageContent::Parts(parts)) => parts
+            .iter()
+            .find_map(|p| match p {
+                ContentPart::Text(t) => Some(t.text.as_str()),
+                _ => None,
+            })
+            .unwrap_or_default(),
+        _ => "",
+    }
+}
+
+pub(super) fn encode_outbox_entry(entry: &OutboxEntry, files: Option<&Path>) -> String {
+    match &entry.payload {
+        OutboxPayload::Message(Some(message)) => {
+            format!("{{\"pending\":{},\"message\":{}}}", encode(&entry.pending), encode_message(message, files))
+        }
+        OutboxPayload::Message(None) => json!({ "pending": entry.pending, "message": Value::Null }).to_string(),
+        OutboxPayload::Action(props) => json!({ "pending": entry.pending, "props": props }).to_string(),
+    }
+}
+
+pub(super) fn decode_outbox_entry(text: &str, files: Option<&Path>) -> Result<OutboxEntry, StoreError> {
     let mut body: Value = decode("outbox entry", text)?;
+    if super::files::refers_to_files(text) {
+        if let Some(message) = body.get_mut("message") {
+            super::files::hydrate(message, files)?;
+        }
+    }
     let corrupt = |detail: &str| StoreError::Corrupt { what: "outbox entry".to_owned(), detail: detail.to_owned() };
     let pending: PendingSend = serde_json::from_value(body.get_mut("pending").map(Value::take).unwrap_or(Value::Null))
         .map_err(|e| corrupt(&e.to_string()))?;
     let payload = match (body.get_mut("props").map(Value::take), body.get_mut("message").map(Value::take)) {
         (Some(Value::Object(props)), _) => OutboxPayload::Action(props),
         (_, Some(Value::Null)) => OutboxPayload::Message(None),
-        (_, Some(message)) => OutboxPayload::Message(Some(Box::new(
+        (_, Some(message)) => OutboxPayload::Message(Some(std::sync::Arc::new(
             serde_json::from_value(message).map_err(|e| corrupt(&e.to_string()))?,
         ))),
         _ => return Err(corrupt("neither a message nor an action")),

@@ -20,6 +20,7 @@
 //! first, `open` resumes without replay, `fork` copies, `delete` is idempotent.
 
 mod codec;
+mod files;
 mod recorder;
 mod restore;
 mod schema;
@@ -52,6 +53,9 @@ pub enum StoreError {
     Corrupt { what: String, detail: String },
     #[error("no stored conversation '{thread_id}'")]
     NotFound { thread_id: String },
+    /// The files beside the database that hold large media parts could not be copied or removed.
+    #[error("the conversation store's attachment files failed: {detail}")]
+    Files { detail: String },
     #[error("a stored conversation '{thread_id}' already exists")]
     Exists { thread_id: String },
     /// The file was written by a newer version of this library.
@@ -233,6 +237,16 @@ impl ConversationStore {
         self.inner.path.as_deref()
     }
 
+    /// The folder beside the database where conversation `thread_id` keeps its large media
+    /// parts; `None` in memory.
+    pub fn attachments_dir(&self, thread_id: &str) -> Option<PathBuf> {
+        self.files_dir(thread_id)
+    }
+
+    pub(crate) fn files_dir(&self, thread_id: &str) -> Option<PathBuf> {
+        self.path().map(|p| files::thread_dir(&files::root(p), thread_id))
+    }
+
     pub(crate) fn conn(&self) -> MutexGuard<'_, Connection> {
         self.inner.conn.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -327,7 +341,15 @@ impl ConversationStore {
              FROM (SELECT body FROM messages WHERE thread_id = ?1 ORDER BY position)",
             )?
             .query_row([thread_id], |row| row.get(0))?;
-        let messages = codec::decode::<Vec<agentui_agui::Message>>("messages", &messages)?;
+        let files = self.files_dir(thread_id);
+        let messages = if files::refers_to_files(&messages) {
+            let mut rows: Value = codec::decode("messages", &messages)?;
+            files::hydrate(&mut rows, files.as_deref())?;
+            serde_json::from_value(rows)
+                .map_err(|e| StoreError::Corrupt { what: "messages".to_owned(), detail: e.to_string() })?
+        } else {
+            codec::decode::<Vec<agentui_agui::Message>>("messages", &messages)?
+        };
         let mut tool_calls = Vec::new();
         for body in texts(&conn, "SELECT body FROM tool_calls WHERE thread_id = ?1 ORDER BY position", thread_id)? {
             tool_calls.push(codec::decode("tool call", &body)?);
@@ -348,7 +370,7 @@ impl ConversationStore {
         }
         let mut outbox = Vec::new();
         for body in texts(&conn, "SELECT body FROM outbox WHERE thread_id = ?1 ORDER BY position", thread_id)? {
-            outbox.push(codec::decode_outbox_entry(&body)?);
+            outbox.push(codec::decode_outbox_entry(&body, files.as_deref())?);
         }
         let executed_tool_calls =
             texts(&conn, "SELECT tool_call_id FROM executed_tool_calls WHERE thread_id = ?1", thread_id)?;
@@ -419,6 +441,10 @@ impl ConversationStore {
         {
             tx.execute(&format!("INSERT INTO {table} WHERE thread_id = ?1"), params![thread_id, new_id])?;
         }
+        // The files first: a fork whose rows are committed has every file they refer to.
+        if let (Some(from), Some(to)) = (self.files_dir(thread_id), self.files_dir(&new_id)) {
+            files::copy_dir(&from, &to).map_err(|e| StoreError::Files { detail: e.to_string() })?;
+        }
         tx.commit()?;
         Ok(new_id)
     }
@@ -434,6 +460,10 @@ impl ConversationStore {
             tx.execute(&format!("DELETE FROM {table} WHERE thread_id = ?1"), [thread_id])?;
         }
         tx.commit()?;
+        // After the rows: a file is never missing for a row that is still there.
+        if let Some(dir) = self.files_dir(thread_id) {
+            files::remove_dir(&dir).map_err(|e| StoreError::Files { detail: e.to_string() })?;
+        }
         Ok(existed)
     }
 

@@ -227,6 +227,8 @@ impl Recording {
 
 pub(crate) struct StoreRecorder {
     store: ConversationStore,
+    /// Where the conversation's large media parts go (`None` for a store in memory).
+    files: Option<std::path::PathBuf>,
     recording: Arc<Recording>,
     kept: Mutex<Kept>,
 }
@@ -250,7 +252,9 @@ impl StoreRecorder {
             failing: AtomicBool::new(false),
             last_snapshot: Mutex::default(),
         };
+        let files = store.files_dir(&recording.thread_id);
         StoreRecorder {
+            files,
             store,
             recording: Arc::new(recording),
             kept: Mutex::new(Kept { outbox, needs_resync, ..Kept::default() }),
@@ -339,8 +343,12 @@ impl StoreRecorder {
             (changes, outbox, kept.needs_resync)
         };
         let mut rows = self.rows(&changes);
-        rows.outbox = outbox
-            .map(|entries| entries.iter().map(|e| (e.pending.key.clone(), codec::encode_outbox_entry(e))).collect());
+        rows.outbox = outbox.map(|entries| {
+            entries
+                .iter()
+                .map(|e| (e.pending.key.clone(), codec::encode_outbox_entry(e, self.files.as_deref())))
+                .collect()
+        });
         rows.executed = changes.executed;
         rows.needs_resync = needs_resync;
         let snapshot = self.store.write_observer().map(|_| self.recording.observers.snapshot());
@@ -388,7 +396,9 @@ impl StoreRecorder {
 
     fn rows(&self, changes: &Changes) -> BatchRows {
         let mut rows = self.recording.observers.read(|conversation, model| {
-            let encode_message = |at: usize, m: &agentui_agui::Message| (m.id.clone(), at as i64, codec::encode(m));
+            let encode_message = |at: usize, m: &agentui_agui::Message| {
+                (m.id.clone(), at as i64, codec::encode_message(m, self.files.as_deref()))
+            };
             let messages = if changes.all_messages {
                 conversation.messages().iter().enumerate().map(|(at, m)| encode_message(at, m)).collect()
             } else {
@@ -409,7 +419,7 @@ impl StoreRecorder {
                 .messages()
                 .iter()
                 .find(|m| m.role == Role::User)
-                .and_then(|m| m.text())
+                .map(codec::message_text)
                 .map(|t| t.chars().take(TITLE_CHARS).collect::<String>());
             let surface_positions = model.surface_entries().iter().map(|s| s.surface_id.clone()).collect::<Vec<_>>();
             (

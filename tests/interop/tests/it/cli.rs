@@ -178,10 +178,12 @@ fn cli_exit_1_on_an_agent_or_transport_error() {
     assert!(last["error"].as_str().is_some_and(|e| e.contains("404")), "{last}");
 }
 
-/// Scenarios that break the protocol on purpose, and the one ag-ui-validate rule each breaks:
-/// `bad-delta` sends a STATE_DELTA that cannot apply, to exercise lesson 7 (keep the state,
-/// resynchronise).
-const DELIBERATELY_INVALID: &[(&str, &str)] = &[("bad-delta", "AGUI302")];
+/// Scenarios ag-ui-validate 0.4.0 refuses, and the one rule each breaks: `bad-delta` sends a
+/// STATE_DELTA that cannot apply on purpose, to exercise lesson 7 (keep the state,
+/// resynchronise); `picture` sends a TOOL_CALL_RESULT whose content is parts (an image), which
+/// AG-UI 1.1 allows (conformance stream `1.1/streams/tool-result-parts-mint-tool-message.json`)
+/// and the validator, which checks 1.0's string content, does not.
+const DELIBERATELY_INVALID: &[(&str, &str)] = &[("bad-delta", "AGUI302"), ("picture", "AGUI504")];
 
 /// The demo agent's first run of every scenario passes ag-ui-validate with 0 errors, except
 /// the deliberate faults, which fail exactly the rule they are about.

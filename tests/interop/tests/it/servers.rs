@@ -608,3 +608,83 @@ interop_test!(
     langgraph_messages_snapshot_replay_executes_nothing,
     snapshot_replay_executes_nothing(langgraph(), "/langgraph")
 );
+
+// ---- attachments ----
+
+/// FNV-1a 64, as the fake models compute it (interop_common.fnv1a64).
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// An image and a PDF sent as inline media parts reach the scripted model as the bytes the app
+/// attached: the model answers with the MIME type, length and hash of each part it was given.
+/// `expected_kinds` are the block kinds the adapter hands the model, in order.
+async fn attachments_arrive_intact(server: Server, path: &str, expected_kinds: [&str; 2]) {
+    use agentui_runtime::attachment::Attachment;
+    bounded(async {
+        let (c, _rec, thread) = conversation(&server.url(path), "attach");
+        let image: Vec<u8> = (0..200_003u32).map(|i| (i * 31 % 256) as u8).collect();
+        let pdf: Vec<u8> = b"%PDF-1.4\n".iter().copied().chain((0..5_000u32).map(|i| (i % 251) as u8)).collect();
+        let summary = c
+            .send(
+                "media: what did you get?".into(),
+                vec![
+                    Attachment::bytes("photo.png", "image/png", image.clone()),
+                    Attachment::bytes("doc.pdf", "application/pdf", pdf.clone()),
+                ],
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{}: {e}", server.name));
+        assert!(matches!(summary.phase, RunPhase::Finished { .. }), "{}: {:?}", server.name, summary.phase);
+        let answer = last_assistant_text(&c.snapshot().messages);
+        let expected = format!(
+            "media {} image/png bytes={} fnv={:016x}\nmedia {} application/pdf bytes={} fnv={:016x}",
+            expected_kinds[0],
+            image.len(),
+            fnv1a64(&image),
+            expected_kinds[1],
+            pdf.len(),
+            fnv1a64(&pdf)
+        );
+        assert_eq!(answer, expected, "{}: what the model received", server.name);
+        // What went on the wire: the 1.x media parts, the name in metadata.filename.
+        let input = server.inputs(&thread).await.pop().unwrap();
+        let user = input["messages"].as_array().unwrap().iter().rev().find(|m| m["role"] == "user").unwrap().clone();
+        assert_eq!(user["content"][1]["type"], "image");
+        assert_eq!(user["content"][1]["metadata"]["filename"], "photo.png");
+        assert_eq!(user["content"][2]["type"], "document");
+    })
+    .await
+}
+
+interop_test!(adk_attachments_arrive_intact, attachments_arrive_intact(adk(), "/adk", ["inline", "inline"]));
+
+interop_test!(
+    langgraph_attachments_arrive_intact,
+    attachments_arrive_intact(langgraph(), "/langgraph", ["image_url", "file"])
+);
+
+/// A 2 MB photo, larger than one event may be (`max_message_bytes`, 1 MiB): ag-ui-langgraph
+/// echoes the conversation in a MESSAGES_SNAPSHOT, the photo inside it. The client allows an
+/// event that much larger than the budget (the user's own inline media, never more), so the
+/// run completes and the model saw the bytes intact.
+async fn a_large_attachment(server: Server, path: &str) {
+    use agentui_runtime::attachment::Attachment;
+    bounded(async {
+        let (c, _rec, _thread) = conversation(&server.url(path), "attach-large");
+        let image: Vec<u8> = (0..2_000_000u32).map(|i| (i * 31 % 256) as u8).collect();
+        let summary = c
+            .send("media".into(), vec![Attachment::bytes("big.png", "image/png", image.clone())])
+            .await
+            .unwrap_or_else(|e| panic!("{}: {e}", server.name));
+        assert!(matches!(summary.phase, RunPhase::Finished { .. }), "{}: {:?}", server.name, summary.phase);
+        let answer = last_assistant_text(&c.snapshot().messages);
+        let expected = format!("image/png bytes={} fnv={:016x}", image.len(), fnv1a64(&image));
+        assert!(answer.contains(&expected), "{}: {answer}", server.name);
+    })
+    .await
+}
+
+interop_test!(adk_large_attachment, a_large_attachment(adk(), "/adk"));
+
+interop_test!(langgraph_large_attachment, a_large_attachment(langgraph(), "/langgraph"));

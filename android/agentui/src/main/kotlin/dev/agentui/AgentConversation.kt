@@ -153,6 +153,18 @@ class AgentConversation private constructor(
     /** Sends a user message and runs the agent (and client-tool follow-ups) to the end. */
     suspend fun send(text: String): RunSummary = settled { native.sendMessage(text) }.toSummary()
 
+    /**
+     * Sends [text] with [attachments] as one user message. The core checks each attachment
+     * (size against the memory budget, MIME type against [AgentOptions.allowedAttachmentTypes],
+     * that a file can be read), then reads and encodes it on its own threads: this call only
+     * hands them over. A refused attachment fails the call with
+     * `ConversationException.AttachmentRefused` naming it, and nothing is sent or queued. An
+     * agent that refuses the message (HTTP 413 or 415) fails it with
+     * `ConversationException.MessageRejected`.
+     */
+    suspend fun send(text: String, attachments: List<Attachment>): RunSummary =
+        settled { native.send(text, attachments.map { it.native }) }.toSummary()
+
     /** Starts the next run: after answering interrupts, or when the follow-up bound was reached. */
     suspend fun continueRun(): RunSummary = settled { native.continueRun() }.toSummary()
 

@@ -223,6 +223,11 @@ data class AgentOptions(
     val certificatePins: List<String> = emptyList(),
     val locale: String? = null,
     val timeZone: String? = null,
+    /**
+     * The MIME types [AgentConversation.send] takes as attachments (`image/jpeg`, `image/ *`...);
+     * null: images, audio, video, PDF and plain text.
+     */
+    val allowedAttachmentTypes: List<String>? = null,
 ) {
     internal fun toNative() = ConversationOptions(
         threadId = threadId,
@@ -239,5 +244,6 @@ data class AgentOptions(
         certificatePins = certificatePins,
         locale = locale ?: Locale.getDefault().toLanguageTag(),
         timeZone = timeZone ?: TimeZone.getDefault().id,
+        allowedAttachmentTypes = allowedAttachmentTypes,
     )
 }

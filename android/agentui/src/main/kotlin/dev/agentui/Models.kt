@@ -4,6 +4,11 @@ import dev.agentui.core.a2ui.ResolvedNode
 import dev.agentui.core.agui.Interrupt as CoreInterrupt
 import dev.agentui.core.agui.LocalOnly as CoreLocalOnly
 import dev.agentui.core.agui.MessageContent
+import dev.agentui.core.agui.ContentPart as CoreContentPart
+import dev.agentui.core.agui.MediaPart as CoreMediaPart
+import dev.agentui.core.agui.PartSource as CorePartSource
+import dev.agentui.core.runtime.Attachment as CoreAttachment
+import dev.agentui.core.runtime.AttachmentData as CoreAttachmentData
 import dev.agentui.core.agui.Role as CoreRole
 import dev.agentui.core.agui.WarningKind as ProtocolWarningKind
 import dev.agentui.core.runtime.ChatItem
@@ -71,6 +76,75 @@ data class ChatMessage(
 ) {
     /** Cut short by a cancel: the agent never finished it, and it is not sent back. */
     val isIncomplete: Boolean get() = localOnly == LocalOnly.CANCELLED
+
+    /** The content's parts in order (a text message is one text part; none when empty). */
+    val parts: List<MessagePart> get() = messageParts(content, text)
+
+    /** The media parts (images, audio, video, documents), in order. */
+    val media: List<MessagePart.Media> get() = parts.filterIsInstance<MessagePart.Media>()
+}
+
+/** A file the user attaches to a message ([AgentConversation.send]). */
+class Attachment private constructor(internal val native: CoreAttachment) {
+    val name: String get() = native.name
+    val mimeType: String get() = native.mimeType
+
+    companion object {
+        /** Bytes in memory (copied once into the core). */
+        fun bytes(name: String, mimeType: String, bytes: ByteArray) =
+            Attachment(CoreAttachment(name, mimeType, CoreAttachmentData.Bytes(bytes)))
+
+        /** A file the core reads, on its own threads, when the message is sent. */
+        fun file(file: java.io.File, mimeType: String, name: String = file.name) =
+            Attachment(CoreAttachment(name, mimeType, CoreAttachmentData.File(file.path)))
+    }
+}
+
+enum class MediaKind { IMAGE, AUDIO, VIDEO, DOCUMENT }
+
+/** One part of a message's content. */
+sealed interface MessagePart {
+    data class Text(val text: String) : MessagePart
+
+    /**
+     * An image, audio, video or document: inline bytes ([base64], [bytes]), a [url] (checked
+     * against the media URL policy before a view loads it), or a provider's file handle
+     * ([fileId], never fetched).
+     */
+    data class Media(
+        val kind: MediaKind,
+        val mimeType: String?,
+        /** `metadata.filename`, when the sender named it. */
+        val name: String?,
+        val url: String? = null,
+        val base64: String? = null,
+        val fileId: String? = null,
+    ) : MessagePart {
+        /** The inline bytes, decoded (call it off the main thread for large ones). */
+        fun bytes(): ByteArray? = base64?.let { java.util.Base64.getDecoder().decode(it) }
+    }
+}
+
+internal fun messageParts(content: MessageContent?, text: String): List<MessagePart> = when (content) {
+    is MessageContent.Parts -> content.v1.map { part ->
+        when (part) {
+            is CoreContentPart.Text -> MessagePart.Text(part.v1.text)
+            is CoreContentPart.Image -> part.v1.toMedia(MediaKind.IMAGE)
+            is CoreContentPart.Audio -> part.v1.toMedia(MediaKind.AUDIO)
+            is CoreContentPart.Video -> part.v1.toMedia(MediaKind.VIDEO)
+            is CoreContentPart.Document -> part.v1.toMedia(MediaKind.DOCUMENT)
+        }
+    }
+    else -> if (text.isEmpty()) emptyList() else listOf(MessagePart.Text(text))
+}
+
+private fun CoreMediaPart.toMedia(kind: MediaKind): MessagePart.Media {
+    val name = ((metadata as? NodeValue.Object)?.entries?.firstOrNull { it.name == "filename" }?.value as? NodeValue.Text)?.value
+    return when (val s = source) {
+        is CorePartSource.Data -> MessagePart.Media(kind, s.mimeType, name, base64 = s.value)
+        is CorePartSource.Url -> MessagePart.Media(kind, s.mimeType, name, url = s.value.ifEmpty { null })
+        is CorePartSource.File -> MessagePart.Media(kind, s.mimeType, name, fileId = s.value)
+    }
 }
 
 /** Something a run needs from the user before it can continue. */

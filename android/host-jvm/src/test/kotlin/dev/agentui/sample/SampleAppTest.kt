@@ -78,6 +78,20 @@ class SampleAppTest {
     }
 
     @Test
+    fun `an image the agent returns is shown in the chat through the image loader`() = runComposeUiTest {
+        val conversation = Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = main.dispatcher)
+        conversation.use {
+            setContent { MaterialTheme { SampleApp(conversation, Navigator()) } }
+            onNodeWithTag("composer").performTextInput("draw a picture")
+            onNodeWithTag("send").performClick()
+            waitUntil(timeoutMillis = WAIT_MS) { conversation.messages.value.any { it.media.isNotEmpty() } }
+            waitForIdle()
+            // The default loader draws a placeholder labelled with the image's name.
+            onNodeWithTag("media:image:gradient.png").assertExists()
+        }
+    }
+
+    @Test
     fun `a surface shows inline in the chat and its action reaches the agent`() = runComposeUiTest {
         val conversation = Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = main.dispatcher)
         conversation.use {

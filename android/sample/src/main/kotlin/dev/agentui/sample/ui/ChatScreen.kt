@@ -40,6 +40,7 @@ import dev.agentui.AgentConversation
 import dev.agentui.ChatMessage
 import dev.agentui.compose.A2uiSurface
 import dev.agentui.compose.MarkdownContent
+import dev.agentui.compose.MessageMedia
 import dev.agentui.Role
 import dev.agentui.RunPhase
 import kotlinx.coroutines.launch
@@ -132,7 +133,9 @@ fun ChatScreen(conversation: AgentConversation) {
 }
 
 private fun chatItems(messages: List<ChatMessage>, surfaceIds: List<String>, anchors: Map<String, Int>): List<ChatItem> {
-    val visible = messages.filter { it.role == Role.USER || it.role == Role.ASSISTANT && it.text.isNotEmpty() || it.error != null }
+    val visible = messages.filter {
+        it.role == Role.USER || it.role == Role.ASSISTANT && it.text.isNotEmpty() || it.error != null || it.media.isNotEmpty()
+    }
     val bySlot = surfaceIds.groupBy { id -> (anchors[id] ?: messages.size).coerceAtMost(messages.size) }
     val out = ArrayList<ChatItem>()
     var shown = 0
@@ -158,31 +161,35 @@ private fun MessageBubble(message: ChatMessage, waiting: Boolean) {
     val mine = message.role == Role.USER
     Box(Modifier.fillMaxWidth(), contentAlignment = if (mine) Alignment.CenterEnd else Alignment.CenterStart) {
         val colors = MaterialTheme.colorScheme
-        val markdown = message.markdown
-        if (markdown != null && message.error == null) {
-            // The assistant's Markdown as the core parsed it; a link opens only when tapped.
-            val uriHandler = LocalUriHandler.current
-            MarkdownContent(
-                markdown.blocks,
-                modifier = Modifier
-                    .widthIn(max = 320.dp)
-                    .background(colors.surfaceVariant, RoundedCornerShape(12.dp))
-                    .padding(horizontal = 12.dp, vertical = 8.dp)
-                    .testTag("markdown:" + message.id),
-                pending = markdown.pendingText(message.text),
-                onOpenUrl = { uriHandler.openUri(it) },
-            )
-            return@Box
+        Column(horizontalAlignment = if (mine) Alignment.End else Alignment.Start) {
+            val markdown = message.markdown
+            if (markdown != null && message.error == null && message.text.isNotEmpty()) {
+                // The assistant's Markdown as the core parsed it; a link opens only when tapped.
+                val uriHandler = LocalUriHandler.current
+                MarkdownContent(
+                    markdown.blocks,
+                    modifier = Modifier
+                        .widthIn(max = 320.dp)
+                        .background(colors.surfaceVariant, RoundedCornerShape(12.dp))
+                        .padding(horizontal = 12.dp, vertical = 8.dp)
+                        .testTag("markdown:" + message.id),
+                    pending = markdown.pendingText(message.text),
+                    onOpenUrl = { uriHandler.openUri(it) },
+                )
+            } else if (message.text.isNotEmpty() || message.error != null || waiting) {
+                Text(
+                    // Text cut short by Stop is not a finished answer: say so.
+                    message.error?.let { "⚠ $it" } ?: (message.text + if (waiting) "  ⏳" else ""),
+                    modifier = Modifier
+                        .widthIn(max = 320.dp)
+                        .background(if (mine) colors.primaryContainer else colors.surfaceVariant, RoundedCornerShape(12.dp))
+                        .padding(horizontal = 12.dp, vertical = 8.dp)
+                        .then(if (waiting) Modifier.testTag("waiting:" + message.id) else Modifier),
+                    color = if (message.error != null) colors.error else colors.onSurface,
+                )
+            }
+            // Images through the host's image loader, a chip for the rest.
+            MessageMedia(message.media)
         }
-        Text(
-            // Text cut short by Stop is not a finished answer: say so.
-            message.error?.let { "⚠ $it" } ?: (message.text + if (waiting) "  ⏳" else ""),
-            modifier = Modifier
-                .widthIn(max = 320.dp)
-                .background(if (mine) colors.primaryContainer else colors.surfaceVariant, RoundedCornerShape(12.dp))
-                .padding(horizontal = 12.dp, vertical = 8.dp)
-                .then(if (waiting) Modifier.testTag("waiting:" + message.id) else Modifier),
-            color = if (message.error != null) colors.error else colors.onSurface,
-        )
     }
 }

@@ -1,0 +1,328 @@
+//! Attachments: what the agent receives is the bytes the app gave, a refused attachment leaves
+//! nothing sent or queued, a server's refusal of the message is reported, and a message waiting
+//! with its attachments survives a restart and is delivered once, its large parts in files
+//! beside the database.
+
+use crate::tests::support;
+
+use agentui_agui::transport::TransportError;
+use agentui_runtime::attachment::{Attachment, AttachmentError};
+use agentui_runtime::session::{
+    ConversationSession, PendingSendKind, SessionError, SessionOptions, IDEMPOTENCY_KEY_PROP,
+};
+use agentui_runtime::{Conversation, ConversationStore};
+use base64::Engine as _;
+use serde_json::Value;
+use support::*;
+
+fn session(server: &TestServer, options: SessionOptions) -> ConversationSession {
+    let options = SessionOptions { thread_id: Some("t".into()), ..options };
+    ConversationSession::connect(&server.url("/agent"), &[], options).unwrap()
+}
+
+fn start(server: &TestServer) -> Conversation {
+    Conversation::start(session(server, SessionOptions::default()), tokio::runtime::Handle::current())
+}
+
+fn open(server: &TestServer, store: &ConversationStore) -> Conversation {
+    Conversation::open(
+        session(server, SessionOptions::default()),
+        store,
+        &server.url("/agent"),
+        tokio::runtime::Handle::current(),
+    )
+    .unwrap()
+}
+
+/// Bytes no text encoding would keep intact (every byte value, not a multiple of 3 long).
+fn image_bytes(len: usize) -> Vec<u8> {
+    (0..len).map(|i| (i * 31 % 256) as u8).collect()
+}
+
+/// One media part as the agent received it: kind, decoded bytes, MIME type, file name.
+type ReceivedPart = (String, Vec<u8>, String, String);
+
+/// The decoded bytes, MIME type and file name of each media part of the last user message of
+/// a request, with the text parts' text.
+fn received(body: &Value) -> (String, Vec<ReceivedPart>) {
+    let user = body["messages"].as_array().unwrap().iter().rev().find(|m| m["role"] == "user").unwrap();
+    let mut text = String::new();
+    let mut media = Vec::new();
+    for part in user["content"].as_array().expect("content parts") {
+        if part["type"] == "text" {
+            text.push_str(part["text"].as_str().unwrap());
+            continue;
+        }
+        let source = &part["source"];
+        assert_eq!(source["type"], "data");
+        let bytes = base64::engine::general_purpose::STANDARD.decode(source["value"].as_str().unwrap()).unwrap();
+        media.push((
+            part["type"].as_str().unwrap().to_owned(),
+            bytes,
+            source["mimeType"].as_str().unwrap().to_owned(),
+            part["metadata"]["filename"].as_str().unwrap().to_owned(),
+        ));
+    }
+    (text, media)
+}
+
+#[tokio::test]
+async fn the_agent_receives_the_bytes_the_app_attached_from_memory_and_from_a_file() {
+    let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![text("a1", "Nice photo.")]))]).await;
+    let conv = start(&server);
+    let dir = std::env::temp_dir().join(format!("agentui-attachments-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("report.pdf");
+    let pdf = image_bytes(70_001);
+    std::fs::write(&file, &pdf).unwrap();
+    let photo = image_bytes(123_457);
+    conv.send(
+        "what is this?".into(),
+        vec![
+            Attachment::bytes("photo.jpg", "image/jpeg", photo.clone()),
+            Attachment::file("report.pdf", "application/pdf", &file),
+        ],
+    )
+    .await
+    .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1);
+    let (text, media) = received(&requests[0].body);
+    assert_eq!(text, "what is this?");
+    assert_eq!(
+        media,
+        vec![
+            ("image".to_owned(), photo, "image/jpeg".to_owned(), "photo.jpg".to_owned()),
+            ("document".to_owned(), pdf, "application/pdf".to_owned(), "report.pdf".to_owned()),
+        ]
+    );
+    // The conversation holds the message as sent, parts and all.
+    let snapshot = conv.snapshot();
+    let user = snapshot.messages.iter().find(|m| m.role == agentui_agui::message::Role::User).unwrap();
+    assert!(matches!(&user.content, Some(agentui_agui::MessageContent::Parts(p)) if p.len() == 3));
+}
+
+#[tokio::test]
+async fn a_refused_attachment_sends_nothing_and_queues_nothing() {
+    let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![text("a1", "ok")]))]).await;
+    let budget = agentui_agui::MemoryBudget { max_attachment_bytes: 1000, ..Default::default() };
+    let conv = Conversation::start(
+        session(&server, SessionOptions { budget, ..SessionOptions::default() }),
+        tokio::runtime::Handle::current(),
+    );
+    let small = Attachment::bytes("small.png", "image/png", vec![1; 10]);
+    let cases = [
+        (vec![small.clone(), Attachment::bytes("huge.png", "image/png", vec![0; 1001])], "huge.png"),
+        (
+            vec![small.clone(), Attachment::bytes("app.apk", "application/vnd.android.package-archive", vec![0])],
+            "app.apk",
+        ),
+        (vec![small.clone(), Attachment::file("gone.png", "image/png", "/nonexistent/gone.png")], "gone.png"),
+    ];
+    for (attachments, name) in cases {
+        let error = conv.send("look".into(), attachments).await.unwrap_err();
+        let SessionError::Attachment(error) = error else { panic!("{error:?}") };
+        let named = match &error {
+            AttachmentError::TooLarge { name, .. }
+            | AttachmentError::TypeNotAllowed { name, .. }
+            | AttachmentError::Unreadable { name, .. } => name.as_str(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(named, name, "{error}");
+    }
+    assert!(server.requests().is_empty(), "nothing was sent");
+    let snapshot = conv.snapshot();
+    assert!(snapshot.messages.is_empty(), "nothing joined the conversation");
+    assert!(snapshot.pending_sends.is_empty(), "nothing waits");
+    // The conversation goes on.
+    conv.send("just text".into(), vec![]).await.unwrap();
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[tokio::test]
+async fn an_agent_from_before_content_parts_is_refused_attachments_up_front() {
+    let server = TestServer::start(vec![]).await;
+    let mut options = SessionOptions::default();
+    options.pipeline.peer_max_protocol_version = Some("0.0.39".into());
+    let conv = Conversation::start(session(&server, options), tokio::runtime::Handle::current());
+    let error = conv.send("x".into(), vec![Attachment::bytes("a.png", "image/png", vec![1])]).await.unwrap_err();
+    assert!(
+        matches!(&error, SessionError::Attachment(AttachmentError::NotSupportedByAgent { name, .. }) if name == "a.png"),
+        "{error:?}"
+    );
+    assert!(server.requests().is_empty());
+}
+
+/// 413 and 415 are the server refusing this message: reported with their status, and the
+/// message does not wait (sending it again would be refused again).
+#[tokio::test]
+async fn a_server_refusing_the_payload_is_reported_and_the_message_does_not_wait() {
+    for status in [413u16, 415] {
+        let server = TestServer::start(vec![Reply::status(status, "text/plain", b"too big")]).await;
+        let conv = start(&server);
+        let error =
+            conv.send("x".into(), vec![Attachment::bytes("a.png", "image/png", image_bytes(5000))]).await.unwrap_err();
+        assert!(
+            matches!(&error, SessionError::Transport(TransportError::Status { status: s, .. }) if *s == status),
+            "{error:?}"
+        );
+        assert!(error.to_string().contains(&status.to_string()), "{error}");
+        assert!(conv.snapshot().pending_sends.is_empty());
+    }
+}
+
+fn row_bytes(file: &TempDbFile, table: &str) -> i64 {
+    let conn = rusqlite::Connection::open(file.path()).unwrap();
+    conn.query_row(&format!("SELECT coalesce(sum(length(body)), 0) FROM {table}"), [], |r| r.get(0)).unwrap()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_message_with_attachments_waiting_for_the_agent_survives_a_restart_and_is_delivered_once() {
+    let file = TempDbFile::new("attachments-offline");
+    let server = TestServer::start(vec![Reply::status(503, "text/plain", b"down")]).await;
+    let photo = image_bytes(300_001);
+    let key = {
+        let store = ConversationStore::open(file.path()).unwrap();
+        let conv = open(&server, &store);
+        let error = conv
+            .send("from the train".into(), vec![Attachment::bytes("photo.png", "image/png", photo.clone())])
+            .await
+            .unwrap_err();
+        assert!(matches!(error, SessionError::Transport(_)), "{error:?}");
+        let pending = conv.snapshot().pending_sends;
+        assert!(matches!(&pending[0].kind, PendingSendKind::Message { text, .. } if text == "from the train"));
+        store.flush();
+        let dir = store.attachments_dir("t").unwrap();
+        let files: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(files.len(), 1, "one file for the one large part");
+        // The rows refer to the file: no row holds the 400 KB of base64.
+        assert!(row_bytes(&file, "messages") + row_bytes(&file, "outbox") < 4096);
+        pending[0].key.clone()
+    };
+    server.push(Reply::sse(&run_of("r1", vec![text("a1", "Got the photo.")])));
+
+    let store = ConversationStore::open(file.path()).unwrap();
+    let conv = open(&server, &store);
+    let restored = conv.snapshot();
+    assert_eq!(restored.pending_sends.len(), 1, "still waiting after the restart");
+    assert!(conv.retry_pending().await.unwrap().is_some());
+    tokio::time::sleep(std::time::Duration::from_secs(120)).await;
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2, "one delivery after the failed attempt, and no more");
+    assert_eq!(requests[1].body["forwardedProps"][IDEMPOTENCY_KEY_PROP], Value::String(key));
+    let (text, media) = received(&requests[1].body);
+    assert_eq!(text, "from the train");
+    assert_eq!(media, vec![("image".to_owned(), photo.clone(), "image/png".to_owned(), "photo.png".to_owned())]);
+    let users = requests[1].body["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "user").count();
+    assert_eq!(users, 1, "the message is in the conversation once");
+    let before = conv.snapshot().messages;
+    drop(conv);
+    store.flush();
+
+    // Again after the delivery: the message comes back with its image, from the file.
+    let store = ConversationStore::open(file.path()).unwrap();
+    assert_eq!(store.load("t").unwrap().unwrap().snapshot.messages, before);
+    // A fork has its own copy of the files; deleting the source leaves the fork whole.
+    let fork = store.fork("t", Some("t2")).unwrap();
+    assert!(store.delete("t").unwrap());
+    assert!(!store.attachments_dir("t").unwrap().exists(), "deleting the conversation removes its files");
+    let forked = store.load(&fork).unwrap().unwrap().snapshot.messages;
+    assert_eq!(forked, before);
+    store.delete(&fork).unwrap();
+}
+
+async fn demo_agent() -> agentui_demo_agent::DemoAgentHandle {
+    use agentui_demo_agent::{DemoAgent, DemoAgentOptions};
+    DemoAgent::new(DemoAgentOptions::for_tests(std::time::Duration::from_millis(20)))
+        .serve("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap()
+}
+
+fn demo_session(url: &str) -> ConversationSession {
+    ConversationSession::connect(url, &[], SessionOptions { thread_id: Some("t".into()), ..SessionOptions::default() })
+        .unwrap()
+}
+
+/// The demo agent decodes what it received and answers with each part's length and hash.
+#[tokio::test]
+async fn the_demo_agent_reports_the_bytes_it_received() {
+    let agent = demo_agent().await;
+    let conv = Conversation::start(demo_session(&agent.agent_url()), tokio::runtime::Handle::current());
+    let photo = image_bytes(5 * 1024 * 1024 + 1);
+    conv.send("here".into(), vec![Attachment::bytes("photo.png", "image/png", photo.clone())]).await.unwrap();
+    let answer = conv
+        .snapshot()
+        .messages
+        .iter()
+        .rev()
+        .find_map(|m| (m.role == agentui_agui::message::Role::Assistant).then(|| m.text().map(str::to_owned)))
+        .flatten()
+        .unwrap();
+    let expected =
+        format!("image image/png photo.png bytes={} fnv={:016x}", photo.len(), agentui_demo_agent::fnv1a64(&photo));
+    assert!(answer.contains(&expected), "{answer}");
+}
+
+/// An image the agent returns in a tool result is a part of the tool message, in the view's
+/// chat item, and back after a restart.
+#[tokio::test]
+async fn an_image_the_agent_returns_is_in_the_chat_and_survives_a_restart() {
+    let agent = demo_agent().await;
+    let file = TempDbFile::new("attachments-picture");
+    let url = format!("{}/picture", agent.agent_url());
+    let image_of = |messages: &[agentui_agui::Message]| {
+        messages.iter().find_map(|m| match &m.content {
+            Some(agentui_agui::MessageContent::Parts(parts)) if m.role == agentui_agui::message::Role::Tool => {
+                parts.iter().find_map(|p| match p {
+                    agentui_agui::ContentPart::Image(image) => Some(image.source.clone()),
+                    _ => None,
+                })
+            }
+            _ => None,
+        })
+    };
+    let expected = agentui_agui::PartSource::Data {
+        value: agentui_demo_agent::PICTURE_PNG_BASE64.to_owned(),
+        mime_type: "image/png".to_owned(),
+    };
+    {
+        let store = ConversationStore::open(file.path()).unwrap();
+        let conv = Conversation::open(demo_session(&url), &store, &url, tokio::runtime::Handle::current()).unwrap();
+        conv.send_message("draw".into()).await.unwrap();
+        assert_eq!(image_of(&conv.snapshot().messages), Some(expected.clone()));
+        // The chat item a UI shows carries the part.
+        let view = conv.subscribe_view();
+        let batch = view.next_batch().await.unwrap();
+        let shows_image =
+            batch.messages.iter().any(|d| format!("{d:?}").contains(agentui_demo_agent::PICTURE_PNG_BASE64));
+        assert!(shows_image, "the view's chat items carry the image part");
+        store.flush();
+    }
+    let store = ConversationStore::open(file.path()).unwrap();
+    let conv = Conversation::open(demo_session(&url), &store, &url, tokio::runtime::Handle::current()).unwrap();
+    assert_eq!(image_of(&conv.snapshot().messages), Some(expected));
+}
+
+/// An agent may echo the conversation in one event, the user's attachments inside it: one event
+/// may be larger than the budget's message bound by the inline media the user sent, no more.
+#[tokio::test]
+async fn one_event_may_grow_by_the_media_the_user_sent_and_no_more() {
+    let big_text = |id: &str| {
+        let mut events = vec![started("r1")];
+        events.push(serde_json::json!({"type": "TEXT_MESSAGE_START", "messageId": id, "role": "assistant"}));
+        // 1 MiB + 100 KB of text in one event.
+        events
+            .push(serde_json::json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": id, "delta": "x".repeat(1_150_000)}));
+        events.push(serde_json::json!({"type": "TEXT_MESSAGE_END", "messageId": id}));
+        events.push(finished("r1"));
+        Reply::sse(&events)
+    };
+    let server = TestServer::start(vec![big_text("a1"), big_text("a2")]).await;
+    let conv = start(&server);
+    let error = conv.send_message("hi".into()).await.unwrap_err();
+    assert!(matches!(error, SessionError::Transport(TransportError::Sse(_))), "{error:?}");
+    // 200 KB of attachment (267 KB of base64) makes room for that event.
+    conv.send("look".into(), vec![Attachment::bytes("p.png", "image/png", image_bytes(200_000))]).await.unwrap();
+}
