@@ -274,11 +274,20 @@ impl Surface {
             }
             match component.as_object() {
                 Some(obj) => {
-                    // The schema only says a binding path is a string. A malformed one would read
-                    // as absent forever; refuse it here, where its location can still be named.
-                    component::visit_binding_paths(obj, |location, path| {
-                        if let Err(error) = pointer::check_binding(path) {
-                            issues.push(ValidationIssue::new(format!("{at}{location}"), error.to_string()));
+                    // The schema only says a binding path or a template is a string. A malformed
+                    // path would read as absent forever and a malformed template fail every
+                    // render; refuse them here, where their location can still be named.
+                    component::visit_references(obj, |location, found| {
+                        let error = match found {
+                            component::Reference::Path(path) => {
+                                pointer::check_binding(path).err().map(|e| e.to_string())
+                            }
+                            component::Reference::Template(template) => {
+                                crate::functions::parse_template(template).err().map(|e| e.to_string())
+                            }
+                        };
+                        if let Some(error) = error {
+                            issues.push(ValidationIssue::new(format!("{at}{location}"), error));
                         }
                     });
                 }
