@@ -32,7 +32,12 @@ pub enum ChildSource {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompiledAction {
-    Event { name: Arc<str>, context: Vec<(String, Dynamic)> },
+    /// `user_message`: v1.0's `event.userMessage`, a line for the conversation history.
+    Event {
+        name: Arc<str>,
+        context: Vec<(String, Dynamic)>,
+        user_message: Option<Dynamic>,
+    },
     FunctionCall(Dynamic),
 }
 
@@ -243,6 +248,9 @@ pub fn visit_references(component: &Map<String, Value>, visit: impl FnMut(&str, 
         walk.enter("action", |walk| match (action.get("event"), action.get("functionCall")) {
             (Some(event), _) => {
                 if event.get("name").is_some_and(Value::is_string) {
+                    if let Some(user_message) = event.get("userMessage") {
+                        walk.enter("event", |walk| walk.enter("userMessage", |walk| walk.dynamic(user_message)));
+                    }
                     if let Some(Value::Object(context)) = event.get("context") {
                         for (key, value) in context {
                             walk.enter("event", |walk| {
@@ -329,7 +337,8 @@ fn compile_action(action: &Value) -> Option<CompiledAction> {
             .and_then(Value::as_object)
             .map(|ctx| ctx.iter().map(|(k, v)| (k.clone(), Dynamic::parse(v))).collect())
             .unwrap_or_default();
-        return Some(CompiledAction::Event { name, context });
+        let user_message = event.get("userMessage").map(Dynamic::parse);
+        return Some(CompiledAction::Event { name, context, user_message });
     }
     action.get("functionCall").map(|call| CompiledAction::FunctionCall(Dynamic::parse(call)))
 }
@@ -448,7 +457,7 @@ mod tests {
             "accessibility": {"label": "Send"}
         }));
         match c.action {
-            Some(CompiledAction::Event { name, context }) => {
+            Some(CompiledAction::Event { name, context, .. }) => {
                 assert_eq!(name.as_ref(), "submit");
                 assert_eq!(context[0], ("who".to_owned(), Dynamic::Path("/name".into())));
             }

@@ -473,14 +473,19 @@ impl SurfaceGroup {
             def.action.as_ref().ok_or_else(|| A2uiError::ActionRefused(format!("{instance_id} has no action")))?;
         let mut ev = ScopedEvaluator::new(surface.data(), scope, surface.localization());
         match action {
-            CompiledAction::Event { name, context } => {
+            CompiledAction::Event { name, context, user_message } => {
                 let context: Map<String, Value> = context.iter().map(|(k, v)| (k.clone(), ev.eval(v))).collect();
+                let user_message = user_message.as_ref().map(|m| functions::coerce_to_string(&ev.eval(m)));
+                // A v1.0 surface draws from v1.0 catalogs only: its action is a v1.0 message.
+                let version = if surface.catalog().is_v1() { wire::Version::V1_0 } else { wire::Version::V0_9 };
                 let message = ClientMessage::Action(ActionMessage {
                     name: name.to_string(),
                     surface_id: surface_id.to_owned(),
                     source_component_id: instance_id.to_owned(),
                     timestamp: (self.clock)(),
                     context,
+                    user_message,
+                    version,
                 });
                 let client_data_model = surface.send_data_model().then(|| surface::data_model_report(&[surface]));
                 Ok(ActionOutcome { message: Some(message), client_data_model, effects: Vec::new() })

@@ -365,3 +365,37 @@ fn v10_surface_survives_export_and_restore() {
     };
     assert_eq!(action.context["lit"], json!({"@path": "/x"}));
 }
+
+#[test]
+fn v10_action_carries_its_user_message_and_v09_has_none() {
+    let b = json!({"id": "b", "component": "Button", "child": "c",
+        "action": {"event": {"name": "buy", "userMessage": {"@call": "formatString",
+            "args": {"value": "Bought ${/qty} for ${/who}"}, "returnType": "string"}}}});
+    let mut group = SurfaceGroup::default();
+    assert_clean(&group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID, "dataModel": {"qty": 2, "who": "Ada"},
+               "components": [{"id": "root", "component": "Column", "children": ["b"]}, b, text("c", json!("Buy"))]}),
+    )));
+    let message = group.dispatch_action("s", "b").unwrap().message.unwrap();
+    let wire = message.to_wire();
+    assert_eq!(wire["version"], "v1.0");
+    assert_eq!(wire["action"]["userMessage"], "Bought 2 for Ada");
+    assert_eq!(wire["action"]["name"], "buy");
+
+    // v0.9 has no userMessage: the v0.9 schema refuses it, and a v0.9 action is written without.
+    let mut group = SurfaceGroup::default();
+    group
+        .process_value(&json!({"version": "v0.9", "createSurface": {"surfaceId": "t", "catalogId": BASIC_CATALOG_ID}}));
+    let outcome =
+        group.process_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "t", "components": [
+        {"id": "root", "component": "Button", "child": "c", "action": {"event": {"name": "buy", "userMessage": "x"}}},
+        text("c", json!("Buy"))]}}));
+    assert_eq!(errors(&outcome).len(), 1);
+    group.process_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "t", "components": [
+        {"id": "root", "component": "Button", "child": "c", "action": {"event": {"name": "buy"}}},
+        text("c", json!("Buy"))]}}));
+    let wire = group.dispatch_action("t", "root").unwrap().message.unwrap().to_wire();
+    assert_eq!(wire["version"], "v0.9");
+    assert!(wire["action"].get("userMessage").is_none());
+}
