@@ -471,7 +471,8 @@ impl SurfaceGroup {
             .ok_or_else(|| A2uiError::UnknownComponent(instance_id.to_owned()))?;
         let action =
             def.action.as_ref().ok_or_else(|| A2uiError::ActionRefused(format!("{instance_id} has no action")))?;
-        let mut ev = ScopedEvaluator::new(surface.data(), scope, surface.localization());
+        let mut ev = ScopedEvaluator::new(surface.data(), scope, surface.localization())
+            .with_validation_results(surface.catalog().is_v1());
         match action {
             CompiledAction::Event { name, context, user_message } => {
                 let context: Map<String, Value> = context.iter().map(|(k, v)| (k.clone(), ev.eval(v))).collect();

@@ -10,7 +10,7 @@ use crate::data_model::DataModel;
 use crate::dynamic::{Dynamic, Evaluator};
 use crate::functions::{self, UrlPolicy};
 use crate::locale::Localization;
-use crate::node::{Accessibility, ActionKind, Binding, CheckResult, Props, ResolvedNode};
+use crate::node::{Accessibility, ActionKind, Binding, CheckResult, Props, ResolvedNode, Severity};
 use crate::pointer;
 
 /// Instance id of component `component_id` in `scope` (the canonical path of the template item
@@ -57,6 +57,9 @@ const MEDIA_COMPONENTS: [&str; 3] = ["Image", "Video", "AudioPlayer"];
 pub struct ResolveOptions {
     pub url_policy: UrlPolicy,
     pub localization: Localization,
+    /// v1.0 surfaces: checks give structured validation results (see
+    /// [`Evaluator::validation_results`](crate::dynamic::Evaluator::validation_results)).
+    pub validation_results: bool,
 }
 
 /// A child to resolve next: its definition, scope and the instance id the parent listed.
@@ -88,11 +91,18 @@ pub struct ScopedEvaluator<'a> {
     pub scope: &'a str,
     pub reads: Vec<Arc<str>>,
     pub localization: &'a Localization,
+    pub validation_results: bool,
 }
 
 impl<'a> ScopedEvaluator<'a> {
     pub fn new(data: &'a DataModel, scope: &'a str, localization: &'a Localization) -> Self {
-        ScopedEvaluator { data, scope, reads: Vec::new(), localization }
+        ScopedEvaluator { data, scope, reads: Vec::new(), localization, validation_results: false }
+    }
+
+    /// With v1.0's structured validation results.
+    pub fn with_validation_results(mut self, on: bool) -> Self {
+        self.validation_results = on;
+        self
     }
 
     fn absolute(&self, path: &str) -> Option<String> {
@@ -126,6 +136,10 @@ impl Evaluator for ScopedEvaluator<'_> {
         self.localization
     }
 
+    fn validation_results(&self) -> bool {
+        self.validation_results
+    }
+
     /// A template instance's scope is its item's path (`/items/3`): the last segment is the index.
     fn template_index(&self) -> Option<usize> {
         let (_, last) = self.scope.rsplit_once('/')?;
@@ -154,7 +168,8 @@ pub fn resolve_bounded(
     options: &ResolveOptions,
     max_template_items: usize,
 ) -> Resolution {
-    let mut ev = ScopedEvaluator::new(data, scope, &options.localization);
+    let mut ev =
+        ScopedEvaluator::new(data, scope, &options.localization).with_validation_results(options.validation_results);
     let mut walk = PropWalk {
         scope,
         children: Vec::new(),
@@ -205,15 +220,10 @@ pub fn resolve_bounded(
             }
         }
     }
-    let checks: Vec<CheckResult> = def
-        .checks
-        .iter()
-        .map(|check| CheckResult {
-            message: check.message.clone(),
-            passed: functions::coerce_to_bool(&ev.eval(&check.condition)),
-        })
-        .collect();
+    let checks: Vec<CheckResult> =
+        def.checks.iter().map(|check| check_result(&check.message, &ev.eval(&check.condition))).collect();
     let validation_message = checks.iter().find(|c| !c.passed).map(|c| c.message.clone());
+    let blocked = checks.iter().any(|c| !c.passed && c.severity == Severity::Error);
     let accessibility = if def.accessibility_label.is_some()
         || def.accessibility_description.is_some()
         || def.accessibility_live.is_some()
@@ -235,7 +245,7 @@ pub fn resolve_bounded(
         }
         crate::component::CompiledAction::FunctionCall(_) => ActionKind::FunctionCall { name: "".into() },
     });
-    let enabled = action.is_none() || validation_message.is_none();
+    let enabled = action.is_none() || !blocked;
     let child_ids = walk.children.iter().map(|c| c.id.clone()).collect();
     let mut reads = ev.reads;
     reads.sort_unstable();
@@ -355,5 +365,32 @@ mod tests {
         assert_eq!(scopes.iter().map(|s| s.as_ref()).collect::<Vec<_>>(), vec!["/items/0", "/items/1", "/items/2"]);
         let keyed = template_item_scopes(Some(&serde_json::json!({"a/b": 1})), "/m");
         assert_eq!(&*keyed[0], "/m/a~1b");
+    }
+}
+
+/// One check's outcome from its condition's value: a v1.0 validation result
+/// (`{valid, code?, message?, severity?}`: its message, else the rule's) or a boolean (the rule's
+/// message, severity error). A value that is neither is read with [`functions::is_true`].
+fn check_result(rule_message: &str, value: &Value) -> CheckResult {
+    if let Value::Object(result) = value {
+        if let Some(Value::Bool(valid)) = result.get("valid") {
+            let text = |key: &str| result.get(key).and_then(Value::as_str).map(str::to_owned);
+            return CheckResult {
+                passed: *valid,
+                message: text("message").unwrap_or_else(|| rule_message.to_owned()),
+                code: text("code"),
+                severity: match result.get("severity").and_then(Value::as_str) {
+                    Some("warning") => Severity::Warning,
+                    Some("info") => Severity::Info,
+                    _ => Severity::Error,
+                },
+            };
+        }
+    }
+    CheckResult {
+        passed: functions::is_true(value, false),
+        message: rule_message.to_owned(),
+        code: None,
+        severity: Severity::Error,
     }
 }

@@ -105,7 +105,7 @@ impl Surface {
         Ok(Surface {
             id: message.surface_id.clone(),
             catalog_id: message.catalog_id.clone(),
-            catalog,
+            catalog: catalog.clone(),
             root_id: message.root_id.clone(),
             theme: message.theme.clone(),
             send_data_model: message.send_data_model,
@@ -113,7 +113,8 @@ impl Surface {
             data: DataModel::new(limits),
             tree: Tree::default(),
             limits: limits.clone(),
-            options: options.clone(),
+            // A v1.0 surface draws from v1.0 catalogs only, whose checks give structured results.
+            options: ResolveOptions { validation_results: catalog.is_v1(), ..options.clone() },
             rendered: false,
         })
     }

@@ -346,7 +346,7 @@ fn evaluate_call(case: &Value, pack_root: &Path, v1: bool, call: Value) -> Resul
     let agentui_a2ui::dynamic::Dynamic::Call(parsed) = agentui_a2ui::dynamic::Dynamic::parse(&call) else {
         return Err("not a call".into());
     };
-    let mut evaluator = LiteralEvaluator(agentui_a2ui::Localization::default());
+    let mut evaluator = LiteralEvaluator(agentui_a2ui::Localization::default(), v1);
     agentui_a2ui::functions::evaluate(&parsed, &mut evaluator).map_err(|e| e.to_string())
 }
 
@@ -402,7 +402,7 @@ fn same_value(a: &Value, b: &Value) -> bool {
 }
 
 /// Evaluates literal arguments (and nested calls); a case's functions read no data model.
-struct LiteralEvaluator(agentui_a2ui::Localization);
+struct LiteralEvaluator(agentui_a2ui::Localization, bool);
 
 impl agentui_a2ui::dynamic::Evaluator for LiteralEvaluator {
     fn read_path(&mut self, _path: &str) -> Value {
@@ -421,6 +421,10 @@ impl agentui_a2ui::dynamic::Evaluator for LiteralEvaluator {
 
     fn localization(&self) -> &agentui_a2ui::Localization {
         &self.0
+    }
+
+    fn validation_results(&self) -> bool {
+        self.1
     }
 }
 
@@ -672,6 +676,7 @@ fn check_surfaces(group: &SurfaceGroup, expected: &Value) -> Result<(), String> 
                     return Err(format!("{surface_id}: data model {}, expected {value}", surface.data_model()))
                 }
                 "components" => check_components(surface, surface_id, value)?,
+                "validationResult" => check_validation_results(surface, surface_id, value)?,
                 other => return Err(format!("the harness cannot check surfaces.{surface_id}.{other}")),
             }
         }
@@ -693,6 +698,32 @@ fn check_components(surface: &agentui_a2ui::Surface, surface_id: &str, expected:
             if found.as_ref() != Some(value) {
                 return Err(format!("{surface_id}/{id}.{field} is {found:?}, expected {value}"));
             }
+        }
+    }
+    Ok(())
+}
+
+/// Each expected component's validation result as a renderer gets it: its first failing check
+/// (`valid`, `code`, `message`, `severity`), or `{valid: true}` when every check passes. A
+/// field the case leaves out must be absent (`code`), or is not compared (`message`, `severity`
+/// of a passing result).
+fn check_validation_results(surface: &agentui_a2ui::Surface, surface_id: &str, expected: &Value) -> Result<(), String> {
+    for (id, expected) in expected.as_object().into_iter().flatten() {
+        let node = surface.node(id).ok_or_else(|| format!("{surface_id}: no rendered node {id:?}"))?;
+        let found = match node.checks.iter().find(|c| !c.passed) {
+            None => json!({"valid": true}),
+            Some(check) => {
+                let mut result = json!({"valid": false, "message": check.message, "severity": check.severity});
+                if let Some(code) = &check.code {
+                    result["code"] = Value::String(code.clone());
+                }
+                result
+            }
+        };
+        let matches = expected.as_object().into_iter().flatten().all(|(k, v)| found.get(k) == Some(v))
+            && (expected.get("code").is_some() || found.get("code").is_none());
+        if !matches {
+            return Err(format!("{surface_id}/{id}: validation result {found}, expected {expected}"));
         }
     }
     Ok(())
@@ -765,6 +796,24 @@ mod tests {
             "test_action_event_context_unknown_function_reports_expression_error",
             "FunctionCall is oneOf the catalog's anyFunction: the call is refused on arrival (VALIDATION_FAILED) before any tap",
         ),
+        // The engine reads a {valid} operand in v1.0 when it comes from a call (a check function's
+        // result; tests/it/v10.rs); a literal object is no DynamicBoolean in any schema.
+        (
+            "test_evaluate_function_and_validation_result_operands",
+            "and.values items are DynamicBoolean (boolean | DataBinding | FunctionCall) in every schema of the pack: a literal {valid} object is refused",
+        ),
+        (
+            "test_evaluate_function_or_validation_result_operands",
+            "or.values items are DynamicBoolean in every schema of the pack: a literal {valid} object is refused",
+        ),
+        (
+            "test_evaluate_function_not_validation_result_operand",
+            "not.value is DynamicBoolean in every schema of the pack: a literal {valid} object is refused",
+        ),
+        (
+            "test_evaluate_function_not_validation_result_operand_v0_9",
+            "not.value is DynamicBoolean in the v0.9 schemas: a literal {valid} object is refused",
+        ),
         (
             "test_evaluate_function_open_url_valid_https",
             "catalogs/basic/v1 marks openUrl requiresUserActivation: it runs only from a user gesture (an action), never at evaluation",
@@ -781,22 +830,6 @@ mod tests {
         (
             "test_composition_unallowed_child_error",
             "allowedParents/allowedChildren are not implemented (nor the case's shorthand catalog)",
-        ),
-        (
-            "test_evaluate_function_and_validation_result_operands",
-            "v1.0 structured validation results (and/or/not over {valid}) are not implemented",
-        ),
-        (
-            "test_evaluate_function_or_validation_result_operands",
-            "v1.0 structured validation results are not implemented",
-        ),
-        (
-            "test_evaluate_function_not_validation_result_operand",
-            "v1.0 structured validation results are not implemented",
-        ),
-        (
-            "test_evaluate_function_not_validation_result_operand_v0_9",
-            "a {valid} object is refused by the DynamicBoolean schema before evaluation",
         ),
         (
             "test_evaluate_function_pluralize_explicit_zero",
@@ -828,8 +861,6 @@ mod tests {
             "test_index_function_outside_loop_error",
             "@index outside a template renders no value instead of being refused on arrival",
         ),
-        ("test_validation_result_dynamic_object_return", "v1.0 structured validation results are not implemented"),
-        ("test_validation_result_boolean_fallback", "v1.0 structured validation results are not implemented"),
         ("test_rpc_call_renderer_function_success", "agent-callable functions (allowedCallers) are not implemented; the case's functionMetadata declares functions no catalog here has"),
         ("test_rpc_call_renderer_function_requires_user_activation", "agent-callable functions (allowedCallers) are not implemented"),
         ("test_rpc_call_renderer_function_execution_exception", "agent-callable functions (allowedCallers) are not implemented"),

@@ -237,6 +237,19 @@ pub fn coerce_to_string(value: &Value) -> String {
     }
 }
 
+/// Truthiness of a check's condition and of a logic operand. With `validation_results` (v1.0,
+/// where check functions return a validation result) an object with a boolean `valid` is that
+/// boolean; otherwise, and before v1.0, [`coerce_to_bool`].
+pub fn is_true(value: &Value, validation_results: bool) -> bool {
+    match value {
+        Value::Object(map) if validation_results => match map.get("valid") {
+            Some(Value::Bool(valid)) => *valid,
+            _ => coerce_to_bool(value),
+        },
+        _ => coerce_to_bool(value),
+    }
+}
+
 /// Truthiness used by checks and logic functions.
 pub fn coerce_to_bool(value: &Value) -> bool {
     match value {

@@ -399,3 +399,66 @@ fn v10_action_carries_its_user_message_and_v09_has_none() {
     assert_eq!(wire["version"], "v0.9");
     assert!(wire["action"].get("userMessage").is_none());
 }
+
+#[test]
+fn checks_give_structured_results_in_v10_and_booleans_in_v09() {
+    let field = |checks: Value| json!({"id": "f", "component": "TextField", "label": "Email", "value": {"@path": "/email"}, "checks": checks});
+    let mut group = SurfaceGroup::default();
+    assert_clean(&group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID, "dataModel": {"email": "nope", "age": 15},
+               "components": [
+                   {"id": "root", "component": "Column", "children": ["f", "g", "b"]},
+                   field(json!([{"condition": {"@call": "email", "args": {"value": {"@path": "/email"}}}}])),
+                   {"id": "g", "component": "TextField", "label": "Age", "value": {"@path": "/age"},
+                    "checks": [{"condition": {"@call": "numeric", "args": {"value": {"@path": "/age"}, "min": 18}}, "message": "18 or older"}]},
+                   // A warning (a result from data) is shown and does not disable the button.
+                   {"id": "b", "component": "Button", "child": "c", "action": {"event": {"name": "go"}},
+                    "checks": [{"condition": {"@path": "/advice"}, "message": "fallback"},
+                               {"condition": {"@call": "not", "args": {"value": {"@call": "email", "args": {"value": "a@b.co"}}}}, "message": "never"}]},
+                   text("c", json!("Go")),
+               ]}),
+    )));
+    let surface = group.surface("s").unwrap();
+    let f = &surface.node("f").unwrap().checks[0];
+    assert!(!f.passed);
+    assert_eq!(f.code.as_deref(), Some("INVALID_EMAIL"));
+    assert!(f.message.starts_with("Please enter a valid email"), "{}", f.message);
+    let g = &surface.node("g").unwrap().checks[0];
+    assert_eq!((g.passed, g.code.as_deref(), g.message.as_str()), (false, None, "18 or older"));
+    assert_eq!(g.severity, agentui_a2ui::node::Severity::Error);
+    // `not` over a passing email result (`true`) is false: the second check fails.
+    let b = surface.node("b").unwrap();
+    assert!(!b.checks[1].passed);
+    assert!(!b.enabled);
+
+    group.process_value(&v10(
+        "updateDataModel",
+        json!({"surfaceId": "s", "path": "/advice",
+        "value": {"valid": false, "message": "Consider a work address", "severity": "warning"}}),
+    ));
+    let b = group.surface("s").unwrap().node("b").unwrap();
+    assert_eq!(b.checks[0].severity, agentui_a2ui::node::Severity::Warning);
+    assert_eq!(b.checks[0].message, "Consider a work address");
+    // Still disabled by the failing error-severity check, not by the warning.
+    assert!(!b.enabled);
+    group.process_value(&v10(
+        "updateComponents",
+        json!({"surfaceId": "s", "components": [
+        {"id": "b", "component": "Button", "child": "c", "action": {"event": {"name": "go"}},
+         "checks": [{"condition": {"@path": "/advice"}, "message": "fallback"}]}]}),
+    ));
+    let b = group.surface("s").unwrap().node("b").unwrap();
+    assert!(!b.checks[0].passed && b.enabled, "a warning does not disable: {b:?}");
+
+    // v0.9: email is a boolean; the rule's message, no code.
+    let mut group = SurfaceGroup::default();
+    group
+        .process_value(&json!({"version": "v0.9", "createSurface": {"surfaceId": "t", "catalogId": BASIC_CATALOG_ID}}));
+    group.process_value(&json!({"version": "v0.9", "updateDataModel": {"surfaceId": "t", "value": {"email": "nope"}}}));
+    assert_clean(&group.process_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "t", "components": [
+        {"id": "root", "component": "TextField", "label": "Email", "value": {"path": "/email"},
+         "checks": [{"condition": {"call": "email", "args": {"value": {"path": "/email"}}}, "message": "Bad email"}]}]}})));
+    let check = &group.surface("t").unwrap().node("root").unwrap().checks[0];
+    assert_eq!((check.passed, check.code.as_deref(), check.message.as_str()), (false, None, "Bad email"));
+}
