@@ -619,7 +619,12 @@ fn validate(case: &Value) -> Result<(), String> {
     let version = case_version(case);
     let mut group = group_for(&version)?;
     if let Some(schema) = case["catalog"].get("catalogSchema") {
-        let catalog = agentui_a2ui::catalog::Catalog::from_json(schema)
+        // The case's catalog block names the version its schema is written for.
+        let mut schema = schema.clone();
+        if schema.get("protocolVersion").is_none() {
+            schema["protocolVersion"] = Value::from(version.trim_start_matches('v'));
+        }
+        let catalog = agentui_a2ui::catalog::Catalog::from_json(&schema)
             .map_err(|e| format!("the case's catalogSchema does not load as a catalog: {e}"))?;
         group.catalogs_mut().register(std::sync::Arc::new(catalog));
     }
@@ -824,14 +829,6 @@ mod tests {
     /// with the reason.
     const NOT_YET: &[(&str, &str)] = &[
         (
-            "test_composition_unallowed_parent_error",
-            "allowedParents/allowedChildren are not implemented (nor the case's shorthand catalog)",
-        ),
-        (
-            "test_composition_unallowed_child_error",
-            "allowedParents/allowedChildren are not implemented (nor the case's shorthand catalog)",
-        ),
-        (
             "test_evaluate_function_pluralize_explicit_zero",
             "pluralize follows the locale's CLDR categories; an explicit zero form for English is not chosen",
         ),
@@ -848,14 +845,6 @@ mod tests {
         (
             "test_evaluate_function_format_date_impossible_month",
             "formatDate refuses an impossible date instead of normalising it",
-        ),
-        (
-            "test_evaluate_function_v10_runs_in_named_catalog",
-            "v1.0 catalog files whose function schemas use \"@call\" do not load yet",
-        ),
-        (
-            "test_evaluate_function_v10_runs_in_surface_default",
-            "v1.0 catalog files whose function schemas use \"@call\" do not load yet",
         ),
         (
             "test_index_function_outside_loop_error",

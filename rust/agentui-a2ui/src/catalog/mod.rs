@@ -24,6 +24,7 @@ use crate::error::A2uiError;
 use crate::schema::SchemaError;
 
 pub use capabilities::BASIC_CATALOG_ALIASES;
+pub use load::SURFACE_COMPONENT;
 
 /// Id of the v0.9 basic catalog as the current spec names it.
 pub const BASIC_CATALOG_ID: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
@@ -52,6 +53,11 @@ pub struct ComponentDef {
     pub description: String,
     /// JSON Schema of the whole component object (`id`, `component`, properties).
     pub schema: Value,
+    /// v1.0 `allowedParents`: the component types (and `"Surface"`, the root's place) it may sit
+    /// under; `None` allows any.
+    pub allowed_parents: Option<Vec<String>>,
+    /// v1.0 `allowedChildren`: the component types it may hold; `None` allows any.
+    pub allowed_children: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone)]
@@ -137,6 +143,11 @@ impl Catalog {
     /// of the function it names; paths are relative to the call object.
     pub fn validate_function_call(&self, call: &Value) -> Vec<SchemaError> {
         self.compiled.validate_function_call(self, call)
+    }
+
+    /// Whether any component restricts its parents or children (v1.0), so a surface checks them.
+    pub fn has_composition_rules(&self) -> bool {
+        self.components.iter().any(|c| c.allowed_parents.is_some() || c.allowed_children.is_some())
     }
 
     pub fn component(&self, name: &str) -> Option<&ComponentDef> {

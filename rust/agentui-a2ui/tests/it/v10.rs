@@ -462,3 +462,82 @@ fn checks_give_structured_results_in_v10_and_booleans_in_v09() {
     let check = &group.surface("t").unwrap().node("root").unwrap().checks[0];
     assert_eq!((check.passed, check.code.as_deref(), check.message.as_str()), (false, None, "Bad email"));
 }
+
+fn composition_catalog() -> std::sync::Arc<agentui_a2ui::catalog::Catalog> {
+    // A v1.0 catalog as its definition schema allows: components need not fix `component`,
+    // and a function schema may write the wire's "@call".
+    let catalog = agentui_a2ui::catalog::Catalog::from_json(&json!({
+        "catalogId": "custom", "protocolVersion": "1.0",
+        "components": {
+            "Page": {"allowedParents": ["Surface"], "allowedChildren": ["Header", "Box"]},
+            "Header": {"allowedParents": ["Page", "Box"]},
+            "Box": {"type": "object"},
+        },
+        "functions": {"shout": {"type": "object", "returnType": "string",
+            "properties": {"@call": {"const": "shout"}, "args": {"type": "object"}}, "required": ["@call"]}},
+    }))
+    .expect("a v1.0 catalog in its definition's shorthand loads");
+    assert!(catalog.function("shout").is_some());
+    std::sync::Arc::new(catalog)
+}
+
+#[test]
+fn allowed_parents_and_children_are_enforced_with_surface_as_the_root() {
+    let run = |components: Value| {
+        let mut group = SurfaceGroup::default();
+        group.catalogs_mut().register(composition_catalog());
+        let outcome = group.process_value(&v10(
+            "createSurface",
+            json!({"surfaceId": "s", "catalogId": "custom", "components": components}),
+        ));
+        errors(&outcome).iter().map(|e| e["code"].as_str().unwrap_or_default().to_owned()).collect::<Vec<_>>()
+    };
+    let ok = run(json!([{"id": "root", "component": "Page", "children": ["h", "b"]},
+        {"id": "h", "component": "Header"}, {"id": "b", "component": "Box", "children": ["h2"]},
+        {"id": "h2", "component": "Header"}]));
+    assert!(ok.is_empty(), "{ok:?}");
+    // Page may only be the root (its parent is the reserved Surface).
+    assert_eq!(
+        run(json!([{"id": "root", "component": "Box", "children": ["p"]}, {"id": "p", "component": "Page"}])),
+        ["UNALLOWED_PARENT"]
+    );
+    // Header may not be the root, nor sit under a Box's parent that is not listed.
+    assert_eq!(run(json!([{"id": "root", "component": "Header"}])), ["UNALLOWED_PARENT"]);
+    // Page holds only Header and Box.
+    assert_eq!(
+        run(json!([{"id": "root", "component": "Page", "children": ["p2"]}, {"id": "p2", "component": "Page"}])),
+        ["UNALLOWED_CHILD"]
+    );
+
+    // A later update that breaks a rule is refused and changes nothing.
+    let mut group = SurfaceGroup::default();
+    group.catalogs_mut().register(composition_catalog());
+    assert_clean(&group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": "custom",
+        "components": [{"id": "root", "component": "Page", "children": ["b"]}, {"id": "b", "component": "Box"}]}),
+    )));
+    let outcome = group.process_value(&v10(
+        "updateComponents",
+        json!({"surfaceId": "s", "components": [
+        {"id": "b", "component": "Box", "children": ["x"]}, {"id": "x", "component": "Page"}]}),
+    ));
+    assert_eq!(only_error(&outcome).1, "UNALLOWED_PARENT");
+    assert!(group.surface("s").unwrap().node("x").is_none());
+}
+
+#[test]
+fn surface_is_reserved_and_v09_catalogs_still_fix_component() {
+    let load = |doc: Value| agentui_a2ui::catalog::Catalog::from_json(&doc).map(|_| ()).map_err(|e| e.to_string());
+    assert!(load(json!({"catalogId": "c", "protocolVersion": "1.0", "components": {"Surface": {}}})).is_err());
+    assert!(load(
+        json!({"catalogId": "c", "protocolVersion": "1.0", "components": {"A": {"allowedParents": "Surface"}}})
+    )
+    .is_err());
+    assert!(load(
+        json!({"catalogId": "c", "protocolVersion": "1.0", "components": {"A": {"allowedParents": ["B", "B"]}}})
+    )
+    .is_err());
+    let v09 = load(json!({"catalogId": "c", "components": {"A": {"type": "object"}}}));
+    assert!(v09.unwrap_err().contains("must fix `component`"));
+}
