@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 
 use super::dsl::{COMMON_TYPES_ID, COMMON_TYPES_V1_ID, DIALECT};
 use super::envelope::{self, SERVER_MESSAGES, SERVER_TO_CLIENT_ID};
-use super::{common_types, Catalog, CatalogError, ComponentDef, FunctionDef, ReturnType};
+use super::{common_types, AllowedCallers, Catalog, CatalogError, ComponentDef, FunctionDef, ReturnType};
 use crate::schema::{CompiledSchema, SchemaCompileError, SchemaError, SchemaRegistry};
 
 /// Where the catalog in use is registered for `$ref`s such as `catalog.json#/$defs/anyFunction`.
@@ -189,11 +189,26 @@ fn function_def(name: &str, schema: &Value) -> Result<FunctionDef, CatalogError>
             invalid(format!("function {name:?}: returnType {value} is not one of {}", return_type_names()))
         })?,
     };
+    let allowed_callers = match schema.get("allowedCallers") {
+        None => AllowedCallers::default(),
+        Some(value) => value.as_str().and_then(AllowedCallers::parse).ok_or_else(|| {
+            invalid(format!(
+                "function {name:?}: allowedCallers {value} is not rendererOnly, agentOnly or rendererOrAgent"
+            ))
+        })?,
+    };
+    let requires_user_activation = match schema.get("requiresUserActivation") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(invalid(format!("function {name:?}: requiresUserActivation must be a boolean"))),
+    };
     Ok(FunctionDef {
         name: name.to_string(),
         description: schema.get("description").and_then(Value::as_str).unwrap_or_default().to_string(),
         parameters,
         return_type,
+        allowed_callers,
+        requires_user_activation,
     })
 }
 

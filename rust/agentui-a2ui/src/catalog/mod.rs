@@ -67,6 +67,44 @@ pub struct FunctionDef {
     /// JSON Schema of the `args` object.
     pub parameters: Value,
     pub return_type: ReturnType,
+    /// v1.0 `allowedCallers`: who may call the function (the renderer only by default).
+    pub allowed_callers: AllowedCallers,
+    /// v1.0 `requiresUserActivation`: runs only from a user gesture (`openUrl`), so never on an
+    /// agent's request.
+    pub requires_user_activation: bool,
+}
+
+/// v1.0 `allowedCallers` of a catalog function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AllowedCallers {
+    #[default]
+    RendererOnly,
+    AgentOnly,
+    RendererOrAgent,
+}
+
+impl AllowedCallers {
+    pub fn parse(text: &str) -> Option<AllowedCallers> {
+        match text {
+            "rendererOnly" => Some(AllowedCallers::RendererOnly),
+            "agentOnly" => Some(AllowedCallers::AgentOnly),
+            "rendererOrAgent" => Some(AllowedCallers::RendererOrAgent),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AllowedCallers::RendererOnly => "rendererOnly",
+            AllowedCallers::AgentOnly => "agentOnly",
+            AllowedCallers::RendererOrAgent => "rendererOrAgent",
+        }
+    }
+
+    /// Whether an agent's `callRendererFunction` may run the function.
+    pub fn agent_may_call(self) -> bool {
+        self != AllowedCallers::RendererOnly
+    }
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -541,3 +541,47 @@ fn surface_is_reserved_and_v09_catalogs_still_fix_component() {
     let v09 = load(json!({"catalogId": "c", "components": {"A": {"type": "object"}}}));
     assert!(v09.unwrap_err().contains("must fix `component`"));
 }
+
+#[test]
+fn agent_may_call_the_functions_its_catalog_allows_and_no_others() {
+    let mut group = SurfaceGroup::default();
+    let catalog = agentui_a2ui::catalog::Catalog::from_json(&json!({
+        "catalogId": "tools", "protocolVersion": "1.0",
+        "functions": {
+            "formatString": {"type": "object", "allowedCallers": "rendererOrAgent",
+                "properties": {"@call": {"const": "formatString"}, "args": {"type": "object",
+                    "properties": {"value": {"type": "string"}}, "required": ["value"]}}, "required": ["@call"]},
+            "formatDate": {"type": "object", "allowedCallers": "agentOnly",
+                "properties": {"@call": {"const": "formatDate"}, "args": {"type": "object"}}, "required": ["@call"]},
+            "openUrl": {"type": "object", "allowedCallers": "rendererOrAgent", "requiresUserActivation": true,
+                "properties": {"@call": {"const": "openUrl"}, "args": {"type": "object"}}, "required": ["@call"]},
+            "required": {"type": "object",
+                "properties": {"@call": {"const": "required"}, "args": {"type": "object"}}, "required": ["@call"]},
+        },
+    }))
+    .unwrap();
+    group.catalogs_mut().register(std::sync::Arc::new(catalog));
+    let mut ask = |id: &str, function: &str, args: Value| {
+        let outcome = group.process_value(&v10(
+            "callRendererFunction",
+            json!({"functionCallId": id,
+            "callFunction": {"@call": function, "catalogId": "tools", "args": args}}),
+        ));
+        assert!(outcome.events.is_empty());
+        let [answer] = outcome.emitted.as_slice() else { panic!("{:?}", outcome.emitted) };
+        answer.to_wire()["rendererFunctionResponse"].clone()
+    };
+    assert_eq!(ask("1", "formatString", json!({"value": "a${'b'}"})), json!({"functionCallId": "1", "value": "ab"}));
+    let code = |answer: Value| answer["error"]["code"].as_str().unwrap_or_default().to_owned();
+    // Wrong arguments for the catalog's schema: refused, not run.
+    assert_eq!(code(ask("2", "formatString", json!({"value": 3}))), "INVALID_FUNCTION_CALL");
+    // Runs and fails: an execution error.
+    assert_eq!(code(ask("3", "formatDate", json!({"value": "not a date", "format": "yyyy"}))), "EXECUTION_ERROR");
+    // Needs a user gesture; rendererOnly (the default): refused.
+    assert_eq!(code(ask("4", "openUrl", json!({"url": "https://example.com"}))), "INVALID_FUNCTION_CALL");
+    assert_eq!(code(ask("5", "required", json!({"value": "x"}))), "INVALID_FUNCTION_CALL");
+    // The built-in basic catalog v1 marks openUrl as needing a gesture.
+    let basic = agentui_a2ui::catalog::Catalog::basic_v1();
+    assert!(basic.function("openUrl").unwrap().requires_user_activation);
+    assert!(!basic.function("formatString").unwrap().allowed_callers.agent_may_call());
+}
