@@ -220,6 +220,17 @@ pub fn validate_client_message(envelope: &Value) -> Vec<SchemaError> {
     load::validate_client_message(envelope)
 }
 
+/// The common types every catalog refers to (`$defs` such as `DynamicValue`, `CheckRule`), as
+/// this engine defines them for v0.9 or for v1.0. Their `FunctionCall` refers to the catalog in
+/// use as `catalog.json#/$defs/anyFunction`.
+pub fn common_types(v1: bool) -> Value {
+    if v1 {
+        common_types::document_v1()
+    } else {
+        common_types::document()
+    }
+}
+
 /// JSON Schema of the object [`CatalogRegistry::client_capabilities`] returns, for agents and
 /// agent developers.
 pub fn client_capabilities_schema() -> Value {
