@@ -28,6 +28,8 @@ pub struct CaseReport {
     /// The suite file, relative to DIR.
     pub file: String,
     pub name: String,
+    /// The protocol version the case is written for (`v0.9` when it names none).
+    pub version: String,
     pub verdict: Verdict,
 }
 
@@ -65,7 +67,7 @@ pub fn run_dir(dir: &Path) -> Result<Vec<CaseReport>, String> {
             for case in cases {
                 let name = case["name"].as_str().unwrap_or("(unnamed)").to_owned();
                 let verdict = run_case(&case, &pack_root);
-                reports.push(CaseReport { file: rel.clone(), name, verdict });
+                reports.push(CaseReport { file: rel.clone(), name, version: case_version(&case), verdict });
             }
         }
     }
@@ -109,6 +111,16 @@ pub fn command(dir: &Path) -> Result<ExitCode, String> {
         }
     }
     println!("{not_run} not run");
+    // Per protocol version the cases are written for (a case naming none reads as v0.9).
+    let mut versions: Vec<&str> = reports.iter().map(|r| r.version.as_str()).collect();
+    versions.sort_unstable();
+    versions.dedup();
+    for version in versions {
+        let of =
+            |want: fn(&Verdict) -> bool| reports.iter().filter(|r| r.version == version && want(&r.verdict)).count();
+        let (p, f) = (of(|v| *v == Verdict::Passed), of(|v| matches!(v, Verdict::Failed(_))));
+        println!("{version}: {p} passed, {f} failed");
+    }
     println!("{passed} passed, {failed} failed");
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
@@ -874,6 +886,15 @@ mod tests {
             "test_evaluate_function_not_validation_result_operand_v0_9",
             "not.value is DynamicBoolean in the v0.9 schemas: a literal {valid} object is refused",
         ),
+        // catalogs/basic/v1 describes pluralize as choosing "based on the CLDR plural category of
+        // the count ... For English, just use 'one' and 'other'"; in English 0 and 2 are `other`.
+        ("test_evaluate_function_pluralize_explicit_zero", "picks `zero` for 0 in English; the v1 catalog chooses by CLDR category, which is `other` there"),
+        ("test_evaluate_function_pluralize_explicit_two", "picks `two` for 2 in English; the v1 catalog chooses by CLDR category, which is `other` there"),
+        ("test_evaluate_function_pluralize_explicit_empty_string", "picks `zero` for 0 in English; the v1 catalog chooses by CLDR category (`other`: \"default\")"),
+        (
+            "test_evaluate_function_format_date_iso_normalized",
+            "format \"ISO\" is no TR35 pattern; the v1 catalog's formatDate.format is \"A Unicode TR35 date pattern string\" (I is no TR35 letter)",
+        ),
         (
             "test_evaluate_function_open_url_valid_https",
             "catalogs/basic/v1 marks openUrl requiresUserActivation: it runs only from a user gesture (an action), never at evaluation",
@@ -883,24 +904,6 @@ mod tests {
     /// Renderer-side behaviour not built yet, or a rule of ours the case goes against; each
     /// with the reason.
     const NOT_YET: &[(&str, &str)] = &[
-        (
-            "test_evaluate_function_pluralize_explicit_zero",
-            "pluralize follows the locale's CLDR categories; an explicit zero form for English is not chosen",
-        ),
-        (
-            "test_evaluate_function_pluralize_explicit_two",
-            "pluralize follows the locale's CLDR categories; an explicit two form for English is not chosen",
-        ),
-        ("test_evaluate_function_pluralize_explicit_empty_string", "an empty category text falls back to other"),
-        ("test_evaluate_function_format_date_iso_normalized", "formatDate has no ISO pattern letter"),
-        (
-            "test_evaluate_function_format_date_impossible_day",
-            "formatDate refuses an impossible date instead of normalising it",
-        ),
-        (
-            "test_evaluate_function_format_date_impossible_month",
-            "formatDate refuses an impossible date instead of normalising it",
-        ),
         (
             "test_index_function_outside_loop_error",
             "@index outside a template renders no value instead of being refused on arrival",
@@ -953,7 +956,12 @@ mod tests {
         println!("{not_run} not run");
         println!("{passed} passed, {failed} failed");
         assert!(unexpected.is_empty(), "{}", unexpected.join("\n"));
-        assert!(passed >= 100, "only {passed} passed");
+        // The suite's v0.9 and v0.9.1 cases run too (the issue asks for both versions).
+        let older_passed =
+            reports.iter().filter(|r| r.version.starts_with("v0.9") && r.verdict == Verdict::Passed).count();
+        println!("{older_passed} of the passes are v0.9 / v0.9.1 cases (or name no version, read as v0.9)");
+        assert!(older_passed >= 60, "only {older_passed} v0.9 cases passed");
+        assert!(passed >= 175, "only {passed} passed");
     }
 
     #[test]

@@ -342,6 +342,9 @@ mod format_string {
             fmt_err("${formatDate(value: 'nope', format: 'yyyy')}", json!({})),
             FunctionError::InvalidArgs { .. }
         ));
+        // On the calendar or nothing: an impossible date shows as empty, never rolled over.
+        assert_eq!(fmt("[${formatDate(value: '2026-02-30', format: 'yyyy-MM-dd')}]", json!({})), "[]");
+        assert_eq!(fmt("[${formatDate(value: '2026-13-01T10:00:00Z', format: 'yyyy')}]", json!({})), "[]");
     }
 
     #[test]
