@@ -213,10 +213,13 @@ pub fn resolve_bounded(
         props.push(key.clone(), value);
     }
     // Media URLs come from the agent (or data it wrote): only allowed schemes reach the renderer.
+    // A v1.0 Video's `posterUrl` is a media URL too.
     if MEDIA_COMPONENTS.contains(&def.component_type.as_ref()) {
-        if let Some(url @ Value::String(_)) = props.get_mut("url") {
-            if url.as_str().is_some_and(|u| options.url_policy.check(u).is_err()) {
-                *url = Value::Null;
+        for key in ["url", "posterUrl"] {
+            if let Some(url @ Value::String(_)) = props.get_mut(key) {
+                if url.as_str().is_some_and(|u| options.url_policy.check(u).is_err()) {
+                    *url = Value::Null;
+                }
             }
         }
     }

@@ -585,3 +585,18 @@ fn agent_may_call_the_functions_its_catalog_allows_and_no_others() {
     assert!(basic.function("openUrl").unwrap().requires_user_activation);
     assert!(!basic.function("formatString").unwrap().allowed_callers.agent_may_call());
 }
+
+#[test]
+fn video_poster_goes_through_the_media_url_policy() {
+    let mut group = SurfaceGroup::default();
+    assert_clean(&group.process_value(&create_with(
+        "s",
+        json!([{"id": "root", "component": "Column", "children": ["ok", "bad"]},
+               {"id": "ok", "component": "Video", "url": "https://a.b/v.mp4", "posterUrl": {"@path": "/poster"}},
+               {"id": "bad", "component": "Video", "url": "https://a.b/v.mp4", "posterUrl": "javascript:alert(1)"}]),
+    )));
+    assert_eq!(prop(&group, "s", "ok", "posterUrl"), Some(Value::Null));
+    assert_eq!(prop(&group, "s", "bad", "posterUrl"), Some(Value::Null));
+    group.process_value(&v10("updateDataModel", json!({"surfaceId": "s", "path": "/poster", "value": "https://a.b/p.png"})));
+    assert_eq!(prop(&group, "s", "ok", "posterUrl"), Some(json!("https://a.b/p.png")));
+}

@@ -25,6 +25,9 @@ class NodeScope internal constructor(
     /** The first failing check's message, for inputs to show. */
     val validationMessage: String? get() = node.validationMessage
 
+    /** The first failing check as an input shows it: its message, and whether it is an error. */
+    val checkShown: CheckShown? get() = checkShown(node.checks)
+
     fun prop(name: String): NodeValue? = node.prop(name)
 
     /** A prop as text: text as is, numbers without a trailing `.0`, booleans as true/false. */
