@@ -597,6 +597,9 @@ fn video_poster_goes_through_the_media_url_policy() {
     )));
     assert_eq!(prop(&group, "s", "ok", "posterUrl"), Some(Value::Null));
     assert_eq!(prop(&group, "s", "bad", "posterUrl"), Some(Value::Null));
-    group.process_value(&v10("updateDataModel", json!({"surfaceId": "s", "path": "/poster", "value": "https://a.b/p.png"})));
+    group.process_value(&v10(
+        "updateDataModel",
+        json!({"surfaceId": "s", "path": "/poster", "value": "https://a.b/p.png"}),
+    ));
     assert_eq!(prop(&group, "s", "ok", "posterUrl"), Some(json!("https://a.b/p.png")));
 }
