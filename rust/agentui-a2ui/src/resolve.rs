@@ -355,22 +355,6 @@ fn template_item_scopes(list: Option<&Value>, list_path: &str) -> Vec<Arc<str>> 
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn instance_ids_and_item_scopes() {
-        let row: Arc<str> = "row".into();
-        assert_eq!(&*instance_id(&row, ""), "row");
-        assert_eq!(&*instance_id(&row, "/items/3"), "row@/items/3");
-        let scopes = template_item_scopes(Some(&serde_json::json!([1, 2, 3])), "/items");
-        assert_eq!(scopes.iter().map(|s| s.as_ref()).collect::<Vec<_>>(), vec!["/items/0", "/items/1", "/items/2"]);
-        let keyed = template_item_scopes(Some(&serde_json::json!({"a/b": 1})), "/m");
-        assert_eq!(&*keyed[0], "/m/a~1b");
-    }
-}
-
 /// One check's outcome from its condition's value: a v1.0 validation result
 /// (`{valid, code?, message?, severity?}`: its message, else the rule's) or a boolean (the rule's
 /// message, severity error). A value that is neither is read with [`functions::is_true`].
@@ -395,5 +379,21 @@ fn check_result(rule_message: &str, value: &Value) -> CheckResult {
         message: rule_message.to_owned(),
         code: None,
         severity: Severity::Error,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instance_ids_and_item_scopes() {
+        let row: Arc<str> = "row".into();
+        assert_eq!(&*instance_id(&row, ""), "row");
+        assert_eq!(&*instance_id(&row, "/items/3"), "row@/items/3");
+        let scopes = template_item_scopes(Some(&serde_json::json!([1, 2, 3])), "/items");
+        assert_eq!(scopes.iter().map(|s| s.as_ref()).collect::<Vec<_>>(), vec!["/items/0", "/items/1", "/items/2"]);
+        let keyed = template_item_scopes(Some(&serde_json::json!({"a/b": 1})), "/m");
+        assert_eq!(&*keyed[0], "/m/a~1b");
     }
 }
