@@ -58,7 +58,7 @@ pub struct ResolveOptions {
     pub url_policy: UrlPolicy,
     pub localization: Localization,
     /// v1.0 surfaces: checks give structured validation results (see
-    /// [`Evaluator::validation_results`](crate::dynamic::Evaluator::validation_results)).
+    /// [`Evaluator::validation_results`]).
     pub validation_results: bool,
 }
 
