@@ -35,15 +35,16 @@ pub struct CaseReport {
 
 /// Actions of the suite this harness does not run, with the reason.
 const NOT_RUN: &[(&str, &str)] = &[
-    ("select_catalog", "agent side: an agent's choice of catalog from renderer capabilities"),
-    ("from_json", "catalog tooling: the SDKs' catalog object model (prune, render, load) is not ours"),
-    ("catalog_schema", "catalog tooling: the SDKs' catalog object model (prune, render, load) is not ours"),
-    ("common_types_schema", "schema tooling: the SDKs' common-types schema loader is not ours"),
     (
-        "accessibility_check",
-        "web renderer checks: axe-core rules over components outside the basic catalog (Button.title, Container)",
+        "from_json",
+        "agent SDK tooling: the SDKs' catalog object (v0.8 styles mapped to a theme, anyComponent filtering) that agents prune and render into prompts",
     ),
-    ("resolve_nodes", "not driven yet"),
+    ("catalog_schema", "agent SDK tooling: a catalog bundled with the common types for a prompt"),
+    ("common_types_schema", "agent SDK tooling: the common-types schema generated from an SDK's model classes"),
+    (
+        "resolve_nodes",
+        "renderer-side, NOT DRIVEN YET: the SDK node layer's per-node emission counts, node identity and writable flags map onto SurfaceDiff patches, but the harness does not translate its fixtures (v0.9.1, structural node paths) yet",
+    ),
 ];
 
 /// Runs every `.yaml` suite under `dir` (recursively, in path order).
@@ -138,6 +139,8 @@ fn run_case(case: &Value, pack_root: &Path) -> Verdict {
         "parse_expression_template" => parse_expression_template(case),
         "dispatch_action" => dispatch_action(case),
         "validate_common_type" => validate_common_type(case),
+        "select_catalog" => select_catalog(case),
+        "accessibility_check" => accessibility_check(case),
         other => Err(format!("unknown action {other:?}")),
     };
     match result {
@@ -578,6 +581,125 @@ fn validate_common_type(case: &Value) -> Result<(), String> {
     Ok(())
 }
 
+// ---- action: select_catalog ----
+
+/// The catalog a v1.0 surface takes a component (or a call) from: the surface is created with its
+/// default catalog, each other catalog the case names is registered (holding the components it
+/// uses, any properties), and the components are sent. `expectSelected`: everything the case sends
+/// is accepted and the component naming that catalog (or, with none named, every component)
+/// renders; `expectError`: an error is sent back.
+fn select_catalog(case: &Value) -> Result<(), String> {
+    let args = &case["args"];
+    let surface = &args["surface"];
+    let default = surface["defaultCatalogId"].as_str().ok_or("a case without surface.defaultCatalogId")?;
+    let mut group = group_for("v1.0")?;
+    let components = args["components"].as_object().cloned().unwrap_or_default();
+    for id in surface["supportedCatalogIds"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+        if id == "basic" {
+            continue;
+        }
+        let used: serde_json::Map<String, Value> = components
+            .values()
+            .filter(|c| c["catalogId"] == id)
+            .filter_map(|c| c["component"].as_str())
+            .map(|name| (name.to_owned(), json!({"type": "object"})))
+            .collect();
+        let version = args["catalogs"][id]["protocolVersion"].as_str().unwrap_or("v1.0").trim_start_matches('v');
+        let catalog = agentui_a2ui::catalog::Catalog::from_json(
+            &json!({"catalogId": id, "protocolVersion": version, "components": used}),
+        )
+        .map_err(|e| format!("{id}: {e}"))?;
+        group.catalogs_mut().register(std::sync::Arc::new(catalog));
+    }
+    let mut sent: Vec<Value> = Vec::new();
+    let mut send = |group: &mut SurfaceGroup, message: Value| {
+        sent.extend(group.process_value(&message).emitted.iter().map(ClientMessage::to_wire));
+    };
+    send(&mut group, json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": default}}));
+    if !components.is_empty() {
+        let root = json!({"id": "root", "component": "Column", "children": components.keys().collect::<Vec<_>>()});
+        let mut list = vec![root];
+        list.extend(components.iter().map(|(id, c)| {
+            let mut c = c.clone();
+            c["id"] = Value::from(id.as_str());
+            c
+        }));
+        send(&mut group, json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": list}}));
+    }
+    if let Some(call) = args.get("functionCall") {
+        let text = json!({"id": "root", "component": "Text", "text": call});
+        send(&mut group, json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [text]}}));
+    }
+    match (case.get("expectError"), case["expectSelected"].as_str()) {
+        (Some(expected), _) => check_error(&sent, expected),
+        (None, Some(selected)) => {
+            if !sent.is_empty() {
+                return Err(format!("expected {selected} to be selected, sent {}", Value::Array(sent)));
+            }
+            let surface = group.surface("s").ok_or("no surface")?;
+            for (id, c) in &components {
+                let from = c["catalogId"].as_str().unwrap_or(default);
+                if from == selected && surface.node(id).is_none() {
+                    return Err(format!("{id} from {selected} did not render"));
+                }
+            }
+            Ok(())
+        }
+        (None, None) => Err("a case without expectSelected or expectError".into()),
+    }
+}
+
+// ---- action: accessibility_check ----
+
+/// The case's surface (v1.0, the basic catalog v1) sent as one `createSurface`, then each
+/// `accessibilityTree` expectation compared with the resolved node's accessibility (`label`,
+/// `description`, `live`, `hidden`). A platform role or state, and the web renderers' axe-core
+/// rules, are not the engine's to check: such an expectation fails the case.
+fn accessibility_check(case: &Value) -> Result<(), String> {
+    let mut group = group_for("v1.0")?;
+    let surface = case["surface"].as_object().ok_or("a case without surface")?;
+    let mut root = surface.clone();
+    root.remove("components");
+    let mut components = vec![Value::Object(root)];
+    for (id, c) in surface.get("components").and_then(Value::as_object).into_iter().flatten() {
+        let mut c = c.clone();
+        c["id"] = Value::from(id.as_str());
+        components.push(c);
+    }
+    let message = json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "basic",
+        "dataModel": case.get("dataModel").cloned().unwrap_or(json!({})), "components": components}});
+    let sent: Vec<Value> = group.process_value(&message).emitted.iter().map(ClientMessage::to_wire).collect();
+    if !sent.is_empty() {
+        return Err(format!("refused: {}", Value::Array(sent)));
+    }
+    let assertions = &case["assertions"];
+    let surface = group.surface("s").ok_or("no surface")?;
+    for (id, expected) in assertions["accessibilityTree"].as_object().into_iter().flatten() {
+        let node = surface.node(id).ok_or_else(|| format!("no rendered node {id:?}"))?;
+        let a11y = node.accessibility.as_ref();
+        for (key, value) in expected.as_object().into_iter().flatten() {
+            let found = match key.as_str() {
+                "label" => a11y.and_then(|a| a.label.clone()).map(Value::from),
+                "description" => a11y.and_then(|a| a.description.clone()).map(Value::from),
+                "live" => a11y.and_then(|a| a.live.clone()).map(Value::from),
+                "hidden" => a11y.and_then(|a| a.hidden).map(Value::from),
+                other => {
+                    return Err(format!("{id}.{other}: a platform's accessibility role or state, not the engine's"))
+                }
+            };
+            if found.as_ref() != Some(value) {
+                return Err(format!("{id}.{key} is {found:?}, expected {value}"));
+            }
+        }
+    }
+    if assertions.get("axeCore").is_some() {
+        return Err(
+            "the accessibility tree matches; axe-core rules check a web page's DOM, which the harness cannot".into()
+        );
+    }
+    Ok(())
+}
+
 // ---- action: parse_expression_template ----
 
 /// Parses a `formatString` template with the engine's parser and compares its parts, adjacent
@@ -895,6 +1017,14 @@ mod tests {
             "test_evaluate_function_format_date_iso_normalized",
             "format \"ISO\" is no TR35 pattern; the v1 catalog's formatDate.format is \"A Unicode TR35 date pattern string\" (I is no TR35 letter)",
         ),
+        // The accessibility cases name catalogs/basic/v1/catalog.json, whose Button has `child`
+        // and no `title`, and which has no `Container`.
+        ("test_accessibility_attributes_plumbing", "Button.title is not in catalogs/basic/v1 (the catalog the case names): refused"),
+        ("test_accessibility_implicit_label_inference", "Button.title is not in catalogs/basic/v1: refused (a Button's label comes from its child)"),
+        ("test_accessibility_interactive_roles_and_states", "Button.title, CheckBox.checked and ChoicePicker.selectedIndex are not in catalogs/basic/v1: refused"),
+        ("test_accessibility_dynamic_label_and_hidden_binding", "Button.title is not in catalogs/basic/v1: refused"),
+        ("test_accessibility_live_region_assertive", "Container is not a component of catalogs/basic/v1: refused"),
+        ("test_multi_catalog_surface_default_fallback", "Button.title is not in the basic catalog v1: refused"),
         (
             "test_evaluate_function_open_url_valid_https",
             "catalogs/basic/v1 marks openUrl requiresUserActivation: it runs only from a user gesture (an action), never at evaluation",
@@ -920,6 +1050,13 @@ mod tests {
             "test_rpc_call_renderer_function_requires_user_activation",
             "deliberate: an agent's message is never a user gesture, so a requiresUserActivation function is refused (the case assumes an activation present)",
         ),
+        (
+            "test_accessibility_hidden_subtree",
+            "its accessibility tree matches (hidden reaches the node); its axe-core rule checks a web DOM, which no native renderer has",
+        ),
+        ("test_multi_catalog_explicit_catalog_id_resolution", "several catalogs on one surface are not implemented: a component naming another catalog is refused"),
+        ("test_multi_catalog_function_resolution_precedence", "several catalogs on one surface are not implemented: a call naming another catalog is refused"),
+        ("test_multi_catalog_version_mismatch_error", "several catalogs on one surface are not implemented: a surface has no list of supported catalogs to check"),
         ("test_rpc_call_agent_function_dispatch", "callAgentFunction: no renderer function calls the agent yet"),
     ];
 
