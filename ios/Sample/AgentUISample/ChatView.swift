@@ -133,7 +133,7 @@ struct ChatView: View {
 
     private var inputBar: some View {
         HStack(spacing: 8) {
-            TextField("Message (try \"book a table\" or \"open settings\")", text: $draft)
+            TextField("Message (try \"book a table\", \"sign up\" or \"open settings\")", text: $draft)
                 .textFieldStyle(.roundedBorder)
                 .onSubmit(send)
                 .submitLabel(.send)

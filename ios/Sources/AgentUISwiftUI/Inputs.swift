@@ -41,18 +41,29 @@ private struct ButtonVariantStyle: ViewModifier {
     }
 }
 
-/// The first failing check, under an input, as an error.
+/// The first failing check, under an input: in red as an error, or plainly for a v1.0
+/// warning or info (CheckShown, the rule tests/renderer-cases/cases.json holds).
 @MainActor
 struct ValidationMessage: View {
     let message: String?
+    var isError = true
+
+    init(message: String?) {
+        self.message = message
+    }
+
+    init(check: CheckShown?) {
+        message = check?.message
+        isError = check?.isError ?? true
+    }
 
     var body: some View {
         if let message {
             Text(message)
                 .font(.caption)
-                .foregroundColor(.red)
+                .foregroundColor(isError ? .red : .secondary)
                 .fixedSize(horizontal: false, vertical: true)
-                .accessibilityLabel(Text("Error: \(message)"))
+                .accessibilityLabel(Text(isError ? "Error: \(message)" : message))
         }
     }
 }
@@ -85,8 +96,9 @@ struct TextFieldComponent: View {
         let label = context.text("label")
         VStack(alignment: .leading, spacing: 4) {
             InputLabel(text: label)
-            field(variant: context.text("variant"), placeholder: label ?? "")
-            ValidationMessage(message: context.validationMessage)
+            // A2UI v1.0 basic catalog: `placeholder` is the hint shown while the field is empty.
+            field(variant: context.text("variant"), placeholder: context.text("placeholder") ?? label ?? "")
+            ValidationMessage(check: context.checkShown)
         }
         .disabled(!context.enabled)
         .onChange(of: resolved) { new in
@@ -159,7 +171,7 @@ struct CheckBoxComponent: View {
                 Text(context.text("label") ?? "")
             }
             .modifier(CheckboxStyle())
-            ValidationMessage(message: context.validationMessage)
+            ValidationMessage(check: context.checkShown)
         }
         .disabled(!context.enabled)
         .onChange(of: resolved) { new in
@@ -240,7 +252,7 @@ struct ChoicePickerComponent: View {
                 .pickerStyle(.menu)
                 .labelsHidden()
             }
-            ValidationMessage(message: context.validationMessage)
+            ValidationMessage(check: context.checkShown)
         }
         .disabled(!context.enabled)
         .onChange(of: resolved) { new in
@@ -338,8 +350,13 @@ struct SliderComponent: View {
                     .font(.body.monospacedDigit())
                     .foregroundColor(.secondary)
             }
-            Slider(value: number(in: range), in: range)
-            ValidationMessage(message: context.validationMessage)
+            // A2UI v1.0 `steps`: the range in that many equal divisions; the thumb snaps to them.
+            if let steps = context.number("steps"), steps >= 1, valid {
+                Slider(value: number(in: range), in: range, step: (range.upperBound - range.lowerBound) / steps.rounded(.down))
+            } else {
+                Slider(value: number(in: range), in: range)
+            }
+            ValidationMessage(check: context.checkShown)
         }
         .disabled(!valid || !context.enabled)
         .onChange(of: resolved) { new in

@@ -58,10 +58,27 @@ struct MediaComponent: View {
     let context: NodeContext
     let kind: Kind
 
+    @Environment(\.a2uiImageLoader) private var loader
+
     var body: some View {
         let url = context.text("url")
         let name = context.node.accessibility?.label ?? context.text("description")
             ?? (kind == .video ? "Video" : "Audio")
+        // A v1.0 Video's `posterUrl` (policy-checked by the core like `url`), above the button.
+        let poster = kind == .video ? context.text("posterUrl").flatMap(URL.init(string:)) : nil
+        VStack(alignment: .leading, spacing: 4) {
+            if let poster {
+                loader.image(url: poster, fit: .cover)
+                    .frame(maxWidth: .infinity)
+                    .frame(height: 160)
+                    .clipped()
+                    .accessibilityLabel(Text("\(name) poster"))
+            }
+            controls(url: url, name: name)
+        }
+    }
+
+    private func controls(url: String?, name: String) -> some View {
         HStack(spacing: 8) {
             Button {
                 if let url { context.openMedia(url) }

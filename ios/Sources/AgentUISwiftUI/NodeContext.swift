@@ -26,6 +26,12 @@ public struct NodeContext {
     /// The first failing check's message, for inputs to show under themselves.
     public var validationMessage: String? { node.validationMessage }
 
+    /// The first failing check as an input shows it (v1.0: only severity error is an error); a
+    /// node that carries only a validation message shows it as an error.
+    var checkShown: CheckShown? {
+        AgentUIRendering.checkShown(node.checks) ?? node.validationMessage.map { CheckShown(message: $0, isError: true) }
+    }
+
     /// Instance ids of the children in order; pending ones render nothing.
     public var children: [String] { node.children }
 

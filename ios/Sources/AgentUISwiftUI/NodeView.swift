@@ -6,6 +6,12 @@
 import SwiftUI
 import AgentUI
 import AgentUICore
+import AgentUIRendering
+#if canImport(UIKit)
+import UIKit
+#elseif canImport(AppKit)
+import AppKit
+#endif
 
 /// The view of one node of a surface; made by `NodeContext.child(_:)`.
 @MainActor
@@ -60,8 +66,48 @@ struct NodeContent: View {
                     isContainer: containerTypes.contains(record.componentType)
                         || surface.registry.renderer(for: record.componentType) == nil
                 ))
+                // A2UI v1.0: `hidden` takes the node and its children out of VoiceOver; `live`
+                // announces the node's text when it changes (SwiftUI has no live regions).
+                .accessibilityHidden(record.accessibility?.hidden == true)
+                .modifier(LiveAnnouncement(live: record.accessibility?.live, text: record.prop("text")?.displayText))
                 .modifier(StackSlotModifier(slot: slot, weight: record.weight))
         }
+    }
+}
+
+/// v1.0 accessibility `live`: "polite" or "assertive" posts the node's new text as an
+/// announcement when it changes (assertive at high priority where the platform has priorities);
+/// "off" or none announces nothing.
+struct LiveAnnouncement: ViewModifier {
+    let live: String?
+    let text: String?
+
+    func body(content: Content) -> some View {
+        if let live, live == "polite" || live == "assertive", let text {
+            content.onChange(of: text) { new in
+                announce(new, assertive: live == "assertive")
+            }
+        } else {
+            content
+        }
+    }
+
+    private func announce(_ text: String, assertive: Bool) {
+        #if canImport(UIKit)
+        if #available(iOS 17.0, *) {
+            var announcement = AttributedString(text)
+            announcement.accessibilitySpeechAnnouncementPriority = assertive ? .high : .default
+            AccessibilityNotification.Announcement(announcement).post()
+        } else {
+            UIAccessibility.post(notification: .announcement, argument: text)
+        }
+        #elseif canImport(AppKit)
+        NSAccessibility.post(
+            element: NSApp as Any,
+            notification: .announcementRequested,
+            userInfo: [.announcement: text, .priority: assertive ? NSAccessibilityPriorityLevel.high.rawValue : NSAccessibilityPriorityLevel.medium.rawValue]
+        )
+        #endif
     }
 }
 

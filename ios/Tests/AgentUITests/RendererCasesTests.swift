@@ -128,6 +128,33 @@ final class RendererCasesTests: XCTestCase {
         }
     }
 
+    func testCheckResultsShowTheFirstFailureAsAnErrorOnlyForSeverityError() throws {
+        for testCase in try section("checkShown", atLeast: 7) {
+            let name = testCase["name"]?.string ?? ""
+            guard case .array(let items) = testCase["checks"] else {
+                XCTFail("\(name): no checks")
+                continue
+            }
+            let checks: [CheckResult] = try items.map { item in
+                guard case .bool(let passed) = item["passed"] else { throw TestSetupError("\(name): passed") }
+                let severity: Severity
+                switch item["severity"]?.string {
+                case "error": severity = .error
+                case "warning": severity = .warning
+                case "info": severity = .info
+                default: throw TestSetupError("\(name): severity")
+                }
+                return CheckResult(message: try XCTUnwrap(item["message"]?.string), passed: passed, code: item["code"]?.string, severity: severity)
+            }
+            var expected: CheckShown?
+            if case .object = testCase["shown"] {
+                guard case .bool(let isError) = testCase["shown"]?["isError"] else { throw TestSetupError("\(name): isError") }
+                expected = CheckShown(message: testCase["shown"]?["message"]?.string, isError: isError)
+            }
+            XCTAssertEqual(checkShown(checks), expected, name)
+        }
+    }
+
     func testNumberInputWritesANumberNullOrTheText() throws {
         for testCase in try section("numberInput", atLeast: 25) {
             let text = try XCTUnwrap(testCase["text"]?.string)

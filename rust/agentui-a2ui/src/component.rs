@@ -32,7 +32,12 @@ pub enum ChildSource {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompiledAction {
-    Event { name: Arc<str>, context: Vec<(String, Dynamic)> },
+    /// `user_message`: v1.0's `event.userMessage`, a line for the conversation history.
+    Event {
+        name: Arc<str>,
+        context: Vec<(String, Dynamic)>,
+        user_message: Option<Dynamic>,
+    },
     FunctionCall(Dynamic),
 }
 
@@ -189,7 +194,26 @@ fn compile_value(value: &Value) -> PropTemplate {
 /// `path`. `location` is the JSON Pointer of the path string inside the component, so an agent
 /// can be told exactly which one is wrong. The walk follows the rules of `compile`,
 /// `compile_value`, `Dynamic::parse` and `compile_action`; literals are not looked into.
-pub fn visit_binding_paths(component: &Map<String, Value>, visit: impl FnMut(&str, &str)) {
+pub fn visit_binding_paths(component: &Map<String, Value>, mut visit: impl FnMut(&str, &str)) {
+    visit_references(component, |location, found| {
+        if let Reference::Path(path) = found {
+            visit(location, path)
+        }
+    })
+}
+
+/// What [`visit_references`] finds in a component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reference<'a> {
+    /// A data-binding path (a binding, or a child list template's `path`).
+    Path(&'a str),
+    /// The literal template of a `formatString` call (its `value` argument).
+    Template(&'a str),
+}
+
+/// As [`visit_binding_paths`], and also every literal `formatString` template, so a template
+/// that does not parse is refused on arrival with its location instead of failing each render.
+pub fn visit_references(component: &Map<String, Value>, visit: impl FnMut(&str, Reference<'_>)) {
     let mut walk = BindingWalk { at: String::new(), visit };
     let is_modal = component.get("component").and_then(Value::as_str) == Some("Modal");
     for (key, value) in component.iter().filter(|(k, _)| !RESERVED.contains(&k.as_str())) {
@@ -224,6 +248,9 @@ pub fn visit_binding_paths(component: &Map<String, Value>, visit: impl FnMut(&st
         walk.enter("action", |walk| match (action.get("event"), action.get("functionCall")) {
             (Some(event), _) => {
                 if event.get("name").is_some_and(Value::is_string) {
+                    if let Some(user_message) = event.get("userMessage") {
+                        walk.enter("event", |walk| walk.enter("userMessage", |walk| walk.dynamic(user_message)));
+                    }
                     if let Some(Value::Object(context)) = event.get("context") {
                         for (key, value) in context {
                             walk.enter("event", |walk| {
@@ -245,7 +272,7 @@ struct BindingWalk<F> {
     visit: F,
 }
 
-impl<F: FnMut(&str, &str)> BindingWalk<F> {
+impl<F: FnMut(&str, Reference<'_>)> BindingWalk<F> {
     fn enter(&mut self, key: &str, inside: impl FnOnce(&mut Self)) {
         let len = self.at.len();
         self.at.push('/');
@@ -259,7 +286,7 @@ impl<F: FnMut(&str, &str)> BindingWalk<F> {
     }
 
     fn found(&mut self, path: &str) {
-        (self.visit)(&self.at, path);
+        (self.visit)(&self.at, Reference::Path(path));
     }
 
     /// A property value, as `compile_value` reads it.
@@ -287,8 +314,13 @@ impl<F: FnMut(&str, &str)> BindingWalk<F> {
         let Value::Object(map) = value else { return };
         if let (1, Some(Value::String(path))) = (map.len(), map.get("path")) {
             self.enter("path", |walk| walk.found(path));
-        } else if let Some(Value::String(_)) = map.get("call") {
+        } else if let Some(Value::String(function)) = map.get("call") {
             if let Some(Value::Object(args)) = map.get("args") {
+                if let ("formatString", Some(Value::String(template))) = (function.as_str(), args.get("value")) {
+                    self.enter("args", |walk| {
+                        walk.enter("value", |walk| (walk.visit)(&walk.at, Reference::Template(template)))
+                    });
+                }
                 for (name, arg) in args {
                     self.enter("args", |walk| walk.enter(name, |walk| walk.dynamic(arg)));
                 }
@@ -305,7 +337,8 @@ fn compile_action(action: &Value) -> Option<CompiledAction> {
             .and_then(Value::as_object)
             .map(|ctx| ctx.iter().map(|(k, v)| (k.clone(), Dynamic::parse(v))).collect())
             .unwrap_or_default();
-        return Some(CompiledAction::Event { name, context });
+        let user_message = event.get("userMessage").map(Dynamic::parse);
+        return Some(CompiledAction::Event { name, context, user_message });
     }
     action.get("functionCall").map(|call| CompiledAction::FunctionCall(Dynamic::parse(call)))
 }
@@ -424,7 +457,7 @@ mod tests {
             "accessibility": {"label": "Send"}
         }));
         match c.action {
-            Some(CompiledAction::Event { name, context }) => {
+            Some(CompiledAction::Event { name, context, .. }) => {
                 assert_eq!(name.as_ref(), "submit");
                 assert_eq!(context[0], ("who".to_owned(), Dynamic::Path("/name".into())));
             }

@@ -51,6 +51,12 @@ pub trait Evaluator {
     fn template_index(&self) -> Option<usize> {
         None
     }
+
+    /// v1.0: check functions return a validation result (`{valid, code, message}`) where that
+    /// says more than a boolean, and logic functions read one as its `valid`.
+    fn validation_results(&self) -> bool {
+        false
+    }
 }
 
 impl Dynamic {

@@ -40,6 +40,12 @@ pub enum A2uiError {
     UnknownComponent(String),
     #[error("action refused: {0}")]
     ActionRefused(String),
+    /// v1.0: a component placed under a parent its catalog's `allowedParents` does not list.
+    #[error("{0}")]
+    UnallowedParent(String),
+    /// v1.0: a container holding a child its catalog's `allowedChildren` does not list.
+    #[error("{0}")]
+    UnallowedChild(String),
 }
 
 impl A2uiError {
@@ -55,6 +61,8 @@ impl A2uiError {
             A2uiError::LimitExceeded { .. } => "LIMIT_EXCEEDED",
             A2uiError::UnknownComponent(_) => "COMPONENT_NOT_FOUND",
             A2uiError::ActionRefused(_) => "ACTION_REFUSED",
+            A2uiError::UnallowedParent(_) => "UNALLOWED_PARENT",
+            A2uiError::UnallowedChild(_) => "UNALLOWED_CHILD",
         }
     }
 

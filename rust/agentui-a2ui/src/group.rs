@@ -23,6 +23,8 @@ use crate::wire::v10;
 
 /// v1.0 error code of a `callRendererFunction` the renderer will not run.
 pub const INVALID_FUNCTION_CALL: &str = "INVALID_FUNCTION_CALL";
+/// The error code of a `rendererFunctionResponse` whose function failed while running.
+pub const EXECUTION_ERROR: &str = "EXECUTION_ERROR";
 
 /// A change the renderer must see.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -415,22 +417,47 @@ impl SurfaceGroup {
         Ok(())
     }
 
-    /// v1.0 `callRendererFunction`: answered with `rendererFunctionResponse`. A function may be
-    /// called by the agent only when its catalog says so (`allowedCallers`); the catalogs this
-    /// engine knows declare none, so every call gets `INVALID_FUNCTION_CALL` and changes nothing.
+    /// v1.0 `callRendererFunction`: answered with `rendererFunctionResponse`. The named catalog
+    /// must be known and hold the function, the function's `allowedCallers` must let the agent
+    /// call it, and it must not need a user gesture (an agent's message never is one): otherwise
+    /// `INVALID_FUNCTION_CALL`, and nothing changes. Its arguments are checked against the
+    /// catalog's schema and the function runs on them as literals (no surface, no data model);
+    /// a failure is `EXECUTION_ERROR`. The built-in catalogs let the agent call none of theirs.
     fn call_renderer_function(&self, call: &v10::CallRendererFunction) -> Outcome {
-        let message = match self.catalogs.get(&call.catalog_id) {
-            Err(_) => format!("Catalog '{}' of function '{}' is not supported.", call.catalog_id, call.name),
-            Ok(catalog) if catalog.function(&call.name).is_none() => {
-                format!("Function '{}' is not in catalog '{}'.", call.name, call.catalog_id)
-            }
-            Ok(_) => format!("Function '{}' cannot be called by agent (allowedCallers is rendererOnly).", call.name),
-        };
-        let response = FunctionResponseMessage {
-            function_call_id: call.function_call_id.clone(),
-            result: Err((INVALID_FUNCTION_CALL.to_owned(), message)),
-        };
+        let result = self.run_for_agent(call);
+        let response = FunctionResponseMessage { function_call_id: call.function_call_id.clone(), result };
         Outcome { events: Vec::new(), emitted: vec![ClientMessage::RendererFunctionResponse(response)] }
+    }
+
+    fn run_for_agent(&self, call: &v10::CallRendererFunction) -> Result<Value, (String, String)> {
+        let refuse = |message: String| Err((INVALID_FUNCTION_CALL.to_owned(), message));
+        let Ok(catalog) = self.catalogs.get(&call.catalog_id) else {
+            return refuse(format!("Catalog '{}' of function '{}' is not supported.", call.catalog_id, call.name));
+        };
+        let Some(function) = catalog.function(&call.name) else {
+            return refuse(format!("Function '{}' is not in catalog '{}'.", call.name, call.catalog_id));
+        };
+        if !function.allowed_callers.agent_may_call() {
+            return refuse(format!(
+                "Function '{}' cannot be called by agent (allowedCallers is {}).",
+                call.name,
+                function.allowed_callers.as_str()
+            ));
+        }
+        if function.requires_user_activation {
+            return refuse(format!("Function '{}' requires user activation; an agent's call is none.", call.name));
+        }
+        let value = serde_json::json!({"call": call.name, "args": call.args});
+        if let Some(error) = catalog.validate_function_call(&value).first() {
+            return refuse(format!("Function '{}': {} {}", call.name, error.instance_path, error.message));
+        }
+        let Dynamic::Call(parsed) = Dynamic::parse(&value) else {
+            return refuse(format!("Function '{}' is not a call", call.name));
+        };
+        let data = crate::data_model::DataModel::new(&self.limits);
+        let mut ev =
+            ScopedEvaluator::new(&data, "", &self.resolve.localization).with_validation_results(catalog.is_v1());
+        functions::evaluate(&parsed, &mut ev).map_err(|e| (EXECUTION_ERROR.to_owned(), e.to_string()))
     }
 
     /// The weight surface `index`'s data model may reach: its own bound, and what the other
@@ -471,16 +498,22 @@ impl SurfaceGroup {
             .ok_or_else(|| A2uiError::UnknownComponent(instance_id.to_owned()))?;
         let action =
             def.action.as_ref().ok_or_else(|| A2uiError::ActionRefused(format!("{instance_id} has no action")))?;
-        let mut ev = ScopedEvaluator::new(surface.data(), scope, surface.localization());
+        let mut ev = ScopedEvaluator::new(surface.data(), scope, surface.localization())
+            .with_validation_results(surface.catalog().is_v1());
         match action {
-            CompiledAction::Event { name, context } => {
+            CompiledAction::Event { name, context, user_message } => {
                 let context: Map<String, Value> = context.iter().map(|(k, v)| (k.clone(), ev.eval(v))).collect();
+                let user_message = user_message.as_ref().map(|m| functions::coerce_to_string(&ev.eval(m)));
+                // A v1.0 surface draws from v1.0 catalogs only: its action is a v1.0 message.
+                let version = if surface.catalog().is_v1() { wire::Version::V1_0 } else { wire::Version::V0_9 };
                 let message = ClientMessage::Action(ActionMessage {
                     name: name.to_string(),
                     surface_id: surface_id.to_owned(),
                     source_component_id: instance_id.to_owned(),
                     timestamp: (self.clock)(),
                     context,
+                    user_message,
+                    version,
                 });
                 let client_data_model = surface.send_data_model().then(|| surface::data_model_report(&[surface]));
                 Ok(ActionOutcome { message: Some(message), client_data_model, effects: Vec::new() })

@@ -11,8 +11,9 @@ use crate::functions::UrlPolicy;
 /// The Markdown a surface's `Text` may use, decided by its catalog: v1.0 catalogs (whose `Text`
 /// lost its `h1`–`h5` variants, headings now coming through Markdown) get links through the URL
 /// policy; v0.9 and v0.8 catalogs "simple Markdown (without HTML, images, or links)".
-pub fn text_profile(catalog_id: &str) -> Profile {
-    if catalog_id.contains("/v1_0/") || catalog_id.contains("/v1.0/") {
+pub fn text_profile(catalog: &crate::catalog::Catalog) -> Profile {
+    // The catalog's declared protocol version, not its id: an app's own v1.0 catalog has any id.
+    if catalog.is_v1() {
         Profile::A2uiV10
     } else {
         Profile::A2uiV09
@@ -43,12 +44,9 @@ mod tests {
 
     #[test]
     fn the_catalog_version_decides_the_text_profile() {
-        assert_eq!(text_profile("https://a2ui.org/specification/v0_9/basic_catalog.json"), Profile::A2uiV09);
-        assert_eq!(
-            text_profile("https://a2ui.org/specification/v0_8/standard_catalog_definition.json"),
-            Profile::A2uiV09
-        );
-        assert_eq!(text_profile("https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json"), Profile::A2uiV10);
+        use crate::catalog::Catalog;
+        assert_eq!(text_profile(&Catalog::basic()), Profile::A2uiV09);
+        assert_eq!(text_profile(&Catalog::basic_v1()), Profile::A2uiV10);
         let policy = UrlPolicy::default();
         let text = "## Total\n\nSee [terms](https://example.com/t) ![x](https://example.com/x.png)";
         let v09 = text_tree(text, Profile::A2uiV09, &policy);

@@ -80,12 +80,30 @@ pub struct Accessibility {
     pub hidden: Option<bool>,
 }
 
-/// Outcome of one `checks` rule.
+/// Outcome of one `checks` rule: v1.0's structured validation result (before v1.0 a check is a
+/// boolean with the rule's message, `code` none and severity error).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct CheckResult {
+    /// The result's message, else the rule's (empty when neither has one).
     pub message: String,
     pub passed: bool,
+    /// Machine-readable reason (`INVALID_EMAIL`), when the check function gives one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// Only a failing `Error` disables an actionable component; warnings and infos are shown.
+    pub severity: Severity,
+}
+
+/// How much a failing check matters (v1.0 `ValidationResult.severity`, default error).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
 }
 
 /// What a node does when the user activates it.

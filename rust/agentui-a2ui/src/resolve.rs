@@ -10,7 +10,7 @@ use crate::data_model::DataModel;
 use crate::dynamic::{Dynamic, Evaluator};
 use crate::functions::{self, UrlPolicy};
 use crate::locale::Localization;
-use crate::node::{Accessibility, ActionKind, Binding, CheckResult, Props, ResolvedNode};
+use crate::node::{Accessibility, ActionKind, Binding, CheckResult, Props, ResolvedNode, Severity};
 use crate::pointer;
 
 /// Instance id of component `component_id` in `scope` (the canonical path of the template item
@@ -59,6 +59,9 @@ pub struct ResolveOptions {
     pub localization: Localization,
     /// The Markdown profile of `Text` on this surface (set from its catalog); `None`: no tree.
     pub text_profile: Option<agentui_markdown::Profile>,
+    /// v1.0 surfaces: checks give structured validation results (see
+    /// [`Evaluator::validation_results`]).
+    pub validation_results: bool,
 }
 
 /// A child to resolve next: its definition, scope and the instance id the parent listed.
@@ -90,11 +93,18 @@ pub struct ScopedEvaluator<'a> {
     pub scope: &'a str,
     pub reads: Vec<Arc<str>>,
     pub localization: &'a Localization,
+    pub validation_results: bool,
 }
 
 impl<'a> ScopedEvaluator<'a> {
     pub fn new(data: &'a DataModel, scope: &'a str, localization: &'a Localization) -> Self {
-        ScopedEvaluator { data, scope, reads: Vec::new(), localization }
+        ScopedEvaluator { data, scope, reads: Vec::new(), localization, validation_results: false }
+    }
+
+    /// With v1.0's structured validation results.
+    pub fn with_validation_results(mut self, on: bool) -> Self {
+        self.validation_results = on;
+        self
     }
 
     fn absolute(&self, path: &str) -> Option<String> {
@@ -128,6 +138,10 @@ impl Evaluator for ScopedEvaluator<'_> {
         self.localization
     }
 
+    fn validation_results(&self) -> bool {
+        self.validation_results
+    }
+
     /// A template instance's scope is its item's path (`/items/3`): the last segment is the index.
     fn template_index(&self) -> Option<usize> {
         let (_, last) = self.scope.rsplit_once('/')?;
@@ -156,7 +170,8 @@ pub fn resolve_bounded(
     options: &ResolveOptions,
     max_template_items: usize,
 ) -> Resolution {
-    let mut ev = ScopedEvaluator::new(data, scope, &options.localization);
+    let mut ev =
+        ScopedEvaluator::new(data, scope, &options.localization).with_validation_results(options.validation_results);
     let mut walk = PropWalk {
         scope,
         children: Vec::new(),
@@ -200,22 +215,20 @@ pub fn resolve_bounded(
         props.push(key.clone(), value);
     }
     // Media URLs come from the agent (or data it wrote): only allowed schemes reach the renderer.
+    // A v1.0 Video's `posterUrl` is a media URL too.
     if MEDIA_COMPONENTS.contains(&def.component_type.as_ref()) {
-        if let Some(url @ Value::String(_)) = props.get_mut("url") {
-            if url.as_str().is_some_and(|u| options.url_policy.check(u).is_err()) {
-                *url = Value::Null;
+        for key in ["url", "posterUrl"] {
+            if let Some(url @ Value::String(_)) = props.get_mut(key) {
+                if url.as_str().is_some_and(|u| options.url_policy.check(u).is_err()) {
+                    *url = Value::Null;
+                }
             }
         }
     }
-    let checks: Vec<CheckResult> = def
-        .checks
-        .iter()
-        .map(|check| CheckResult {
-            message: check.message.clone(),
-            passed: functions::coerce_to_bool(&ev.eval(&check.condition)),
-        })
-        .collect();
+    let checks: Vec<CheckResult> =
+        def.checks.iter().map(|check| check_result(&check.message, &ev.eval(&check.condition))).collect();
     let validation_message = checks.iter().find(|c| !c.passed).map(|c| c.message.clone());
+    let blocked = checks.iter().any(|c| !c.passed && c.severity == Severity::Error);
     let accessibility = if def.accessibility_label.is_some()
         || def.accessibility_description.is_some()
         || def.accessibility_live.is_some()
@@ -237,7 +250,7 @@ pub fn resolve_bounded(
         }
         crate::component::CompiledAction::FunctionCall(_) => ActionKind::FunctionCall { name: "".into() },
     });
-    let enabled = action.is_none() || validation_message.is_none();
+    let enabled = action.is_none() || !blocked;
     let markdown = match (options.text_profile, def.component_type.as_ref(), props.get("text")) {
         (Some(profile), "Text", Some(Value::String(text))) => {
             Some(crate::markdown::text_tree(text, profile, &options.url_policy))
@@ -348,6 +361,33 @@ fn template_item_scopes(list: Option<&Value>, list_path: &str) -> Vec<Arc<str>> 
             })
             .collect(),
         _ => Vec::new(),
+    }
+}
+
+/// One check's outcome from its condition's value: a v1.0 validation result
+/// (`{valid, code?, message?, severity?}`: its message, else the rule's) or a boolean (the rule's
+/// message, severity error). A value that is neither is read with [`functions::is_true`].
+fn check_result(rule_message: &str, value: &Value) -> CheckResult {
+    if let Value::Object(result) = value {
+        if let Some(Value::Bool(valid)) = result.get("valid") {
+            let text = |key: &str| result.get(key).and_then(Value::as_str).map(str::to_owned);
+            return CheckResult {
+                passed: *valid,
+                message: text("message").unwrap_or_else(|| rule_message.to_owned()),
+                code: text("code"),
+                severity: match result.get("severity").and_then(Value::as_str) {
+                    Some("warning") => Severity::Warning,
+                    Some("info") => Severity::Info,
+                    _ => Severity::Error,
+                },
+            };
+        }
+    }
+    CheckResult {
+        passed: functions::is_true(value, false),
+        message: rule_message.to_owned(),
+        code: None,
+        severity: Severity::Error,
     }
 }
 

@@ -105,7 +105,7 @@ impl Surface {
         Ok(Surface {
             id: message.surface_id.clone(),
             catalog_id: message.catalog_id.clone(),
-            catalog,
+            catalog: catalog.clone(),
             root_id: message.root_id.clone(),
             theme: message.theme.clone(),
             send_data_model: message.send_data_model,
@@ -113,8 +113,11 @@ impl Surface {
             data: DataModel::new(limits),
             tree: Tree::default(),
             limits: limits.clone(),
+            // A v1.0 surface draws from v1.0 catalogs only, whose checks give structured results;
+            // its `Text` is Markdown under the catalog's profile.
             options: ResolveOptions {
-                text_profile: Some(crate::markdown::text_profile(&message.catalog_id)),
+                text_profile: Some(crate::markdown::text_profile(&catalog)),
+                validation_results: catalog.is_v1(),
                 ..options.clone()
             },
             rendered: false,
@@ -277,11 +280,20 @@ impl Surface {
             }
             match component.as_object() {
                 Some(obj) => {
-                    // The schema only says a binding path is a string. A malformed one would read
-                    // as absent forever; refuse it here, where its location can still be named.
-                    component::visit_binding_paths(obj, |location, path| {
-                        if let Err(error) = pointer::check_binding(path) {
-                            issues.push(ValidationIssue::new(format!("{at}{location}"), error.to_string()));
+                    // The schema only says a binding path or a template is a string. A malformed
+                    // path would read as absent forever and a malformed template fail every
+                    // render; refuse them here, where their location can still be named.
+                    component::visit_references(obj, |location, found| {
+                        let error = match found {
+                            component::Reference::Path(path) => {
+                                pointer::check_binding(path).err().map(|e| e.to_string())
+                            }
+                            component::Reference::Template(template) => {
+                                crate::functions::parse_template(template).err().map(|e| e.to_string())
+                            }
+                        };
+                        if let Some(error) = error {
+                            issues.push(ValidationIssue::new(format!("{at}{location}"), error));
                         }
                     });
                 }
@@ -308,6 +320,9 @@ impl Surface {
                 limit: self.limits.max_components_per_surface,
                 actual: definitions.len(),
             });
+        }
+        if self.catalog.has_composition_rules() {
+            check_composition(&definitions, &self.root_id, &self.catalog)?;
         }
         check_graph(&definitions, &self.root_id, self.limits.max_depth).map_err(|(component_id, message)| {
             // Point at the component of this message that closed the cycle or deepened the tree.
@@ -598,4 +613,61 @@ pub(crate) fn data_model_report(surfaces: &[&Surface]) -> Value {
         map.insert(s.id.clone(), s.data.root().clone());
     }
     serde_json::json!({"version": crate::wire::v09::EMITTED_VERSION, "surfaces": map})
+}
+
+/// v1.0 composition rules of the catalog: every parent-child pair of definitions (children not
+/// arrived yet are checked when they arrive) and the root, whose parent is the reserved
+/// `Surface`. One pass over the definitions, run only for catalogs that have such rules.
+fn check_composition(
+    definitions: &HashMap<String, Arc<Definition>, RandomState>,
+    root_id: &str,
+    catalog: &Catalog,
+) -> Result<(), A2uiError> {
+    use crate::catalog::SURFACE_COMPONENT;
+    let list = |names: &[String]| names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ");
+    let may_sit_under = |child_type: &str, parent_type: &str| {
+        catalog
+            .component(child_type)
+            .and_then(|c| c.allowed_parents.as_ref())
+            .is_none_or(|allowed| allowed.iter().any(|p| p == parent_type))
+    };
+    if let Some(root) = definitions.get(root_id) {
+        let root_type = root.compiled.component_type.as_ref();
+        if !may_sit_under(root_type, SURFACE_COMPONENT) {
+            let allowed = catalog.component(root_type).and_then(|c| c.allowed_parents.as_deref()).unwrap_or_default();
+            return Err(A2uiError::UnallowedParent(format!(
+                "component {root_id:?} ({root_type}) cannot be the surface's root; allowed parents: {}",
+                list(allowed)
+            )));
+        }
+    }
+    let mut ids: Vec<&String> = definitions.keys().collect();
+    // The same error for the same message, whatever the map's order.
+    ids.sort_unstable();
+    for id in ids {
+        let parent = &definitions[id].compiled;
+        let parent_type = parent.component_type.as_ref();
+        let allowed_children = catalog.component(parent_type).and_then(|c| c.allowed_children.as_ref());
+        for child_id in parent.referenced_ids() {
+            let Some(child) = definitions.get(child_id) else { continue };
+            let child_type = child.compiled.component_type.as_ref();
+            if let Some(allowed) = allowed_children {
+                if !allowed.iter().any(|c| c == child_type) {
+                    return Err(A2uiError::UnallowedChild(format!(
+                        "container {id:?} ({parent_type}) cannot hold child {child_id:?} ({child_type}); allowed children: {}",
+                        list(allowed)
+                    )));
+                }
+            }
+            if !may_sit_under(child_type, parent_type) {
+                let allowed =
+                    catalog.component(child_type).and_then(|c| c.allowed_parents.as_deref()).unwrap_or_default();
+                return Err(A2uiError::UnallowedParent(format!(
+                    "component {child_id:?} ({child_type}) cannot be placed under {id:?} ({parent_type}); allowed parents: {}",
+                    list(allowed)
+                )));
+            }
+        }
+    }
+    Ok(())
 }

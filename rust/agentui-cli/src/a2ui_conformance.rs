@@ -28,23 +28,23 @@ pub struct CaseReport {
     /// The suite file, relative to DIR.
     pub file: String,
     pub name: String,
+    /// The protocol version the case is written for (`v0.9` when it names none).
+    pub version: String,
     pub verdict: Verdict,
 }
 
 /// Actions of the suite this harness does not run, with the reason.
 const NOT_RUN: &[(&str, &str)] = &[
-    ("select_catalog", "agent side: an agent's choice of catalog from renderer capabilities"),
-    ("from_json", "catalog tooling: the SDKs' catalog object model (prune, render, load) is not ours"),
-    ("catalog_schema", "catalog tooling: the SDKs' catalog object model (prune, render, load) is not ours"),
-    ("common_types_schema", "schema tooling: the SDKs' common-types schema loader is not ours"),
-    ("parse_expression_template", "not driven yet: needs the formatString parser's parts exposed"),
-    ("validate_common_type", "not driven yet"),
     (
-        "accessibility_check",
-        "web renderer checks: axe-core rules over components outside the basic catalog (Button.title, Container)",
+        "from_json",
+        "agent SDK tooling: the SDKs' catalog object (v0.8 styles mapped to a theme, anyComponent filtering) that agents prune and render into prompts",
     ),
-    ("dispatch_action", "not driven yet"),
-    ("resolve_nodes", "not driven yet"),
+    ("catalog_schema", "agent SDK tooling: a catalog bundled with the common types for a prompt"),
+    ("common_types_schema", "agent SDK tooling: the common-types schema generated from an SDK's model classes"),
+    (
+        "resolve_nodes",
+        "renderer-side, NOT DRIVEN YET: the SDK node layer's per-node emission counts, node identity and writable flags map onto SurfaceDiff patches, but the harness does not translate its fixtures (v0.9.1, structural node paths) yet",
+    ),
 ];
 
 /// Runs every `.yaml` suite under `dir` (recursively, in path order).
@@ -68,7 +68,7 @@ pub fn run_dir(dir: &Path) -> Result<Vec<CaseReport>, String> {
             for case in cases {
                 let name = case["name"].as_str().unwrap_or("(unnamed)").to_owned();
                 let verdict = run_case(&case, &pack_root);
-                reports.push(CaseReport { file: rel.clone(), name, verdict });
+                reports.push(CaseReport { file: rel.clone(), name, version: case_version(&case), verdict });
             }
         }
     }
@@ -112,6 +112,16 @@ pub fn command(dir: &Path) -> Result<ExitCode, String> {
         }
     }
     println!("{not_run} not run");
+    // Per protocol version the cases are written for (a case naming none reads as v0.9).
+    let mut versions: Vec<&str> = reports.iter().map(|r| r.version.as_str()).collect();
+    versions.sort_unstable();
+    versions.dedup();
+    for version in versions {
+        let of =
+            |want: fn(&Verdict) -> bool| reports.iter().filter(|r| r.version == version && want(&r.verdict)).count();
+        let (p, f) = (of(|v| *v == Verdict::Passed), of(|v| matches!(v, Verdict::Failed(_))));
+        println!("{version}: {p} passed, {f} failed");
+    }
     println!("{passed} passed, {failed} failed");
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
@@ -126,6 +136,11 @@ fn run_case(case: &Value, pack_root: &Path) -> Verdict {
         "validate" => validate(case),
         "evaluate_function" => evaluate_function(case, pack_root),
         "handle_rpc" => handle_rpc(case),
+        "parse_expression_template" => parse_expression_template(case),
+        "dispatch_action" => dispatch_action(case),
+        "validate_common_type" => validate_common_type(case),
+        "select_catalog" => select_catalog(case),
+        "accessibility_check" => accessibility_check(case),
         other => Err(format!("unknown action {other:?}")),
     };
     match result {
@@ -346,7 +361,7 @@ fn evaluate_call(case: &Value, pack_root: &Path, v1: bool, call: Value) -> Resul
     let agentui_a2ui::dynamic::Dynamic::Call(parsed) = agentui_a2ui::dynamic::Dynamic::parse(&call) else {
         return Err("not a call".into());
     };
-    let mut evaluator = LiteralEvaluator(agentui_a2ui::Localization::default());
+    let mut evaluator = LiteralEvaluator(agentui_a2ui::Localization::default(), v1);
     agentui_a2ui::functions::evaluate(&parsed, &mut evaluator).map_err(|e| e.to_string())
 }
 
@@ -402,7 +417,7 @@ fn same_value(a: &Value, b: &Value) -> bool {
 }
 
 /// Evaluates literal arguments (and nested calls); a case's functions read no data model.
-struct LiteralEvaluator(agentui_a2ui::Localization);
+struct LiteralEvaluator(agentui_a2ui::Localization, bool);
 
 impl agentui_a2ui::dynamic::Evaluator for LiteralEvaluator {
     fn read_path(&mut self, _path: &str) -> Value {
@@ -422,6 +437,325 @@ impl agentui_a2ui::dynamic::Evaluator for LiteralEvaluator {
     fn localization(&self) -> &agentui_a2ui::Localization {
         &self.0
     }
+
+    fn validation_results(&self) -> bool {
+        self.1
+    }
+}
+
+// ---- action: dispatch_action ----
+
+/// A Button carrying the case's action (`actionPayload`) on a surface holding `dataModel`, the
+/// user's tap on it, and what goes to the agent: the `action` message (`expectDispatched`) and
+/// errors (`expectDispatchedErrors`, by code). With `scope`, the button is the item at that
+/// path of a list template over its parent array. The suite names no version: it runs as the
+/// pack's, v1.0 (its `event.userMessage` is v1.0's), unless the case says otherwise.
+fn dispatch_action(case: &Value) -> Result<(), String> {
+    let version = case["protocolVersion"].as_str().unwrap_or("v1.0").to_owned();
+    let mut group = group_for(&version)?;
+    let button = json!({"id": "btn", "component": "Button", "child": "label", "action": case["actionPayload"]});
+    let label = json!({"id": "label", "component": "Text", "text": "Go"});
+    let (components, item) = match case["scope"].as_str() {
+        None => (vec![json!({"id": "root", "component": "Column", "children": ["btn"]}), button, label], None),
+        Some(scope) => {
+            let (list, index) = scope.rsplit_once('/').ok_or_else(|| format!("scope {scope:?} is not an item path"))?;
+            let root = json!({"id": "root", "component": "Column", "children": {"componentId": "btn", "path": list}});
+            (vec![root, button, label], Some((scope.to_owned(), index.to_owned())))
+        }
+    };
+    let mut sent: Vec<Value> = Vec::new();
+    let messages = [
+        json!({"version": version, "createSurface": {"surfaceId": "s", "catalogId": "basic"}}),
+        json!({"version": version, "updateDataModel": {"surfaceId": "s", "path": "/", "value": case.get("dataModel").cloned().unwrap_or(json!({}))}}),
+        json!({"version": version, "updateComponents": {"surfaceId": "s", "components": components}}),
+    ];
+    for message in &messages {
+        sent.extend(group.process_value(message).emitted.iter().map(ClientMessage::to_wire));
+    }
+    let surface = group.surface("s").ok_or("no surface")?;
+    let instance = match &item {
+        None => "btn".to_owned(),
+        Some((scope, _)) => agentui_a2ui::resolve::instance_id(&std::sync::Arc::from("btn"), scope).to_string(),
+    };
+    if sent.is_empty() && surface.node(&instance).is_none() {
+        return Err(format!("no rendered button {instance:?}"));
+    }
+    let mut dispatched = None;
+    if sent.is_empty() {
+        match group.dispatch_action("s", &instance) {
+            Ok(outcome) => dispatched = outcome.message.map(|m| m.to_wire()),
+            Err(e) => sent.push(
+                ClientMessage::Error(agentui_a2ui::wire::v09::ErrorMessage {
+                    code: e.code().to_owned(),
+                    surface_id: "s".into(),
+                    path: e.path().map(str::to_owned),
+                    message: e.to_string(),
+                    version: agentui_a2ui::wire::Version::V1_0,
+                })
+                .to_wire(),
+            ),
+        }
+    }
+    let codes: Vec<&str> = sent.iter().filter_map(|m| m["error"]["code"].as_str()).collect();
+    let expected_codes: Vec<&str> =
+        case["expectDispatchedErrors"].as_array().into_iter().flatten().filter_map(|e| e["code"].as_str()).collect();
+    if codes != expected_codes {
+        return Err(format!("errors sent {codes:?}, expected {expected_codes:?} ({sent:?})"));
+    }
+    match (case.get("expectDispatched"), dispatched) {
+        (None, None) => Ok(()),
+        (None, Some(message)) => Err(format!("expected no action, dispatched {message}")),
+        (Some(expected), None) => Err(format!("expected the action {expected}, none was dispatched")),
+        (Some(expected), Some(message)) => {
+            let action = &message["action"];
+            if action["surfaceId"] != "s" || action["sourceComponentId"] != instance.as_str() {
+                return Err(format!("dispatched {message}: wrong surface or source"));
+            }
+            for (key, value) in expected.as_object().into_iter().flatten() {
+                if !same_value(&action[key.as_str()], value) {
+                    return Err(format!("dispatched {key} = {}, expected {value}", action[key.as_str()]));
+                }
+            }
+            // Nothing the case does not expect, beyond the fields every action has.
+            let empty_context = action["context"].as_object().is_none_or(|c| c.is_empty());
+            if expected.get("context").is_none() && !empty_context {
+                return Err(format!("dispatched a context {}, expected none", action["context"]));
+            }
+            Ok(())
+        }
+    }
+}
+
+// ---- action: validate_common_type ----
+
+/// Each step's `value` as the common type `definition`, checked by what checks it here: the
+/// v1.0 adapter for `Extensions` (a surface's `metadata.extensions`), `ComponentCommon` (a
+/// component's reserved keys and metadata) and `FunctionResponse` (`agentFunctionResponse`);
+/// the engine's own common-types schema for the others, bound to a catalog whose functions are
+/// every name, each shaped as a catalog's function is (`call`, `args`, `returnType`, nothing
+/// else). Re-serialising the accepted value is not checked: the engine keeps no model
+/// object to serialise.
+fn validate_common_type(case: &Value) -> Result<(), String> {
+    use agentui_a2ui::wire::v10;
+    let version = case_version(case);
+    let definition = case["definition"].as_str().ok_or("a case without `definition`")?;
+    let schema = match definition {
+        "Extensions" | "ComponentCommon" | "FunctionResponse" => None,
+        other => {
+            let mut registry = agentui_a2ui::schema::SchemaRegistry::new();
+            let types = agentui_a2ui::catalog::common_types(version == "v1.0");
+            let id = types["$id"].as_str().unwrap_or_default().to_owned();
+            registry.add_document(&id, types);
+            let any_function = json!({"type": "object", "required": ["call"], "additionalProperties": false,
+                "properties": {"call": {"type": "string"}, "args": {"type": "object"}, "returnType": {"type": "string"}}});
+            registry.add_document("catalog.json", json!({"$defs": {"anyFunction": any_function, "anyComponent": {}}}));
+            Some(registry.compile(&format!("{id}#/$defs/{other}")).map_err(|e| format!("{other}: {e}"))?)
+        }
+    };
+    for (index, step) in case["steps"].as_array().into_iter().flatten().enumerate() {
+        let value = step["value"].clone();
+        let verdict: Result<(), String> = match (&schema, definition) {
+            (Some(schema), _) => match schema.validate(&value).first() {
+                None => Ok(()),
+                Some(e) => Err(format!("{} {}", e.instance_path, e.message)),
+            },
+            (None, "Extensions") => v10::parse(json!({"version": "v1.0", "createSurface":
+                {"surfaceId": "s", "catalogId": "basic", "metadata": {"extensions": value}}}))
+            .map(drop)
+            .map_err(|e| e.to_string()),
+            (None, "ComponentCommon") => {
+                v10::parse(json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [value]}}))
+                    .map(drop)
+                    .map_err(|e| e.to_string())
+            }
+            (None, _) => v10::parse(json!({"version": "v1.0", "agentFunctionResponse": value}))
+                .map(drop)
+                .map_err(|e| e.to_string()),
+        };
+        match (verdict, step.get("expectError")) {
+            (Ok(()), None) | (Err(_), Some(_)) => {}
+            (Ok(()), Some(_)) => return Err(format!("step {index}: {} accepted, expected an error", step["value"])),
+            (Err(e), None) => return Err(format!("step {index}: {} refused: {e}", step["value"])),
+        }
+    }
+    Ok(())
+}
+
+// ---- action: select_catalog ----
+
+/// The catalog a v1.0 surface takes a component (or a call) from: the surface is created with its
+/// default catalog, each other catalog the case names is registered (holding the components it
+/// uses, any properties), and the components are sent. `expectSelected`: everything the case sends
+/// is accepted and the component naming that catalog (or, with none named, every component)
+/// renders; `expectError`: an error is sent back.
+fn select_catalog(case: &Value) -> Result<(), String> {
+    let args = &case["args"];
+    let surface = &args["surface"];
+    let default = surface["defaultCatalogId"].as_str().ok_or("a case without surface.defaultCatalogId")?;
+    let mut group = group_for("v1.0")?;
+    let components = args["components"].as_object().cloned().unwrap_or_default();
+    for id in surface["supportedCatalogIds"].as_array().into_iter().flatten().filter_map(Value::as_str) {
+        if id == "basic" {
+            continue;
+        }
+        let used: serde_json::Map<String, Value> = components
+            .values()
+            .filter(|c| c["catalogId"] == id)
+            .filter_map(|c| c["component"].as_str())
+            .map(|name| (name.to_owned(), json!({"type": "object"})))
+            .collect();
+        let version = args["catalogs"][id]["protocolVersion"].as_str().unwrap_or("v1.0").trim_start_matches('v');
+        let catalog = agentui_a2ui::catalog::Catalog::from_json(
+            &json!({"catalogId": id, "protocolVersion": version, "components": used}),
+        )
+        .map_err(|e| format!("{id}: {e}"))?;
+        group.catalogs_mut().register(std::sync::Arc::new(catalog));
+    }
+    let mut sent: Vec<Value> = Vec::new();
+    let mut send = |group: &mut SurfaceGroup, message: Value| {
+        sent.extend(group.process_value(&message).emitted.iter().map(ClientMessage::to_wire));
+    };
+    send(&mut group, json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": default}}));
+    if !components.is_empty() {
+        let root = json!({"id": "root", "component": "Column", "children": components.keys().collect::<Vec<_>>()});
+        let mut list = vec![root];
+        list.extend(components.iter().map(|(id, c)| {
+            let mut c = c.clone();
+            c["id"] = Value::from(id.as_str());
+            c
+        }));
+        send(&mut group, json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": list}}));
+    }
+    if let Some(call) = args.get("functionCall") {
+        let text = json!({"id": "root", "component": "Text", "text": call});
+        send(&mut group, json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [text]}}));
+    }
+    match (case.get("expectError"), case["expectSelected"].as_str()) {
+        (Some(expected), _) => check_error(&sent, expected),
+        (None, Some(selected)) => {
+            if !sent.is_empty() {
+                return Err(format!("expected {selected} to be selected, sent {}", Value::Array(sent)));
+            }
+            let surface = group.surface("s").ok_or("no surface")?;
+            for (id, c) in &components {
+                let from = c["catalogId"].as_str().unwrap_or(default);
+                if from == selected && surface.node(id).is_none() {
+                    return Err(format!("{id} from {selected} did not render"));
+                }
+            }
+            Ok(())
+        }
+        (None, None) => Err("a case without expectSelected or expectError".into()),
+    }
+}
+
+// ---- action: accessibility_check ----
+
+/// The case's surface (v1.0, the basic catalog v1) sent as one `createSurface`, then each
+/// `accessibilityTree` expectation compared with the resolved node's accessibility (`label`,
+/// `description`, `live`, `hidden`). A platform role or state, and the web renderers' axe-core
+/// rules, are not the engine's to check: such an expectation fails the case.
+fn accessibility_check(case: &Value) -> Result<(), String> {
+    let mut group = group_for("v1.0")?;
+    let surface = case["surface"].as_object().ok_or("a case without surface")?;
+    let mut root = surface.clone();
+    root.remove("components");
+    let mut components = vec![Value::Object(root)];
+    for (id, c) in surface.get("components").and_then(Value::as_object).into_iter().flatten() {
+        let mut c = c.clone();
+        c["id"] = Value::from(id.as_str());
+        components.push(c);
+    }
+    let message = json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "basic",
+        "dataModel": case.get("dataModel").cloned().unwrap_or(json!({})), "components": components}});
+    let sent: Vec<Value> = group.process_value(&message).emitted.iter().map(ClientMessage::to_wire).collect();
+    if !sent.is_empty() {
+        return Err(format!("refused: {}", Value::Array(sent)));
+    }
+    let assertions = &case["assertions"];
+    let surface = group.surface("s").ok_or("no surface")?;
+    for (id, expected) in assertions["accessibilityTree"].as_object().into_iter().flatten() {
+        let node = surface.node(id).ok_or_else(|| format!("no rendered node {id:?}"))?;
+        let a11y = node.accessibility.as_ref();
+        for (key, value) in expected.as_object().into_iter().flatten() {
+            let found = match key.as_str() {
+                "label" => a11y.and_then(|a| a.label.clone()).map(Value::from),
+                "description" => a11y.and_then(|a| a.description.clone()).map(Value::from),
+                "live" => a11y.and_then(|a| a.live.clone()).map(Value::from),
+                "hidden" => a11y.and_then(|a| a.hidden).map(Value::from),
+                other => {
+                    return Err(format!("{id}.{other}: a platform's accessibility role or state, not the engine's"))
+                }
+            };
+            if found.as_ref() != Some(value) {
+                return Err(format!("{id}.{key} is {found:?}, expected {value}"));
+            }
+        }
+    }
+    if assertions.get("axeCore").is_some() {
+        return Err(
+            "the accessibility tree matches; axe-core rules check a web page's DOM, which the harness cannot".into()
+        );
+    }
+    Ok(())
+}
+
+// ---- action: parse_expression_template ----
+
+/// Parses a `formatString` template with the engine's parser and compares its parts, adjacent
+/// string literals joined (the suite fixes what a template means, not how its text is split),
+/// or expects a parse error (`expect_error`; its message is one implementation's wording).
+fn parse_expression_template(case: &Value) -> Result<(), String> {
+    let input = case["input"].as_str().ok_or("a case without `input`")?;
+    match (agentui_a2ui::functions::parse_template(input), case.get("expect_error")) {
+        (Err(_), Some(_)) => Ok(()),
+        (Err(e), None) => Err(format!("unexpected parse error: {e}")),
+        (Ok(parts), Some(expected)) => Err(format!("expected an error {expected}, parsed {parts:?}")),
+        (Ok(parts), None) => {
+            let mut found: Vec<Value> = Vec::new();
+            for part in parts {
+                let value = template_part_json(part);
+                match (found.last_mut(), &value) {
+                    (Some(Value::String(text)), Value::String(more)) => text.push_str(more),
+                    _ => found.push(value),
+                }
+            }
+            let found = Value::Array(found);
+            let expected = case.get("expect").ok_or("a case without `expect` or `expect_error`")?;
+            if same_value(&found, expected) {
+                Ok(())
+            } else {
+                Err(format!("parsed {found}, expected {expected}"))
+            }
+        }
+    }
+}
+
+/// A parsed part in the suite's form: a literal as itself, `{path}`, `{call, args, returnType}`.
+fn template_part_json(part: agentui_a2ui::functions::TemplatePart) -> Value {
+    use agentui_a2ui::functions::TemplatePart;
+    match part {
+        TemplatePart::Literal(value) => value,
+        TemplatePart::Path(path) => json!({"path": path}),
+        TemplatePart::Call(call) => call_json(&call),
+    }
+}
+
+fn call_json(call: &agentui_a2ui::dynamic::Call) -> Value {
+    use agentui_a2ui::dynamic::Dynamic;
+    let args: serde_json::Map<String, Value> = call
+        .args
+        .iter()
+        .map(|(name, arg)| {
+            let value = match arg {
+                Dynamic::Literal(v) => v.clone(),
+                Dynamic::Path(p) => json!({"path": p}),
+                Dynamic::Call(c) => call_json(c),
+            };
+            (name.clone(), value)
+        })
+        .collect();
+    json!({"call": call.name, "args": args, "returnType": call.return_type.as_deref().unwrap_or("any")})
 }
 
 // ---- action: handle_rpc ----
@@ -474,7 +808,12 @@ fn validate(case: &Value) -> Result<(), String> {
     let version = case_version(case);
     let mut group = group_for(&version)?;
     if let Some(schema) = case["catalog"].get("catalogSchema") {
-        let catalog = agentui_a2ui::catalog::Catalog::from_json(schema)
+        // The case's catalog block names the version its schema is written for.
+        let mut schema = schema.clone();
+        if schema.get("protocolVersion").is_none() {
+            schema["protocolVersion"] = Value::from(version.trim_start_matches('v'));
+        }
+        let catalog = agentui_a2ui::catalog::Catalog::from_json(&schema)
             .map_err(|e| format!("the case's catalogSchema does not load as a catalog: {e}"))?;
         group.catalogs_mut().register(std::sync::Arc::new(catalog));
     }
@@ -531,6 +870,7 @@ fn check_surfaces(group: &SurfaceGroup, expected: &Value) -> Result<(), String> 
                     return Err(format!("{surface_id}: data model {}, expected {value}", surface.data_model()))
                 }
                 "components" => check_components(surface, surface_id, value)?,
+                "validationResult" => check_validation_results(surface, surface_id, value)?,
                 other => return Err(format!("the harness cannot check surfaces.{surface_id}.{other}")),
             }
         }
@@ -552,6 +892,32 @@ fn check_components(surface: &agentui_a2ui::Surface, surface_id: &str, expected:
             if found.as_ref() != Some(value) {
                 return Err(format!("{surface_id}/{id}.{field} is {found:?}, expected {value}"));
             }
+        }
+    }
+    Ok(())
+}
+
+/// Each expected component's validation result as a renderer gets it: its first failing check
+/// (`valid`, `code`, `message`, `severity`), or `{valid: true}` when every check passes. A
+/// field the case leaves out must be absent (`code`), or is not compared (`message`, `severity`
+/// of a passing result).
+fn check_validation_results(surface: &agentui_a2ui::Surface, surface_id: &str, expected: &Value) -> Result<(), String> {
+    for (id, expected) in expected.as_object().into_iter().flatten() {
+        let node = surface.node(id).ok_or_else(|| format!("{surface_id}: no rendered node {id:?}"))?;
+        let found = match node.checks.iter().find(|c| !c.passed) {
+            None => json!({"valid": true}),
+            Some(check) => {
+                let mut result = json!({"valid": false, "message": check.message, "severity": check.severity});
+                if let Some(code) = &check.code {
+                    result["code"] = Value::String(code.clone());
+                }
+                result
+            }
+        };
+        let matches = expected.as_object().into_iter().flatten().all(|(k, v)| found.get(k) == Some(v))
+            && (expected.get("code").is_some() || found.get("code").is_none());
+        if !matches {
+            return Err(format!("{surface_id}/{id}: validation result {found}, expected {expected}"));
         }
     }
     Ok(())
@@ -591,98 +957,106 @@ fn to_json(yaml: &Yaml) -> Value {
 mod tests {
     use super::*;
 
-    /// Cases of the pack that contradict its newer layer (catalogs/basic/v1/catalog.json, the
-    /// target), with the evidence. We follow the catalog.
+    /// Cases of the pack that contradict its newer layer (catalogs/basic/v1/catalog.json and
+    /// the schemas), with the evidence. We follow the catalog and the schemas.
     const CONTRADICT_NEWER_LAYER: &[(&str, &str)] = &[
-        ("test_evaluate_function_length_array_count_valid", "length.value is DynamicString in the v1 catalog; the case passes an array"),
-        ("test_evaluate_function_length_array_count_too_short", "length.value is DynamicString in the v1 catalog; the case passes an array"),
-        ("test_evaluate_function_numeric_valid_string", "numeric.value is DynamicNumber in the v1 catalog; the case passes a string"),
-        ("test_evaluate_function_numeric_unparseable_string", "numeric.value is DynamicNumber in the v1 catalog; the case passes a string"),
-        ("test_evaluate_function_and_truthiness_coercion_true", "and.values items are DynamicBoolean in the v1 catalog; the case passes numbers"),
-        ("test_evaluate_function_and_truthiness_coercion_false", "and.values items are DynamicBoolean in the v1 catalog; the case passes numbers"),
-        ("test_evaluate_function_or_truthiness_coercion_true", "or.values items are DynamicBoolean in the v1 catalog; the case passes numbers"),
-        ("test_evaluate_function_not_truthiness_falsy", "not.value is DynamicBoolean in the v1 catalog; the case passes a string"),
-        ("test_evaluate_function_not_truthiness_truthy", "not.value is DynamicBoolean in the v1 catalog; the case passes a string"),
-        ("test_index_function_in_collection_loop", "uses a `Collection` component (items/template) that neither basic catalog has; both repeat with a List's ChildList template"),
-        ("test_index_function_with_offset", "uses a `Collection` component that neither basic catalog has"),
-        ("test_index_function_nested_path", "uses a `Collection` component that neither basic catalog has"),
+        // Run as v0.9 (they name no version); every basic catalog of the pack (v0.9 both copies,
+        // v1.0 August, catalogs/basic/v1) types these arguments, so the literal is refused by
+        // the call's schema before evaluation. The engine's functions do count a bound array
+        // and read a numeric string (functions::tests); only the literal is refused.
+        ("test_evaluate_function_length_array_count_valid", "length.value is DynamicString in every basic catalog of the pack; the case passes a literal array"),
+        ("test_evaluate_function_length_array_count_too_short", "length.value is DynamicString in every basic catalog of the pack; the case passes a literal array"),
+        ("test_evaluate_function_numeric_valid_string", "numeric.value is DynamicNumber in every basic catalog of the pack; the case passes a literal string"),
+        ("test_evaluate_function_numeric_unparseable_string", "numeric.value is DynamicNumber in every basic catalog of the pack; the case passes a literal string"),
+        // Also against the spec's coercion table (v0_9_1/docs/core_sdk_spec.md "Type Coercion
+        // Standards": a string other than "true"/"false" is false), which the engine follows.
+        ("test_evaluate_function_and_truthiness_coercion_true", "and.values items are DynamicBoolean in every basic catalog; \"non-empty\" is false by the core SDK coercion table"),
+        ("test_evaluate_function_and_truthiness_coercion_false", "and.values items are DynamicBoolean in every basic catalog; the case passes numbers and strings"),
+        ("test_evaluate_function_or_truthiness_coercion_true", "or.values items are DynamicBoolean in every basic catalog; the case passes numbers and strings"),
+        ("test_evaluate_function_not_truthiness_falsy", "not.value is DynamicBoolean in every basic catalog; the case passes a string"),
+        ("test_evaluate_function_not_truthiness_truthy", "not.value is DynamicBoolean in every basic catalog; \"hello\" is false by the core SDK coercion table"),
+        ("test_index_function_in_collection_loop", "uses a `Collection` component that no catalog of the pack defines (any version); lists repeat with a ChildList template"),
+        ("test_index_function_with_offset", "uses a `Collection` component that no catalog of the pack defines"),
+        ("test_index_function_nested_path", "uses a `Collection` component that no catalog of the pack defines"),
+        (
+            "test_action_direct_name_shorthand",
+            "an action {name, context} matches no Action shape: common_types.json of v0.9, v0.9.1 and v1.0 all allow only {event} or {functionCall}",
+        ),
+        (
+            "test_action_function_call_unknown_function_reports_expression_error",
+            "FunctionCall is oneOf the catalog's anyFunction (v1.0 common_types.json, catalogs/basic/v1): an unknown function is refused on arrival (VALIDATION_FAILED), no code EXPRESSION_ERROR exists in any schema",
+        ),
+        (
+            "test_action_event_context_unknown_function_reports_expression_error",
+            "FunctionCall is oneOf the catalog's anyFunction: the call is refused on arrival (VALIDATION_FAILED) before any tap",
+        ),
+        // The engine reads a {valid} operand in v1.0 when it comes from a call (a check function's
+        // result; tests/it/v10.rs); a literal object is no DynamicBoolean in any schema.
+        (
+            "test_evaluate_function_and_validation_result_operands",
+            "and.values items are DynamicBoolean (boolean | DataBinding | FunctionCall) in every schema of the pack: a literal {valid} object is refused",
+        ),
+        (
+            "test_evaluate_function_or_validation_result_operands",
+            "or.values items are DynamicBoolean in every schema of the pack: a literal {valid} object is refused",
+        ),
+        (
+            "test_evaluate_function_not_validation_result_operand",
+            "not.value is DynamicBoolean in every schema of the pack: a literal {valid} object is refused",
+        ),
+        (
+            "test_evaluate_function_not_validation_result_operand_v0_9",
+            "not.value is DynamicBoolean in the v0.9 schemas: a literal {valid} object is refused",
+        ),
+        // catalogs/basic/v1 describes pluralize as choosing "based on the CLDR plural category of
+        // the count ... For English, just use 'one' and 'other'"; in English 0 and 2 are `other`.
+        ("test_evaluate_function_pluralize_explicit_zero", "picks `zero` for 0 in English; the v1 catalog chooses by CLDR category, which is `other` there"),
+        ("test_evaluate_function_pluralize_explicit_two", "picks `two` for 2 in English; the v1 catalog chooses by CLDR category, which is `other` there"),
+        ("test_evaluate_function_pluralize_explicit_empty_string", "picks `zero` for 0 in English; the v1 catalog chooses by CLDR category (`other`: \"default\")"),
+        (
+            "test_evaluate_function_format_date_iso_normalized",
+            "format \"ISO\" is no TR35 pattern; the v1 catalog's formatDate.format is \"A Unicode TR35 date pattern string\" (I is no TR35 letter)",
+        ),
+        // The accessibility cases name catalogs/basic/v1/catalog.json, whose Button has `child`
+        // and no `title`, and which has no `Container`.
+        ("test_accessibility_attributes_plumbing", "Button.title is not in catalogs/basic/v1 (the catalog the case names): refused"),
+        ("test_accessibility_implicit_label_inference", "Button.title is not in catalogs/basic/v1: refused (a Button's label comes from its child)"),
+        ("test_accessibility_interactive_roles_and_states", "Button.title, CheckBox.checked and ChoicePicker.selectedIndex are not in catalogs/basic/v1: refused"),
+        ("test_accessibility_dynamic_label_and_hidden_binding", "Button.title is not in catalogs/basic/v1: refused"),
+        ("test_accessibility_live_region_assertive", "Container is not a component of catalogs/basic/v1: refused"),
+        ("test_multi_catalog_surface_default_fallback", "Button.title is not in the basic catalog v1: refused"),
+        (
+            "test_evaluate_function_open_url_valid_https",
+            "catalogs/basic/v1 marks openUrl requiresUserActivation: it runs only from a user gesture (an action), never at evaluation",
+        ),
     ];
 
     /// Renderer-side behaviour not built yet, or a rule of ours the case goes against; each
     /// with the reason.
     const NOT_YET: &[(&str, &str)] = &[
         (
-            "test_composition_unallowed_parent_error",
-            "allowedParents/allowedChildren are not implemented (nor the case's shorthand catalog)",
-        ),
-        (
-            "test_composition_unallowed_child_error",
-            "allowedParents/allowedChildren are not implemented (nor the case's shorthand catalog)",
-        ),
-        (
-            "test_expression_parser_syntax_error_unclosed_brace",
-            "a malformed formatString template renders as text instead of being refused on arrival",
-        ),
-        (
-            "test_expression_parser_max_depth_exceeded_error",
-            "formatString nesting depth is bounded at evaluation, not refused on arrival",
-        ),
-        (
-            "test_evaluate_function_and_validation_result_operands",
-            "v1.0 structured validation results (and/or/not over {valid}) are not implemented",
-        ),
-        (
-            "test_evaluate_function_or_validation_result_operands",
-            "v1.0 structured validation results are not implemented",
-        ),
-        (
-            "test_evaluate_function_not_validation_result_operand",
-            "v1.0 structured validation results are not implemented",
-        ),
-        (
-            "test_evaluate_function_not_validation_result_operand_v0_9",
-            "a {valid} object is refused by the DynamicBoolean schema before evaluation",
-        ),
-        (
-            "test_evaluate_function_pluralize_explicit_zero",
-            "pluralize follows the locale's CLDR categories; an explicit zero form for English is not chosen",
-        ),
-        (
-            "test_evaluate_function_pluralize_explicit_two",
-            "pluralize follows the locale's CLDR categories; an explicit two form for English is not chosen",
-        ),
-        ("test_evaluate_function_pluralize_explicit_empty_string", "an empty category text falls back to other"),
-        ("test_evaluate_function_format_date_iso_normalized", "formatDate has no ISO pattern letter"),
-        (
-            "test_evaluate_function_format_date_impossible_day",
-            "formatDate refuses an impossible date instead of normalising it",
-        ),
-        (
-            "test_evaluate_function_format_date_impossible_month",
-            "formatDate refuses an impossible date instead of normalising it",
-        ),
-        (
-            "test_evaluate_function_open_url_valid_https",
-            "deliberate: openUrl runs only on a user gesture, never at evaluation",
-        ),
-        (
-            "test_evaluate_function_v10_runs_in_named_catalog",
-            "v1.0 catalog files whose function schemas use \"@call\" do not load yet",
-        ),
-        (
-            "test_evaluate_function_v10_runs_in_surface_default",
-            "v1.0 catalog files whose function schemas use \"@call\" do not load yet",
-        ),
-        (
             "test_index_function_outside_loop_error",
             "@index outside a template renders no value instead of being refused on arrival",
         ),
-        ("test_validation_result_dynamic_object_return", "v1.0 structured validation results are not implemented"),
-        ("test_validation_result_boolean_fallback", "v1.0 structured validation results are not implemented"),
-        ("test_rpc_call_renderer_function_success", "agent-callable functions (allowedCallers) are not implemented; the case's functionMetadata declares functions no catalog here has"),
-        ("test_rpc_call_renderer_function_requires_user_activation", "agent-callable functions (allowedCallers) are not implemented"),
-        ("test_rpc_call_renderer_function_execution_exception", "agent-callable functions (allowedCallers) are not implemented"),
-        ("test_rpc_call_renderer_function_agent_only_boundary", "agent-callable functions (allowedCallers) are not implemented"),
+        // The agent calls a renderer function when a loaded catalog lets it (allowedCallers) and
+        // it needs no gesture (tests/it/v10.rs). These cases name functions and catalogs that
+        // only the upstream harness's fixtures define (functionMetadata with host
+        // implementations: playMedia in media_catalog, syncState and failingFunction in basic);
+        // this engine has no host-function registry for an app to add such functions yet.
+        ("test_rpc_call_renderer_function_success", "playMedia/media_catalog exist only as the upstream harness's fixtures; no host-function registry yet"),
+        ("test_rpc_call_renderer_function_execution_exception", "failingFunction is an upstream fixture the basic catalog does not define; no host-function registry yet"),
+        ("test_rpc_call_renderer_function_agent_only_boundary", "syncState is an upstream fixture the basic catalog does not define; no host-function registry yet"),
+        (
+            "test_rpc_call_renderer_function_requires_user_activation",
+            "deliberate: an agent's message is never a user gesture, so a requiresUserActivation function is refused (the case assumes an activation present)",
+        ),
+        (
+            "test_accessibility_hidden_subtree",
+            "its accessibility tree matches (hidden reaches the node); its axe-core rule checks a web DOM, which no native renderer has",
+        ),
+        ("test_multi_catalog_explicit_catalog_id_resolution", "several catalogs on one surface are not implemented: a component naming another catalog is refused"),
+        ("test_multi_catalog_function_resolution_precedence", "several catalogs on one surface are not implemented: a call naming another catalog is refused"),
+        ("test_multi_catalog_version_mismatch_error", "several catalogs on one surface are not implemented: a surface has no list of supported catalogs to check"),
         ("test_rpc_call_agent_function_dispatch", "callAgentFunction: no renderer function calls the agent yet"),
     ];
 
@@ -719,7 +1093,12 @@ mod tests {
         println!("{not_run} not run");
         println!("{passed} passed, {failed} failed");
         assert!(unexpected.is_empty(), "{}", unexpected.join("\n"));
-        assert!(passed >= 100, "only {passed} passed");
+        // The suite's v0.9 and v0.9.1 cases run too (the issue asks for both versions).
+        let older_passed =
+            reports.iter().filter(|r| r.version.starts_with("v0.9") && r.verdict == Verdict::Passed).count();
+        println!("{older_passed} of the passes are v0.9 / v0.9.1 cases (or name no version, read as v0.9)");
+        assert!(older_passed >= 60, "only {older_passed} v0.9 cases passed");
+        assert!(passed >= 175, "only {passed} passed");
     }
 
     #[test]

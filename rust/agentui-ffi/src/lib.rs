@@ -36,7 +36,7 @@ pub use store::ConversationStore;
 pub use tools::{ClientToolHandler, ToolHandlerError};
 
 // The core types the API carries, as they are, for Rust callers of this crate.
-pub use agentui_a2ui::node::{Accessibility, ActionKind, Binding, CheckResult, ResolvedNode, SurfaceDiff};
+pub use agentui_a2ui::node::{Accessibility, ActionKind, Binding, CheckResult, ResolvedNode, Severity, SurfaceDiff};
 pub use agentui_agui::budget::MemoryBudget;
 pub use agentui_agui::message::{
     ContentPart, Context, Interrupt, Message, MessageContent, PartSource, Role, RunOutcome,

@@ -545,6 +545,8 @@ fn document_of(edition: Edition) -> Value {
     // v0.9 catalogs had no protocolVersion (it defaults to "0.9"); say it only where it is new.
     if edition == Edition::V1 {
         document["protocolVersion"] = Value::from(protocol);
+        // v1 says so: openUrl runs only from a user gesture (the engine never ran it otherwise).
+        document["functions"]["openUrl"]["requiresUserActivation"] = Value::Bool(true);
     }
     document
 }

@@ -183,6 +183,13 @@ pub fn document_v1() -> Value {
     if let Some(Value::Array(branches)) = defs["FunctionCall"].get_mut("oneOf") {
         branches.push(json!({"$ref": "#/$defs/IndexSystemFunction"}));
     }
+    // The reserved root every surface's `root` sits under (`allowedParents: ["Surface"]`).
+    defs["Surface"] = json!({
+        "type": "object",
+        "description": "The reserved root of a surface: it always holds the component `root`.",
+        "properties": {"component": {"const": "Surface"}, "child": {"const": "root"}},
+        "additionalProperties": false,
+    });
     if let Some(event) = defs.pointer_mut("/Action/oneOf/0/properties/event/properties") {
         event["userMessage"] =
             local("DynamicString").describe("A human-readable line describing what the user did.").into_value();

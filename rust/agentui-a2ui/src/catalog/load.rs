@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 
 use super::dsl::{COMMON_TYPES_ID, COMMON_TYPES_V1_ID, DIALECT};
 use super::envelope::{self, SERVER_MESSAGES, SERVER_TO_CLIENT_ID};
-use super::{common_types, Catalog, CatalogError, ComponentDef, FunctionDef, ReturnType};
+use super::{common_types, AllowedCallers, Catalog, CatalogError, ComponentDef, FunctionDef, ReturnType};
 use crate::schema::{CompiledSchema, SchemaCompileError, SchemaError, SchemaRegistry};
 
 /// Where the catalog in use is registered for `$ref`s such as `catalog.json#/$defs/anyFunction`.
@@ -121,6 +121,8 @@ pub(crate) fn build(document: Value) -> Result<Catalog, CatalogError> {
             name: name.clone(),
             description: describe(schema),
             schema: schema.clone(),
+            allowed_parents: schema.get("allowedParents").and_then(type_names),
+            allowed_children: schema.get("allowedChildren").and_then(type_names),
         })
         .collect();
     let functions =
@@ -187,11 +189,26 @@ fn function_def(name: &str, schema: &Value) -> Result<FunctionDef, CatalogError>
             invalid(format!("function {name:?}: returnType {value} is not one of {}", return_type_names()))
         })?,
     };
+    let allowed_callers = match schema.get("allowedCallers") {
+        None => AllowedCallers::default(),
+        Some(value) => value.as_str().and_then(AllowedCallers::parse).ok_or_else(|| {
+            invalid(format!(
+                "function {name:?}: allowedCallers {value} is not rendererOnly, agentOnly or rendererOrAgent"
+            ))
+        })?,
+    };
+    let requires_user_activation = match schema.get("requiresUserActivation") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(invalid(format!("function {name:?}: requiresUserActivation must be a boolean"))),
+    };
     Ok(FunctionDef {
         name: name.to_string(),
         description: schema.get("description").and_then(Value::as_str).unwrap_or_default().to_string(),
         parameters,
         return_type,
+        allowed_callers,
+        requires_user_activation,
     })
 }
 
@@ -254,8 +271,9 @@ pub(crate) fn normalise(value: &Value) -> Result<Value, CatalogError> {
         defs.remove(*generated);
     }
 
-    let components = components(obj.get("components"))?;
-    let functions = functions(obj.get("functions"))?;
+    let is_v1 = protocol_version.as_deref().is_some_and(|v| !v.starts_with("0."));
+    let components = components(obj.get("components"), is_v1)?;
+    let functions = functions(obj.get("functions"), is_v1)?;
 
     let theme = match (defs.get("theme"), obj.get("theme")) {
         (Some(theme), _) if theme.is_object() || theme.is_boolean() => theme.clone(),
@@ -289,7 +307,6 @@ pub(crate) fn normalise(value: &Value) -> Result<Value, CatalogError> {
     document.insert("functions".into(), Value::Object(functions));
     document.insert("$defs".into(), Value::Object(defs));
     let mut document = Value::Object(document);
-    let is_v1 = document.get("protocolVersion").and_then(Value::as_str).is_some_and(|v| !v.starts_with("0."));
     absolutise_common_refs(&mut document, if is_v1 { COMMON_TYPES_V1_ID } else { COMMON_TYPES_ID });
     Ok(document)
 }
@@ -339,34 +356,118 @@ fn check_fixed(kind: &str, key: &str, name: &str, schema: &Value) -> Result<(), 
     }
 }
 
-fn components(value: Option<&Value>) -> Result<Map<String, Value>, CatalogError> {
+/// The component schemas. A v1.0 catalog may leave `component` unfixed (its catalog definition
+/// lets a component be any schema): the name fixes it then. `allowedParents` and
+/// `allowedChildren` must be lists of names; `Surface` is the reserved root, not a component.
+fn components(value: Option<&Value>, v1: bool) -> Result<Map<String, Value>, CatalogError> {
     let map = match value {
         None => return Ok(Map::new()),
         Some(Value::Object(map)) => map,
         Some(_) => return Err(invalid("`components` must be an object mapping component names to schemas")),
     };
+    let mut out = Map::with_capacity(map.len());
     for (name, schema) in map {
         check_name("component", name)?;
-        if !schema.is_object() {
-            return Err(invalid(format!("component {name:?}: the schema must be a JSON object")));
+        if name == SURFACE_COMPONENT {
+            return Err(invalid("\"Surface\" is the reserved root of every surface, not a catalog component"));
         }
-        check_fixed("component", "component", name, schema)?;
+        let Value::Object(fields) = schema else {
+            return Err(invalid(format!("component {name:?}: the schema must be a JSON object")));
+        };
+        for key in ["allowedParents", "allowedChildren"] {
+            if let Some(list) = fields.get(key) {
+                if type_names(list).is_none() {
+                    return Err(invalid(format!(
+                        "component {name:?}: `{key}` must be a list of distinct component names"
+                    )));
+                }
+            }
+        }
+        let mut schema = schema.clone();
+        if v1 {
+            unprefix_reserved_keys(&mut schema);
+            if fixed_value(&schema, "component").is_none() {
+                fix_property(&mut schema, "component", name);
+            }
+        }
+        check_fixed("component", "component", name, &schema)?;
+        out.insert(name.clone(), schema);
     }
-    Ok(map.clone())
+    Ok(out)
 }
 
-fn functions(value: Option<&Value>) -> Result<Map<String, Value>, CatalogError> {
+/// The reserved root every surface's `root` sits under, for `allowedParents`.
+pub const SURFACE_COMPONENT: &str = "Surface";
+
+/// `allowedParents` / `allowedChildren`: distinct names, or `None` when the value is not that.
+pub(crate) fn type_names(list: &Value) -> Option<Vec<String>> {
+    let items = list.as_array()?;
+    let names: Vec<String> = items.iter().map(|n| n.as_str().map(str::to_owned)).collect::<Option<_>>()?;
+    let distinct = names.iter().enumerate().all(|(i, n)| !names[..i].contains(n));
+    distinct.then_some(names)
+}
+
+/// Adds `"properties": {key: {"const": name}}` and `key` to `required`.
+fn fix_property(schema: &mut Value, key: &str, name: &str) {
+    let Value::Object(fields) = schema else { return };
+    let properties = fields.entry("properties").or_insert_with(|| json!({}));
+    if let Value::Object(properties) = properties {
+        properties.insert(key.to_owned(), json!({"const": name}));
+    }
+    match fields.entry("required").or_insert_with(|| json!([])) {
+        Value::Array(required) if !required.iter().any(|r| r == key) => required.push(key.into()),
+        _ => {}
+    }
+}
+
+/// A v1.0 catalog may write the reserved keys as the wire does (`"@call"`, `"@path"`): the
+/// engine validates calls and bindings after translating them to `call` / `path`, so the
+/// schema's `properties` and `required` are translated the same way.
+fn unprefix_reserved_keys(schema: &mut Value) {
+    const RESERVED: [(&str, &str); 2] = [("@call", "call"), ("@path", "path")];
+    match schema {
+        Value::Object(fields) => {
+            if let Some(Value::Object(properties)) = fields.get_mut("properties") {
+                for (prefixed, bare) in RESERVED {
+                    if !properties.contains_key(bare) {
+                        if let Some(value) = properties.remove(prefixed) {
+                            properties.insert(bare.to_owned(), value);
+                        }
+                    }
+                }
+            }
+            if let Some(Value::Array(required)) = fields.get_mut("required") {
+                for name in required.iter_mut() {
+                    if let Some((_, bare)) = RESERVED.iter().find(|(prefixed, _)| name == prefixed) {
+                        *name = Value::from(*bare);
+                    }
+                }
+            }
+            fields.values_mut().for_each(unprefix_reserved_keys);
+        }
+        Value::Array(items) => items.iter_mut().for_each(unprefix_reserved_keys),
+        _ => {}
+    }
+}
+
+fn functions(value: Option<&Value>, v1: bool) -> Result<Map<String, Value>, CatalogError> {
     match value {
         None => Ok(Map::new()),
         Some(Value::Object(map)) => {
+            let mut out = Map::with_capacity(map.len());
             for (name, schema) in map {
                 check_name("function", name)?;
                 if !schema.is_object() {
                     return Err(invalid(format!("function {name:?}: the schema must be a JSON object")));
                 }
-                check_fixed("function", "call", name, schema)?;
+                let mut schema = schema.clone();
+                if v1 {
+                    unprefix_reserved_keys(&mut schema);
+                }
+                check_fixed("function", "call", name, &schema)?;
+                out.insert(name.clone(), schema);
             }
-            Ok(map.clone())
+            Ok(out)
         }
         Some(Value::Array(definitions)) => {
             let mut out = Map::new();

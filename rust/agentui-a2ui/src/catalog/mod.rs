@@ -24,6 +24,7 @@ use crate::error::A2uiError;
 use crate::schema::SchemaError;
 
 pub use capabilities::BASIC_CATALOG_ALIASES;
+pub use load::SURFACE_COMPONENT;
 
 /// Id of the v0.9 basic catalog as the current spec names it.
 pub const BASIC_CATALOG_ID: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
@@ -52,6 +53,11 @@ pub struct ComponentDef {
     pub description: String,
     /// JSON Schema of the whole component object (`id`, `component`, properties).
     pub schema: Value,
+    /// v1.0 `allowedParents`: the component types (and `"Surface"`, the root's place) it may sit
+    /// under; `None` allows any.
+    pub allowed_parents: Option<Vec<String>>,
+    /// v1.0 `allowedChildren`: the component types it may hold; `None` allows any.
+    pub allowed_children: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone)]
@@ -61,6 +67,44 @@ pub struct FunctionDef {
     /// JSON Schema of the `args` object.
     pub parameters: Value,
     pub return_type: ReturnType,
+    /// v1.0 `allowedCallers`: who may call the function (the renderer only by default).
+    pub allowed_callers: AllowedCallers,
+    /// v1.0 `requiresUserActivation`: runs only from a user gesture (`openUrl`), so never on an
+    /// agent's request.
+    pub requires_user_activation: bool,
+}
+
+/// v1.0 `allowedCallers` of a catalog function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AllowedCallers {
+    #[default]
+    RendererOnly,
+    AgentOnly,
+    RendererOrAgent,
+}
+
+impl AllowedCallers {
+    pub fn parse(text: &str) -> Option<AllowedCallers> {
+        match text {
+            "rendererOnly" => Some(AllowedCallers::RendererOnly),
+            "agentOnly" => Some(AllowedCallers::AgentOnly),
+            "rendererOrAgent" => Some(AllowedCallers::RendererOrAgent),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AllowedCallers::RendererOnly => "rendererOnly",
+            AllowedCallers::AgentOnly => "agentOnly",
+            AllowedCallers::RendererOrAgent => "rendererOrAgent",
+        }
+    }
+
+    /// Whether an agent's `callRendererFunction` may run the function.
+    pub fn agent_may_call(self) -> bool {
+        self != AllowedCallers::RendererOnly
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -139,6 +183,11 @@ impl Catalog {
         self.compiled.validate_function_call(self, call)
     }
 
+    /// Whether any component restricts its parents or children (v1.0), so a surface checks them.
+    pub fn has_composition_rules(&self) -> bool {
+        self.components.iter().any(|c| c.allowed_parents.is_some() || c.allowed_children.is_some())
+    }
+
     pub fn component(&self, name: &str) -> Option<&ComponentDef> {
         self.components.iter().find(|c| c.name == name)
     }
@@ -169,6 +218,17 @@ impl Catalog {
 /// Validates a client-to-server envelope (`action` or `error`) against the v0.9 schema.
 pub fn validate_client_message(envelope: &Value) -> Vec<SchemaError> {
     load::validate_client_message(envelope)
+}
+
+/// The common types every catalog refers to (`$defs` such as `DynamicValue`, `CheckRule`), as
+/// this engine defines them for v0.9 or for v1.0. Their `FunctionCall` refers to the catalog in
+/// use as `catalog.json#/$defs/anyFunction`.
+pub fn common_types(v1: bool) -> Value {
+    if v1 {
+        common_types::document_v1()
+    } else {
+        common_types::document()
+    }
 }
 
 /// JSON Schema of the object [`CatalogRegistry::client_capabilities`] returns, for agents and

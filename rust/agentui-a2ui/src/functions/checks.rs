@@ -123,8 +123,18 @@ pub(super) fn numeric(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, Func
 /// local parts and IP-literal domains are not accepted. Non-strings are false.
 pub(super) fn email(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, FunctionError> {
     let value = req_arg(call, "value", ev)?;
-    Ok(Value::Bool(matches!(&*value, Value::String(s) if is_email(s))))
+    let valid = matches!(&*value, Value::String(s) if is_email(s));
+    // v1.0: a failure says why (the conformance suite's code and wording). The other checks
+    // answer a boolean, which v1.0 reads as a result carrying the rule's own message.
+    if ev.validation_results() && !valid {
+        return Ok(serde_json::json!({"valid": false, "code": INVALID_EMAIL_CODE, "message": INVALID_EMAIL_MESSAGE}));
+    }
+    Ok(Value::Bool(valid))
 }
+
+/// v1.0 `email` failure: its code and message.
+const INVALID_EMAIL_CODE: &str = "INVALID_EMAIL";
+const INVALID_EMAIL_MESSAGE: &str = "Please enter a valid email address (e.g. user@example.com).";
 
 pub(super) fn is_email(s: &str) -> bool {
     if s.chars().count() > 254 {

@@ -305,6 +305,12 @@ pub(super) fn format_date(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, 
     let moment = match &*value {
         Value::Null => return Ok(Value::String(String::new())),
         Value::String(s) if s.trim().is_empty() => return Ok(Value::String(String::new())),
+        // A calendar date written right but not on the calendar (`2026-02-30`, `2026-13-01`)
+        // shows as nothing, as an absent one does; it never rolls over into the next month or
+        // year. A time off the clock is still an error.
+        Value::String(s) if parse_iso(s.trim()).is_none() && is_date_shaped(s.trim()) => {
+            return Ok(Value::String(String::new()))
+        }
         Value::String(s) => parse_iso(s.trim())
             .ok_or_else(|| invalid(&call.name, format!("invalid date {s:?}")))?
             .in_zone(zone)
@@ -317,6 +323,12 @@ pub(super) fn format_date(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, 
         other => return Err(invalid(&call.name, format!("`value` must be a date string, got {}", type_name(other)))),
     };
     pattern.format(&moment, localization).map(Value::String).map_err(|e| invalid(&call.name, e))
+}
+
+/// `YYYY-MM-DD` and nothing else: the shape of an ISO calendar date, whatever its numbers.
+fn is_date_shaped(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10 && b[4] == b'-' && b[7] == b'-' && [0, 1, 2, 3, 5, 6, 8, 9].iter().all(|&i| b[i].is_ascii_digit())
 }
 
 fn epoch_millis(ms: f64) -> Option<Timestamp> {

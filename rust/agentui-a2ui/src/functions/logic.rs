@@ -1,4 +1,6 @@
-//! `and(values)`, `or(values)`, `not(value)` over `coerce_to_bool`.
+//! `and(values)`, `or(values)`, `not(value)` over `coerce_to_bool`; in v1.0 an operand that is a
+//! validation result (`{"valid": false, …}`, what a check function returns) counts as its
+//! `valid`.
 //!
 //! `and`/`or` short-circuit: values after the deciding one are not evaluated (so their paths are
 //! not recorded as dependencies of that evaluation; they become dependencies again once an
@@ -9,13 +11,15 @@
 use serde_json::Value;
 
 use super::template::type_name;
-use super::{coerce_to_bool, eval_dynamic, invalid, prepared, PreparedKind};
+use super::{eval_dynamic, invalid, is_true, prepared, PreparedKind};
 use crate::dynamic::{Call, Dynamic, Evaluator};
 use crate::functions::FunctionError;
 
 pub(super) fn and_or(call: &Call, ev: &mut dyn Evaluator, is_and: bool) -> Result<Value, FunctionError> {
     // `and` stops at the first false, `or` at the first true.
     let decisive = !is_and;
+    let results = ev.validation_results();
+    let coerce_to_bool = |v: &Value| is_true(v, results);
     if let Some(PreparedKind::Values(items)) = prepared(call) {
         for item in items {
             if coerce_to_bool(&eval_dynamic(item, ev)) == decisive {
@@ -53,5 +57,6 @@ pub(super) fn not(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, Function
     let Some(arg) = call.arg("value") else {
         return Err(invalid(&call.name, "missing argument `value`"));
     };
-    Ok(Value::Bool(!coerce_to_bool(&eval_dynamic(arg, ev))))
+    let results = ev.validation_results();
+    Ok(Value::Bool(!is_true(&eval_dynamic(arg, ev), results)))
 }

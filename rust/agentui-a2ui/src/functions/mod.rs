@@ -9,9 +9,11 @@
 //!   null -> `""`, arrays and objects -> compact JSON.
 //! - Truthiness follows the A2UI core SDK coercion: booleans as is, numbers are true when non-zero,
 //!   strings are true only when equal to `"true"` ignoring ASCII case, everything else is false.
-//! - `formatString` templates are parsed once when the template is a literal. Unparsable
-//!   `${...}` parts are kept as literal text; a failing nested call fails the whole call.
-//! - Nesting (templates inside templates, calls inside calls) is bounded at 32 levels.
+//! - `formatString` templates are parsed once when the template is a literal. A template that
+//!   does not parse fails the call (and a literal one is refused when its component arrives, see
+//!   [`parse_template`]); a failing nested call fails the whole call.
+//! - Nesting of calls at evaluation (calls inside calls, templates evaluating templates) is
+//!   bounded at 32 levels; nesting inside one template at [`MAX_TEMPLATE_DEPTH`].
 //! - Checks return `false` for bad user data (a non-numeric string for `numeric`) and an error
 //!   only for a bad call (a non-integer `min`, an invalid regex).
 //! - `and`/`or` short-circuit: later values are not evaluated, so their data paths are not
@@ -34,6 +36,8 @@ mod number;
 mod plural;
 mod template;
 mod url;
+
+pub use template::{parse_template, TemplateError, TemplatePart, MAX_TEMPLATE_DEPTH};
 
 #[cfg(test)]
 mod tests;
@@ -66,8 +70,8 @@ pub struct PreparedFunction {
 /// What `prepare` could do ahead of time, per function.
 #[derive(Debug)]
 enum PreparedKind {
-    /// `formatString` with a literal template.
-    Template(template::Template),
+    /// `formatString` with a literal template; a parse error is kept so it is reported.
+    Template(Result<template::Template, TemplateError>),
     /// `regex` with a literal pattern; a compile error is kept so it is reported, not retried.
     Regex(Result<regex::Regex, String>),
     /// `formatDate` with a literal pattern.
@@ -230,6 +234,19 @@ pub fn coerce_to_string(value: &Value) -> String {
             push_coerced(&mut out, other);
             out
         }
+    }
+}
+
+/// Truthiness of a check's condition and of a logic operand. With `validation_results` (v1.0,
+/// where check functions return a validation result) an object with a boolean `valid` is that
+/// boolean; otherwise, and before v1.0, [`coerce_to_bool`].
+pub fn is_true(value: &Value, validation_results: bool) -> bool {
+    match value {
+        Value::Object(map) if validation_results => match map.get("valid") {
+            Some(Value::Bool(valid)) => *valid,
+            _ => coerce_to_bool(value),
+        },
+        _ => coerce_to_bool(value),
     }
 }
 

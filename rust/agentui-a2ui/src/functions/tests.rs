@@ -233,16 +233,63 @@ mod format_string {
     }
 
     #[test]
-    fn malformed_parts_stay_literal() {
+    fn malformed_templates_are_errors() {
         let data = json!({"a": "A"});
-        assert_eq!(fmt("${/a", data.clone()), "${/a");
-        assert_eq!(fmt("x ${", data.clone()), "x ${");
-        assert_eq!(fmt("${oops ${/a}", data.clone()), "${oops A");
-        assert_eq!(fmt("${'unterminated} ${/a}", data.clone()), "${'unterminated} ${/a}");
-        assert_eq!(fmt("${f(x: 1} ${/a}", data.clone()), "${f(x: 1} A");
-        assert_eq!(fmt("${/a b} ${/a}", data.clone()), "${/a b} A");
-        assert_eq!(fmt("${,} ${/a}", data.clone()), "${,} A");
-        assert_eq!(fmt("${formatNumber(value: )} ${/a}", data), "${formatNumber(value: )} A");
+        for bad in [
+            "${/a",
+            "x ${",
+            "${oops ${/a}",
+            "${'unterminated} ${/a}",
+            "${f(x: 1} ${/a}",
+            "${/a b} ${/a}",
+            "${,} ${/a}",
+            "${formatNumber(value: )} ${/a}",
+            "${f(a 1)}",
+            "${1.2.3}",
+            "${1e}",
+            "${1e999}",
+        ] {
+            assert!(matches!(fmt_err(bad, data.clone()), FunctionError::InvalidArgs { .. }), "{bad}");
+        }
+    }
+
+    #[test]
+    fn parse_errors_say_what_is_wrong() {
+        let message = |t: &str| parse_template(t).expect_err(t).message;
+        assert!(message("hello ${world").starts_with("Unclosed interpolation"));
+        assert!(message("${true false}").starts_with("Unexpected characters"));
+        assert!(message("${add(a: 1, b: 2}").contains("after function arguments"));
+        assert!(message("${add(a 1)}").contains("after argument name"));
+        assert!(message("${.5.5}").starts_with("Invalid number literal"));
+        assert!(message("${-1e999}").contains("out of range"));
+        let deep = format!("{}1{}", "${".repeat(101), "}".repeat(101));
+        assert!(message(&deep).starts_with("Max recursion depth"));
+        let at_limit = format!("{}1{}", "${".repeat(100), "}".repeat(100));
+        assert_eq!(parse_template(&at_limit), Ok(vec![TemplatePart::Literal(json!(1))]));
+    }
+
+    #[test]
+    fn number_literals_follow_the_grammar() {
+        let one = |t: &str| match parse_template(t).expect(t).as_slice() {
+            [TemplatePart::Literal(v)] => v.clone(),
+            other => panic!("{t}: {other:?}"),
+        };
+        assert_eq!(one("${+1}"), json!(1));
+        assert_eq!(one("${007}"), json!(7));
+        assert_eq!(one("${1.}"), json!(1.0));
+        assert_eq!(one("${-.5}"), json!(-0.5));
+        assert_eq!(one("${.5e2}"), json!(50.0));
+        assert_eq!(one("${1e-999}"), json!(0.0));
+        assert_eq!(one("${9007199254740991}"), json!(9_007_199_254_740_991_i64));
+        // Not numbers: paths.
+        assert_eq!(
+            parse_template("${.foo}${-.}${a-1}"),
+            Ok(vec![
+                TemplatePart::Path(".foo".into()),
+                TemplatePart::Path("-.".into()),
+                TemplatePart::Path("a-1".into()),
+            ])
+        );
     }
 
     #[test]
@@ -295,6 +342,14 @@ mod format_string {
             fmt_err("${formatDate(value: 'nope', format: 'yyyy')}", json!({})),
             FunctionError::InvalidArgs { .. }
         ));
+        // On the calendar or nothing: an impossible date shows as empty, never rolled over.
+        assert_eq!(fmt("[${formatDate(value: '2026-02-30', format: 'yyyy-MM-dd')}]", json!({})), "[]");
+        assert_eq!(fmt("[${formatDate(value: '2026-13-01', format: 'yyyy')}]", json!({})), "[]");
+        // A time that is not on the clock stays an error.
+        assert!(matches!(
+            fmt_err("${formatDate(value: '2026-01-16T25:00', format: 'yyyy')}", json!({})),
+            FunctionError::InvalidArgs { .. }
+        ));
     }
 
     #[test]
@@ -334,8 +389,7 @@ mod format_string {
     #[test]
     fn deep_template_nesting_is_bounded() {
         let deep = format!("{}/a{}", "${".repeat(200), "}".repeat(200));
-        let out = fmt(&deep, json!({"a": 1}));
-        assert!(out.starts_with("${"));
+        assert!(matches!(fmt_err(&deep, json!({"a": 1})), FunctionError::InvalidArgs { .. }));
         let deep_calls = format!("{}1{}", "${formatString(value: ".repeat(100), ")}".repeat(100));
         let _ = run(json!({"call": "formatString", "args": {"value": deep_calls}}), json!({}));
     }
@@ -366,9 +420,11 @@ mod format_string {
     fn pathological_input_is_linear() {
         let s = "${'".repeat(20_000);
         let start = std::time::Instant::now();
-        assert_eq!(fmt(&s, json!({})), s);
+        assert!(parse_template(&s).is_err());
         let s2 = "${f(".repeat(20_000);
-        assert_eq!(fmt(&s2, json!({})), s2);
+        assert!(parse_template(&s2).is_err());
+        let s3 = "x \\${".repeat(20_000);
+        assert_eq!(parse_template(&s3).map(|p| p.len()), Ok(1));
         assert!(start.elapsed() < std::time::Duration::from_secs(2));
     }
 
@@ -611,8 +667,6 @@ mod format_date {
     #[test]
     fn invalid_values() {
         for v in [
-            "2026-02-30",
-            "2026-13-01",
             "hello",
             "2026-01-16T25:00",
             "2026-01-16T10:60",

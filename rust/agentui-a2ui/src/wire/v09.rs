@@ -230,6 +230,11 @@ pub struct ActionMessage {
     /// RFC 3339 UTC timestamp of the user gesture.
     pub timestamp: String,
     pub context: Map<String, Value>,
+    /// v1.0: the event's `userMessage`, its bindings resolved.
+    pub user_message: Option<String>,
+    /// The version of the surface the action comes from: a v1.0 surface's action is a v1.0
+    /// message (with `userMessage`); any other is written as v0.9 (v0.8 has its own form).
+    pub version: Version,
 }
 
 /// An error reported to the agent. `path` is set for `VALIDATION_FAILED`.
@@ -306,16 +311,24 @@ impl ClientMessage {
     /// The v0.9 envelope (`{"version": "v0.9", "action": {...}}` or `{..., "error": {...}}`).
     pub fn to_wire(&self) -> Value {
         match self {
-            ClientMessage::Action(a) => json!({
-                "version": EMITTED_VERSION,
-                "action": {
+            ClientMessage::Action(a) => {
+                let mut body = json!({
                     "name": a.name,
                     "surfaceId": a.surface_id,
                     "sourceComponentId": a.source_component_id,
                     "timestamp": a.timestamp,
                     "context": a.context,
-                }
-            }),
+                });
+                let version = if a.version == Version::V1_0 {
+                    if let Some(message) = &a.user_message {
+                        body["userMessage"] = Value::String(message.clone());
+                    }
+                    v10::EMITTED_VERSION
+                } else {
+                    EMITTED_VERSION
+                };
+                json!({"version": version, "action": body})
+            }
             ClientMessage::Error(e) => {
                 let mut body = json!({"code": e.code, "surfaceId": e.surface_id, "message": e.message});
                 if let Some(path) = &e.path {

@@ -738,6 +738,8 @@ fn user_action_has_the_v08_wire_form() {
         source_component_id: "btn".into(),
         timestamp: "2025-09-19T17:05:00Z".into(),
         context,
+        user_message: None,
+        version: agentui_a2ui::wire::Version::V0_8,
     };
     assert_eq!(
         v08::user_action(&action),

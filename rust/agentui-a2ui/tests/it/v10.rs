@@ -365,3 +365,241 @@ fn v10_surface_survives_export_and_restore() {
     };
     assert_eq!(action.context["lit"], json!({"@path": "/x"}));
 }
+
+#[test]
+fn v10_action_carries_its_user_message_and_v09_has_none() {
+    let b = json!({"id": "b", "component": "Button", "child": "c",
+        "action": {"event": {"name": "buy", "userMessage": {"@call": "formatString",
+            "args": {"value": "Bought ${/qty} for ${/who}"}, "returnType": "string"}}}});
+    let mut group = SurfaceGroup::default();
+    assert_clean(&group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID, "dataModel": {"qty": 2, "who": "Ada"},
+               "components": [{"id": "root", "component": "Column", "children": ["b"]}, b, text("c", json!("Buy"))]}),
+    )));
+    let message = group.dispatch_action("s", "b").unwrap().message.unwrap();
+    let wire = message.to_wire();
+    assert_eq!(wire["version"], "v1.0");
+    assert_eq!(wire["action"]["userMessage"], "Bought 2 for Ada");
+    assert_eq!(wire["action"]["name"], "buy");
+
+    // v0.9 has no userMessage: the v0.9 schema refuses it, and a v0.9 action is written without.
+    let mut group = SurfaceGroup::default();
+    group
+        .process_value(&json!({"version": "v0.9", "createSurface": {"surfaceId": "t", "catalogId": BASIC_CATALOG_ID}}));
+    let outcome =
+        group.process_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "t", "components": [
+        {"id": "root", "component": "Button", "child": "c", "action": {"event": {"name": "buy", "userMessage": "x"}}},
+        text("c", json!("Buy"))]}}));
+    assert_eq!(errors(&outcome).len(), 1);
+    group.process_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "t", "components": [
+        {"id": "root", "component": "Button", "child": "c", "action": {"event": {"name": "buy"}}},
+        text("c", json!("Buy"))]}}));
+    let wire = group.dispatch_action("t", "root").unwrap().message.unwrap().to_wire();
+    assert_eq!(wire["version"], "v0.9");
+    assert!(wire["action"].get("userMessage").is_none());
+}
+
+#[test]
+fn checks_give_structured_results_in_v10_and_booleans_in_v09() {
+    let field = |checks: Value| json!({"id": "f", "component": "TextField", "label": "Email", "value": {"@path": "/email"}, "checks": checks});
+    let mut group = SurfaceGroup::default();
+    assert_clean(&group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID, "dataModel": {"email": "nope", "age": 15},
+               "components": [
+                   {"id": "root", "component": "Column", "children": ["f", "g", "b"]},
+                   field(json!([{"condition": {"@call": "email", "args": {"value": {"@path": "/email"}}}}])),
+                   {"id": "g", "component": "TextField", "label": "Age", "value": {"@path": "/age"},
+                    "checks": [{"condition": {"@call": "numeric", "args": {"value": {"@path": "/age"}, "min": 18}}, "message": "18 or older"}]},
+                   // A warning (a result from data) is shown and does not disable the button.
+                   {"id": "b", "component": "Button", "child": "c", "action": {"event": {"name": "go"}},
+                    "checks": [{"condition": {"@path": "/advice"}, "message": "fallback"},
+                               {"condition": {"@call": "not", "args": {"value": {"@call": "email", "args": {"value": "a@b.co"}}}}, "message": "never"}]},
+                   text("c", json!("Go")),
+               ]}),
+    )));
+    let surface = group.surface("s").unwrap();
+    let f = &surface.node("f").unwrap().checks[0];
+    assert!(!f.passed);
+    assert_eq!(f.code.as_deref(), Some("INVALID_EMAIL"));
+    assert!(f.message.starts_with("Please enter a valid email"), "{}", f.message);
+    let g = &surface.node("g").unwrap().checks[0];
+    assert_eq!((g.passed, g.code.as_deref(), g.message.as_str()), (false, None, "18 or older"));
+    assert_eq!(g.severity, agentui_a2ui::node::Severity::Error);
+    // `not` over a passing email result (`true`) is false: the second check fails.
+    let b = surface.node("b").unwrap();
+    assert!(!b.checks[1].passed);
+    assert!(!b.enabled);
+
+    group.process_value(&v10(
+        "updateDataModel",
+        json!({"surfaceId": "s", "path": "/advice",
+        "value": {"valid": false, "message": "Consider a work address", "severity": "warning"}}),
+    ));
+    let b = group.surface("s").unwrap().node("b").unwrap();
+    assert_eq!(b.checks[0].severity, agentui_a2ui::node::Severity::Warning);
+    assert_eq!(b.checks[0].message, "Consider a work address");
+    // Still disabled by the failing error-severity check, not by the warning.
+    assert!(!b.enabled);
+    group.process_value(&v10(
+        "updateComponents",
+        json!({"surfaceId": "s", "components": [
+        {"id": "b", "component": "Button", "child": "c", "action": {"event": {"name": "go"}},
+         "checks": [{"condition": {"@path": "/advice"}, "message": "fallback"}]}]}),
+    ));
+    let b = group.surface("s").unwrap().node("b").unwrap();
+    assert!(!b.checks[0].passed && b.enabled, "a warning does not disable: {b:?}");
+
+    // v0.9: email is a boolean; the rule's message, no code.
+    let mut group = SurfaceGroup::default();
+    group
+        .process_value(&json!({"version": "v0.9", "createSurface": {"surfaceId": "t", "catalogId": BASIC_CATALOG_ID}}));
+    group.process_value(&json!({"version": "v0.9", "updateDataModel": {"surfaceId": "t", "value": {"email": "nope"}}}));
+    assert_clean(&group.process_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "t", "components": [
+        {"id": "root", "component": "TextField", "label": "Email", "value": {"path": "/email"},
+         "checks": [{"condition": {"call": "email", "args": {"value": {"path": "/email"}}}, "message": "Bad email"}]}]}})));
+    let check = &group.surface("t").unwrap().node("root").unwrap().checks[0];
+    assert_eq!((check.passed, check.code.as_deref(), check.message.as_str()), (false, None, "Bad email"));
+}
+
+fn composition_catalog() -> std::sync::Arc<agentui_a2ui::catalog::Catalog> {
+    // A v1.0 catalog as its definition schema allows: components need not fix `component`,
+    // and a function schema may write the wire's "@call".
+    let catalog = agentui_a2ui::catalog::Catalog::from_json(&json!({
+        "catalogId": "custom", "protocolVersion": "1.0",
+        "components": {
+            "Page": {"allowedParents": ["Surface"], "allowedChildren": ["Header", "Box"]},
+            "Header": {"allowedParents": ["Page", "Box"]},
+            "Box": {"type": "object"},
+        },
+        "functions": {"shout": {"type": "object", "returnType": "string",
+            "properties": {"@call": {"const": "shout"}, "args": {"type": "object"}}, "required": ["@call"]}},
+    }))
+    .expect("a v1.0 catalog in its definition's shorthand loads");
+    assert!(catalog.function("shout").is_some());
+    std::sync::Arc::new(catalog)
+}
+
+#[test]
+fn allowed_parents_and_children_are_enforced_with_surface_as_the_root() {
+    let run = |components: Value| {
+        let mut group = SurfaceGroup::default();
+        group.catalogs_mut().register(composition_catalog());
+        let outcome = group.process_value(&v10(
+            "createSurface",
+            json!({"surfaceId": "s", "catalogId": "custom", "components": components}),
+        ));
+        errors(&outcome).iter().map(|e| e["code"].as_str().unwrap_or_default().to_owned()).collect::<Vec<_>>()
+    };
+    let ok = run(json!([{"id": "root", "component": "Page", "children": ["h", "b"]},
+        {"id": "h", "component": "Header"}, {"id": "b", "component": "Box", "children": ["h2"]},
+        {"id": "h2", "component": "Header"}]));
+    assert!(ok.is_empty(), "{ok:?}");
+    // Page may only be the root (its parent is the reserved Surface).
+    assert_eq!(
+        run(json!([{"id": "root", "component": "Box", "children": ["p"]}, {"id": "p", "component": "Page"}])),
+        ["UNALLOWED_PARENT"]
+    );
+    // Header may not be the root, nor sit under a Box's parent that is not listed.
+    assert_eq!(run(json!([{"id": "root", "component": "Header"}])), ["UNALLOWED_PARENT"]);
+    // Page holds only Header and Box.
+    assert_eq!(
+        run(json!([{"id": "root", "component": "Page", "children": ["p2"]}, {"id": "p2", "component": "Page"}])),
+        ["UNALLOWED_CHILD"]
+    );
+
+    // A later update that breaks a rule is refused and changes nothing.
+    let mut group = SurfaceGroup::default();
+    group.catalogs_mut().register(composition_catalog());
+    assert_clean(&group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": "custom",
+        "components": [{"id": "root", "component": "Page", "children": ["b"]}, {"id": "b", "component": "Box"}]}),
+    )));
+    let outcome = group.process_value(&v10(
+        "updateComponents",
+        json!({"surfaceId": "s", "components": [
+        {"id": "b", "component": "Box", "children": ["x"]}, {"id": "x", "component": "Page"}]}),
+    ));
+    assert_eq!(only_error(&outcome).1, "UNALLOWED_PARENT");
+    assert!(group.surface("s").unwrap().node("x").is_none());
+}
+
+#[test]
+fn surface_is_reserved_and_v09_catalogs_still_fix_component() {
+    let load = |doc: Value| agentui_a2ui::catalog::Catalog::from_json(&doc).map(|_| ()).map_err(|e| e.to_string());
+    assert!(load(json!({"catalogId": "c", "protocolVersion": "1.0", "components": {"Surface": {}}})).is_err());
+    assert!(load(
+        json!({"catalogId": "c", "protocolVersion": "1.0", "components": {"A": {"allowedParents": "Surface"}}})
+    )
+    .is_err());
+    assert!(load(
+        json!({"catalogId": "c", "protocolVersion": "1.0", "components": {"A": {"allowedParents": ["B", "B"]}}})
+    )
+    .is_err());
+    let v09 = load(json!({"catalogId": "c", "components": {"A": {"type": "object"}}}));
+    assert!(v09.unwrap_err().contains("must fix `component`"));
+}
+
+#[test]
+fn agent_may_call_the_functions_its_catalog_allows_and_no_others() {
+    let mut group = SurfaceGroup::default();
+    let catalog = agentui_a2ui::catalog::Catalog::from_json(&json!({
+        "catalogId": "tools", "protocolVersion": "1.0",
+        "functions": {
+            "formatString": {"type": "object", "allowedCallers": "rendererOrAgent",
+                "properties": {"@call": {"const": "formatString"}, "args": {"type": "object",
+                    "properties": {"value": {"type": "string"}}, "required": ["value"]}}, "required": ["@call"]},
+            "formatDate": {"type": "object", "allowedCallers": "agentOnly",
+                "properties": {"@call": {"const": "formatDate"}, "args": {"type": "object"}}, "required": ["@call"]},
+            "openUrl": {"type": "object", "allowedCallers": "rendererOrAgent", "requiresUserActivation": true,
+                "properties": {"@call": {"const": "openUrl"}, "args": {"type": "object"}}, "required": ["@call"]},
+            "required": {"type": "object",
+                "properties": {"@call": {"const": "required"}, "args": {"type": "object"}}, "required": ["@call"]},
+        },
+    }))
+    .unwrap();
+    group.catalogs_mut().register(std::sync::Arc::new(catalog));
+    let mut ask = |id: &str, function: &str, args: Value| {
+        let outcome = group.process_value(&v10(
+            "callRendererFunction",
+            json!({"functionCallId": id,
+            "callFunction": {"@call": function, "catalogId": "tools", "args": args}}),
+        ));
+        assert!(outcome.events.is_empty());
+        let [answer] = outcome.emitted.as_slice() else { panic!("{:?}", outcome.emitted) };
+        answer.to_wire()["rendererFunctionResponse"].clone()
+    };
+    assert_eq!(ask("1", "formatString", json!({"value": "a${'b'}"})), json!({"functionCallId": "1", "value": "ab"}));
+    let code = |answer: Value| answer["error"]["code"].as_str().unwrap_or_default().to_owned();
+    // Wrong arguments for the catalog's schema: refused, not run.
+    assert_eq!(code(ask("2", "formatString", json!({"value": 3}))), "INVALID_FUNCTION_CALL");
+    // Runs and fails: an execution error.
+    assert_eq!(code(ask("3", "formatDate", json!({"value": "not a date", "format": "yyyy"}))), "EXECUTION_ERROR");
+    // Needs a user gesture; rendererOnly (the default): refused.
+    assert_eq!(code(ask("4", "openUrl", json!({"url": "https://example.com"}))), "INVALID_FUNCTION_CALL");
+    assert_eq!(code(ask("5", "required", json!({"value": "x"}))), "INVALID_FUNCTION_CALL");
+    // The built-in basic catalog v1 marks openUrl as needing a gesture.
+    let basic = agentui_a2ui::catalog::Catalog::basic_v1();
+    assert!(basic.function("openUrl").unwrap().requires_user_activation);
+    assert!(!basic.function("formatString").unwrap().allowed_callers.agent_may_call());
+}
+
+#[test]
+fn video_poster_goes_through_the_media_url_policy() {
+    let mut group = SurfaceGroup::default();
+    assert_clean(&group.process_value(&create_with(
+        "s",
+        json!([{"id": "root", "component": "Column", "children": ["ok", "bad"]},
+               {"id": "ok", "component": "Video", "url": "https://a.b/v.mp4", "posterUrl": {"@path": "/poster"}},
+               {"id": "bad", "component": "Video", "url": "https://a.b/v.mp4", "posterUrl": "javascript:alert(1)"}]),
+    )));
+    assert_eq!(prop(&group, "s", "ok", "posterUrl"), Some(Value::Null));
+    assert_eq!(prop(&group, "s", "bad", "posterUrl"), Some(Value::Null));
+    group.process_value(&v10(
+        "updateDataModel",
+        json!({"surfaceId": "s", "path": "/poster", "value": "https://a.b/p.png"}),
+    ));
+    assert_eq!(prop(&group, "s", "ok", "posterUrl"), Some(json!("https://a.b/p.png")));
+}

@@ -341,3 +341,37 @@ fn run_attaches_files_and_lists_the_media_the_agent_returns() {
     );
     rt.block_on(handle.shutdown()).unwrap();
 }
+
+#[test]
+fn validate_and_apply_take_v10_files() {
+    let example = shared("conformance/a2ui/v1_0/specification/v1_0/catalogs/basic/examples/09_login-form.json");
+    let ok = agentui(&["a2ui", "validate", &example]);
+    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stdout));
+    let applied = agentui(&["a2ui", "apply", &example]);
+    assert_eq!(applied.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&applied.stdout).unwrap();
+    assert_eq!(report["surfaces"][0]["catalogId"], "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json");
+
+    // A v1.0 error is reported in a v1.0 envelope, with its pointer.
+    let file = temp_file(
+        "bad10.json",
+        r#"[{"version":"1.0","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json",
+            "components":[{"id":"root","component":"Text","text":{"@call":"formatString","args":{"value":"Hi ${/name"}}}]}}]"#,
+    );
+    // apply exits 0 whatever the agent did wrong; the error is in `emitted`.
+    let out = agentui(&["a2ui", "apply", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["emitted"][0]["version"], "v1.0");
+    assert_eq!(report["emitted"][0]["error"]["path"], "/createSurface/components/0/text/args/value");
+}
+
+#[test]
+fn conformance_command_prints_totals_and_fails_on_failures() {
+    let out = agentui(&["a2ui", "conformance", &shared("conformance/a2ui/v1_0/conformance")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Some cases fail by design (listed with their evidence in the harness's test).
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("v1.0: ") && l.contains(" passed, ")), "{text}");
+    assert!(text.lines().last().is_some_and(|l| l.ends_with(" failed")), "{text}");
+}

@@ -17,6 +17,7 @@ mod navigation;
 mod parallel_tools;
 mod receipt;
 mod server_tool;
+mod signup;
 mod slow;
 mod state;
 mod steps;
@@ -46,6 +47,11 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
     info("navigation", Some("open"), "calls the client's navigate_to tool with the screen named after \"open\""),
     info("server-tool", Some("weather"), "runs get_weather on the server: call, result, then text"),
     info("a2ui", Some("book"), "an A2UI v0.9 booking form in ACTIVITY_SNAPSHOT; the book action is answered"),
+    info(
+        "a2ui-v10",
+        Some("sign up"),
+        "an A2UI v1.0 sign-up card (inline createSurface, @path/@call, placeholder, email check, slider steps, live, hidden, video poster); the sign_up action is answered",
+    ),
     info(
         "receipt",
         Some("receipt"),
@@ -101,6 +107,7 @@ pub(crate) fn steps_for(scenario: Option<&str>, input: &RunInput) -> Vec<Step> {
         "a2ui" => a2ui::run_activity(input),
         "a2ui-tool-result" => a2ui::run_tool_result(input),
         "a2ui-v08" => a2ui::run_v08(input),
+        "a2ui-v10" => signup::run(input),
         "receipt" => receipt::run(input),
         "state" => state::run(input),
         "bad-delta" => state::run_bad_delta(input),
@@ -123,6 +130,9 @@ fn follow_up(input: &RunInput) -> Option<Vec<Step>> {
         return Some(legacy_interrupt::resume(input, answer));
     }
     if let Some(action) = a2ui::submitted_action(input) {
+        if action.name == signup::ACTION {
+            return Some(signup::answer(input, &action));
+        }
         return Some(a2ui::answer_action(input, &action));
     }
     if !input.trailing_tool_results().is_empty() {

@@ -105,3 +105,43 @@ async fn v08_form_built_from_activity_deltas_works_in_the_engine() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn v10_signup_card_round_trips_through_the_engine() {
+    bounded(async {
+        let agent = start().await;
+        let events = run(&agent, "/agent", &input("r1", json!([user("I want to sign up")]), &[])).await;
+        let operations = of_type(&events, "ACTIVITY_SNAPSHOT")[0]["content"]["a2ui_operations"].clone();
+        assert_eq!(operations[0]["version"], "1.0");
+        let mut group = engine();
+        apply_all(&mut group, operations.as_array().unwrap());
+        let surface = group.surface("signup").unwrap();
+        // What v1.0 adds reaches the nodes.
+        assert_eq!(surface.node("email").unwrap().props.get("placeholder"), Some(&json!("you@example.com")));
+        assert_eq!(surface.node("level").unwrap().props.get("steps"), Some(&json!(4)));
+        assert_eq!(
+            surface.node("intro").unwrap().props.get("posterUrl"),
+            Some(&json!("https://example.com/beta-tour.jpg"))
+        );
+        assert_eq!(surface.node("status").unwrap().accessibility.as_ref().unwrap().live.as_deref(), Some("polite"));
+        assert_eq!(surface.node("rule").unwrap().accessibility.as_ref().unwrap().hidden, Some(true));
+        let check = &surface.node("email").unwrap().checks[0];
+        assert_eq!((check.passed, check.code.as_deref()), (false, Some("INVALID_EMAIL")));
+        assert!(group.dispatch_action("signup", "join").is_err(), "Sign up is disabled until the email is valid");
+
+        group.set_value("signup", "/email", json!("zoe@example.com")).unwrap();
+        group.set_value("signup", "/newsletter", json!(3)).unwrap();
+        let message = group.dispatch_action("signup", "join").expect("enabled").message.expect("an action");
+        let wire = message.to_wire();
+        assert_eq!(wire["version"], "v1.0");
+        assert_eq!(wire["action"]["userMessage"], "Sign me up as zoe@example.com");
+
+        let reply = answer(&agent, json!({"action": wire["action"]})).await;
+        assert_eq!(last_text(&reply), "Signed up zoe@example.com for 3 newsletters a month.");
+        let update = of_type(&reply, "ACTIVITY_SNAPSHOT")[0]["content"]["a2ui_operations"].clone();
+        apply_all(&mut group, update.as_array().unwrap());
+        let status = group.surface("signup").unwrap().node("status").unwrap().props.get("text").cloned();
+        assert_eq!(status, Some(json!("Welcome aboard, zoe@example.com!")));
+    })
+    .await;
+}

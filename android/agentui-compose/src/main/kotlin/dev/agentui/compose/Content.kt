@@ -103,7 +103,8 @@ internal fun IconComponent(scope: NodeScope, modifier: Modifier) {
 
 /**
  * Video and AudioPlayer: the URL (already policy-checked) goes to the app's URL handler on a
- * tap. Register your own renderer for inline playback (ExoPlayer/Media3).
+ * tap. A v1.0 Video's `posterUrl` (policy-checked too) is drawn above, through the image loader.
+ * Register your own renderer for inline playback (ExoPlayer/Media3).
  */
 @Composable
 internal fun MediaComponent(scope: NodeScope, modifier: Modifier, isVideo: Boolean) {
@@ -111,6 +112,10 @@ internal fun MediaComponent(scope: NodeScope, modifier: Modifier, isVideo: Boole
     val context = LocalSurfaceContext.current
     val label = scope.node.accessibility?.label ?: scope.text("description") ?: if (isVideo) "Video" else "Audio"
     OutlinedCard(modifier) {
+        val poster = if (isVideo) scope.text("posterUrl") else null
+        if (poster != null) {
+            LocalA2uiImageLoader.current.Image(poster, "$label poster", ContentScale.Crop, Modifier.fillMaxWidth().height(160.dp))
+        }
         Row(
             Modifier.padding(horizontal = 8.dp, vertical = 4.dp),
             verticalAlignment = Alignment.CenterVertically,

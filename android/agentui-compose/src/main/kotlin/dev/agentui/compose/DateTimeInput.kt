@@ -44,7 +44,7 @@ internal fun DateTimeInputComponent(scope: NodeScope, modifier: Modifier) {
         !format.accepts(bound.value) -> "Use ${format.pattern}"
         else -> "Between ${min ?: "…"} and ${max ?: "…"}"
     }
-    val message = hint ?: scope.validationMessage
+    val check = hint?.let { CheckShown(it, isError = true) } ?: scope.checkShown
     var picking by remember(scope.node.id) { mutableStateOf(false) }
     OutlinedTextField(
         value = bound.value,
@@ -56,8 +56,8 @@ internal fun DateTimeInputComponent(scope: NodeScope, modifier: Modifier) {
         label = scope.text("label")?.let { { Text(it) } },
         placeholder = { Text(format.pattern) },
         singleLine = true,
-        isError = message != null,
-        supportingText = supportingError(message),
+        isError = check?.isError == true,
+        supportingText = supportingCheck(check),
         trailingIcon = if (format.hasDate) {
             { IconButton(onClick = { picking = true }) { Icon(Icons.Filled.DateRange, contentDescription = "Pick a date") } }
         } else {

@@ -50,15 +50,17 @@ internal fun ButtonComponent(scope: NodeScope, modifier: Modifier) {
     }
 }
 
-/** The validation message under an input, as an error; null when there is none. */
-internal fun supportingError(message: String?): (@Composable () -> Unit)? =
-    message?.let { { Text(it, color = MaterialTheme.colorScheme.error) } }
+/** A check's message under an input: in the error colour for an error, plainly for advice. */
+internal fun supportingCheck(shown: CheckShown?): (@Composable () -> Unit)? =
+    shown?.message?.let { text ->
+        { Text(text, color = if (shown.isError) MaterialTheme.colorScheme.error else MaterialTheme.colorScheme.onSurfaceVariant) }
+    }
 
 @Composable
 internal fun TextFieldComponent(scope: NodeScope, modifier: Modifier) {
     val variant = scope.text("variant")
     val bound = rememberBoundValue(scope) { it.displayText().orEmpty() }
-    val message = scope.validationMessage
+    val check = scope.checkShown
     OutlinedTextField(
         value = bound.value,
         onValueChange = { edited ->
@@ -71,8 +73,8 @@ internal fun TextFieldComponent(scope: NodeScope, modifier: Modifier) {
         label = scope.text("label")?.let { { Text(it) } },
         // A2UI v1.0 basic catalog: a hint shown while the field is empty.
         placeholder = scope.text("placeholder")?.let { { Text(it) } },
-        isError = message != null,
-        supportingText = supportingError(message),
+        isError = check?.isError == true,
+        supportingText = supportingCheck(check),
         singleLine = variant != "longText",
         minLines = if (variant == "longText") 3 else 1,
         visualTransformation = if (variant == "obscured") PasswordVisualTransformation() else VisualTransformation.None,
@@ -98,7 +100,7 @@ internal fun CheckBoxComponent(scope: NodeScope, modifier: Modifier) {
             Checkbox(checked = bound.value, onCheckedChange = null)
             scope.text("label")?.let { Text(it, Modifier.padding(start = 8.dp)) }
         }
-        supportingError(scope.validationMessage)?.invoke()
+        supportingCheck(scope.checkShown)?.invoke()
     }
 }
 
@@ -156,7 +158,7 @@ internal fun ChoicePickerComponent(scope: NodeScope, modifier: Modifier) {
                 }
             }
         }
-        supportingError(scope.validationMessage)?.invoke()
+        supportingCheck(scope.checkShown)?.invoke()
     }
 }
 
@@ -181,7 +183,7 @@ internal fun SliderComponent(scope: NodeScope, modifier: Modifier) {
             steps = divisions?.let { it - 1 } ?: 0,
             enabled = max > min,
         )
-        supportingError(scope.validationMessage)?.invoke()
+        supportingCheck(scope.checkShown)?.invoke()
     }
 }
 

@@ -25,6 +25,12 @@ class NodeScope internal constructor(
     /** The first failing check's message, for inputs to show. */
     val validationMessage: String? get() = node.validationMessage
 
+    /**
+     * The first failing check as an input shows it: its message, and whether it is an error. A
+     * node that carries only a validation message (no check results) shows it as an error.
+     */
+    val checkShown: CheckShown? get() = checkShown(node.checks) ?: node.validationMessage?.let { CheckShown(it, isError = true) }
+
     fun prop(name: String): NodeValue? = node.prop(name)
 
     /** A prop as text: text as is, numbers without a trailing `.0`, booleans as true/false. */

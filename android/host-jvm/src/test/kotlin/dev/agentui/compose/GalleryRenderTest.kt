@@ -11,6 +11,7 @@ import androidx.compose.ui.Modifier
 import androidx.compose.ui.semantics.SemanticsActions
 import androidx.compose.ui.test.ExperimentalTestApi
 import androidx.compose.ui.test.assert
+import androidx.compose.ui.test.assertCountEquals
 import androidx.compose.ui.test.assertIsNotEnabled
 import androidx.compose.ui.test.captureToImage
 import androidx.compose.ui.test.onNodeWithContentDescription
@@ -26,6 +27,8 @@ import dev.agentui.SurfaceDiff
 import dev.agentui.core.a2ui.Accessibility
 import dev.agentui.core.a2ui.ActionKind
 import dev.agentui.core.a2ui.Binding
+import dev.agentui.core.a2ui.CheckResult
+import dev.agentui.core.a2ui.Severity
 import dev.agentui.core.json.NodeValue
 import dev.agentui.core.json.PropEntry
 import dev.agentui.core.a2ui.ResolvedNode
@@ -183,6 +186,50 @@ class GalleryRenderTest {
             onNodeWithText("Decoration").assertDoesNotExist()
             onNodeWithText("Visible").assertExists()
             onNodeWithTag(a2uiNodeTag("shown")).assert(androidx.compose.ui.test.SemanticsMatcher.keyNotDefined(liveRegion))
+        }
+
+    @Test
+    fun `a v1 check result shows its message as an error only for error severity, and a video its poster`() =
+        runDesktopComposeUiTest(width = 400, height = 600) {
+            fun failing(message: String, severity: Severity, code: String? = null) =
+                CheckResult(message = message, passed = false, code = code, severity = severity)
+            val nodes = SurfaceNodes().apply {
+                apply(
+                    state(
+                        listOf(
+                            node("root", "Column", children = listOf("email", "work", "clip")),
+                            node("email", "TextField", "label" to "Email", "value" to "nope", bound = "/email", validation = "Bad address")
+                                .copy(checks = listOf(failing("Bad address", Severity.ERROR, "INVALID_EMAIL"))),
+                            node("work", "TextField", "label" to "Work email", "value" to "a@gmail.com", bound = "/work", validation = "Consider a work address")
+                                .copy(checks = listOf(failing("Consider a work address", Severity.WARNING))),
+                            node("clip", "Video", "url" to "https://example.com/v.mp4", "posterUrl" to "https://example.com/p.png", label = "Intro"),
+                        ),
+                    ),
+                )
+            }
+            val loaded = mutableListOf<String?>()
+            val recordingLoader = object : A2uiImageLoader {
+                @Composable
+                override fun Image(url: String?, contentDescription: String?, contentScale: ContentScale, modifier: Modifier) {
+                    loaded += url
+                    Text("loaded $contentDescription", modifier)
+                }
+            }
+            setContent {
+                MaterialTheme {
+                    CompositionLocalProvider(LocalA2uiImageLoader provides recordingLoader) {
+                        A2uiSurface("checks", nodes, RecordingActions())
+                    }
+                }
+            }
+            onNodeWithText("Bad address").assertExists()
+            onNodeWithText("Consider a work address").assertExists()
+            // Only the error-severity field is in the error state.
+            val error = androidx.compose.ui.test.SemanticsMatcher.keyIsDefined(androidx.compose.ui.semantics.SemanticsProperties.Error)
+            onAllNodes(error).assertCountEquals(1)
+            onAllNodes(error and androidx.compose.ui.test.hasText("nope")).assertCountEquals(1)
+            onNodeWithText("loaded Intro poster").assertExists()
+            assertEquals(listOf<String?>("https://example.com/p.png"), loaded)
         }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.agentui.compose
 
+import dev.agentui.core.a2ui.CheckResult
+import dev.agentui.core.a2ui.Severity
 import dev.agentui.core.json.NodeValue
 import dev.agentui.core.markdownText
 import dev.agentui.nodeValueOf
@@ -61,6 +63,23 @@ class RendererCasesTest {
             if (format.hasDate) assertEquals(shown.take(10), IsoDates.date(IsoDates.dateMillis(shown)!!))
         }
     }
+
+    @TestFactory
+    fun `check results show the first failure, as an error only for severity error`() =
+        cases("checkShown", 7, { it["name"] as String }) { case ->
+            @Suppress("UNCHECKED_CAST")
+            val checks = (case["checks"] as List<Map<String, Any?>>).map {
+                CheckResult(
+                    message = it["message"] as String,
+                    passed = it["passed"] as Boolean,
+                    code = it["code"] as String?,
+                    severity = Severity.valueOf((it["severity"] as String).uppercase()),
+                )
+            }
+            @Suppress("UNCHECKED_CAST")
+            val expected = (case["shown"] as Map<String, Any?>?)?.let { CheckShown(it["message"] as String?, it["isError"] as Boolean) }
+            assertEquals(expected, checkShown(checks), case["name"] as String)
+        }
 
     @TestFactory
     fun `number input writes a number, null or the text`() = cases("numberInput", 25, { "\"${it["text"]}\"" }) { case ->

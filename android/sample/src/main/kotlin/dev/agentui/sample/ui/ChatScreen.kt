@@ -112,7 +112,7 @@ fun ChatScreen(conversation: AgentConversation) {
                 draft,
                 { draft = it },
                 Modifier.weight(1f).testTag("composer"),
-                placeholder = { Text("Try: hello, book a table, open settings") },
+                placeholder = { Text("Try: hello, book a table, sign up, open settings") },
             )
             if (running) {
                 TextButton(onClick = conversation::cancel, Modifier.padding(start = 8.dp)) { Text("Stop") }
