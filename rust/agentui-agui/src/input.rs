@@ -138,31 +138,11 @@ pub fn encode_run_agent_input(
     };
     // Sized for the inline media up front: growing a multi-megabyte buffer by doubling would
     // hold the old and the new one at once.
-    let mut out = Vec::with_capacity(inline_data_bytes(conversation.messages()).saturating_add(16 * 1024));
+    let mut out = Vec::with_capacity(
+        conversation.messages().iter().map(Message::inline_data_bytes).sum::<usize>().saturating_add(16 * 1024),
+    );
     serde_json::to_writer(&mut out, &body)?;
     Ok((out.into(), warnings))
-}
-
-/// Bytes of the inline (base64) media the messages hold.
-fn inline_data_bytes(messages: &[Message]) -> usize {
-    use crate::message::{ContentPart, MessageContent, PartSource};
-    messages
-        .iter()
-        .filter_map(|m| match &m.content {
-            Some(MessageContent::Parts(parts)) => Some(parts),
-            _ => None,
-        })
-        .flatten()
-        .map(|part| match part {
-            ContentPart::Image(p) | ContentPart::Audio(p) | ContentPart::Video(p) | ContentPart::Document(p) => {
-                match &p.source {
-                    PartSource::Data { value, .. } => value.len(),
-                    _ => 0,
-                }
-            }
-            ContentPart::Text(_) => 0,
-        })
-        .sum()
 }
 
 #[cfg(test)]

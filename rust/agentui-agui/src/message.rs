@@ -286,6 +286,23 @@ impl Message {
         }
     }
 
+    /// Bytes of the inline media (base64 `data` parts) the message holds, as held.
+    pub fn inline_data_bytes(&self) -> usize {
+        let Some(MessageContent::Parts(parts)) = &self.content else { return 0 };
+        parts
+            .iter()
+            .map(|part| match part {
+                ContentPart::Image(p) | ContentPart::Audio(p) | ContentPart::Video(p) | ContentPart::Document(p) => {
+                    match &p.source {
+                        PartSource::Data { value, .. } => value.len(),
+                        _ => 0,
+                    }
+                }
+                ContentPart::Text(_) => 0,
+            })
+            .sum()
+    }
+
     /// Serialize to the wire shape.
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)

@@ -300,7 +300,15 @@ impl ConversationSession {
         // attachment's parts are large) beyond the body itself.
         let (encoded, sent_media) = {
             let conversation = self.conversation.lock();
-            (encode_run_agent_input(&conversation, &request, &era), sent_media_bytes(&conversation))
+            (
+                encode_run_agent_input(&conversation, &request, &era),
+                conversation
+                    .messages()
+                    .iter()
+                    .filter(|m| m.role == agentui_agui::message::Role::User)
+                    .map(agentui_agui::Message::inline_data_bytes)
+                    .sum::<usize>(),
+            )
         };
         // An agent may echo the conversation back in one event (ag-ui-langgraph's
         // MESSAGES_SNAPSHOT does): the user's own attachments then arrive inside it. One event
@@ -940,28 +948,4 @@ impl ConversationSession {
         let update = ToolCallUpdate { tool_call_id: id.to_owned(), tool_name: name.to_owned(), phase };
         self.shared.listeners.delta(ConversationDelta::ToolCall(update));
     }
-}
-
-/// Bytes of the inline media the user sent in this conversation (base64 text as held).
-fn sent_media_bytes(conversation: &agentui_agui::reducer::ConversationState) -> usize {
-    use agentui_agui::{ContentPart, MessageContent, PartSource};
-    conversation
-        .messages()
-        .iter()
-        .filter(|m| m.role == agentui_agui::message::Role::User)
-        .filter_map(|m| match &m.content {
-            Some(MessageContent::Parts(parts)) => Some(parts),
-            _ => None,
-        })
-        .flatten()
-        .map(|part| match part {
-            ContentPart::Image(p) | ContentPart::Audio(p) | ContentPart::Video(p) | ContentPart::Document(p) => {
-                match &p.source {
-                    PartSource::Data { value, .. } => value.len(),
-                    _ => 0,
-                }
-            }
-            ContentPart::Text(_) => 0,
-        })
-        .sum()
 }
