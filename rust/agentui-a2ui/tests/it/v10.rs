@@ -543,6 +543,49 @@ fn surface_is_reserved_and_v09_catalogs_still_fix_component() {
 }
 
 #[test]
+fn v10_catalog_names_are_unicode_identifiers_and_v09_names_stay_ascii() {
+    let load = |version: &str, components: Value, functions: Value| {
+        let mut doc = json!({"catalogId": "c", "components": components, "functions": functions});
+        if !version.is_empty() {
+            doc["protocolVersion"] = Value::from(version);
+        }
+        agentui_a2ui::catalog::Catalog::from_json(&doc).map(|_| ()).map_err(|e| e.to_string())
+    };
+    let call = |name: &str, args: Value| {
+        json!({name: {"type": "object", "properties": {"@call": {"const": name},
+            "args": {"type": "object", "properties": args}}, "required": ["@call"]}})
+    };
+    // Non-ASCII identifiers (U+2113) and the reserved `@index` load in v1.0.
+    let good = load(
+        "1.0",
+        json!({"Component_\u{2113}": {"type": "object", "properties": {"property_\u{2113}": {"type": "string"}}}}),
+        json!({}),
+    );
+    assert_eq!(good, Ok(()));
+    assert_eq!(load("1.0", json!({}), call("func_\u{2113}", json!({"arg_\u{2113}": {}}))), Ok(()));
+    assert_eq!(load("1.0", json!({}), call("@index", json!({"offset": {}}))), Ok(()));
+    // Hyphens, dashes, a leading digit, punctuation and other `@` names are refused in v1.0.
+    for name in ["My-Component", "123Invalid", "Component\u{2013}Name"] {
+        let refused = load("1.0", json!({name: {"type": "object"}}), json!({}));
+        assert!(refused.as_ref().is_err_and(|e| e.contains("UAX #31")), "{name}: {refused:?}");
+    }
+    for property in ["invalid-prop-name!", "prop\u{2014}name"] {
+        let refused = load("1.0", json!({"Valid": {"type": "object", "properties": {property: {}}}}), json!({}));
+        assert!(refused.as_ref().is_err_and(|e| e.contains("UAX #31")), "{property}: {refused:?}");
+    }
+    for function in ["invalid-func-name!", "func\u{058a}name", "@foo"] {
+        let refused = load("1.0", json!({}), call(function, json!({})));
+        assert!(refused.as_ref().is_err_and(|e| e.contains("UAX #31")), "{function}: {refused:?}");
+    }
+    let refused = load("1.0", json!({}), call("validFunc", json!({"123invalid_arg": {}})));
+    assert!(refused.is_err_and(|e| e.contains("UAX #31")));
+    // Before v1.0 a hyphen stays allowed, and non-ASCII names stay refused.
+    let component = |name: &str| json!({name: {"properties": {"component": {"const": name}}}});
+    assert_eq!(load("", component("My-Component"), json!({})), Ok(()));
+    assert!(load("", component("Component_\u{2113}"), json!({})).is_err());
+}
+
+#[test]
 fn agent_may_call_the_functions_its_catalog_allows_and_no_others() {
     let mut group = SurfaceGroup::default();
     let catalog = agentui_a2ui::catalog::Catalog::from_json(&json!({
