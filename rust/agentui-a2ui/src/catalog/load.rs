@@ -267,13 +267,26 @@ pub(crate) fn normalise(value: &Value) -> Result<Value, CatalogError> {
         Some(Value::Object(defs)) => defs.clone(),
         Some(_) => return Err(invalid("`$defs` must be an object of schemas")),
     };
+    // A catalog's own `anyComponent` / `anyFunction` say which of its entries a message may
+    // use; the loader writes them again from what is left.
+    let listed_components = listed_refs(defs.get("anyComponent"), "components")?;
+    let listed_functions = listed_refs(defs.get("anyFunction"), "functions")?;
     for generated in GENERATED_DEFS {
         defs.remove(*generated);
     }
 
     let is_v1 = protocol_version.as_deref().is_some_and(|v| !v.starts_with("0."));
-    let components = components(obj.get("components"), is_v1)?;
-    let functions = functions(obj.get("functions"), is_v1)?;
+    let mut components = components(obj.get("components"), is_v1)?;
+    let mut functions = functions(obj.get("functions"), is_v1)?;
+    for (section, listed, entries) in
+        [("components", listed_components, &mut components), ("functions", listed_functions, &mut functions)]
+    {
+        let Some(listed) = listed else { continue };
+        if let Some(missing) = listed.iter().find(|name| !entries.contains_key(*name)) {
+            return Err(invalid(format!("`$defs` lists {missing:?}, which `{section}` does not define")));
+        }
+        entries.retain(|name, _| listed.contains(name));
+    }
 
     let theme = match (defs.get("theme"), obj.get("theme")) {
         (Some(theme), _) if theme.is_object() || theme.is_boolean() => theme.clone(),
@@ -583,6 +596,28 @@ fn theme_schema(theme: &Value) -> Result<Value, CatalogError> {
         return Err(invalid(format!("theme parameter {name:?}: the schema must be a JSON object")));
     }
     Ok(json!({"type": "object", "properties": theme, "additionalProperties": true}))
+}
+
+/// The names a catalog's own `anyComponent` / `anyFunction` lists (`oneOf` of
+/// `{"$ref": "#/<section>/<name>"}`), or `None` when it gives none.
+fn listed_refs(any: Option<&Value>, section: &str) -> Result<Option<Vec<String>>, CatalogError> {
+    let Some(any) = any else { return Ok(None) };
+    let prefix = format!("#/{section}/");
+    let branches = any.get("oneOf").and_then(Value::as_array).ok_or_else(|| {
+        invalid(format!("`$defs` of {section}: a list of the usable {section} is a `oneOf` of `$ref`s"))
+    })?;
+    branches
+        .iter()
+        .map(|branch| {
+            branch
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix(&prefix))
+                .map(|name| name.replace("~1", "/").replace("~0", "~"))
+                .ok_or_else(|| invalid(format!("`$defs` of {section}: {branch} is not a {prefix}<name> reference")))
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
 }
 
 /// `anyComponent` / `anyFunction`: one branch per entry of `section`.

@@ -586,6 +586,57 @@ fn v10_catalog_names_are_unicode_identifiers_and_v09_names_stay_ascii() {
 }
 
 #[test]
+fn published_basic_catalog_v1_loads_from_its_file_and_refuses_extra_call_keys() {
+    let path = crate::common::conformance("v1_0/catalogs/basic/v1/catalog.json");
+    let document: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    // It types `child` with the common type `Child`, and writes its calls with `@call`.
+    let catalog = std::sync::Arc::new(agentui_a2ui::catalog::Catalog::from_json(&document).expect("it loads"));
+    let mut group = SurfaceGroup::default();
+    group.catalogs_mut().register(catalog);
+    assert_clean(
+        &group.process_value(&v10("createSurface", json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID}))),
+    );
+    let button =
+        |call: Value| json!({"id": "b", "component": "Button", "child": "t", "action": {"functionCall": call}});
+    let update = |component: Value| v10("updateComponents", json!({"surfaceId": "s", "components": [component]}));
+    let open = json!({"@call": "openUrl", "args": {"url": "https://example.com"}});
+    assert_clean(&group.process_value(&update(button(open.clone()))));
+    let mut extra = open;
+    extra["bogus"] = json!(1);
+    let (path, code) = only_error(&group.process_value(&update(button(extra))));
+    assert_eq!(code, "VALIDATION_FAILED");
+    assert!(path.starts_with("/updateComponents/components/0/action/functionCall"), "{path}");
+}
+
+#[test]
+fn any_component_and_any_function_of_a_catalog_list_what_a_message_may_use() {
+    let load = |defs: Value| {
+        agentui_a2ui::catalog::Catalog::from_json(&json!({
+            "catalogId": "c",
+            "$defs": defs,
+            "components": {
+                "Text": {"properties": {"component": {"const": "Text"}}},
+                "Hidden": {"properties": {"component": {"const": "Hidden"}}},
+            },
+            "functions": {
+                "shown": {"properties": {"call": {"const": "shown"}}},
+                "secret": {"properties": {"call": {"const": "secret"}}},
+            },
+        }))
+    };
+    let catalog = load(json!({"anyComponent": {"oneOf": [{"$ref": "#/components/Text"}]},
+        "anyFunction": {"oneOf": [{"$ref": "#/functions/shown"}]}}))
+    .unwrap();
+    assert!(catalog.component("Text").is_some() && catalog.component("Hidden").is_none());
+    assert!(catalog.function("shown").is_some() && catalog.function("secret").is_none());
+    assert!(!catalog.validate_component(&json!({"id": "h", "component": "Hidden"})).is_empty());
+    // Without the lists every entry is usable; a list naming what the catalog lacks is refused.
+    assert_eq!(load(json!({})).unwrap().components.len(), 2);
+    let refused = load(json!({"anyComponent": {"oneOf": [{"$ref": "#/components/Missing"}]}}));
+    assert!(refused.unwrap_err().to_string().contains("Missing"));
+}
+
+#[test]
 fn agent_may_call_the_functions_its_catalog_allows_and_no_others() {
     let mut group = SurfaceGroup::default();
     let catalog = agentui_a2ui::catalog::Catalog::from_json(&json!({
