@@ -258,19 +258,32 @@ fn metadata_extension_keys_are_unicode_identifiers() {
 }
 
 #[test]
-fn index_gives_the_template_item_position_and_nothing_outside_a_template() {
+fn index_gives_the_template_item_position_and_is_refused_outside_a_template() {
+    let index = json!({"@call": "@index", "args": {"offset": 1}});
+    // Outside a template `@index` has no value: a component drawn there that calls it is refused
+    // on arrival, with its pointer, and nothing is drawn.
     let mut group = SurfaceGroup::default();
     let outcome = group.process_value(&v10(
         "createSurface",
         json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID,
-        "dataModel": {"items": ["a", "b", "c"]},
-        "components": [
-            {"id": "root", "component": "Slider", "max": 10, "value": {"@call": "@index", "args": {"offset": 1}}},
-        ]}),
+        "components": [{"id": "root", "component": "Slider", "max": 10, "value": index}]}),
     ));
-    assert_clean(&outcome);
-    // Outside a template `@index` has no value.
-    assert_eq!(prop(&group, "s", "root", "value"), Some(Value::Null));
+    assert_eq!(only_error(&outcome), ("/createSurface/components/0".to_owned(), "VALIDATION_FAILED".to_owned()));
+    // Also below the root through plain children, and when it arrives after its parent; the
+    // August form (`call`) is the same call.
+    let mut group = SurfaceGroup::default();
+    assert_clean(&group.process_value(&create_with(
+        "s",
+        json!([{"id": "root", "component": "Column", "children": ["a"]}, text("a", json!("A"))]),
+    )));
+    let bare = json!({"id": "a", "component": "Column", "children": ["b"]});
+    let b = json!({"id": "b", "component": "Slider", "max": 10, "value": {"call": "@index"}});
+    let outcome = group.process_value(&v10("updateComponents", json!({"surfaceId": "s", "components": [bare, b]})));
+    assert_eq!(only_error(&outcome), ("/updateComponents/components/1".to_owned(), "VALIDATION_FAILED".to_owned()));
+    assert_eq!(group.surface("s").unwrap().node("a").unwrap().component_type.as_ref(), "Text");
+    // Not drawn yet (no parent holds it): nothing to judge.
+    let loose = json!({"id": "loose", "component": "Slider", "max": 10, "value": index});
+    assert_clean(&group.process_value(&v10("updateComponents", json!({"surfaceId": "s", "components": [loose]}))));
 
     let mut group = SurfaceGroup::default();
     let outcome = group.process_value(&v10(
