@@ -69,6 +69,10 @@ struct Definition {
 
 type Definitions = HashMap<String, Arc<Definition>, RandomState>;
 
+/// v1.0: the catalogs besides the surface's default that components of one message name
+/// (`catalogId`), by the id they are named with.
+pub(crate) type OtherCatalogs = HashMap<String, Arc<Catalog>>;
+
 #[derive(Debug)]
 pub struct Surface {
     id: String,
@@ -243,7 +247,11 @@ impl Surface {
 
     /// Validates, compiles and merges components. All or nothing. The objects are moved in:
     /// each accepted one is kept next to its compiled form (see [`Definition`]).
-    pub(crate) fn update_components(&mut self, components: Vec<Value>) -> Result<SurfaceDiff, A2uiError> {
+    pub(crate) fn update_components(
+        &mut self,
+        components: Vec<Value>,
+        others: &OtherCatalogs,
+    ) -> Result<SurfaceDiff, A2uiError> {
         // Before validating or compiling anything: a message that alone holds too many
         // components costs nothing more than its parsed form.
         if components.len() > self.limits.max_components_per_surface {
@@ -273,7 +281,13 @@ impl Surface {
                     )),
                 }
             }
-            let errors = self.catalog.validate_component(component);
+            // A v1.0 component that names a catalog is that catalog's (the group checked it).
+            let catalog = component
+                .get("catalogId")
+                .and_then(Value::as_str)
+                .and_then(|id| others.get(id))
+                .unwrap_or(&self.catalog);
+            let errors = catalog.validate_component(component);
             if !errors.is_empty() {
                 issues.extend(
                     errors.into_iter().map(|e| ValidationIssue::new(format!("{at}{}", e.instance_path), e.message)),

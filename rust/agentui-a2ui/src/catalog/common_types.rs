@@ -165,6 +165,9 @@ pub fn document_v1() -> Value {
         .describe("Hides the element and its children from assistive technologies.")
         .into_value();
     defs["CheckRule"]["required"] = json!(["condition"]);
+    // A component may come from another catalog than its surface's default.
+    defs["ComponentCommon"]["properties"]["catalogId"] = json!({"type": "string",
+        "description": "The catalog this component comes from, instead of the surface's default."});
     // One child by id (the published basic catalog v1 types `child` with it).
     defs["Child"] = local("ComponentId").describe("A reference to a single child component ID.").into_value();
     // `@index`: the system function of list templates, beside the catalog's functions.

@@ -169,7 +169,49 @@ fn bare_path_is_a_binding_in_a_typed_property_and_data_in_a_free_form_value() {
 }
 
 #[test]
-fn component_catalog_must_be_the_surface_catalog() {
+fn a_component_may_come_from_another_registered_v10_catalog() {
+    let charts = || {
+        let catalog = agentui_a2ui::catalog::Catalog::from_json(&json!({
+            "catalogId": "charts", "protocolVersion": "1.0",
+            "components": {"LineChart": {"type": "object", "properties": {
+                "id": {"type": "string"}, "catalogId": {"type": "string"},
+                "data": {"type": "string"}}, "required": ["id", "data"], "additionalProperties": false}},
+        }))
+        .unwrap();
+        let mut group = SurfaceGroup::default();
+        group.catalogs_mut().register(std::sync::Arc::new(catalog));
+        group
+    };
+    let components = json!([
+        {"id": "root", "component": "Column", "children": ["t", "chart"]},
+        text("t", json!("Sales")),
+        {"id": "chart", "@catalogId": "charts", "component": "LineChart", "data": "/series"},
+    ]);
+    let mut group = charts();
+    assert_clean(&group.process_value(&create_with("s", components.clone())));
+    let surface = group.surface("s").unwrap();
+    let chart = surface.node("chart").unwrap();
+    assert_eq!(chart.component_type.as_ref(), "LineChart");
+    assert_eq!(chart.props.get("data"), Some(&json!("/series")));
+    assert!(chart.props.get("catalogId").is_none(), "where it comes from is no property");
+    // It is validated by its own catalog, and a component of the default catalog by that one.
+    let mut wrong = components.clone();
+    wrong[2]["data"] = json!(5);
+    assert_eq!(only_error(&charts().process_value(&create_with("s", wrong))).0, "/createSurface/components/2/data");
+    let mut unnamed = components.clone();
+    unnamed[2].as_object_mut().unwrap().remove("@catalogId");
+    assert_eq!(
+        only_error(&charts().process_value(&create_with("s", unnamed))).0,
+        "/createSurface/components/2/component"
+    );
+    // An exported surface says where each component comes from, so it restores.
+    let mut restored = charts();
+    assert_clean(&restored.restore_surface(surface.export()).unwrap());
+    assert_eq!(restored.surface("s").unwrap().node("chart"), Some(chart));
+}
+
+#[test]
+fn component_catalog_must_be_registered_and_of_the_surface_version() {
     let mut group = SurfaceGroup::default();
     let ok = json!({"id": "root", "component": "Text", "text": "x", "@catalogId": "https://a2ui.org/catalogs/basic/v1/catalog.json",
                     "@accessibility": {"label": "Greeting"}});
