@@ -81,7 +81,7 @@ fn validation_regexp_check(component_type: &str, component: &Map<String, Value>)
 }
 
 /// Keys handled outside `props`.
-const RESERVED: [&str; 6] = ["id", "component", "accessibility", "checks", "action", "weight"];
+const RESERVED: [&str; 7] = ["id", "component", "accessibility", "checks", "action", "weight", "catalogId"];
 
 impl CompiledComponent {
     /// Compiles a component object that already passed catalog validation (so shapes are

@@ -16,7 +16,7 @@ use crate::limits::Limits;
 use crate::locale::Localization;
 use crate::node::SurfaceDiff;
 use crate::resolve::{ResolveOptions, ScopedEvaluator};
-use crate::surface::{self, Surface};
+use crate::surface::{self, OtherCatalogs, Surface};
 use crate::wire;
 use crate::wire::v09::{ActionMessage, ClientMessage, ErrorMessage, FunctionResponseMessage, ServerMessage};
 use crate::wire::v10;
@@ -368,13 +368,10 @@ impl SurfaceGroup {
                     .surface_index(&update.surface_id)
                     .ok_or_else(|| A2uiError::UnknownSurface(update.surface_id.clone()))?;
                 self.check_component_catalogs(index, &update.catalog_ids)?;
-                let diff = self.surfaces[index].update_components(update.components).map_err(|e| {
-                    if update.inline_in_create {
-                        pointing_into_create(e)
-                    } else {
-                        e
-                    }
-                })?;
+                let inline = update.inline_in_create;
+                let in_message = |e| if inline { pointing_into_create(e) } else { e };
+                let others = self.components_catalogs(index, &update.components).map_err(in_message)?;
+                let diff = self.surfaces[index].update_components(update.components, &others).map_err(in_message)?;
                 push_diff(&mut outcome, &update.surface_id, diff);
             }
             ServerMessage::UpdateDataModel(update) => {
@@ -398,8 +395,43 @@ impl SurfaceGroup {
         Ok(outcome)
     }
 
-    /// v1.0 components that name a catalog must name the surface's own: one surface draws from
-    /// one catalog here, and a catalog that is not the surface's is an error, never a fallback.
+    /// v1.0: the catalogs other than the surface's default that components name (`catalogId`).
+    /// Each must be registered and be a v1.0 catalog: anything else is refused with the
+    /// component's pointer, never served from another catalog.
+    fn components_catalogs(&self, index: usize, components: &[Value]) -> Result<OtherCatalogs, A2uiError> {
+        let surface = &self.surfaces[index];
+        let mut others = OtherCatalogs::default();
+        for (i, component) in components.iter().enumerate() {
+            let Some(id) = component.get("catalogId").and_then(Value::as_str) else { continue };
+            if id == surface.catalog_id() || others.contains_key(id) {
+                continue;
+            }
+            let at = format!("/updateComponents/components/{i}/catalogId");
+            let catalog = self
+                .catalogs
+                .get(id)
+                .map_err(|_| A2uiError::validation(&at, format!("catalog {id:?} is not one this renderer supports")))?;
+            if Arc::ptr_eq(&catalog, surface.catalog()) {
+                others.insert(id.to_owned(), catalog);
+                continue;
+            }
+            if catalog.is_v1() != surface.catalog().is_v1() {
+                return Err(A2uiError::validation(
+                    at,
+                    format!(
+                        "catalog {id:?} is written for protocol {}, the surface for {}: catalogs of one surface share its version",
+                        catalog.protocol_version,
+                        surface.catalog().protocol_version
+                    ),
+                ));
+            }
+            others.insert(id.to_owned(), catalog);
+        }
+        Ok(others)
+    }
+
+    /// v1.0 function calls that name a catalog must name the surface's own: a call's catalog
+    /// that is not the surface's is an error, never a fallback.
     fn check_component_catalogs(&self, index: usize, catalog_ids: &[(String, String)]) -> Result<(), A2uiError> {
         let surface = &self.surfaces[index];
         for (at, id) in catalog_ids {
@@ -408,7 +440,7 @@ impl SurfaceGroup {
                 return Err(A2uiError::validation(
                     at.clone(),
                     format!(
-                        "catalog {id:?} is not the surface's catalog {:?}; a surface draws from one catalog",
+                        "catalog {id:?} is not the surface's catalog {:?}; function calls run in the surface's catalog here",
                         surface.catalog_id()
                     ),
                 ));

@@ -15,7 +15,7 @@ use foldhash::fast::RandomState;
 use serde_json::{json, Map, Value};
 
 use crate::catalog::Catalog;
-use crate::component::{self, CompiledComponent};
+use crate::component::{self, ChildSource, CompiledComponent, PropTemplate};
 use crate::data_model::{DataModel, DataModelError};
 use crate::dependency::DependencyIndex;
 use crate::error::{A2uiError, ValidationIssue};
@@ -63,9 +63,15 @@ impl Tree {
 struct Definition {
     compiled: CompiledComponent,
     source: Map<String, Value>,
+    /// v1.0: the component calls `@index`, so it may only be drawn inside a list template.
+    calls_index: bool,
 }
 
 type Definitions = HashMap<String, Arc<Definition>, RandomState>;
+
+/// v1.0: the catalogs besides the surface's default that components of one message name
+/// (`catalogId`), by the id they are named with.
+pub(crate) type OtherCatalogs = HashMap<String, Arc<Catalog>>;
 
 #[derive(Debug)]
 pub struct Surface {
@@ -241,7 +247,11 @@ impl Surface {
 
     /// Validates, compiles and merges components. All or nothing. The objects are moved in:
     /// each accepted one is kept next to its compiled form (see [`Definition`]).
-    pub(crate) fn update_components(&mut self, components: Vec<Value>) -> Result<SurfaceDiff, A2uiError> {
+    pub(crate) fn update_components(
+        &mut self,
+        components: Vec<Value>,
+        others: &OtherCatalogs,
+    ) -> Result<SurfaceDiff, A2uiError> {
         // Before validating or compiling anything: a message that alone holds too many
         // components costs nothing more than its parsed form.
         if components.len() > self.limits.max_components_per_surface {
@@ -271,7 +281,13 @@ impl Surface {
                     )),
                 }
             }
-            let errors = self.catalog.validate_component(component);
+            // A v1.0 component that names a catalog is that catalog's (the group checked it).
+            let catalog = component
+                .get("catalogId")
+                .and_then(Value::as_str)
+                .and_then(|id| others.get(id))
+                .unwrap_or(&self.catalog);
+            let errors = catalog.validate_component(component);
             if !errors.is_empty() {
                 issues.extend(
                     errors.into_iter().map(|e| ValidationIssue::new(format!("{at}{}", e.instance_path), e.message)),
@@ -311,8 +327,10 @@ impl Surface {
             let Value::Object(source) = component else { continue };
             let compiled = CompiledComponent::compile(&source);
             ids.push(compiled.id.clone());
+            // `@index` is v1.0's; a v0.9 surface never reads it as the system function.
+            let calls_index = self.options.validation_results && source.values().any(calls_index);
             // Reusing an id with another type replaces the definition: the node is recreated.
-            definitions.insert(compiled.id.to_string(), Arc::new(Definition { compiled, source }));
+            definitions.insert(compiled.id.to_string(), Arc::new(Definition { compiled, source, calls_index }));
         }
         if definitions.len() > self.limits.max_components_per_surface {
             return Err(A2uiError::LimitExceeded {
@@ -331,6 +349,17 @@ impl Surface {
                 .map_or("/updateComponents/components".to_owned(), |i| format!("/updateComponents/components/{i}"));
             A2uiError::validation(path, message)
         })?;
+        if definitions.values().any(|d| d.calls_index) {
+            if let Some(outside) = index_outside_templates(&definitions, &self.root_id) {
+                let index = ids.iter().position(|id| id.as_ref() == outside);
+                let path = index
+                    .map_or("/updateComponents/components".to_owned(), |i| format!("/updateComponents/components/{i}"));
+                return Err(A2uiError::validation(
+                    path,
+                    format!("component {outside:?} calls @index but is drawn outside a list template, where @index has no value"),
+                ));
+            }
+        }
         let tree =
             build_tree(&definitions, &self.root_id, &self.data, &self.limits, self.tree.nodes.len(), &self.options)?;
         self.definitions = definitions;
@@ -538,6 +567,46 @@ fn check_graph(definitions: &Definitions, root: &str, max_depth: usize) -> Resul
         }
     }
     Ok(())
+}
+
+/// Whether a value holds a call of `@index` (the engine's form: `{"call": "@index", …}`).
+fn calls_index(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => {
+            map.get("call").and_then(Value::as_str) == Some(crate::functions::INDEX_FUNCTION)
+                || map.values().any(calls_index)
+        }
+        Value::Array(items) => items.iter().any(calls_index),
+        _ => false,
+    }
+}
+
+/// The first component calling `@index` that is drawn outside every list template: reached from
+/// the root through plain child references, not through a template. The graph is acyclic here
+/// (checked before).
+fn index_outside_templates<'a>(definitions: &'a Definitions, root: &'a str) -> Option<&'a str> {
+    fn static_children<'a>(template: &'a PropTemplate, out: &mut Vec<&'a str>) {
+        match template {
+            PropTemplate::ChildRef(id) => out.push(id),
+            PropTemplate::Children(ChildSource::Ids(ids)) => out.extend(ids.iter().map(|id| id.as_ref())),
+            PropTemplate::Object(fields) => fields.iter().for_each(|(_, t)| static_children(t, out)),
+            PropTemplate::Array(items) => items.iter().for_each(|t| static_children(t, out)),
+            PropTemplate::Children(ChildSource::Template { .. }) | PropTemplate::Dynamic(_) => {}
+        }
+    }
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut stack = vec![root];
+    while let Some(id) = stack.pop() {
+        let Some(definition) = definitions.get(id) else { continue };
+        if !seen.insert(id) {
+            continue;
+        }
+        if definition.calls_index {
+            return Some(id);
+        }
+        definition.compiled.props.iter().for_each(|(_, t)| static_children(t, &mut stack));
+    }
+    None
 }
 
 /// Resolves the whole tree from the root.

@@ -165,6 +165,11 @@ pub fn document_v1() -> Value {
         .describe("Hides the element and its children from assistive technologies.")
         .into_value();
     defs["CheckRule"]["required"] = json!(["condition"]);
+    // A component may come from another catalog than its surface's default.
+    defs["ComponentCommon"]["properties"]["catalogId"] = json!({"type": "string",
+        "description": "The catalog this component comes from, instead of the surface's default."});
+    // One child by id (the published basic catalog v1 types `child` with it).
+    defs["Child"] = local("ComponentId").describe("A reference to a single child component ID.").into_value();
     // `@index`: the system function of list templates, beside the catalog's functions.
     defs["IndexSystemFunction"] = json!({
         "type": "object",
@@ -183,6 +188,9 @@ pub fn document_v1() -> Value {
     if let Some(Value::Array(branches)) = defs["FunctionCall"].get_mut("oneOf") {
         branches.push(json!({"$ref": "#/$defs/IndexSystemFunction"}));
     }
+    // A call holds what FunctionCall names and nothing else, whatever its function's schema says
+    // (the v1.0 schema's rule; the published basic catalog v1 leaves it to this type).
+    defs["FunctionCall"]["unevaluatedProperties"] = Value::Bool(false);
     // The reserved root every surface's `root` sits under (`allowedParents: ["Surface"]`).
     defs["Surface"] = json!({
         "type": "object",
@@ -239,5 +247,8 @@ mod tests {
         }
         assert_eq!(defs["DynamicNumber"]["oneOf"][2]["allOf"][1]["properties"]["returnType"]["const"], "number");
         assert_eq!(defs["FunctionCall"]["required"], json!(["call"]));
+        assert!(!defs.contains_key("Child"));
+        let v1 = document_v1();
+        assert_eq!(v1["$defs"]["Child"]["$ref"], "#/$defs/ComponentId");
     }
 }

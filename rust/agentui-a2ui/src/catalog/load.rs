@@ -267,13 +267,26 @@ pub(crate) fn normalise(value: &Value) -> Result<Value, CatalogError> {
         Some(Value::Object(defs)) => defs.clone(),
         Some(_) => return Err(invalid("`$defs` must be an object of schemas")),
     };
+    // A catalog's own `anyComponent` / `anyFunction` say which of its entries a message may
+    // use; the loader writes them again from what is left.
+    let listed_components = listed_refs(defs.get("anyComponent"), "components")?;
+    let listed_functions = listed_refs(defs.get("anyFunction"), "functions")?;
     for generated in GENERATED_DEFS {
         defs.remove(*generated);
     }
 
     let is_v1 = protocol_version.as_deref().is_some_and(|v| !v.starts_with("0."));
-    let components = components(obj.get("components"), is_v1)?;
-    let functions = functions(obj.get("functions"), is_v1)?;
+    let mut components = components(obj.get("components"), is_v1)?;
+    let mut functions = functions(obj.get("functions"), is_v1)?;
+    for (section, listed, entries) in
+        [("components", listed_components, &mut components), ("functions", listed_functions, &mut functions)]
+    {
+        let Some(listed) = listed else { continue };
+        if let Some(missing) = listed.iter().find(|name| !entries.contains_key(*name)) {
+            return Err(invalid(format!("`$defs` lists {missing:?}, which `{section}` does not define")));
+        }
+        entries.retain(|name, _| listed.contains(name));
+    }
 
     let theme = match (defs.get("theme"), obj.get("theme")) {
         (Some(theme), _) if theme.is_object() || theme.is_boolean() => theme.clone(),
@@ -326,9 +339,22 @@ fn check_nesting(value: &Value) -> Result<(), CatalogError> {
     Ok(())
 }
 
-/// Component and function names become JSON Pointer segments and appear in messages; keep them
-/// to plain identifiers.
-fn check_name(kind: &str, name: &str) -> Result<(), CatalogError> {
+/// Component and function names become JSON Pointer segments and appear in messages. Before
+/// v1.0 they are plain ASCII names (v0.9 catalogs use `-` and `.`); from v1.0 they, and the
+/// property and argument names, are Unicode identifiers (UAX #31), as the v1.0 catalog rules
+/// say, and `@index` is the one function of the reserved `@` namespace.
+fn check_name(kind: &str, name: &str, v1: bool) -> Result<(), CatalogError> {
+    if v1 {
+        let ok = name.chars().count() <= 128
+            && (crate::wire::v10::is_unicode_identifier(name) || (kind == "function" && name == INDEX_FUNCTION));
+        return if ok {
+            Ok(())
+        } else {
+            Err(invalid(format!(
+                "{kind} name {name:?} is not a Unicode identifier (UAX #31) of at most 128 characters"
+            )))
+        };
+    }
     let ok = !name.is_empty()
         && name.len() <= 128
         && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
@@ -337,6 +363,21 @@ fn check_name(kind: &str, name: &str) -> Result<(), CatalogError> {
     } else {
         Err(invalid(format!("{kind} name {name:?} must be 1-128 ASCII letters, digits, '_', '-' or '.'")))
     }
+}
+
+/// The system function a v1.0 catalog may declare in the reserved `@` namespace.
+const INDEX_FUNCTION: &str = "@index";
+
+/// v1.0: the names a schema gives its properties (at its top level and in its `allOf` parts)
+/// are Unicode identifiers too.
+fn check_property_names(kind: &str, owner: &str, schema: &Value) -> Result<(), CatalogError> {
+    let parts = std::iter::once(schema).chain(schema.get("allOf").and_then(Value::as_array).into_iter().flatten());
+    for part in parts {
+        for name in part.get("properties").and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k) {
+            check_name(kind, name, true).map_err(|e| invalid(format!("{owner:?}: {e}")))?;
+        }
+    }
+    Ok(())
 }
 
 /// The `const` a schema fixes `key` to, at its top level or in one of its `allOf` parts.
@@ -367,7 +408,7 @@ fn components(value: Option<&Value>, v1: bool) -> Result<Map<String, Value>, Cat
     };
     let mut out = Map::with_capacity(map.len());
     for (name, schema) in map {
-        check_name("component", name)?;
+        check_name("component", name, v1)?;
         if name == SURFACE_COMPONENT {
             return Err(invalid("\"Surface\" is the reserved root of every surface, not a catalog component"));
         }
@@ -386,6 +427,7 @@ fn components(value: Option<&Value>, v1: bool) -> Result<Map<String, Value>, Cat
         let mut schema = schema.clone();
         if v1 {
             unprefix_reserved_keys(&mut schema);
+            check_property_names("property", name, &schema)?;
             if fixed_value(&schema, "component").is_none() {
                 fix_property(&mut schema, "component", name);
             }
@@ -456,13 +498,16 @@ fn functions(value: Option<&Value>, v1: bool) -> Result<Map<String, Value>, Cata
         Some(Value::Object(map)) => {
             let mut out = Map::with_capacity(map.len());
             for (name, schema) in map {
-                check_name("function", name)?;
+                check_name("function", name, v1)?;
                 if !schema.is_object() {
                     return Err(invalid(format!("function {name:?}: the schema must be a JSON object")));
                 }
                 let mut schema = schema.clone();
                 if v1 {
                     unprefix_reserved_keys(&mut schema);
+                    if let Some(args) = schema.get("properties").and_then(|p| p.get("args")) {
+                        check_property_names("argument", name, args)?;
+                    }
                 }
                 check_fixed("function", "call", name, &schema)?;
                 out.insert(name.clone(), schema);
@@ -472,7 +517,7 @@ fn functions(value: Option<&Value>, v1: bool) -> Result<Map<String, Value>, Cata
         Some(Value::Array(definitions)) => {
             let mut out = Map::new();
             for (index, definition) in definitions.iter().enumerate() {
-                let (name, schema) = function_from_definition(index, definition)?;
+                let (name, schema) = function_from_definition(index, definition, v1)?;
                 if out.contains_key(&name) {
                     return Err(invalid(format!("functions[{index}]: function {name:?} is defined twice")));
                 }
@@ -487,7 +532,7 @@ fn functions(value: Option<&Value>, v1: bool) -> Result<Map<String, Value>, Cata
 }
 
 /// The call schema of a function given as `{name, description?, parameters, returnType}`.
-fn function_from_definition(index: usize, definition: &Value) -> Result<(String, Value), CatalogError> {
+fn function_from_definition(index: usize, definition: &Value, v1: bool) -> Result<(String, Value), CatalogError> {
     let at = format!("functions[{index}]");
     let def = definition.as_object().ok_or_else(|| invalid(format!("{at} must be an object")))?;
     if let Some(key) = def.keys().find(|k| !FUNCTION_DEFINITION_KEYS.contains(&k.as_str())) {
@@ -498,7 +543,7 @@ fn function_from_definition(index: usize, definition: &Value) -> Result<(String,
     }
     let name =
         def.get("name").and_then(Value::as_str).ok_or_else(|| invalid(format!("{at}: `name` must be a string")))?;
-    check_name("function", name)?;
+    check_name("function", name, v1)?;
     let description = match def.get("description") {
         None => None,
         Some(Value::String(d)) => Some(d.clone()),
@@ -509,6 +554,9 @@ fn function_from_definition(index: usize, definition: &Value) -> Result<(String,
         Some(_) => return Err(invalid(format!("{at} ({name}): `parameters` must be a JSON Schema object"))),
         None => return Err(invalid(format!("{at} ({name}): `parameters` is missing"))),
     };
+    if v1 {
+        check_property_names("argument", name, &parameters)?;
+    }
     let return_type = match def.get("returnType") {
         Some(Value::String(t)) => ReturnType::parse(t)
             .ok_or_else(|| invalid(format!("{at} ({name}): returnType {t:?} is not one of {}", return_type_names())))?,
@@ -548,6 +596,28 @@ fn theme_schema(theme: &Value) -> Result<Value, CatalogError> {
         return Err(invalid(format!("theme parameter {name:?}: the schema must be a JSON object")));
     }
     Ok(json!({"type": "object", "properties": theme, "additionalProperties": true}))
+}
+
+/// The names a catalog's own `anyComponent` / `anyFunction` lists (`oneOf` of
+/// `{"$ref": "#/<section>/<name>"}`), or `None` when it gives none.
+fn listed_refs(any: Option<&Value>, section: &str) -> Result<Option<Vec<String>>, CatalogError> {
+    let Some(any) = any else { return Ok(None) };
+    let prefix = format!("#/{section}/");
+    let branches = any.get("oneOf").and_then(Value::as_array).ok_or_else(|| {
+        invalid(format!("`$defs` of {section}: a list of the usable {section} is a `oneOf` of `$ref`s"))
+    })?;
+    branches
+        .iter()
+        .map(|branch| {
+            branch
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix(&prefix))
+                .map(|name| name.replace("~1", "/").replace("~0", "~"))
+                .ok_or_else(|| invalid(format!("`$defs` of {section}: {branch} is not a {prefix}<name> reference")))
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
 }
 
 /// `anyComponent` / `anyFunction`: one branch per entry of `section`.

@@ -30,8 +30,9 @@ pub struct UpdateComponents {
     pub surface_id: String,
     /// Raw component objects; the engine validates each against the surface's catalog.
     pub components: Vec<Value>,
-    /// v1.0: the catalogs components named (`catalogId`), each with its pointer in the message;
-    /// each must be the surface's catalog. Empty for earlier versions, which have no such key.
+    /// v1.0: the catalogs function calls in the components named (`catalogId`), each with its
+    /// pointer in the message; each must be the surface's catalog. Empty for earlier versions,
+    /// which have no such key. (A component's own `catalogId` stays in the component.)
     pub catalog_ids: Vec<(String, String)>,
     /// v1.0: the components came inline in `createSurface`, so errors point there.
     pub inline_in_create: bool,

@@ -193,11 +193,10 @@ fn update_components(surface_id: String, items: Vec<Value>, at: &str) -> Result<
             return Err(A2uiError::validation(item_at, "a component must be an object"));
         };
         let mut component = translate_component(component, &item_at, &mut catalog_ids)?;
-        if let Some(catalog) = component.remove("catalogId") {
-            let Value::String(catalog) = catalog else {
-                return Err(A2uiError::validation(format!("{item_at}/catalogId"), "catalogId must be a string"));
-            };
-            catalog_ids.push((format!("{item_at}/catalogId"), catalog));
+        // A component's own catalog stays in it: the group picks the catalog that validates it,
+        // and an exported surface keeps saying where each component comes from.
+        if component.get("catalogId").is_some_and(|c| !c.is_string()) {
+            return Err(A2uiError::validation(format!("{item_at}/catalogId"), "catalogId must be a string"));
         }
         if let Some(metadata) = component.remove("metadata") {
             check_metadata(&metadata, &format!("{item_at}/metadata"))?;

@@ -169,7 +169,49 @@ fn bare_path_is_a_binding_in_a_typed_property_and_data_in_a_free_form_value() {
 }
 
 #[test]
-fn component_catalog_must_be_the_surface_catalog() {
+fn a_component_may_come_from_another_registered_v10_catalog() {
+    let charts = || {
+        let catalog = agentui_a2ui::catalog::Catalog::from_json(&json!({
+            "catalogId": "charts", "protocolVersion": "1.0",
+            "components": {"LineChart": {"type": "object", "properties": {
+                "id": {"type": "string"}, "catalogId": {"type": "string"},
+                "data": {"type": "string"}}, "required": ["id", "data"], "additionalProperties": false}},
+        }))
+        .unwrap();
+        let mut group = SurfaceGroup::default();
+        group.catalogs_mut().register(std::sync::Arc::new(catalog));
+        group
+    };
+    let components = json!([
+        {"id": "root", "component": "Column", "children": ["t", "chart"]},
+        text("t", json!("Sales")),
+        {"id": "chart", "@catalogId": "charts", "component": "LineChart", "data": "/series"},
+    ]);
+    let mut group = charts();
+    assert_clean(&group.process_value(&create_with("s", components.clone())));
+    let surface = group.surface("s").unwrap();
+    let chart = surface.node("chart").unwrap();
+    assert_eq!(chart.component_type.as_ref(), "LineChart");
+    assert_eq!(chart.props.get("data"), Some(&json!("/series")));
+    assert!(chart.props.get("catalogId").is_none(), "where it comes from is no property");
+    // It is validated by its own catalog, and a component of the default catalog by that one.
+    let mut wrong = components.clone();
+    wrong[2]["data"] = json!(5);
+    assert_eq!(only_error(&charts().process_value(&create_with("s", wrong))).0, "/createSurface/components/2/data");
+    let mut unnamed = components.clone();
+    unnamed[2].as_object_mut().unwrap().remove("@catalogId");
+    assert_eq!(
+        only_error(&charts().process_value(&create_with("s", unnamed))).0,
+        "/createSurface/components/2/component"
+    );
+    // An exported surface says where each component comes from, so it restores.
+    let mut restored = charts();
+    assert_clean(&restored.restore_surface(surface.export()).unwrap());
+    assert_eq!(restored.surface("s").unwrap().node("chart"), Some(chart));
+}
+
+#[test]
+fn component_catalog_must_be_registered_and_of_the_surface_version() {
     let mut group = SurfaceGroup::default();
     let ok = json!({"id": "root", "component": "Text", "text": "x", "@catalogId": "https://a2ui.org/catalogs/basic/v1/catalog.json",
                     "@accessibility": {"label": "Greeting"}});
@@ -258,19 +300,32 @@ fn metadata_extension_keys_are_unicode_identifiers() {
 }
 
 #[test]
-fn index_gives_the_template_item_position_and_nothing_outside_a_template() {
+fn index_gives_the_template_item_position_and_is_refused_outside_a_template() {
+    let index = json!({"@call": "@index", "args": {"offset": 1}});
+    // Outside a template `@index` has no value: a component drawn there that calls it is refused
+    // on arrival, with its pointer, and nothing is drawn.
     let mut group = SurfaceGroup::default();
     let outcome = group.process_value(&v10(
         "createSurface",
         json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID,
-        "dataModel": {"items": ["a", "b", "c"]},
-        "components": [
-            {"id": "root", "component": "Slider", "max": 10, "value": {"@call": "@index", "args": {"offset": 1}}},
-        ]}),
+        "components": [{"id": "root", "component": "Slider", "max": 10, "value": index}]}),
     ));
-    assert_clean(&outcome);
-    // Outside a template `@index` has no value.
-    assert_eq!(prop(&group, "s", "root", "value"), Some(Value::Null));
+    assert_eq!(only_error(&outcome), ("/createSurface/components/0".to_owned(), "VALIDATION_FAILED".to_owned()));
+    // Also below the root through plain children, and when it arrives after its parent; the
+    // August form (`call`) is the same call.
+    let mut group = SurfaceGroup::default();
+    assert_clean(&group.process_value(&create_with(
+        "s",
+        json!([{"id": "root", "component": "Column", "children": ["a"]}, text("a", json!("A"))]),
+    )));
+    let bare = json!({"id": "a", "component": "Column", "children": ["b"]});
+    let b = json!({"id": "b", "component": "Slider", "max": 10, "value": {"call": "@index"}});
+    let outcome = group.process_value(&v10("updateComponents", json!({"surfaceId": "s", "components": [bare, b]})));
+    assert_eq!(only_error(&outcome), ("/updateComponents/components/1".to_owned(), "VALIDATION_FAILED".to_owned()));
+    assert_eq!(group.surface("s").unwrap().node("a").unwrap().component_type.as_ref(), "Text");
+    // Not drawn yet (no parent holds it): nothing to judge.
+    let loose = json!({"id": "loose", "component": "Slider", "max": 10, "value": index});
+    assert_clean(&group.process_value(&v10("updateComponents", json!({"surfaceId": "s", "components": [loose]}))));
 
     let mut group = SurfaceGroup::default();
     let outcome = group.process_value(&v10(
@@ -540,6 +595,100 @@ fn surface_is_reserved_and_v09_catalogs_still_fix_component() {
     .is_err());
     let v09 = load(json!({"catalogId": "c", "components": {"A": {"type": "object"}}}));
     assert!(v09.unwrap_err().contains("must fix `component`"));
+}
+
+#[test]
+fn v10_catalog_names_are_unicode_identifiers_and_v09_names_stay_ascii() {
+    let load = |version: &str, components: Value, functions: Value| {
+        let mut doc = json!({"catalogId": "c", "components": components, "functions": functions});
+        if !version.is_empty() {
+            doc["protocolVersion"] = Value::from(version);
+        }
+        agentui_a2ui::catalog::Catalog::from_json(&doc).map(|_| ()).map_err(|e| e.to_string())
+    };
+    let call = |name: &str, args: Value| {
+        json!({name: {"type": "object", "properties": {"@call": {"const": name},
+            "args": {"type": "object", "properties": args}}, "required": ["@call"]}})
+    };
+    // Non-ASCII identifiers (U+2113) and the reserved `@index` load in v1.0.
+    let good = load(
+        "1.0",
+        json!({"Component_\u{2113}": {"type": "object", "properties": {"property_\u{2113}": {"type": "string"}}}}),
+        json!({}),
+    );
+    assert_eq!(good, Ok(()));
+    assert_eq!(load("1.0", json!({}), call("func_\u{2113}", json!({"arg_\u{2113}": {}}))), Ok(()));
+    assert_eq!(load("1.0", json!({}), call("@index", json!({"offset": {}}))), Ok(()));
+    // Hyphens, dashes, a leading digit, punctuation and other `@` names are refused in v1.0.
+    for name in ["My-Component", "123Invalid", "Component\u{2013}Name"] {
+        let refused = load("1.0", json!({name: {"type": "object"}}), json!({}));
+        assert!(refused.as_ref().is_err_and(|e| e.contains("UAX #31")), "{name}: {refused:?}");
+    }
+    for property in ["invalid-prop-name!", "prop\u{2014}name"] {
+        let refused = load("1.0", json!({"Valid": {"type": "object", "properties": {property: {}}}}), json!({}));
+        assert!(refused.as_ref().is_err_and(|e| e.contains("UAX #31")), "{property}: {refused:?}");
+    }
+    for function in ["invalid-func-name!", "func\u{058a}name", "@foo"] {
+        let refused = load("1.0", json!({}), call(function, json!({})));
+        assert!(refused.as_ref().is_err_and(|e| e.contains("UAX #31")), "{function}: {refused:?}");
+    }
+    let refused = load("1.0", json!({}), call("validFunc", json!({"123invalid_arg": {}})));
+    assert!(refused.is_err_and(|e| e.contains("UAX #31")));
+    // Before v1.0 a hyphen stays allowed, and non-ASCII names stay refused.
+    let component = |name: &str| json!({name: {"properties": {"component": {"const": name}}}});
+    assert_eq!(load("", component("My-Component"), json!({})), Ok(()));
+    assert!(load("", component("Component_\u{2113}"), json!({})).is_err());
+}
+
+#[test]
+fn published_basic_catalog_v1_loads_from_its_file_and_refuses_extra_call_keys() {
+    let path = crate::common::conformance("v1_0/catalogs/basic/v1/catalog.json");
+    let document: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    // It types `child` with the common type `Child`, and writes its calls with `@call`.
+    let catalog = std::sync::Arc::new(agentui_a2ui::catalog::Catalog::from_json(&document).expect("it loads"));
+    let mut group = SurfaceGroup::default();
+    group.catalogs_mut().register(catalog);
+    assert_clean(
+        &group.process_value(&v10("createSurface", json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID}))),
+    );
+    let button =
+        |call: Value| json!({"id": "b", "component": "Button", "child": "t", "action": {"functionCall": call}});
+    let update = |component: Value| v10("updateComponents", json!({"surfaceId": "s", "components": [component]}));
+    let open = json!({"@call": "openUrl", "args": {"url": "https://example.com"}});
+    assert_clean(&group.process_value(&update(button(open.clone()))));
+    let mut extra = open;
+    extra["bogus"] = json!(1);
+    let (path, code) = only_error(&group.process_value(&update(button(extra))));
+    assert_eq!(code, "VALIDATION_FAILED");
+    assert!(path.starts_with("/updateComponents/components/0/action/functionCall"), "{path}");
+}
+
+#[test]
+fn any_component_and_any_function_of_a_catalog_list_what_a_message_may_use() {
+    let load = |defs: Value| {
+        agentui_a2ui::catalog::Catalog::from_json(&json!({
+            "catalogId": "c",
+            "$defs": defs,
+            "components": {
+                "Text": {"properties": {"component": {"const": "Text"}}},
+                "Hidden": {"properties": {"component": {"const": "Hidden"}}},
+            },
+            "functions": {
+                "shown": {"properties": {"call": {"const": "shown"}}},
+                "secret": {"properties": {"call": {"const": "secret"}}},
+            },
+        }))
+    };
+    let catalog = load(json!({"anyComponent": {"oneOf": [{"$ref": "#/components/Text"}]},
+        "anyFunction": {"oneOf": [{"$ref": "#/functions/shown"}]}}))
+    .unwrap();
+    assert!(catalog.component("Text").is_some() && catalog.component("Hidden").is_none());
+    assert!(catalog.function("shown").is_some() && catalog.function("secret").is_none());
+    assert!(!catalog.validate_component(&json!({"id": "h", "component": "Hidden"})).is_empty());
+    // Without the lists every entry is usable; a list naming what the catalog lacks is refused.
+    assert_eq!(load(json!({})).unwrap().components.len(), 2);
+    let refused = load(json!({"anyComponent": {"oneOf": [{"$ref": "#/components/Missing"}]}}));
+    assert!(refused.unwrap_err().to_string().contains("Missing"));
 }
 
 #[test]
