@@ -191,7 +191,7 @@ private struct MessageRow: View {
             }
             if !message.media.isEmpty {
                 // Images through the host's image loader, a chip for the rest.
-                MessageMediaView(media: message.media)
+                MessageMediaView(media: message.media, bytes: conversation.mediaBytes)
             }
             ForEach(message.toolCalls, id: \.id) { call in
                 Label("\(call.name): \(describe(toolCalls.first { $0.toolCallId == call.id }?.phase))", systemImage: "wrench.and.screwdriver")

@@ -274,10 +274,8 @@ impl Conversation {
     /// it carries no inline data.
     pub async fn media_bytes(&self, message_id: String, part: u32) -> Result<Option<Vec<u8>>, ConversationError> {
         let inner = self.inner.clone();
-        self.on_runtime(async move {
-            Ok::<_, ConversationError>(inner.media_bytes(&message_id, part as usize).await)
-        })
-        .await
+        self.on_runtime(async move { Ok::<_, ConversationError>(inner.media_bytes(&message_id, part as usize).await) })
+            .await
     }
 
     /// One surface's resolved tree, if the agent created it and has not deleted it.

@@ -38,6 +38,7 @@ import androidx.compose.ui.platform.testTag
 import androidx.compose.ui.unit.dp
 import dev.agentui.AgentConversation
 import dev.agentui.ChatMessage
+import dev.agentui.MessagePart
 import dev.agentui.compose.A2uiSurface
 import dev.agentui.compose.MarkdownContent
 import dev.agentui.compose.MessageMedia
@@ -89,7 +90,8 @@ fun ChatScreen(conversation: AgentConversation) {
         ) {
             items(items, key = { it.key }) { item ->
                 when (item) {
-                    is ChatItem.Message -> MessageBubble(item.message, waiting = item.message.isPending && undelivered)
+                    is ChatItem.Message ->
+                        MessageBubble(item.message, waiting = item.message.isPending && undelivered, bytes = conversation::mediaBytes)
                     is ChatItem.Surface -> A2uiSurface(conversation, item.surfaceId, Modifier.fillMaxWidth())
                 }
             }
@@ -157,7 +159,7 @@ private fun Notice(text: String, tag: String, modifier: Modifier = Modifier.padd
 
 /** [waiting]: a user message the agent has not received because it could not be reached. */
 @Composable
-private fun MessageBubble(message: ChatMessage, waiting: Boolean) {
+private fun MessageBubble(message: ChatMessage, waiting: Boolean, bytes: suspend (MessagePart.Media) -> ByteArray?) {
     val mine = message.role == Role.USER
     Box(Modifier.fillMaxWidth(), contentAlignment = if (mine) Alignment.CenterEnd else Alignment.CenterStart) {
         val colors = MaterialTheme.colorScheme
@@ -188,8 +190,9 @@ private fun MessageBubble(message: ChatMessage, waiting: Boolean) {
                     color = if (message.error != null) colors.error else colors.onSurface,
                 )
             }
-            // Images through the host's image loader, a chip for the rest.
-            MessageMedia(message.media)
+            // Images through the host's image loader (a photo's bytes fetched from the core when
+            // shown), a chip for the rest.
+            MessageMedia(message.media, bytes = bytes)
         }
     }
 }
