@@ -196,6 +196,10 @@ class AgentConversation private constructor(
     /** [send] in this conversation's own scope: the run outlives the caller's scope. */
     fun sendAsync(text: String): Deferred<RunSummary> = scope.async { send(text) }
 
+    /** [send] with [attachments] in this conversation's own scope, like [sendAsync]. */
+    fun sendAsync(text: String, attachments: List<Attachment>): Deferred<RunSummary> =
+        scope.async { send(text, attachments) }
+
     /** [dispatchAction] in this conversation's own scope, like [sendAsync]. */
     fun dispatchActionAsync(surfaceId: String, nodeId: String): Deferred<ActionResult> =
         scope.async { dispatchAction(surfaceId, nodeId) }
