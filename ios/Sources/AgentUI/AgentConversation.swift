@@ -130,12 +130,14 @@ public struct MediaItem: Equatable {
                 name = nil
             }
             // The core's mark on inline data it holds back.
-            if case .number(let n)? = entries.first(where: { $0.name == "agentuiHeldBytes" })?.value, n >= 0 {
-                held = UInt64(n)
+            if case .number(let n)? = entries.first(where: { $0.name == "agentuiHeldBytes" })?.value {
+                held = UInt64(exactly: n)
             }
         } else {
             name = nil
         }
+        // Only an emptied data part is held back (an agent may write any metadata key).
+        if case .data(let value, _) = part.source, value.isEmpty {} else { held = nil }
         heldBytes = held
         switch part.source {
         case .data(let value, let mimeType):

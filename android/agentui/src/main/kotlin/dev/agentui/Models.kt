@@ -153,8 +153,9 @@ private fun CoreMediaPart.toMedia(kind: MediaKind, messageId: String?, at: Int):
     // The core's mark on inline data it holds back (see AgentConversation.mediaBytes).
     val held = (entries?.firstOrNull { it.name == "agentuiHeldBytes" }?.value as? NodeValue.Number)?.value?.toLong()
     return when (val s = source) {
+        // Only an emptied data part is held back (an agent may write any metadata key).
         is CorePartSource.Data ->
-            if (held != null) MessagePart.Media(kind, s.mimeType, name, heldBytes = held, messageId = messageId, partIndex = at)
+            if (held != null && s.value.isEmpty()) MessagePart.Media(kind, s.mimeType, name, heldBytes = held, messageId = messageId, partIndex = at)
             else MessagePart.Media(kind, s.mimeType, name, base64 = s.value, messageId = messageId, partIndex = at)
         is CorePartSource.Url -> MessagePart.Media(kind, s.mimeType, name, url = s.value.ifEmpty { null }, messageId = messageId, partIndex = at)
         is CorePartSource.File -> MessagePart.Media(kind, s.mimeType, name, fileId = s.value, messageId = messageId, partIndex = at)
