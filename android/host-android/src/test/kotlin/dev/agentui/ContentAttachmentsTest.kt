@@ -19,6 +19,8 @@ import org.junit.runner.RunWith
 import org.robolectric.Robolectric
 import org.robolectric.RobolectricTestRunner
 import org.robolectric.RuntimeEnvironment
+import org.robolectric.Shadows
+import java.io.ByteArrayInputStream
 import java.io.File
 import java.io.FileNotFoundException
 
@@ -56,6 +58,10 @@ class ContentAttachmentsTest {
         Robolectric.setupContentProvider(Photos::class.java, "test.photos")
         val bytes = ByteArray(size) { (it * 31 % 256).toByte() }
         File(context.cacheDir, name).writeBytes(bytes)
+        // The item's stream as the provider would open it (Robolectric's ParcelFileDescriptor
+        // needs java.io opened to it on this JDK); type and name still come from the provider.
+        Shadows.shadowOf(context.contentResolver)
+            .registerInputStream(Uri.parse("content://test.photos/$name"), ByteArrayInputStream(bytes))
         return bytes
     }
 
