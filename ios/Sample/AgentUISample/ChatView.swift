@@ -4,6 +4,7 @@
 // NOT COMPILED HERE: this machine has no Swift compiler.
 
 import SwiftUI
+import PhotosUI
 import AgentUI
 import AgentUICore
 import AgentUISwiftUI
@@ -15,6 +16,9 @@ struct ChatView: View {
     @State private var sendError: String?
     /// Where each surface sits: the number of messages there were when it first appeared.
     @State private var surfaceAnchors: [String: Int] = [:]
+    /// The photo picker's selection, and the photos read from it for the next message.
+    @State private var pickedItem: PhotosPickerItem?
+    @State private var attached: [Attachment] = []
 
     var body: some View {
         VStack(spacing: 0) {
@@ -102,7 +106,9 @@ struct ChatView: View {
     private func row(_ item: ChatItem) -> some View {
         switch item {
         case .message(let message):
-            MessageRow(message: message, toolCalls: conversation.toolCalls, waiting: message.isPending && isUndelivered)
+            MessageRow(
+                message: message, toolCalls: conversation.toolCalls, waiting: message.isPending && isUndelivered,
+                mediaBytes: conversation.mediaBytes)
         case .surface(let surfaceId):
             A2UISurfaceView(conversation: conversation, surfaceId: surfaceId)
                 .frame(maxWidth: .infinity, alignment: .leading)
@@ -132,7 +138,40 @@ struct ChatView: View {
     }
 
     private var inputBar: some View {
+        VStack(alignment: .leading, spacing: 4) {
+            if !attached.isEmpty {
+                Text(attached.map { "📎 \($0.name)" }.joined(separator: "  "))
+                    .font(.caption)
+                    .padding(.horizontal)
+            }
+            inputRow
+        }
+    }
+
+    private var inputRow: some View {
         HStack(spacing: 8) {
+            // The system photo picker (no photo library permission needed).
+            PhotosPicker(selection: $pickedItem, matching: .images) {
+                Image(systemName: "photo")
+            }
+            .disabled(isRunning)
+            .accessibilityLabel(Text("Attach a photo"))
+            .onChange(of: pickedItem) { item in
+                guard let item else { return }
+                pickedItem = nil
+                // Loaded off the main actor by PhotosUI; the core checks its size and type.
+                Task {
+                    do {
+                        guard let data = try await item.loadTransferable(type: Data.self) else { return }
+                        let type = item.supportedContentTypes.first
+                        let mime = type?.preferredMIMEType ?? "image/jpeg"
+                        let name = "photo.\(type?.preferredFilenameExtension ?? "jpg")"
+                        attached.append(.bytes(name: name, mimeType: mime, data: data))
+                    } catch {
+                        sendError = "Cannot attach the photo: \(error.localizedDescription)"
+                    }
+                }
+            }
             TextField("Message (try \"book a table\", \"sign up\" or \"open settings\")", text: $draft)
                 .textFieldStyle(.roundedBorder)
                 .onSubmit(send)
@@ -142,7 +181,7 @@ struct ChatView: View {
                     .accessibilityLabel(Text("Stop"))
             }
             Button(action: send) { Image(systemName: "paperplane.fill") }
-                .disabled(draft.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+                .disabled(draft.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty && attached.isEmpty)
                 .accessibilityLabel(Text("Send"))
         }
         .padding()
@@ -150,13 +189,19 @@ struct ChatView: View {
 
     private func send() {
         let text = draft.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty else { return }
+        let photos = attached
+        guard !text.isEmpty || !photos.isEmpty else { return }
         draft = ""
+        attached = []
         sendError = nil
         // Not tied to this view: the run goes on while the user looks at another screen.
         Task {
             do {
-                _ = try await conversation.send(text)
+                if photos.isEmpty {
+                    _ = try await conversation.send(text)
+                } else {
+                    _ = try await conversation.send(text, attachments: photos)
+                }
             } catch {
                 sendError = error.localizedDescription
             }
@@ -172,6 +217,8 @@ private struct MessageRow: View {
     let toolCalls: [ToolCallUpdate]
     /// A user message the agent has not received because it could not be reached.
     let waiting: Bool
+    /// Fetches a photo's bytes from the core when it is shown (`AgentConversation.mediaBytes`).
+    let mediaBytes: (MediaItem) async throws -> Data?
 
     var body: some View {
         let mine = message.role == .user
@@ -191,7 +238,7 @@ private struct MessageRow: View {
             }
             if !message.media.isEmpty {
                 // Images through the host's image loader, a chip for the rest.
-                MessageMediaView(media: message.media)
+                MessageMediaView(media: message.media, bytes: mediaBytes)
             }
             ForEach(message.toolCalls, id: \.id) { call in
                 Label("\(call.name): \(describe(toolCalls.first { $0.toolCallId == call.id }?.phase))", systemImage: "wrench.and.screwdriver")

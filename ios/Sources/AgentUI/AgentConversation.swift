@@ -52,7 +52,7 @@ public struct ChatMessage: Identifiable, Equatable {
     }
 
     /// The content's parts in order (a text message is one text part; none when empty).
-    public var parts: [MessagePart] { MessagePart.parts(of: content, text: text) }
+    public var parts: [MessagePart] { MessagePart.parts(of: content, text: text, messageId: id) }
 
     /// The media parts (images, audio, video, documents), in order.
     public var media: [MediaItem] {
@@ -86,23 +86,24 @@ public enum MessagePart: Equatable {
     case text(String)
     case media(MediaItem)
 
-    static func parts(of content: MessageContent?, text: String) -> [MessagePart] {
+    static func parts(of content: MessageContent?, text: String, messageId: String? = nil) -> [MessagePart] {
         guard case .parts(let parts)? = content else { return text.isEmpty ? [] : [.text(text)] }
-        return parts.map { part in
+        return parts.enumerated().map { at, part in
             switch part {
             case .text(let t): return .text(t.text)
-            case .image(let m): return .media(MediaItem(kind: .image, part: m))
-            case .audio(let m): return .media(MediaItem(kind: .audio, part: m))
-            case .video(let m): return .media(MediaItem(kind: .video, part: m))
-            case .document(let m): return .media(MediaItem(kind: .document, part: m))
+            case .image(let m): return .media(MediaItem(kind: .image, part: m, messageId: messageId, partIndex: at))
+            case .audio(let m): return .media(MediaItem(kind: .audio, part: m, messageId: messageId, partIndex: at))
+            case .video(let m): return .media(MediaItem(kind: .video, part: m, messageId: messageId, partIndex: at))
+            case .document(let m): return .media(MediaItem(kind: .document, part: m, messageId: messageId, partIndex: at))
             }
         }
     }
 }
 
-/// An image, audio, video or document: inline bytes (`base64`, `data()`), a `url` (checked
-/// against the media URL policy before a view loads it), or a provider's file handle (`fileId`,
-/// never fetched).
+/// An image, audio, video or document: inline bytes, a `url` (checked against the media URL
+/// policy before a view loads it), or a provider's file handle (`fileId`, never fetched).
+/// Inline bytes come as `base64` when small; over 16 KiB the core holds them back and the item
+/// has only their length, `heldBytes`: get either with `AgentConversation.mediaBytes(_:)`.
 public struct MediaItem: Equatable {
     public let kind: MediaKind
     public let mimeType: String?
@@ -111,18 +112,36 @@ public struct MediaItem: Equatable {
     public let url: String?
     public let base64: String?
     public let fileId: String?
+    /// The length of inline bytes the core holds back (fetch them with `mediaBytes(_:)`).
+    public let heldBytes: UInt64?
+    /// The message and the part's index in its content: what `mediaBytes(_:)` fetches.
+    public let messageId: String?
+    public let partIndex: Int?
 
-    init(kind: MediaKind, part: MediaPart) {
+    init(kind: MediaKind, part: MediaPart, messageId: String? = nil, partIndex: Int? = nil) {
         self.kind = kind
-        if case .object(let entries)? = part.metadata,
-           case .text(let value)? = entries.first(where: { $0.name == "filename" })?.value {
-            name = value
+        self.messageId = messageId
+        self.partIndex = partIndex
+        var held: UInt64? = nil
+        if case .object(let entries)? = part.metadata {
+            if case .text(let value)? = entries.first(where: { $0.name == "filename" })?.value {
+                name = value
+            } else {
+                name = nil
+            }
+            // The core's mark on inline data it holds back.
+            if case .number(let n)? = entries.first(where: { $0.name == "agentuiHeldBytes" })?.value {
+                held = UInt64(exactly: n)
+            }
         } else {
             name = nil
         }
+        // Only an emptied data part is held back (an agent may write any metadata key).
+        if case .data(let value, _) = part.source, value.isEmpty {} else { held = nil }
+        heldBytes = held
         switch part.source {
         case .data(let value, let mimeType):
-            (self.mimeType, url, base64, fileId) = (mimeType, nil, value, nil)
+            (self.mimeType, url, base64, fileId) = (mimeType, nil, held == nil ? value : nil, nil)
         case .url(let value, let mimeType):
             (self.mimeType, url, base64, fileId) = (mimeType, value.isEmpty ? nil : value, nil, nil)
         case .file(let value, _, let mimeType):
@@ -130,8 +149,11 @@ public struct MediaItem: Equatable {
         }
     }
 
-    /// The inline bytes, decoded (off the main actor for large ones).
+    /// Inline bytes the item carries itself (`base64`), decoded; nil for held-back ones.
     public func data() -> Data? { base64.flatMap { Data(base64Encoded: $0) } }
+
+    /// Inline bytes, carried or held back by the core.
+    public var isInline: Bool { base64 != nil || heldBytes != nil }
 }
 
 /// A call an assistant message made; `argumentsJson` is the text the model produced (it grows
@@ -455,6 +477,19 @@ public final class AgentConversation: ObservableObject {
     public func send(_ text: String, attachments: [Attachment]) async throws -> RunSummary {
         let native = attachments.map(\.native)
         return try await settled { try await self.native.send(text: text, attachments: native) }
+    }
+
+    /// The decoded bytes of `media`, off the main actor: bytes the item carries itself (small
+    /// inline data) are decoded on a detached task; an item whose bytes the core holds back
+    /// (`MediaItem.heldBytes`, inline data over 16 KiB, so a photo is held once, by the core) is
+    /// fetched from it, decoded on its threads. Nil for a URL or a provider file, and when the
+    /// message is gone.
+    public func mediaBytes(_ media: MediaItem) async throws -> Data? {
+        if media.heldBytes != nil, let messageId = media.messageId, let at = media.partIndex {
+            return try await native.mediaBytes(messageId: messageId, part: UInt32(at))
+        }
+        guard media.base64 != nil else { return nil }
+        return await Task.detached { media.data() }.value
     }
 
     public func continueRun() async throws -> RunSummary {

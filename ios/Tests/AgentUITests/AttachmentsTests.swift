@@ -27,7 +27,12 @@ final class AttachmentsTests: XCTestCase {
         XCTAssertTrue(answer.contains("image image/png photo.png bytes=100003 fnv=\(fnv1a64(photo))"), answer)
         let user = try XCTUnwrap(conversation.messages.first { $0.role == .user })
         XCTAssertEqual(user.media.map(\.name), ["photo.png"])
-        XCTAssertEqual(user.media.first?.data(), photo)
+        // The core holds the photo; the chat item has its length, and the bytes come on demand.
+        let item = try XCTUnwrap(user.media.first)
+        XCTAssertEqual(item.heldBytes, 100_003)
+        XCTAssertNil(item.base64)
+        let fetched = try await conversation.mediaBytes(item)
+        XCTAssertEqual(fetched, photo)
     }
 
     @MainActor

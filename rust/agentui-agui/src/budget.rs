@@ -56,6 +56,12 @@ pub struct MemoryBudget {
     /// and once more as the request body while it is sent.
     #[cfg_attr(feature = "uniffi", uniffi(default = 16777216))]
     pub max_message_attachment_bytes: usize,
+    /// Media parts (images, audio, video, documents) one message from the agent may carry: a
+    /// tool result's, or a message a `MESSAGES_SNAPSHOT` adds or changes. Default 64. (Their
+    /// bytes count against `max_run_content_bytes` when a tool result brings them, and every
+    /// event against `max_message_bytes`.)
+    #[cfg_attr(feature = "uniffi", uniffi(default = 64))]
+    pub max_received_media_parts: usize,
 }
 
 impl Default for MemoryBudget {
@@ -71,6 +77,7 @@ impl Default for MemoryBudget {
             max_run_content_bytes: 16 * 1024 * 1024,
             max_attachment_bytes: 8 * 1024 * 1024,
             max_message_attachment_bytes: 16 * 1024 * 1024,
+            max_received_media_parts: 64,
         }
     }
 }
@@ -112,6 +119,7 @@ impl MemoryBudget {
             max_state_bytes: self.max_state_bytes,
             max_patch_result_bytes: self.max_patch_result_bytes,
             max_run_content_bytes: self.max_run_content_bytes,
+            max_media_parts: self.max_received_media_parts,
             max_message_bytes: base.max_message_bytes.min(self.max_run_content_bytes),
             max_tool_args_bytes: base.max_tool_args_bytes.min(self.max_run_content_bytes),
             ..base

@@ -27,6 +27,10 @@ pub struct Limits {
     /// Bytes of text, tool-call arguments and tool results that one run may stream into the
     /// conversation (all messages together).
     pub max_run_content_bytes: usize,
+    /// Media parts (images, audio, video, documents) one message from the agent may carry: a
+    /// tool result's, or a message a `MESSAGES_SNAPSHOT` adds or changes. Their bytes count
+    /// against `max_run_content_bytes` when a tool result brings them.
+    pub max_media_parts: usize,
 }
 
 impl Default for Limits {
@@ -42,6 +46,7 @@ impl Default for Limits {
             max_patch_result_bytes: 8 * 1024 * 1024,
             max_value_depth: 64,
             max_run_content_bytes: 32 * 1024 * 1024,
+            max_media_parts: 64,
         }
     }
 }

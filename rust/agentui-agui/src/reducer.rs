@@ -16,7 +16,8 @@ use crate::error::{ProtocolError, Warning, WarningKind};
 use crate::event::*;
 use crate::limits::Limits;
 use crate::message::{
-    FunctionCall, Interrupt, Message, MessageContent, Metadata, Role, RunOutcome, ToolCall, ToolCallKind,
+    ContentPart, FunctionCall, Interrupt, Message, MessageContent, Metadata, PartSource, Role, RunOutcome, ToolCall,
+    ToolCallKind,
 };
 use crate::patch::{apply_patch_weighed, apply_patch_within, PatchBounds, PatchError};
 
@@ -411,6 +412,20 @@ impl ConversationState {
         self.note_history(&m);
         if !self.positions.contains_key(&m.id) {
             self.push_message(m);
+        }
+    }
+}
+
+/// The bytes a content part holds: its text, inline data, URL or file handle.
+fn part_bytes(part: &ContentPart) -> usize {
+    match part {
+        ContentPart::Text(t) => t.text.len(),
+        ContentPart::Image(m) | ContentPart::Audio(m) | ContentPart::Video(m) | ContentPart::Document(m) => {
+            match &m.source {
+                PartSource::Data { value, .. } | PartSource::Url { value, .. } | PartSource::File { value, .. } => {
+                    value.len()
+                }
+            }
         }
     }
 }
@@ -851,7 +866,10 @@ impl ConversationReducer {
     fn tool_call_result(&mut self, e: &ToolCallResult) -> Result<Change, ProtocolError> {
         let bytes = match &e.content {
             ToolResultContent::Text(s) => s.len(),
-            ToolResultContent::Parts(_) => 0,
+            ToolResultContent::Parts(parts) => {
+                self.check_media_parts(parts)?;
+                parts.iter().map(part_bytes).fold(0, usize::saturating_add)
+            }
         };
         self.charge_content(bytes)?;
         let mut m = Message::new(e.message_id.clone(), Role::Tool);
@@ -891,9 +909,27 @@ impl ConversationReducer {
         Ok(change)
     }
 
+    /// Refuses a message from the agent with more media parts than the limit.
+    fn check_media_parts(&self, parts: &[ContentPart]) -> Result<(), ProtocolError> {
+        let max = self.limits.max_media_parts;
+        if parts.iter().filter(|p| !matches!(p, ContentPart::Text(_))).count() > max {
+            return Err(ProtocolError::LimitExceeded { what: "media parts in one message", limit: max });
+        }
+        Ok(())
+    }
+
     fn messages_snapshot(&mut self, incoming: &[Message]) -> Result<(), ProtocolError> {
         if incoming.len() > self.limits.max_messages {
             return Err(ProtocolError::LimitExceeded { what: "messages", limit: self.limits.max_messages });
+        }
+        // A message the snapshot adds or changes is bounded like a tool result; one it repeats
+        // as this client holds it (the user's own, with its attachments) is not refused again.
+        for m in incoming {
+            let Some(MessageContent::Parts(parts)) = &m.content else { continue };
+            let held = self.conversation.message(&m.id).is_some_and(|have| have.content == m.content);
+            if !held {
+                self.check_media_parts(parts)?;
+            }
         }
         // Client-only roles survive unless the snapshot itself carries that role.
         let carries_activity = incoming.iter().any(|m| m.role == Role::Activity);

@@ -267,6 +267,17 @@ impl Conversation {
         self.inner.snapshot()
     }
 
+    /// The decoded bytes of media part `part` (its index in the message's content) of message
+    /// `message_id`: a chat item holds inline data over 16 KiB back (its part has an empty
+    /// `data` value and `metadata.agentuiHeldBytes`, the length) and a UI fetches it here when it
+    /// shows it. Decoded on the runtime's blocking threads. `None` when there is no such part or
+    /// it carries no inline data.
+    pub async fn media_bytes(&self, message_id: String, part: u32) -> Result<Option<Vec<u8>>, ConversationError> {
+        let inner = self.inner.clone();
+        self.on_runtime(async move { Ok::<_, ConversationError>(inner.media_bytes(&message_id, part as usize).await) })
+            .await
+    }
+
     /// One surface's resolved tree, if the agent created it and has not deleted it.
     pub fn surface(&self, surface_id: String) -> Option<SurfaceSnapshot> {
         self.inner.surface(&surface_id)

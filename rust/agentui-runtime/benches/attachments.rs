@@ -6,11 +6,15 @@
 //!   poll, which is what the FFI's async call does on the Kotlin or Swift thread (the checks,
 //!   the base64 encoding and the request run on the runtime's threads);
 //! - `body on the wire`: from the call until the server has read the whole request body
-//!   (checks, encoding on a blocking thread, the body encoded from the conversation, sent).
+//!   (checks, encoding on a blocking thread, the body encoded from the conversation, sent);
+//!   and the same with a view subscription read as an app reads it.
 //!
 //! Then, under `cargo bench`, one send in a process whose peak RSS was reset
 //! (`/proc/self/clear_refs`): the peak above what the process held before the image existed,
-//! in copies of the image's base64 text. Only that pass: `-- rss`.
+//! in copies of the image's base64 text; once without a subscriber and once with a view
+//! subscription read as an app reads it, each in a fresh process of this bench (so the first
+//! pass's freed memory, which the allocator keeps, does not count in the second). Only that
+//! pass: `-- rss`.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -151,6 +155,29 @@ fn bench(c: &mut Criterion) {
             total
         })
     });
+    group.bench_function("body on the wire, view subscription read", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                n += 1;
+                let conv = conversation(&runtime, &url, n);
+                let view = conv.subscribe_view();
+                let reader = runtime.spawn(async move { while view.next_batch().await.is_some() {} });
+                let attachment = Attachment::bytes("photo.png", "image/png", image.clone());
+                let start = Instant::now();
+                let done = runtime.spawn({
+                    let conv = conv.clone();
+                    async move { conv.send("look".into(), vec![attachment]).await }
+                });
+                let read = reads.recv().unwrap();
+                total += read - start;
+                runtime.block_on(done).unwrap().unwrap();
+                drop(conv);
+                let _ = runtime.block_on(reader);
+            }
+            total
+        })
+    });
     group.finish();
 }
 
@@ -168,44 +195,55 @@ fn rss() {
             .unwrap_or(0)
             * 1024
     }
+    // Each case in a process of its own.
+    let Ok(case) = std::env::var("AGENTUI_RSS_CASE") else {
+        for case in ["no subscriber", "view"] {
+            let status = std::process::Command::new(std::env::current_exe().unwrap())
+                .args(["--bench", "rss"])
+                .env("AGENTUI_RSS_CASE", case)
+                .status()
+                .unwrap();
+            assert!(status.success());
+        }
+        return;
+    };
+    let with_view = case == "view";
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let (url, reads) = agent();
     // Warm: the runtime, the connection pool's first connection, allocator arenas.
     let warm = conversation(&runtime, &url, 0);
     runtime.block_on(warm.send("warm".into(), vec![Attachment::bytes("w.png", "image/png", vec![1; 1024])])).unwrap();
     reads.recv().unwrap();
-    for (n, with_view) in [(1, false), (2, true)] {
-        let conv = conversation(&runtime, &url, n);
-        // As an app: a view subscription whose batches are read as they come.
-        let reader = with_view.then(|| {
-            let view = conv.subscribe_view();
-            runtime.spawn(async move { while view.next_batch().await.is_some() {} })
-        });
-        let before = status("VmRSS:");
-        if std::fs::write("/proc/self/clear_refs", "5").is_err() {
-            println!("RSS: /proc/self/clear_refs is not writable here; no figure");
-            return;
-        }
-        let image = image();
-        let encoded = IMAGE_BYTES.div_ceil(3) * 4;
-        runtime.block_on(conv.send("look".into(), vec![Attachment::bytes("photo.png", "image/png", image)])).unwrap();
-        reads.recv().unwrap();
-        let peak = status("VmHWM:");
-        let above = peak.saturating_sub(before);
-        println!(
-            "RSS ({}): one send of a {} byte image ({} bytes of base64): peak {:.1} MB above the {:.1} MB before it, {:.2} copies of the base64 ({:.2} of the image)",
-            if with_view { "with a view subscription read" } else { "no subscriber" },
-            IMAGE_BYTES,
-            encoded,
-            above as f64 / 1e6,
-            before as f64 / 1e6,
-            above as f64 / encoded as f64,
-            above as f64 / IMAGE_BYTES as f64
-        );
-        drop(conv);
-        if let Some(reader) = reader {
-            let _ = runtime.block_on(reader);
-        }
+    let conv = conversation(&runtime, &url, 1);
+    // As an app: a view subscription whose batches are read as they come.
+    let reader = with_view.then(|| {
+        let view = conv.subscribe_view();
+        runtime.spawn(async move { while view.next_batch().await.is_some() {} })
+    });
+    let before = status("VmRSS:");
+    if std::fs::write("/proc/self/clear_refs", "5").is_err() {
+        println!("RSS: /proc/self/clear_refs is not writable here; no figure");
+        return;
+    }
+    let image = image();
+    let encoded = IMAGE_BYTES.div_ceil(3) * 4;
+    runtime.block_on(conv.send("look".into(), vec![Attachment::bytes("photo.png", "image/png", image)])).unwrap();
+    reads.recv().unwrap();
+    let peak = status("VmHWM:");
+    let above = peak.saturating_sub(before);
+    println!(
+        "RSS ({}): one send of a {} byte image ({} bytes of base64): peak {:.1} MB above the {:.1} MB before it, {:.2} copies of the base64 ({:.2} of the image)",
+        if with_view { "with a view subscription read" } else { "no subscriber" },
+        IMAGE_BYTES,
+        encoded,
+        above as f64 / 1e6,
+        before as f64 / 1e6,
+        above as f64 / encoded as f64,
+        above as f64 / IMAGE_BYTES as f64
+    );
+    drop(conv);
+    if let Some(reader) = reader {
+        let _ = runtime.block_on(reader);
     }
 }
 

@@ -4,7 +4,8 @@
 //! - the run through a conversation without a store and with one (a fresh file per run), timed
 //!   from the send to its return: the difference over 62,043 is the write cost per event;
 //! - restoring that conversation from the file: opening the store, loading, rebuilding the
-//!   session and its first snapshot (what a `Reset` carries).
+//!   session and its first snapshot (what a `Reset` carries); and the same after a message
+//!   with four 1 MiB photos, whose base64 is in files beside the database.
 //!
 //! The store's size after the run and the number of batches written are printed once.
 
@@ -12,15 +13,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use agentui_runtime::attachment::Attachment;
 use agentui_runtime::session::{ConversationSession, RunPhase, SessionOptions};
 use agentui_runtime::{Conversation, ConversationSnapshot, ConversationStore, Observed, WriteObserver};
-use agentui_test_server::{Reply, Step, TempDbFile, TestServer};
+use agentui_test_server::{text, Reply, Step, TempDbFile, TestServer};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 const WORKLOAD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/bench/agui-stream-n2000.sse");
 const WORKLOAD_THREAD: &str = "thread-bench-0001";
 const WORKLOAD_EVENTS: u64 = 62_043;
 const WORKLOAD_MESSAGES: usize = 4_040;
+const PHOTO_BYTES: usize = 1024 * 1024;
 
 fn session(server: &TestServer) -> ConversationSession {
     let options = SessionOptions { thread_id: Some(WORKLOAD_THREAD.to_owned()), ..SessionOptions::default() };
@@ -141,8 +144,58 @@ fn store(c: &mut Criterion) {
             total
         })
     });
+
+    // The same conversation and then a message with four 1 MiB photos and its answer: their
+    // base64 lives in files beside the database, read back by the restore.
+    let media_file = TempDbFile::new("bench-restore-media");
+    let mut prepared = false;
+    group.bench_function("restore 4,040 messages and 4 photos of 1 MiB", |b| {
+        if !std::mem::replace(&mut prepared, true) {
+            media_file.remove();
+            let store = ConversationStore::open(media_file.path()).expect("store");
+            runtime.block_on(play(&server, &workload, Some(&store)));
+            let _guard = runtime.enter();
+            let conversation =
+                Conversation::open(session(&server), &store, &server.url("/agent"), runtime.handle().clone())
+                    .expect("open");
+            let mut answer =
+                vec![serde_json::json!({"type": "RUN_STARTED", "threadId": WORKLOAD_THREAD, "runId": "r-photos"})];
+            answer.extend(text("a-photos", "Four photos."));
+            answer.push(serde_json::json!({"type": "RUN_FINISHED", "threadId": WORKLOAD_THREAD, "runId": "r-photos"}));
+            server.push(Reply::sse(&answer));
+            let photos = (0..4u8)
+                .map(|n| {
+                    let bytes = (0..PHOTO_BYTES).map(|i| (i * 31 + n as usize) as u8).collect();
+                    Attachment::bytes(format!("photo{n}.jpg"), "image/jpeg", bytes)
+                })
+                .collect();
+            runtime.block_on(conversation.send("look".into(), photos)).expect("sent");
+            store.flush();
+            let folder = std::path::PathBuf::from(format!("{}-attachments", media_file.path().display()));
+            let files: usize = std::fs::read_dir(folder)
+                .map(|threads| threads.flatten().map(|t| std::fs::read_dir(t.path()).map_or(0, |d| d.count())).sum())
+                .unwrap_or(0);
+            eprintln!("media files beside the database: {files}");
+        }
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let _guard = runtime.enter();
+                let session = session(&server);
+                let start = Instant::now();
+                let store = ConversationStore::open(media_file.path()).expect("store");
+                let conversation = Conversation::open(session, &store, &server.url("/agent"), runtime.handle().clone())
+                    .expect("restore");
+                let snapshot = conversation.snapshot();
+                total += start.elapsed();
+                assert_eq!(snapshot.messages.len(), WORKLOAD_MESSAGES + 3);
+            }
+            total
+        })
+    });
     group.finish();
     restore_file.remove();
+    media_file.remove();
 }
 
 criterion_group!(benches, store);

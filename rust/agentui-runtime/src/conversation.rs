@@ -432,6 +432,16 @@ impl Conversation {
         }
     }
 
+    /// The bytes of media part `part` (its index in the message's content) of message
+    /// `message_id`, decoded on a blocking thread: how a UI gets an inline image its chat item
+    /// holds back (see [`crate::view::VIEW_INLINE_DATA_LIMIT`]). `None` when there is no such
+    /// message or part, or the part carries no inline data.
+    pub async fn media_bytes(&self, message_id: &str, part: usize) -> Option<Vec<u8>> {
+        let observers = self.inner.observers.clone();
+        let message_id = message_id.to_owned();
+        tokio::task::spawn_blocking(move || observers.inline_media(&message_id, part)).await.ok().flatten()
+    }
+
     pub fn surface(&self, surface_id: &str) -> Option<SurfaceSnapshot> {
         self.inner.observers.surface(surface_id)
     }

@@ -10,6 +10,7 @@ use agentui_a2ui::node::ResolvedNode;
 use agentui_a2ui::{SurfaceDiff, SurfaceEvent};
 use agentui_agui::message::Interrupt;
 use agentui_agui::reducer::ConversationState;
+use agentui_agui::Message;
 
 use crate::observe::{
     ConversationDelta, ConversationSnapshot, KeptLocal, PendingSend, RunPhase, SurfaceEntry, SurfaceSnapshot,
@@ -139,9 +140,18 @@ impl ConversationModel {
 
     /// What observers see: `conversation`'s messages, marks and state with this model's rest.
     pub fn snapshot(&self, conversation: &ConversationState) -> ConversationSnapshot {
+        self.snapshot_with(conversation, Message::clone)
+    }
+
+    /// A snapshot whose messages are `copy` of the conversation's (a view's leave large media out).
+    pub fn snapshot_with(
+        &self,
+        conversation: &ConversationState,
+        copy: fn(&Message) -> Message,
+    ) -> ConversationSnapshot {
         ConversationSnapshot {
             thread_id: self.thread_id.clone(),
-            messages: conversation.messages().to_vec(),
+            messages: conversation.messages().iter().map(copy).collect(),
             state: conversation.state().clone(),
             phase: self.phase.clone(),
             tool_calls: self.tool_calls.clone(),

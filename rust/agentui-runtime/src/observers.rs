@@ -21,7 +21,7 @@ use crate::model::ConversationModel;
 use crate::observe::{ConversationDelta, ConversationSnapshot, Observed, SurfaceSnapshot, ABSORB_LIMIT};
 use crate::session::{SessionListener, SessionUpdate};
 use crate::shared_conversation::{wake_all, SharedConversation, Wake};
-use crate::view::{ViewBatch, ViewFeed};
+use crate::view::{for_view, ViewBatch, ViewFeed};
 
 /// Items one subscriber's queue holds before it counts as lagging.
 pub(crate) const QUEUE_CAPACITY: usize = 8192;
@@ -93,8 +93,24 @@ impl Absorb for ViewItem {
     }
 
     fn queued(next: &ConversationDelta) -> Self {
-        ViewItem::Observed(Observed::Delta(next.clone()))
+        ViewItem::Observed(Observed::Delta(view_delta(next)))
     }
+}
+
+/// `delta` as a view queues it: messages without their large inline media (see
+/// [`crate::view::VIEW_INLINE_DATA_LIMIT`]).
+fn view_delta(delta: &ConversationDelta) -> ConversationDelta {
+    match delta {
+        ConversationDelta::MessageAdded(m) => ConversationDelta::MessageAdded(for_view(m)),
+        ConversationDelta::MessageReplaced(m) => ConversationDelta::MessageReplaced(for_view(m)),
+        ConversationDelta::MessagesReset(ms) => ConversationDelta::MessagesReset(ms.iter().map(for_view).collect()),
+        other => other.clone(),
+    }
+}
+
+/// A snapshot as a view starts from: messages without their large inline media.
+fn view_snapshot(conversation: &ConversationState, model: &ConversationModel) -> Observed {
+    Observed::Snapshot(Box::new(model.snapshot_with(conversation, for_view)))
 }
 
 /// Most queued items one view batch takes: a bound on the time the hub is held and on a batch.
@@ -282,7 +298,7 @@ impl Observers {
     pub fn subscribe_view(&self) -> Arc<Inbox<ViewItem>> {
         let conversation = self.conversation.lock();
         let mut hub = self.hub();
-        let inbox = Inbox::new(ViewItem::Observed(Observed::Snapshot(Box::new(hub.model.snapshot(&conversation)))));
+        let inbox = Inbox::new(ViewItem::Observed(view_snapshot(&conversation, &hub.model)));
         if hub.closed {
             inbox.close();
         }
@@ -347,7 +363,7 @@ impl Observers {
                     inbox_state.queue.clear();
                     drop(inbox_state);
                     taken += 1;
-                    let snapshot = Observed::Snapshot(Box::new(hub.model.snapshot(&conversation)));
+                    let snapshot = view_snapshot(&conversation, &hub.model);
                     feed.push(&mut batch, &snapshot, &mut || Value::Null);
                     batch.settled = batch.settled.max(issued);
                     state_changed = false;
@@ -362,6 +378,26 @@ impl Observers {
         }
         feed.finish(&mut batch);
         (taken > 0).then_some(Some(batch))
+    }
+
+    /// The bytes of media part `part` of message `message_id` when it carries inline data,
+    /// decoded; `None` when there is no such part, it has no inline data, or the data is not
+    /// base64. Decoded under the conversation's lock (a few milliseconds for a photo, no copy of
+    /// its text); the caller runs it on a blocking thread.
+    pub fn inline_media(&self, message_id: &str, part: usize) -> Option<Vec<u8>> {
+        use agentui_agui::message::{ContentPart, MessageContent};
+        use base64::Engine as _;
+        let conversation = self.conversation.lock();
+        let Some(MessageContent::Parts(parts)) = &conversation.message(message_id)?.content else { return None };
+        let (ContentPart::Image(media)
+        | ContentPart::Audio(media)
+        | ContentPart::Video(media)
+        | ContentPart::Document(media)) = parts.get(part)?
+        else {
+            return None;
+        };
+        let agentui_agui::PartSource::Data { value, .. } = &media.source else { return None };
+        base64::engine::general_purpose::STANDARD.decode(value).ok()
     }
 
     /// A queue that starts with the surface's reset; `None` if there is no such surface.

@@ -149,6 +149,80 @@ fn checked_part(part: &ContentPart) -> ContentPart {
     }
 }
 
+/// Inline media data longer than this (base64 characters) is held back from views: a chat item
+/// carries the part's MIME type, name and decoded length (`metadata.agentuiHeldBytes`) with an
+/// empty `data` value, and the platform fetches the bytes when it shows them
+/// ([`crate::Conversation::media_bytes`]). A photo then exists once in the conversation, not again
+/// in every view queue, chat item and platform copy. Smaller data (icons) stays inline.
+pub const VIEW_INLINE_DATA_LIMIT: usize = 16 * 1024;
+
+/// The metadata key of a held-back part's decoded byte length (see [`VIEW_INLINE_DATA_LIMIT`]).
+pub const HELD_BYTES_KEY: &str = "agentuiHeldBytes";
+
+/// `message` as views receive it: a copy without its large inline media data (see
+/// [`VIEW_INLINE_DATA_LIMIT`]); the data is never copied.
+pub(crate) fn for_view(message: &Message) -> Message {
+    let Some(MessageContent::Parts(parts)) = &message.content else { return message.clone() };
+    if !parts.iter().any(holds_large_data) {
+        return message.clone();
+    }
+    Message {
+        id: message.id.clone(),
+        role: message.role,
+        content: Some(MessageContent::Parts(parts.iter().map(held_back).collect())),
+        name: message.name.clone(),
+        tool_calls: message.tool_calls.clone(),
+        tool_call_id: message.tool_call_id.clone(),
+        error: message.error.clone(),
+        activity_type: message.activity_type.clone(),
+        encrypted_value: message.encrypted_value.clone(),
+        encrypted_value_type: message.encrypted_value_type.clone(),
+        metadata: message.metadata.clone(),
+        subagent_run_id: message.subagent_run_id.clone(),
+    }
+}
+
+fn media(part: &ContentPart) -> Option<&agentui_agui::MediaPart> {
+    match part {
+        ContentPart::Image(p) | ContentPart::Audio(p) | ContentPart::Video(p) | ContentPart::Document(p) => Some(p),
+        ContentPart::Text(_) => None,
+    }
+}
+
+fn holds_large_data(part: &ContentPart) -> bool {
+    media(part).is_some_and(
+        |p| matches!(&p.source, agentui_agui::PartSource::Data { value, .. } if value.len() > VIEW_INLINE_DATA_LIMIT),
+    )
+}
+
+/// A part without its large inline data, its decoded length in the metadata.
+fn held_back(part: &ContentPart) -> ContentPart {
+    let Some(media) = media(part).filter(|_| holds_large_data(part)) else { return part.clone() };
+    let agentui_agui::PartSource::Data { value, mime_type } = &media.source else { return part.clone() };
+    let mut metadata = match &media.metadata {
+        Some(Value::Object(map)) => map.clone(),
+        _ => serde_json::Map::new(),
+    };
+    metadata.insert(HELD_BYTES_KEY.to_owned(), Value::from(decoded_len(value)));
+    let held = agentui_agui::MediaPart {
+        id: media.id.clone(),
+        source: agentui_agui::PartSource::Data { value: String::new(), mime_type: mime_type.clone() },
+        metadata: Some(Value::Object(metadata)),
+    };
+    match part {
+        ContentPart::Image(_) => ContentPart::Image(held),
+        ContentPart::Audio(_) => ContentPart::Audio(held),
+        ContentPart::Video(_) => ContentPart::Video(held),
+        _ => ContentPart::Document(held),
+    }
+}
+
+/// The byte length base64 text decodes to (padded or not), without decoding it.
+fn decoded_len(base64: &str) -> u64 {
+    let trimmed = base64.trim_end_matches('=');
+    (trimmed.len() as u64 * 3) / 4
+}
+
 #[cfg(test)]
 mod media_policy_tests {
     use super::*;
@@ -172,6 +246,35 @@ mod media_policy_tests {
                 PartSource::Url { value: String::new(), mime_type: Some("image/png".to_owned()) }
             );
             assert!(blocked.metadata.unwrap()["agentuiBlocked"].is_string(), "{url}");
+        }
+    }
+
+    #[test]
+    fn views_get_large_inline_data_as_its_length_and_small_data_whole() {
+        use base64::Engine as _;
+        let part = |bytes: &[u8]| {
+            ContentPart::Image(MediaPart {
+                id: None,
+                source: PartSource::Data {
+                    value: base64::engine::general_purpose::STANDARD.encode(bytes),
+                    mime_type: "image/png".to_owned(),
+                },
+                metadata: Some(serde_json::json!({ "filename": "a.png" })),
+            })
+        };
+        let mut message = Message::new("m", Role::User);
+        let (small, large) = (part(&[7; 100]), part(&vec![7; 20_000]));
+        message.content = Some(MessageContent::Parts(vec![small.clone(), large]));
+        let seen = for_view(&message);
+        let Some(MessageContent::Parts(parts)) = &seen.content else { panic!() };
+        assert_eq!(parts[0], small);
+        let ContentPart::Image(held) = &parts[1] else { panic!() };
+        assert_eq!(held.source, PartSource::Data { value: String::new(), mime_type: "image/png".to_owned() });
+        assert_eq!(held.metadata, Some(serde_json::json!({ "filename": "a.png", HELD_BYTES_KEY: 20_000 })));
+        for n in [0usize, 1, 2, 3, 4, 5, 20_000, 20_001] {
+            let text = base64::engine::general_purpose::STANDARD.encode(vec![0u8; n]);
+            assert_eq!(decoded_len(&text), n as u64, "{n}");
+            assert_eq!(decoded_len(text.trim_end_matches('=')), n as u64, "{n} unpadded");
         }
     }
 }

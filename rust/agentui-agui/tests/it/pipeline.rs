@@ -382,3 +382,65 @@ fn a_local_tool_result_completes_its_call_by_id() {
     assert_eq!(c.pending_live_tool_calls().count(), 0);
     assert_eq!(ConversationState::default().state(), &json!({}));
 }
+
+fn image_part(value: &str) -> Value {
+    json!({"type": "image", "source": {"type": "data", "value": value, "mimeType": "image/png"}})
+}
+
+fn tool_result(id: &str, parts: Vec<Value>) -> Value {
+    json!({"type": "TOOL_CALL_RESULT", "messageId": id, "toolCallId": format!("c-{id}"), "content": parts})
+}
+
+/// Media parts from the agent are bounded in count per message, and a tool result's parts count
+/// against the run's content bytes like its text: over either, a typed error ends the run and
+/// the message is not added.
+#[test]
+fn media_parts_from_the_agent_are_bounded_in_count_and_bytes() {
+    let limits = Limits { max_media_parts: 3, ..Limits::default() };
+    let options = PipelineOptions { limits, ..Default::default() };
+    let parts = |n: usize| (0..n).map(|_| image_part("iVBORw0KGgo=")).collect::<Vec<_>>();
+    let (p, r) = run_with(ConversationState::default(), options.clone(), &[started(), tool_result("ok", parts(3))]);
+    assert!(r.is_ok(), "{r:?}");
+    assert!(p.conversation().message("ok").is_some());
+    let (p, r) = run_with(ConversationState::default(), options.clone(), &[started(), tool_result("many", parts(4))]);
+    assert!(matches!(r.unwrap_err(), ProtocolError::LimitExceeded { what: "media parts in one message", limit: 3 }));
+    assert!(p.conversation().message("many").is_none());
+
+    // 3 results of 400 bytes of data each, in a run bounded at 1,000 content bytes.
+    let limits = Limits { max_run_content_bytes: 1_000, ..Limits::default() };
+    let options = PipelineOptions { limits, ..Default::default() };
+    let big = || vec![image_part(&"A".repeat(400))];
+    let (p, r) = run_with(
+        ConversationState::default(),
+        options,
+        &[started(), tool_result("r1", big()), tool_result("r2", big()), tool_result("r3", big())],
+    );
+    assert!(matches!(r.unwrap_err(), ProtocolError::LimitExceeded { what: "content bytes streamed in one run", .. }));
+    assert!(p.conversation().message("r2").is_some());
+    assert!(p.conversation().message("r3").is_none());
+}
+
+/// A snapshot that adds a message with too many media parts is refused; one that repeats the
+/// user's own message, attachments and all, as this client holds it is not.
+#[test]
+fn a_snapshot_is_bounded_in_media_parts_except_for_what_the_client_holds() {
+    let limits = Limits { max_media_parts: 2, ..Limits::default() };
+    let options = PipelineOptions { limits, ..Default::default() };
+    let user = json!({"id": "u", "role": "user", "content": [
+        image_part("AAAA"), image_part("BBBB"), image_part("CCCC")
+    ]});
+    let mut held = ConversationState::default();
+    let message: agentui_agui::Message = serde_json::from_value(user.clone()).unwrap();
+    held.append_local_message(message);
+    let snapshot = |messages: Vec<Value>| json!({"type": "MESSAGES_SNAPSHOT", "messages": messages});
+    let (p, r) = run_with(held.clone(), options.clone(), &[started(), snapshot(vec![user.clone()])]);
+    assert!(r.is_ok(), "{r:?}");
+    assert!(p.conversation().message("u").is_some());
+    let added = json!({"id": "a", "role": "user", "content": [
+        image_part("AAAA"), image_part("BBBB"), image_part("CCCC")
+    ]});
+    let (p, r) = run_with(held, options, &[started(), snapshot(vec![user, added])]);
+    let err = r.unwrap_err();
+    assert!(matches!(err, ProtocolError::LimitExceeded { what: "media parts in one message", limit: 2 }), "{err:?}");
+    assert!(p.conversation().message("a").is_none());
+}

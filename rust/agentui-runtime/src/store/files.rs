@@ -21,7 +21,7 @@ use super::StoreError;
 pub(crate) const EXTERNAL_MIN_CHARS: usize = 16 * 1024;
 
 /// The keys of a stored part's source that refer to its file. Never sent: rows are the store's.
-const FILE_KEY: &str = "agentuiFile";
+pub(crate) const FILE_KEY: &str = "agentuiFile";
 const LENGTH_KEY: &str = "agentuiLength";
 
 /// The attachments folder of the store at `database`.

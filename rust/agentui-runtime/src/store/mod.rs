@@ -342,14 +342,27 @@ impl ConversationStore {
             )?
             .query_row([thread_id], |row| row.get(0))?;
         let files = self.files_dir(thread_id);
-        let messages = if files::refers_to_files(&messages) {
-            let mut rows: Value = codec::decode("messages", &messages)?;
-            files::hydrate(&mut rows, files.as_deref())?;
-            serde_json::from_value(rows)
-                .map_err(|e| StoreError::Corrupt { what: "messages".to_owned(), detail: e.to_string() })?
-        } else {
-            codec::decode::<Vec<agentui_agui::Message>>("messages", &messages)?
-        };
+        // Every row parsed straight into messages (a part in a file comes out with empty data);
+        // then only the rows that refer to files are parsed again, as JSON trees, to put their
+        // files' text back: a tree of the whole list cost several times the typed parse.
+        let refers_to_files = files::refers_to_files(&messages);
+        let mut messages = codec::decode::<Vec<agentui_agui::Message>>("messages", &messages)?;
+        if refers_to_files {
+            let mut statement = conn.prepare_cached(
+                "SELECT body FROM messages WHERE thread_id = ?1 AND instr(body, ?2) > 0 ORDER BY position",
+            )?;
+            let rows =
+                statement.query_map(rusqlite::params![thread_id, files::FILE_KEY], |row| row.get::<_, String>(0))?;
+            for body in rows {
+                let mut row: Value = codec::decode("messages", &body?)?;
+                files::hydrate(&mut row, files.as_deref())?;
+                let message: agentui_agui::Message = serde_json::from_value(row)
+                    .map_err(|e| StoreError::Corrupt { what: "messages".to_owned(), detail: e.to_string() })?;
+                if let Some(slot) = messages.iter_mut().find(|m| m.id == message.id) {
+                    *slot = message;
+                }
+            }
+        }
         let mut tool_calls = Vec::new();
         for body in texts(&conn, "SELECT body FROM tool_calls WHERE thread_id = ?1 ORDER BY position", thread_id)? {
             tool_calls.push(codec::decode("tool call", &body)?);

@@ -326,3 +326,86 @@ async fn one_event_may_grow_by_the_media_the_user_sent_and_no_more() {
     // 200 KB of attachment (267 KB of base64) makes room for that event.
     conv.send("look".into(), vec![Attachment::bytes("p.png", "image/png", image_bytes(200_000))]).await.unwrap();
 }
+
+/// The media parts of the chat items in `batches`, by message id: (part index, source, metadata).
+fn view_media(
+    batches: &[agentui_runtime::view::ViewBatch],
+) -> Vec<(String, usize, agentui_agui::PartSource, Option<Value>)> {
+    use agentui_runtime::view::MessageDiff;
+    let mut found = Vec::new();
+    for diff in batches.iter().flat_map(|b| &b.messages) {
+        let items = match diff {
+            MessageDiff::Reset { items } => items.iter().collect::<Vec<_>>(),
+            MessageDiff::Insert { item, .. } | MessageDiff::Set { item, .. } => vec![item],
+            _ => continue,
+        };
+        for item in items {
+            let Some(agentui_agui::MessageContent::Parts(parts)) = &item.content else { continue };
+            for (at, part) in parts.iter().enumerate() {
+                if let agentui_agui::ContentPart::Image(p) | agentui_agui::ContentPart::Document(p) = part {
+                    found.push((item.id.clone(), at, p.source.clone(), p.metadata.clone()));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// A photo is held once: a view's chat item carries its MIME type, name and length, not its
+/// bytes, and the UI fetches them decoded; small inline data stays in the item. After a restart
+/// from the store too.
+#[tokio::test]
+async fn a_view_gets_a_large_photo_by_reference_and_fetches_its_bytes() {
+    use agentui_runtime::view::HELD_BYTES_KEY;
+    let reply = || Reply::sse(&run_of("r1", vec![text("a1", "Nice.")]));
+    let server = TestServer::start(vec![reply()]).await;
+    let file = TempDbFile::new("attachments-held");
+    let photo = image_bytes(300_001);
+    let icon = image_bytes(1_000);
+    let icon_base64 = base64::engine::general_purpose::STANDARD.encode(&icon);
+    let check = |batches: &[agentui_runtime::view::ViewBatch]| {
+        let media = view_media(batches);
+        let (message_id, at, source, metadata) = media.iter().find(|m| m.1 == 1).expect("the photo's part").clone();
+        assert_eq!(source, agentui_agui::PartSource::Data { value: String::new(), mime_type: "image/png".into() });
+        let metadata = metadata.unwrap();
+        assert_eq!(metadata[HELD_BYTES_KEY], 300_001);
+        assert_eq!(metadata["filename"], "photo.png");
+        let (_, _, icon_source, _) = media.iter().find(|m| m.1 == 2).expect("the icon's part").clone();
+        assert_eq!(
+            icon_source,
+            agentui_agui::PartSource::Data { value: icon_base64.clone(), mime_type: "image/png".into() }
+        );
+        (message_id, at)
+    };
+    {
+        let store = ConversationStore::open(file.path()).unwrap();
+        let conv = open(&server, &store);
+        let view = conv.subscribe_view();
+        conv.send(
+            "look".into(),
+            vec![
+                Attachment::bytes("photo.png", "image/png", photo.clone()),
+                Attachment::bytes("icon.png", "image/png", icon.clone()),
+            ],
+        )
+        .await
+        .unwrap();
+        let mut batches = Vec::new();
+        while let Some(batch) = view.try_next_batch() {
+            batches.push(batch);
+        }
+        let (message_id, at) = check(&batches);
+        assert_eq!(conv.media_bytes(&message_id, at).await, Some(photo.clone()));
+        assert_eq!(conv.media_bytes(&message_id, 2).await, Some(icon.clone()));
+        // The text part, a part past the end and an unknown message have no bytes.
+        assert_eq!(conv.media_bytes(&message_id, 0).await, None);
+        assert_eq!(conv.media_bytes(&message_id, 3).await, None);
+        assert_eq!(conv.media_bytes("nope", 1).await, None);
+        store.flush();
+    }
+    let store = ConversationStore::open(file.path()).unwrap();
+    let conv = open(&server, &store);
+    let view = conv.subscribe_view();
+    let (message_id, at) = check(&[view.next_batch().await.unwrap()]);
+    assert_eq!(conv.media_bytes(&message_id, at).await, Some(photo));
+}

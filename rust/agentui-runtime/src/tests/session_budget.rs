@@ -116,3 +116,33 @@ async fn a_panic_inside_a_run_poisons_the_session() {
     .await
     .unwrap();
 }
+
+/// A tool result with more media parts than the budget allows fails the run with the typed
+/// error, adds nothing, and the next run works.
+#[tokio::test]
+async fn a_tool_result_over_the_media_part_bound_fails_typed_and_adds_nothing() {
+    timeout(TEST_BOUND, async {
+        let image = json!({"type": "image", "source": {"type": "url", "value": "https://example.com/a.png"}});
+        let result = json!({"type": "TOOL_CALL_RESULT", "messageId": "res", "toolCallId": "c1",
+            "content": vec![image; 5]});
+        let first = vec![started("r1"), result, finished("r1")];
+        let second = run_of("r2", vec![text("m2", "still here")]);
+        let server = TestServer::start(vec![Reply::sse(&first), Reply::sse(&second)]).await;
+        let mut s = connect(&server, MemoryBudget { max_received_media_parts: 4, ..MemoryBudget::default() });
+        let err = s.run("go").await.unwrap_err();
+        match &err {
+            SessionError::Transport(TransportError::Protocol(ProtocolError::LimitExceeded {
+                what: "media parts in one message",
+                limit: 4,
+            })) => {}
+            other => panic!("expected the media part limit, got {other:?}"),
+        }
+        assert!(matches!(s.phase(), RunPhase::Failed { .. }));
+        assert!(s.messages().iter().all(|m| m.id != "res"));
+        let summary = s.run("again").await.unwrap();
+        assert!(matches!(summary.phase, RunPhase::Finished { .. }));
+        assert_eq!(content_text(s.messages().last().unwrap()), Some("still here"));
+    })
+    .await
+    .unwrap();
+}

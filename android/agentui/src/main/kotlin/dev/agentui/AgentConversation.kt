@@ -165,6 +165,20 @@ class AgentConversation private constructor(
     suspend fun send(text: String, attachments: List<Attachment>): RunSummary =
         settled { native.send(text, attachments.map { it.native }) }.toSummary()
 
+    /**
+     * The decoded bytes of [media], off the main thread: bytes the part carries itself (small
+     * inline data) are decoded on [kotlinx.coroutines.Dispatchers.Default]; a part whose bytes
+     * the core holds back ([MessagePart.Media.heldBytes], inline data over 16 KiB, so a photo is
+     * held once, by the core) is fetched from it, decoded on its threads. Null for a URL or a
+     * provider file, and when the message is gone.
+     */
+    suspend fun mediaBytes(media: MessagePart.Media): ByteArray? = when {
+        media.heldBytes != null && media.messageId != null && media.partIndex != null ->
+            native.mediaBytes(media.messageId, media.partIndex.toUInt())
+        media.base64 != null -> kotlinx.coroutines.withContext(kotlinx.coroutines.Dispatchers.Default) { media.bytes() }
+        else -> null
+    }
+
     /** Starts the next run: after answering interrupts, or when the follow-up bound was reached. */
     suspend fun continueRun(): RunSummary = settled { native.continueRun() }.toSummary()
 
@@ -181,6 +195,10 @@ class AgentConversation private constructor(
 
     /** [send] in this conversation's own scope: the run outlives the caller's scope. */
     fun sendAsync(text: String): Deferred<RunSummary> = scope.async { send(text) }
+
+    /** [send] with [attachments] in this conversation's own scope, like [sendAsync]. */
+    fun sendAsync(text: String, attachments: List<Attachment>): Deferred<RunSummary> =
+        scope.async { send(text, attachments) }
 
     /** [dispatchAction] in this conversation's own scope, like [sendAsync]. */
     fun dispatchActionAsync(surfaceId: String, nodeId: String): Deferred<ActionResult> =

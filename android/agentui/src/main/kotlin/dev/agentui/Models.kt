@@ -78,7 +78,7 @@ data class ChatMessage(
     val isIncomplete: Boolean get() = localOnly == LocalOnly.CANCELLED
 
     /** The content's parts in order (a text message is one text part; none when empty). */
-    val parts: List<MessagePart> get() = messageParts(content, text)
+    val parts: List<MessagePart> get() = messageParts(content, text, id)
 
     /** The media parts (images, audio, video, documents), in order. */
     val media: List<MessagePart.Media> get() = parts.filterIsInstance<MessagePart.Media>()
@@ -107,9 +107,10 @@ sealed interface MessagePart {
     data class Text(val text: String) : MessagePart
 
     /**
-     * An image, audio, video or document: inline bytes ([base64], [bytes]), a [url] (checked
-     * against the media URL policy before a view loads it), or a provider's file handle
-     * ([fileId], never fetched).
+     * An image, audio, video or document: inline bytes, a [url] (checked against the media URL
+     * policy before a view loads it), or a provider's file handle ([fileId], never fetched).
+     * Inline bytes come as [base64] when small; over 16 KiB the core holds them back and the
+     * part has only their length, [heldBytes]: get either with [AgentConversation.mediaBytes].
      */
     data class Media(
         val kind: MediaKind,
@@ -119,31 +120,45 @@ sealed interface MessagePart {
         val url: String? = null,
         val base64: String? = null,
         val fileId: String? = null,
+        /** The length of inline bytes the core holds back (fetch them with [AgentConversation.mediaBytes]). */
+        val heldBytes: Long? = null,
+        /** The message and the part's index in its content: what [AgentConversation.mediaBytes] fetches. */
+        val messageId: String? = null,
+        val partIndex: Int? = null,
     ) : MessagePart {
-        /** The inline bytes, decoded (call it off the main thread for large ones). */
+        /** Inline bytes the part carries itself ([base64]), decoded; null for held-back ones. */
         fun bytes(): ByteArray? = base64?.let { java.util.Base64.getDecoder().decode(it) }
+
+        /** Inline bytes, carried or held back by the core. */
+        val isInline: Boolean get() = base64 != null || heldBytes != null
     }
 }
 
-internal fun messageParts(content: MessageContent?, text: String): List<MessagePart> = when (content) {
-    is MessageContent.Parts -> content.v1.map { part ->
+internal fun messageParts(content: MessageContent?, text: String, messageId: String? = null): List<MessagePart> = when (content) {
+    is MessageContent.Parts -> content.v1.mapIndexed { at, part ->
         when (part) {
             is CoreContentPart.Text -> MessagePart.Text(part.v1.text)
-            is CoreContentPart.Image -> part.v1.toMedia(MediaKind.IMAGE)
-            is CoreContentPart.Audio -> part.v1.toMedia(MediaKind.AUDIO)
-            is CoreContentPart.Video -> part.v1.toMedia(MediaKind.VIDEO)
-            is CoreContentPart.Document -> part.v1.toMedia(MediaKind.DOCUMENT)
+            is CoreContentPart.Image -> part.v1.toMedia(MediaKind.IMAGE, messageId, at)
+            is CoreContentPart.Audio -> part.v1.toMedia(MediaKind.AUDIO, messageId, at)
+            is CoreContentPart.Video -> part.v1.toMedia(MediaKind.VIDEO, messageId, at)
+            is CoreContentPart.Document -> part.v1.toMedia(MediaKind.DOCUMENT, messageId, at)
         }
     }
     else -> if (text.isEmpty()) emptyList() else listOf(MessagePart.Text(text))
 }
 
-private fun CoreMediaPart.toMedia(kind: MediaKind): MessagePart.Media {
-    val name = ((metadata as? NodeValue.Object)?.entries?.firstOrNull { it.name == "filename" }?.value as? NodeValue.Text)?.value
+private fun CoreMediaPart.toMedia(kind: MediaKind, messageId: String?, at: Int): MessagePart.Media {
+    val entries = (metadata as? NodeValue.Object)?.entries
+    val name = (entries?.firstOrNull { it.name == "filename" }?.value as? NodeValue.Text)?.value
+    // The core's mark on inline data it holds back (see AgentConversation.mediaBytes).
+    val held = (entries?.firstOrNull { it.name == "agentuiHeldBytes" }?.value as? NodeValue.Number)?.value?.toLong()
     return when (val s = source) {
-        is CorePartSource.Data -> MessagePart.Media(kind, s.mimeType, name, base64 = s.value)
-        is CorePartSource.Url -> MessagePart.Media(kind, s.mimeType, name, url = s.value.ifEmpty { null })
-        is CorePartSource.File -> MessagePart.Media(kind, s.mimeType, name, fileId = s.value)
+        // Only an emptied data part is held back (an agent may write any metadata key).
+        is CorePartSource.Data ->
+            if (held != null && s.value.isEmpty()) MessagePart.Media(kind, s.mimeType, name, heldBytes = held, messageId = messageId, partIndex = at)
+            else MessagePart.Media(kind, s.mimeType, name, base64 = s.value, messageId = messageId, partIndex = at)
+        is CorePartSource.Url -> MessagePart.Media(kind, s.mimeType, name, url = s.value.ifEmpty { null }, messageId = messageId, partIndex = at)
+        is CorePartSource.File -> MessagePart.Media(kind, s.mimeType, name, fileId = s.value, messageId = messageId, partIndex = at)
     }
 }
 

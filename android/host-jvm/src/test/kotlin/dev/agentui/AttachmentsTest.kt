@@ -66,7 +66,10 @@ class AttachmentsTest {
             assertEquals("what are these?", user.text)
             assertEquals(listOf(MediaKind.IMAGE, MediaKind.DOCUMENT), user.media.map { it.kind })
             assertEquals(listOf("photo.png", "report.pdf"), user.media.map { it.name })
-            assertContentEquals(photo, user.media[0].bytes())
+            // The core holds the photo; the chat item has its length, and the bytes come on demand.
+            assertEquals(1_000_003L, user.media[0].heldBytes)
+            assertEquals(null, user.media[0].base64)
+            assertContentEquals(photo, conversation.mediaBytes(user.media[0]))
         }
     }
 
@@ -137,7 +140,7 @@ class AttachmentsTest {
                 assertNotNull(conversation.retryPending())
                 val messages = conversation.messages.value
                 assertEquals(listOf(Role.USER, Role.ASSISTANT), messages.map { it.role }, "delivered once")
-                assertContentEquals(photo, messages[0].media.single().bytes())
+                assertContentEquals(photo, conversation.mediaBytes(messages[0].media.single()))
                 val answer = messages.lastAssistantText()
                 assertTrue(answer.contains("image image/png train.png bytes=300001 fnv=${fnv1a64(photo)}"), answer)
             }

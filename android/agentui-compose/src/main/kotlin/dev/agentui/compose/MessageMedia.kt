@@ -8,6 +8,7 @@ import androidx.compose.foundation.shape.RoundedCornerShape
 import androidx.compose.material3.MaterialTheme
 import androidx.compose.material3.Text
 import androidx.compose.runtime.Composable
+import androidx.compose.runtime.produceState
 import androidx.compose.runtime.remember
 import androidx.compose.ui.Modifier
 import androidx.compose.ui.layout.ContentScale
@@ -15,21 +16,38 @@ import androidx.compose.ui.platform.testTag
 import androidx.compose.ui.unit.dp
 import dev.agentui.MediaKind
 import dev.agentui.MessagePart
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.withContext
 
 /**
  * The default view of a message's media parts ([dev.agentui.ChatMessage.media]), one under the
  * other: an image through the host's image loader ([LocalA2uiImageLoader], the one A2UI `Image`
- * nodes use), given its URL (which passed the core's media URL policy) or, for bytes the message
- * carries inline, a `data:` URL; anything else, and an image with neither, as a labelled chip.
- * Nothing is fetched by this library.
+ * nodes use), given its URL (which passed the core's media URL policy) or, for inline bytes, a
+ * `data:` URL; anything else, and an image with neither, as a labelled chip. Inline bytes over
+ * 16 KiB stay in the core ([MessagePart.Media.heldBytes]) and are fetched with [bytes] (pass
+ * `conversation::mediaBytes`) when the image is shown, off the main thread; without [bytes]
+ * such an image is a chip. Nothing is fetched from the network by this library.
  */
 @Composable
-fun MessageMedia(media: List<MessagePart.Media>, modifier: Modifier = Modifier) {
+fun MessageMedia(
+    media: List<MessagePart.Media>,
+    modifier: Modifier = Modifier,
+    bytes: (suspend (MessagePart.Media) -> ByteArray?)? = null,
+) {
     Column(modifier) {
         for (item in media) {
             val label = item.name ?: item.mimeType ?: item.kind.name.lowercase()
+            val mime = item.mimeType ?: "application/octet-stream"
             // Built once per part: an inline image's base64 text may be megabytes.
-            val url = remember(item) { item.url ?: item.base64?.let { "data:${item.mimeType ?: "application/octet-stream"};base64,$it" } }
+            val url = if (item.heldBytes != null && bytes != null && item.kind == MediaKind.IMAGE) {
+                produceState<String?>(null, item) {
+                    value = bytes(item)?.let { b ->
+                        withContext(Dispatchers.Default) { "data:$mime;base64," + java.util.Base64.getEncoder().encodeToString(b) }
+                    }
+                }.value
+            } else {
+                remember(item) { item.url ?: item.base64?.let { "data:$mime;base64,$it" } }
+            }
             if (item.kind == MediaKind.IMAGE && url != null) {
                 LocalA2uiImageLoader.current.Image(
                     url,

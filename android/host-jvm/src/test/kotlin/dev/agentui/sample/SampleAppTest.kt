@@ -3,12 +3,15 @@ package dev.agentui.sample
 import androidx.compose.material3.MaterialTheme
 import androidx.compose.runtime.rememberCoroutineScope
 import androidx.compose.ui.test.ExperimentalTestApi
+import androidx.compose.ui.test.onAllNodesWithTag
 import androidx.compose.ui.test.onNodeWithTag
 import androidx.compose.ui.test.onNodeWithText
 import androidx.compose.ui.test.performClick
 import androidx.compose.ui.test.performTextInput
 import androidx.compose.ui.test.runComposeUiTest
+import dev.agentui.Attachment
 import dev.agentui.Fixtures
+import dev.agentui.Role
 import dev.agentui.MainThread
 import dev.agentui.WAIT_MS
 import dev.agentui.assistantTexts
@@ -17,6 +20,7 @@ import dev.agentui.ToolCallPhase
 import androidx.compose.ui.test.assertIsEnabled
 import dev.agentui.sample.ui.NavigationTool
 import dev.agentui.sample.ui.Navigator
+import dev.agentui.sample.ui.PhotoPicker
 import dev.agentui.sample.ui.SampleApp
 import dev.agentui.sample.ui.Screen
 import kotlinx.coroutines.runBlocking
@@ -89,6 +93,41 @@ class SampleAppTest {
             // The default loader draws a placeholder labelled with the image's name.
             onNodeWithTag("media:image:gradient.png").assertExists()
         }
+    }
+
+    /**
+     * The user picks a photo (a fake picker here; the Android app's is the system photo picker),
+     * it is shown as attached, sent with the message, and arrives intact: the demo agent answers
+     * with its decoded length and hash. The photo is then in the chat, fetched from the core.
+     */
+    @Test
+    fun `a photo the user picks is sent intact and shown in the chat`() = runComposeUiTest {
+        val photo = ByteArray(200_003) { (it * 31 % 256).toByte() }
+        val picker = PhotoPicker { Attachment.bytes("beach.png", "image/png", photo) }
+        val conversation = Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = main.dispatcher)
+        conversation.use {
+            setContent { MaterialTheme { SampleApp(conversation, Navigator(), photoPicker = picker) } }
+            onNodeWithTag("attach").performClick()
+            waitUntil(timeoutMillis = WAIT_MS) { onAllNodesWithTag("attached:beach.png").fetchSemanticsNodes().isNotEmpty() }
+            onNodeWithTag("send").assertIsEnabled()
+            onNodeWithTag("send").performClick()
+            val expected = "image image/png beach.png bytes=200003 fnv=${fnv1a64(photo)}"
+            waitUntil(timeoutMillis = WAIT_MS) { conversation.messages.value.assistantTexts().contains(expected) }
+            // The core holds the photo; the chat's image view fetched it to show it.
+            val sent = conversation.messages.value.first { it.role == Role.USER }.media.single()
+            assertEquals(200_003L, sent.heldBytes)
+            waitUntil(timeoutMillis = WAIT_MS) { onAllNodesWithTag("media:image:beach.png").fetchSemanticsNodes().isNotEmpty() }
+            onNodeWithTag("attached:beach.png").assertDoesNotExist()
+        }
+    }
+
+    private fun fnv1a64(bytes: ByteArray): String {
+        var hash = -0x340d631b7bdddcdbL // 0xcbf29ce484222325
+        for (b in bytes) {
+            hash = hash xor (b.toLong() and 0xff)
+            hash *= 0x100000001b3L
+        }
+        return "%016x".format(hash)
     }
 
     @Test

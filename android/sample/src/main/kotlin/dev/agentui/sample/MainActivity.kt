@@ -6,6 +6,8 @@ import androidx.activity.ComponentActivity
 import androidx.activity.compose.BackHandler
 import androidx.activity.compose.setContent
 import androidx.activity.enableEdgeToEdge
+import androidx.activity.result.PickVisualMediaRequest
+import androidx.activity.result.contract.ActivityResultContracts
 import androidx.activity.viewModels
 import androidx.compose.foundation.isSystemInDarkTheme
 import androidx.compose.material3.MaterialTheme
@@ -15,12 +17,31 @@ import androidx.compose.material3.dynamicLightColorScheme
 import androidx.compose.material3.lightColorScheme
 import androidx.compose.runtime.Composable
 import androidx.compose.ui.platform.LocalContext
+import kotlinx.coroutines.CompletableDeferred
+import dev.agentui.Attachment
+import dev.agentui.fromUri
+import dev.agentui.sample.ui.PhotoPicker
 import dev.agentui.sample.ui.SampleApp
 import dev.agentui.sample.ui.Screen
 
 class MainActivity : ComponentActivity() {
     // Survives rotation; owns the runtime and the conversation (see SampleViewModel).
     private val viewModel: SampleViewModel by viewModels()
+
+    // The system photo picker (no storage permission needed): registered before the activity
+    // starts, as the result API requires; one pick at a time.
+    private var picking: CompletableDeferred<android.net.Uri?>? = null
+    private val pickPhoto = registerForActivityResult(ActivityResultContracts.PickVisualMedia()) { uri ->
+        picking?.complete(uri)
+        picking = null
+    }
+
+    /** A photo the user picked, read through the ContentResolver off the main thread. */
+    private val photoPicker = PhotoPicker {
+        val result = CompletableDeferred<android.net.Uri?>().also { picking = it }
+        pickPhoto.launch(PickVisualMediaRequest(ActivityResultContracts.PickVisualMedia.ImageOnly))
+        result.await()?.let { uri -> Attachment.fromUri(applicationContext, uri) }
+    }
 
     override fun onCreate(savedInstanceState: Bundle?) {
         // Draw behind the system bars; the screens pad for insets themselves.
@@ -32,7 +53,7 @@ class MainActivity : ComponentActivity() {
                 // The system back gesture leaves Settings/Profile (the screens are platform-neutral
                 // and know nothing of it); on the chat it finishes the activity as usual.
                 BackHandler(enabled = navigator.current != Screen.Chat) { navigator.back() }
-                SampleApp(viewModel.conversation, navigator, imageLoader = AndroidImageLoader)
+                SampleApp(viewModel.conversation, navigator, imageLoader = AndroidImageLoader, photoPicker = photoPicker)
             }
         }
     }

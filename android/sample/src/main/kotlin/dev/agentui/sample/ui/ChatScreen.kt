@@ -37,7 +37,10 @@ import androidx.compose.ui.platform.LocalUriHandler
 import androidx.compose.ui.platform.testTag
 import androidx.compose.ui.unit.dp
 import dev.agentui.AgentConversation
+import dev.agentui.Attachment
+import dev.agentui.core.ConversationException
 import dev.agentui.ChatMessage
+import dev.agentui.MessagePart
 import dev.agentui.compose.A2uiSurface
 import dev.agentui.compose.MarkdownContent
 import dev.agentui.compose.MessageMedia
@@ -58,8 +61,16 @@ private sealed interface ChatItem {
     }
 }
 
+/**
+ * Lets the user pick a photo to attach: on Android the system photo picker (MainActivity), in
+ * tests a fake. Null when the user picked nothing; a photo that cannot be read throws.
+ */
+fun interface PhotoPicker {
+    suspend fun pick(): Attachment?
+}
+
 @Composable
-fun ChatScreen(conversation: AgentConversation) {
+fun ChatScreen(conversation: AgentConversation, photoPicker: PhotoPicker? = null) {
     val messages by conversation.messages.collectAsState()
     val surfaces by conversation.surfaces.collectAsState()
     val surfaceIds = surfaces.map { it.id }
@@ -77,6 +88,9 @@ fun ChatScreen(conversation: AgentConversation) {
     val listState = rememberLazyListState()
     LaunchedEffect(items.size) { if (items.isNotEmpty()) listState.animateScrollToItem(items.lastIndex) }
     var draft by remember { mutableStateOf("") }
+    // Photos picked for the next message.
+    var attached by remember { mutableStateOf(listOf<Attachment>()) }
+    var attachError by remember { mutableStateOf<String?>(null) }
     val running = !phase.hasEnded
 
     Column(Modifier.fillMaxSize().safeDrawingPadding().imePadding()) {
@@ -89,7 +103,8 @@ fun ChatScreen(conversation: AgentConversation) {
         ) {
             items(items, key = { it.key }) { item ->
                 when (item) {
-                    is ChatItem.Message -> MessageBubble(item.message, waiting = item.message.isPending && undelivered)
+                    is ChatItem.Message ->
+                        MessageBubble(item.message, waiting = item.message.isPending && undelivered, bytes = conversation::mediaBytes)
                     is ChatItem.Surface -> A2uiSurface(conversation, item.surfaceId, Modifier.fillMaxWidth())
                 }
             }
@@ -107,7 +122,35 @@ fun ChatScreen(conversation: AgentConversation) {
                 }
             }
         }
+        attachError?.let { Notice(it, "attach-error") }
+        if (attached.isNotEmpty()) {
+            Row(Modifier.fillMaxWidth().padding(horizontal = 12.dp)) {
+                for (a in attached) {
+                    Text(
+                        "📎 ${a.name}",
+                        Modifier.padding(end = 8.dp).testTag("attached:${a.name}"),
+                        style = MaterialTheme.typography.labelMedium,
+                    )
+                }
+            }
+        }
         Row(Modifier.fillMaxWidth().padding(8.dp), verticalAlignment = Alignment.CenterVertically) {
+            if (photoPicker != null && !running) {
+                TextButton(
+                    onClick = {
+                        scope.launch {
+                            // Read off the main thread by the picker; a refused photo says why.
+                            try {
+                                photoPicker.pick()?.let { attached = attached + it }
+                                attachError = null
+                            } catch (e: ConversationException.AttachmentRefused) {
+                                attachError = "Cannot attach ${e.name}: ${e.detail}"
+                            }
+                        }
+                    },
+                    modifier = Modifier.testTag("attach"),
+                ) { Text("Photo") }
+            }
             OutlinedTextField(
                 draft,
                 { draft = it },
@@ -120,12 +163,14 @@ fun ChatScreen(conversation: AgentConversation) {
                 Button(
                     onClick = {
                         val text = draft.trim()
+                        val photos = attached
                         draft = ""
+                        attached = emptyList()
                         // In the conversation's scope: the run survives this screen going away.
-                        conversation.sendAsync(text)
+                        if (photos.isEmpty()) conversation.sendAsync(text) else conversation.sendAsync(text, photos)
                     },
                     modifier = Modifier.padding(start = 8.dp).testTag("send"),
-                    enabled = draft.isNotBlank(),
+                    enabled = draft.isNotBlank() || attached.isNotEmpty(),
                 ) { Text("Send") }
             }
         }
@@ -157,7 +202,7 @@ private fun Notice(text: String, tag: String, modifier: Modifier = Modifier.padd
 
 /** [waiting]: a user message the agent has not received because it could not be reached. */
 @Composable
-private fun MessageBubble(message: ChatMessage, waiting: Boolean) {
+private fun MessageBubble(message: ChatMessage, waiting: Boolean, bytes: suspend (MessagePart.Media) -> ByteArray?) {
     val mine = message.role == Role.USER
     Box(Modifier.fillMaxWidth(), contentAlignment = if (mine) Alignment.CenterEnd else Alignment.CenterStart) {
         val colors = MaterialTheme.colorScheme
@@ -188,8 +233,9 @@ private fun MessageBubble(message: ChatMessage, waiting: Boolean) {
                     color = if (message.error != null) colors.error else colors.onSurface,
                 )
             }
-            // Images through the host's image loader, a chip for the rest.
-            MessageMedia(message.media)
+            // Images through the host's image loader (a photo's bytes fetched from the core when
+            // shown), a chip for the rest.
+            MessageMedia(message.media, bytes = bytes)
         }
     }
 }

@@ -20,11 +20,12 @@ fun SampleApp(
     conversation: AgentConversation,
     navigator: Navigator,
     imageLoader: A2uiImageLoader? = null,
+    photoPicker: PhotoPicker? = null,
 ) {
     CompositionLocalProvider(LocalA2uiImageLoader provides (imageLoader ?: PlaceholderImageLoader)) {
         val screen = navigator.current
         when (screen) {
-            Screen.Chat -> ChatScreen(conversation)
+            Screen.Chat -> ChatScreen(conversation, photoPicker)
             Screen.Settings -> SettingsScreen(onBack = navigator::back)
             Screen.Profile -> ProfileScreen(onBack = navigator::back)
         }
