@@ -232,7 +232,9 @@ impl UrlGate for AnyUrl {
     }
 }
 
-/// Bounds on one text's tree. Past them, the rest is shown as source text.
+/// Bounds on one text's tree. Past them, the rest is shown as source text. An app sets them
+/// through its memory budget (`MemoryBudget`'s `max_markdown_*` bounds); these defaults are the
+/// budget's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MarkdownLimits {
     /// Containers inside containers: quotes, lists, list items, emphasis, links.
@@ -241,11 +243,19 @@ pub struct MarkdownLimits {
     pub max_nodes: u32,
     /// Cells in one table, the header's included.
     pub max_table_cells: u32,
+    /// Bytes of text parsed at once (see [`stream::DEFAULT_MAX_PARSE_BYTES`]): a longer block is
+    /// cut into consecutive blocks. At least one character is always parsed.
+    pub max_parse_bytes: u32,
 }
 
 impl Default for MarkdownLimits {
     fn default() -> Self {
-        MarkdownLimits { max_depth: 16, max_nodes: 65_536, max_table_cells: 4_096 }
+        MarkdownLimits {
+            max_depth: 16,
+            max_nodes: 65_536,
+            max_table_cells: 4_096,
+            max_parse_bytes: stream::DEFAULT_MAX_PARSE_BYTES as u32,
+        }
     }
 }
 

@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use agentui_markdown::html::to_html;
 use agentui_markdown::{
-    parse_document, plain_text, stream::MAX_PARSE_BYTES, AnyUrl, MarkdownOptions, MarkdownStream, MdAlignment, MdBlock,
-    MdInline, PlainReason, Profile, UrlGate,
+    parse_document, plain_text, stream::DEFAULT_MAX_PARSE_BYTES as MAX_PARSE_BYTES, AnyUrl, MarkdownOptions,
+    MarkdownStream, MdAlignment, MdBlock, MdInline, PlainReason, Profile, UrlGate,
 };
 
 /// The default policy's rule for links: http and https with a host (what `openUrl` allows).
@@ -325,4 +325,31 @@ fn a_10_mb_single_paragraph_streamed_is_parsed_in_bounded_pieces() {
 /// The `**` markers of a piece: source characters the tree shows as strong text, not as text.
 fn count_markers(piece: &str) -> u64 {
     piece.matches("**").count() as u64 * 2
+}
+
+#[test]
+fn a_smaller_parse_bound_cuts_long_blocks_smaller() {
+    let options = |max_parse_bytes| {
+        let limits = agentui_markdown::MarkdownLimits { max_parse_bytes, ..Default::default() };
+        Arc::new(MarkdownOptions { limits, ..MarkdownOptions::new(Profile::Chat, Arc::new(HttpOnly)) })
+    };
+    let paragraph = "word ".repeat(2_000); // 10,000 bytes, one paragraph
+    assert_eq!(parse_document(&paragraph, options(1 << 20)).blocks.len(), 1);
+    let cut = parse_document(&paragraph, options(1_000)).blocks;
+    assert!(cut.len() >= 10, "at most 1,000 bytes a block: {}", cut.len());
+    let shown: String = cut
+        .iter()
+        .map(|b| match b {
+            MdBlock::Paragraph { inlines } => plain_text(inlines),
+            other => panic!("{other:?}"),
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert_eq!(shown.split_whitespace().count(), 2_000, "nothing dropped");
+
+    // A bound smaller than a character still moves on, a character at a time.
+    let wide = "😀é".repeat(50);
+    let doc = parse_document(&wide, options(1));
+    assert_eq!(doc.covered_utf8, wide.len() as u64);
+    assert_eq!(doc.blocks.len(), 100, "one block per character");
 }
