@@ -1,7 +1,8 @@
 //! Markdown parsed once, in the core, for both platforms.
 //!
 //! Agent text is CommonMark with the GitHub extensions people expect (tables, strikethrough, task
-//! lists), parsed by `pulldown-cmark` into a small typed tree ([`MdBlock`], [`MdInline`]) that
+//! lists, autolinks: the last found by a scan of their own, as pulldown-cmark has none),
+//! parsed by `pulldown-cmark` into a small typed tree ([`MdBlock`], [`MdInline`]) that
 //! both renderers draw as it is: neither platform parses Markdown itself.
 //!
 //! Agent text is untrusted, so the tree is built under a policy and bounds ([`MarkdownOptions`]):
@@ -17,6 +18,7 @@
 #[cfg(feature = "uniffi")]
 uniffi::setup_scaffolding!();
 
+mod autolink;
 mod convert;
 pub mod html;
 pub mod stream;
@@ -268,11 +270,15 @@ pub struct MarkdownOptions {
     pub images: bool,
     pub urls: Arc<dyn UrlGate>,
     pub limits: MarkdownLimits,
+    /// GitHub's extended autolinks: bare `https://…` and `www.…` in text become links (through
+    /// the same URL policy). On by default; off only to check the parser against CommonMark,
+    /// which has none.
+    pub autolinks: bool,
 }
 
 impl MarkdownOptions {
     pub fn new(profile: Profile, urls: Arc<dyn UrlGate>) -> Self {
-        MarkdownOptions { profile, images: false, urls, limits: MarkdownLimits::default() }
+        MarkdownOptions { profile, images: false, urls, limits: MarkdownLimits::default(), autolinks: true }
     }
 
     fn links_allowed(&self, url: &str) -> bool {
