@@ -16,7 +16,11 @@ fn markdown(args: &[&str], input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("agentui runs");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    // A refused argument exits before reading: the pipe may be closed by then.
+    match child.stdin.take().unwrap().write_all(input.as_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        other => other.unwrap(),
+    }
     child.wait_with_output().unwrap()
 }
 
