@@ -47,6 +47,14 @@ public struct AgentOptions {
     /// The MIME types `send(_:attachments:)` takes (`image/jpeg`, or a star for any subtype);
     /// nil: images, audio, video, PDF and plain text.
     public var allowedAttachmentTypes: [String]?
+    /// The URL schemes the app allows: what `openUrl` may open (never beyond http and https),
+    /// surface media, and the links and images of Markdown, which follow the same two rules;
+    /// nil: http and https.
+    public var allowedUrlSchemes: [String]?
+    /// Whether chat messages carry a Markdown tree (`ChatItem.markdown`); off: no parse.
+    public var chatMarkdown: Bool
+    /// Whether Markdown images in chat are shown (through `allowedUrlSchemes`); off: alt text.
+    public var markdownImages: Bool
 
     public init(
         threadId: String? = nil,
@@ -63,7 +71,10 @@ public struct AgentOptions {
         certificatePins: [String] = [],
         locale: String? = nil,
         timeZone: String? = nil,
-        allowedAttachmentTypes: [String]? = nil
+        allowedAttachmentTypes: [String]? = nil,
+        allowedUrlSchemes: [String]? = nil,
+        chatMarkdown: Bool = true,
+        markdownImages: Bool = false
     ) {
         self.threadId = threadId
         self.connectTimeout = connectTimeout
@@ -80,6 +91,9 @@ public struct AgentOptions {
         self.locale = locale
         self.timeZone = timeZone
         self.allowedAttachmentTypes = allowedAttachmentTypes
+        self.allowedUrlSchemes = allowedUrlSchemes
+        self.chatMarkdown = chatMarkdown
+        self.markdownImages = markdownImages
     }
 
     /// The core's options; a nil locale or time zone becomes the device's.
@@ -99,7 +113,10 @@ public struct AgentOptions {
             certificatePins: certificatePins,
             locale: locale ?? AgentRuntime.bcp47Tag(for: .current),
             timeZone: timeZone ?? TimeZone.current.identifier,
-            allowedAttachmentTypes: allowedAttachmentTypes
+            allowedAttachmentTypes: allowedAttachmentTypes,
+            allowedUrlSchemes: allowedUrlSchemes,
+            chatMarkdown: chatMarkdown,
+            markdownImages: markdownImages
         )
     }
 

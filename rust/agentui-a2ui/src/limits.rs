@@ -25,6 +25,8 @@ pub struct Limits {
     pub max_data_model_bytes: usize,
     /// Weight of the data models of all surfaces of a group together (one conversation).
     pub max_total_data_model_bytes: usize,
+    /// Bounds on the Markdown tree of one `Text` (the memory budget's Markdown bounds).
+    pub markdown: agentui_markdown::MarkdownLimits,
 }
 
 impl Default for Limits {
@@ -40,6 +42,7 @@ impl Default for Limits {
             max_surfaces: 64,
             max_data_model_bytes: 8 * 1024 * 1024,
             max_total_data_model_bytes: 16 * 1024 * 1024,
+            markdown: agentui_markdown::MarkdownLimits::default(),
         }
     }
 }

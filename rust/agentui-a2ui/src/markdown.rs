@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use agentui_markdown::{parse_document, MarkdownOptions, MdBlock, Profile, UrlGate};
+use agentui_markdown::{parse_document, MarkdownLimits, MarkdownOptions, MdBlock, Profile, UrlGate};
 
 use crate::functions::UrlPolicy;
 
@@ -20,9 +20,10 @@ pub fn text_profile(catalog: &crate::catalog::Catalog) -> Profile {
     }
 }
 
-/// A `Text`'s tree under `profile`.
-pub fn text_tree(text: &str, profile: Profile, policy: &UrlPolicy) -> Vec<MdBlock> {
-    parse_document(text, Arc::new(MarkdownOptions::new(profile, Arc::new(policy.clone())))).blocks
+/// A `Text`'s tree under `profile`, within `limits` (the surface's share of the memory budget).
+pub fn text_tree(text: &str, profile: Profile, policy: &UrlPolicy, limits: MarkdownLimits) -> Vec<MdBlock> {
+    let options = MarkdownOptions { limits, ..MarkdownOptions::new(profile, Arc::new(policy.clone())) };
+    parse_document(text, Arc::new(options)).blocks
 }
 
 impl UrlGate for UrlPolicy {
@@ -49,10 +50,10 @@ mod tests {
         assert_eq!(text_profile(&Catalog::basic_v1()), Profile::A2uiV10);
         let policy = UrlPolicy::default();
         let text = "## Total\n\nSee [terms](https://example.com/t) ![x](https://example.com/x.png)";
-        let v09 = text_tree(text, Profile::A2uiV09, &policy);
+        let v09 = text_tree(text, Profile::A2uiV09, &policy, MarkdownLimits::default());
         assert!(matches!(v09[0], MdBlock::Heading { level: 2, .. }));
         assert_eq!(v09[1], MdBlock::Paragraph { inlines: vec![MdInline::Text { text: "See terms x".into() }] });
-        let v10 = text_tree(text, Profile::A2uiV10, &policy);
+        let v10 = text_tree(text, Profile::A2uiV10, &policy, MarkdownLimits::default());
         assert!(matches!(&v10[1], MdBlock::Paragraph { inlines } if matches!(inlines[1], MdInline::Link { .. })));
     }
 

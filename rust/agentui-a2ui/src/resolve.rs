@@ -59,6 +59,8 @@ pub struct ResolveOptions {
     pub localization: Localization,
     /// The Markdown profile of `Text` on this surface (set from its catalog); `None`: no tree.
     pub text_profile: Option<agentui_markdown::Profile>,
+    /// Bounds on each `Text`'s tree (set from the surface's limits).
+    pub markdown_limits: agentui_markdown::MarkdownLimits,
     /// v1.0 surfaces: checks give structured validation results (see
     /// [`Evaluator::validation_results`]).
     pub validation_results: bool,
@@ -253,7 +255,7 @@ pub fn resolve_bounded(
     let enabled = action.is_none() || !blocked;
     let markdown = match (options.text_profile, def.component_type.as_ref(), props.get("text")) {
         (Some(profile), "Text", Some(Value::String(text))) => {
-            Some(crate::markdown::text_tree(text, profile, &options.url_policy))
+            Some(crate::markdown::text_tree(text, profile, &options.url_policy, options.markdown_limits))
         }
         _ => None,
     };

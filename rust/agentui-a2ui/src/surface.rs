@@ -123,6 +123,7 @@ impl Surface {
             // its `Text` is Markdown under the catalog's profile.
             options: ResolveOptions {
                 text_profile: Some(crate::markdown::text_profile(&catalog)),
+                markdown_limits: limits.markdown,
                 validation_results: catalog.is_v1(),
                 ..options.clone()
             },

@@ -62,6 +62,23 @@ pub struct MemoryBudget {
     /// event against `max_message_bytes`.)
     #[cfg_attr(feature = "uniffi", uniffi(default = 64))]
     pub max_received_media_parts: usize,
+    /// Containers inside containers in one text's Markdown tree (chat messages and A2UI `Text`):
+    /// quotes, lists, list items, emphasis, links. Deeper content is shown as its source text.
+    /// Default 16.
+    #[cfg_attr(feature = "uniffi", uniffi(default = 16))]
+    pub max_markdown_depth: usize,
+    /// Blocks and inlines in one text's Markdown tree; the blocks past it are shown as their
+    /// source text. Default 65,536.
+    #[cfg_attr(feature = "uniffi", uniffi(default = 65536))]
+    pub max_markdown_nodes: usize,
+    /// Cells in one Markdown table, the header's included; a larger table is shown as its source
+    /// text. Default 4,096.
+    #[cfg_attr(feature = "uniffi", uniffi(default = 4096))]
+    pub max_markdown_table_cells: usize,
+    /// Bytes of Markdown parsed at once (the parser's working memory grows with it): a longer
+    /// block is cut into consecutive blocks. Default 256 KiB.
+    #[cfg_attr(feature = "uniffi", uniffi(default = 262144))]
+    pub max_markdown_parse_bytes: usize,
 }
 
 impl Default for MemoryBudget {
@@ -78,6 +95,10 @@ impl Default for MemoryBudget {
             max_attachment_bytes: 8 * 1024 * 1024,
             max_message_attachment_bytes: 16 * 1024 * 1024,
             max_received_media_parts: 64,
+            max_markdown_depth: 16,
+            max_markdown_nodes: 65_536,
+            max_markdown_table_cells: 4_096,
+            max_markdown_parse_bytes: 256 * 1024,
         }
     }
 }
@@ -96,7 +117,8 @@ uniffi::custom_type!(Bound, u64, {
 impl MemoryBudget {
     /// The first bound that is zero, by name: a conversation with it could never receive
     /// anything, so callers refuse such a budget. (A zero attachment bound only refuses every
-    /// attachment.)
+    /// attachment; a zero Markdown bound only shows text as its source, and a zero parse bound
+    /// parses a character at a time.)
     pub fn zero_bound(&self) -> Option<&'static str> {
         [
             ("max_message_bytes", self.max_message_bytes),

@@ -25,6 +25,10 @@ pub struct MarkdownArgs {
     /// check the parser against the CommonMark spec; never what a user is shown.
     #[arg(long)]
     all_urls: bool,
+    /// Leave bare URLs (`https://…`, `www.…`) as text: CommonMark has no such autolinks (GitHub's
+    /// extension does), so the spec check turns them off.
+    #[arg(long)]
+    no_autolinks: bool,
     /// With --html: write raw HTML through unescaped, as the CommonMark reference does, to
     /// check the parser against the spec. The platforms always show raw HTML as text.
     #[arg(long)]
@@ -78,6 +82,7 @@ pub fn run(args: &MarkdownArgs) -> Result<ExitCode, String> {
     let urls: Arc<dyn UrlGate> = if args.all_urls { Arc::new(AnyUrl) } else { Arc::new(UrlPolicy::default()) };
     let mut options = MarkdownOptions::new(profile, urls);
     options.images = args.images;
+    options.autolinks = !args.no_autolinks;
     let options = Arc::new(options);
     let text = read(&args.file)?;
     let blocks = match args.pieces {

@@ -13,6 +13,7 @@
 
 use std::sync::Arc;
 
+use agentui_a2ui::functions::UrlPolicy;
 use agentui_a2ui::locale::{DEFAULT_LOCALE, DEFAULT_TIME_ZONE};
 use agentui_a2ui::Localization;
 use agentui_agui::message::Context;
@@ -20,7 +21,7 @@ use agentui_agui::MemoryBudget;
 
 use agentui_agui::transport::{Connectivity, SharedHeaderProvider, TransportOptions};
 use agentui_runtime::attachment::AttachmentPolicy;
-use agentui_runtime::session::{ConversationSession, SessionOptions};
+use agentui_runtime::session::{ChatMarkdown, ConversationSession, SessionOptions};
 use std::time::Duration;
 use tokio::runtime::Handle;
 
@@ -106,6 +107,19 @@ pub struct ConversationOptions {
     /// absent.
     #[uniffi(default = None)]
     pub allowed_attachment_types: Option<Vec<String>>,
+    /// The URL schemes the app allows (no colon, any case): what `openUrl` may open (and
+    /// never more than http and https, whatever else is listed), surface media, and the links
+    /// and images of Markdown, which follow the same two rules. http and https when absent.
+    #[uniffi(default = None)]
+    pub allowed_url_schemes: Option<Vec<String>>,
+    /// Whether chat messages carry a Markdown tree (`ChatItem.markdown`). Off for an app that
+    /// draws message text itself: no parse is done.
+    #[uniffi(default = true)]
+    pub chat_markdown: bool,
+    /// Whether Markdown images in chat messages are shown (their URLs through the media rule of
+    /// `allowed_url_schemes`); off, their alt text is.
+    #[uniffi(default = false)]
+    pub markdown_images: bool,
 }
 
 impl Default for ConversationOptions {
@@ -126,6 +140,9 @@ impl Default for ConversationOptions {
             locale: None,
             time_zone: None,
             allowed_attachment_types: None,
+            allowed_url_schemes: None,
+            chat_markdown: true,
+            markdown_images: false,
         }
     }
 }
@@ -164,6 +181,11 @@ impl ConversationOptions {
                 Some(types) => AttachmentPolicy { allowed_mime_types: types.clone() },
                 None => AttachmentPolicy::default(),
             },
+            url_policy: match &self.allowed_url_schemes {
+                Some(schemes) => UrlPolicy { allowed_schemes: schemes.clone() },
+                None => UrlPolicy::default(),
+            },
+            chat_markdown: ChatMarkdown { enabled: self.chat_markdown, images: self.markdown_images },
             ..SessionOptions::default()
         })
     }

@@ -12,6 +12,7 @@ use pulldown_cmark::{
     TagEnd,
 };
 
+use crate::autolink;
 use crate::{MarkdownOptions, MdAlignment, MdBlock, MdCell, MdInline, MdListItem, PlainReason};
 
 /// Link reference definitions seen so far: normalised label → (destination, title).
@@ -51,7 +52,7 @@ pub(crate) fn parse_blocks(
             .map(|(dest, title)| (CowStr::from(dest.clone()), CowStr::from(title.clone())))
     };
     let parser = Parser::new_with_broken_link_callback(src, parser_options(), Some(callback));
-    let mut builder = Builder { src, events: parser.into_offset_iter(), peeked: None, options, nodes_left };
+    let mut builder = Builder { src, events: parser.into_offset_iter(), peeked: None, options, nodes_left, in_link: 0 };
     let blocks = builder.blocks(0).0;
     if let Some(learned) = learned {
         for (label, def) in builder.events.reference_definitions().iter() {
@@ -92,6 +93,8 @@ struct Builder<'a, 'o, F: pulldown_cmark::BrokenLinkCallback<'a>> {
     peeked: Option<(Event<'a>, Range<usize>)>,
     options: &'o MarkdownOptions,
     nodes_left: &'o mut u32,
+    /// Links (and images) the inlines being built are inside: no autolink there.
+    in_link: u32,
 }
 
 fn is_inline(event: &Event<'_>) -> bool {
@@ -411,7 +414,10 @@ impl<'a, F: pulldown_cmark::BrokenLinkCallback<'a>> Builder<'a, '_, F> {
                 Event::SoftBreak => out.push(MdInline::SoftBreak),
                 Event::HardBreak => out.push(MdInline::HardBreak),
                 Event::Start(tag) => {
+                    let link = matches!(tag, Tag::Link { .. } | Tag::Image { .. });
+                    self.in_link += u32::from(link);
                     let children = self.inlines(depth + 1);
+                    self.in_link -= u32::from(link);
                     self.end();
                     match tag {
                         Tag::Emphasis => out.push(MdInline::Emphasis { children }),
@@ -458,6 +464,40 @@ impl<'a, F: pulldown_cmark::BrokenLinkCallback<'a>> Builder<'a, '_, F> {
                     }
                 }
                 _ => {}
+            }
+        }
+        if self.in_link == 0 && self.options.autolinks {
+            out = self.autolinked(out);
+        }
+        out
+    }
+
+    /// `inlines` with the bare URLs of their text as links, where the policy allows the URL and
+    /// the node bound two more nodes (the link and its text).
+    fn autolinked(&mut self, inlines: Vec<MdInline>) -> Vec<MdInline> {
+        let mut out = Vec::with_capacity(inlines.len());
+        for inline in inlines {
+            let MdInline::Text { text } = inline else {
+                out.push(inline);
+                continue;
+            };
+            let mut shown = 0;
+            for link in autolink::find(&text) {
+                if !self.options.links_allowed(&link.url) || *self.nodes_left < 2 {
+                    continue;
+                }
+                *self.nodes_left -= 2;
+                if link.range.start > shown {
+                    out.push(MdInline::Text { text: text[shown..link.range.start].to_owned() });
+                }
+                let children = vec![MdInline::Text { text: text[link.range.clone()].to_owned() }];
+                out.push(MdInline::Link { url: link.url, title: None, children });
+                shown = link.range.end;
+            }
+            if shown == 0 {
+                out.push(MdInline::Text { text });
+            } else if shown < text.len() {
+                out.push(MdInline::Text { text: text[shown..].to_owned() });
             }
         }
         out

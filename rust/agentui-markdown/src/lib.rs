@@ -1,7 +1,8 @@
 //! Markdown parsed once, in the core, for both platforms.
 //!
 //! Agent text is CommonMark with the GitHub extensions people expect (tables, strikethrough, task
-//! lists), parsed by `pulldown-cmark` into a small typed tree ([`MdBlock`], [`MdInline`]) that
+//! lists, autolinks: the last found by a scan of their own, as pulldown-cmark has none),
+//! parsed by `pulldown-cmark` into a small typed tree ([`MdBlock`], [`MdInline`]) that
 //! both renderers draw as it is: neither platform parses Markdown itself.
 //!
 //! Agent text is untrusted, so the tree is built under a policy and bounds ([`MarkdownOptions`]):
@@ -17,6 +18,7 @@
 #[cfg(feature = "uniffi")]
 uniffi::setup_scaffolding!();
 
+mod autolink;
 mod convert;
 pub mod html;
 pub mod stream;
@@ -232,7 +234,9 @@ impl UrlGate for AnyUrl {
     }
 }
 
-/// Bounds on one text's tree. Past them, the rest is shown as source text.
+/// Bounds on one text's tree. Past them, the rest is shown as source text. An app sets them
+/// through its memory budget (`MemoryBudget`'s `max_markdown_*` bounds); these defaults are the
+/// budget's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MarkdownLimits {
     /// Containers inside containers: quotes, lists, list items, emphasis, links.
@@ -241,11 +245,19 @@ pub struct MarkdownLimits {
     pub max_nodes: u32,
     /// Cells in one table, the header's included.
     pub max_table_cells: u32,
+    /// Bytes of text parsed at once (see [`stream::DEFAULT_MAX_PARSE_BYTES`]): a longer block is
+    /// cut into consecutive blocks. At least one character is always parsed.
+    pub max_parse_bytes: u32,
 }
 
 impl Default for MarkdownLimits {
     fn default() -> Self {
-        MarkdownLimits { max_depth: 16, max_nodes: 65_536, max_table_cells: 4_096 }
+        MarkdownLimits {
+            max_depth: 16,
+            max_nodes: 65_536,
+            max_table_cells: 4_096,
+            max_parse_bytes: stream::DEFAULT_MAX_PARSE_BYTES as u32,
+        }
     }
 }
 
@@ -258,11 +270,15 @@ pub struct MarkdownOptions {
     pub images: bool,
     pub urls: Arc<dyn UrlGate>,
     pub limits: MarkdownLimits,
+    /// GitHub's extended autolinks: bare `https://…` and `www.…` in text become links (through
+    /// the same URL policy). On by default; off only to check the parser against CommonMark,
+    /// which has none.
+    pub autolinks: bool,
 }
 
 impl MarkdownOptions {
     pub fn new(profile: Profile, urls: Arc<dyn UrlGate>) -> Self {
-        MarkdownOptions { profile, images: false, urls, limits: MarkdownLimits::default() }
+        MarkdownOptions { profile, images: false, urls, limits: MarkdownLimits::default(), autolinks: true }
     }
 
     fn links_allowed(&self, url: &str) -> bool {

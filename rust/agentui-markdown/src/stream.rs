@@ -27,7 +27,8 @@
 //! runs the same steps in one go. The differences from a whole-document CommonMark parse: a
 //! reference used in a block before the block that defines it stays text (a streamed message
 //! cannot wait for definitions that may come at its end); and a top-level block longer than
-//! [`MAX_PARSE_BYTES`] is cut into consecutive blocks, where the cut falls depending on what was
+//! [`MarkdownLimits::max_parse_bytes`](crate::MarkdownLimits::max_parse_bytes) is cut into
+//! consecutive blocks, where the cut falls depending on what was
 //! committed before (the one case where the tree depends on the pieces).
 
 use std::sync::Arc;
@@ -38,11 +39,12 @@ use crate::{MarkdownOptions, MarkdownText, MdBlock};
 /// The open tail is re-parsed once it grew by at least 1/`REPARSE_GROWTH` of its parsed length.
 pub const REPARSE_GROWTH: usize = 4;
 
-/// The most text parsed at once. pulldown-cmark's first pass holds a node per run of text (tens
+/// The most text parsed at once by default ([`crate::MarkdownLimits::max_parse_bytes`], from the
+/// memory budget). pulldown-cmark's first pass holds a node per run of text (tens
 /// of bytes each for markup-dense text), so a tail longer than this is first cut, at its last
 /// line break within the bound (or at the bound), and the part before the cut is committed as
 /// blocks of its own: a block longer than this shows as consecutive blocks.
-pub const MAX_PARSE_BYTES: usize = 256 * 1024;
+pub const DEFAULT_MAX_PARSE_BYTES: usize = 256 * 1024;
 
 /// "The blocks from index `from` on are now `blocks`": a streamed text's tree after an update.
 #[derive(Debug, Clone, PartialEq)]
@@ -136,10 +138,15 @@ impl MarkdownStream {
     fn reparse(&mut self) -> MarkdownUpdate {
         let from = self.committed_blocks;
         let mut blocks = Vec::new();
-        while self.tail.len() > MAX_PARSE_BYTES {
-            let mut bound = MAX_PARSE_BYTES;
+        let max_parse = (self.options.limits.max_parse_bytes as usize).max(1);
+        while self.tail.len() > max_parse {
+            let mut bound = max_parse;
             while !self.tail.is_char_boundary(bound) {
                 bound -= 1;
+            }
+            if bound == 0 {
+                // A bound smaller than the first character: that character, so the cut advances.
+                bound = self.tail.chars().next().map_or(1, char::len_utf8);
             }
             let cut = self.tail[..bound].rfind('\n').map_or(bound, |at| at + 1);
             let tail = std::mem::take(&mut self.tail);

@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use agentui_markdown::html::to_html;
 use agentui_markdown::{
-    parse_document, plain_text, stream::MAX_PARSE_BYTES, AnyUrl, MarkdownOptions, MarkdownStream, MdAlignment, MdBlock,
-    MdInline, PlainReason, Profile, UrlGate,
+    parse_document, plain_text, stream::DEFAULT_MAX_PARSE_BYTES as MAX_PARSE_BYTES, AnyUrl, MarkdownOptions,
+    MarkdownStream, MdAlignment, MdBlock, MdInline, PlainReason, Profile, UrlGate,
 };
 
 /// The default policy's rule for links: http and https with a host (what `openUrl` allows).
@@ -325,4 +325,98 @@ fn a_10_mb_single_paragraph_streamed_is_parsed_in_bounded_pieces() {
 /// The `**` markers of a piece: source characters the tree shows as strong text, not as text.
 fn count_markers(piece: &str) -> u64 {
     piece.matches("**").count() as u64 * 2
+}
+
+#[test]
+fn a_smaller_parse_bound_cuts_long_blocks_smaller() {
+    let options = |max_parse_bytes| {
+        let limits = agentui_markdown::MarkdownLimits { max_parse_bytes, ..Default::default() };
+        Arc::new(MarkdownOptions { limits, ..MarkdownOptions::new(Profile::Chat, Arc::new(HttpOnly)) })
+    };
+    let paragraph = "word ".repeat(2_000); // 10,000 bytes, one paragraph
+    assert_eq!(parse_document(&paragraph, options(1 << 20)).blocks.len(), 1);
+    let cut = parse_document(&paragraph, options(1_000)).blocks;
+    assert!(cut.len() >= 10, "at most 1,000 bytes a block: {}", cut.len());
+    let shown: String = cut
+        .iter()
+        .map(|b| match b {
+            MdBlock::Paragraph { inlines } => plain_text(inlines),
+            other => panic!("{other:?}"),
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert_eq!(shown.split_whitespace().count(), 2_000, "nothing dropped");
+
+    // A bound smaller than a character still moves on, a character at a time.
+    let wide = "😀é".repeat(50);
+    let doc = parse_document(&wide, options(1));
+    assert_eq!(doc.covered_utf8, wide.len() as u64);
+    assert_eq!(doc.blocks.len(), 100, "one block per character");
+}
+
+#[test]
+fn bare_urls_become_links_through_the_policy_outside_code_and_links() {
+    let link = |url: &str, label: &str| MdInline::Link { url: url.into(), title: None, children: vec![text(label)] };
+    let b = blocks("See https://example.com/a, www.example.org and `https://code.example` or [x https://in.example](https://l.example).");
+    let MdBlock::Paragraph { inlines } = &b[0] else { panic!("{b:?}") };
+    assert_eq!(
+        inlines[..4],
+        [
+            text("See "),
+            link("https://example.com/a", "https://example.com/a"),
+            text(", "),
+            link("http://www.example.org", "www.example.org")
+        ]
+    );
+    assert!(matches!(&inlines[5], MdInline::Code { text } if text == "https://code.example"), "{inlines:?}");
+    let MdInline::Link { url, children, .. } = &inlines[7] else { panic!("{inlines:?}") };
+    assert_eq!(
+        (url.as_str(), children),
+        ("https://l.example", &vec![text("x https://in.example")]),
+        "no link in a link"
+    );
+
+    // The policy decides: an http link the gate refuses stays text; v0.9 has no links at all.
+    let strict = UrlPolicyHttpsOnly;
+    let options = Arc::new(MarkdownOptions::new(Profile::Chat, Arc::new(strict)));
+    assert_eq!(
+        parse_document("go www.example.org now", options).blocks,
+        [MdBlock::Paragraph { inlines: vec![text("go www.example.org now")] }]
+    );
+    let v09 = Arc::new(MarkdownOptions::new(Profile::A2uiV09, Arc::new(AnyUrl)));
+    assert_eq!(
+        parse_document("# https://example.com", v09).blocks,
+        [MdBlock::Heading { level: 1, inlines: vec![text("https://example.com")] }]
+    );
+    // Off (the CommonMark check): text.
+    let off = Arc::new(MarkdownOptions { autolinks: false, ..MarkdownOptions::new(Profile::Chat, Arc::new(HttpOnly)) });
+    assert_eq!(
+        parse_document("https://example.com", off).blocks,
+        [MdBlock::Paragraph { inlines: vec![text("https://example.com")] }]
+    );
+    // A table cell and a list item link too.
+    let html = to_html(&blocks("| a |\n|---|\n| www.x.io |\n\n- https://y.io\n"));
+    assert!(html.contains(r#"<td><a href="http://www.x.io">www.x.io</a></td>"#), "{html}");
+    assert!(html.contains(r#"<li><a href="https://y.io">https://y.io</a></li>"#), "{html}");
+}
+
+#[derive(Debug)]
+struct UrlPolicyHttpsOnly;
+
+impl UrlGate for UrlPolicyHttpsOnly {
+    fn allows_link(&self, url: &str) -> bool {
+        url.starts_with("https://")
+    }
+    fn allows_image(&self, _url: &str) -> bool {
+        false
+    }
+}
+
+#[test]
+fn autolinks_are_charged_to_the_node_bound() {
+    let limits = agentui_markdown::MarkdownLimits { max_nodes: 3, ..Default::default() };
+    let options = Arc::new(MarkdownOptions { limits, ..MarkdownOptions::new(Profile::Chat, Arc::new(HttpOnly)) });
+    // Paragraph and text take 2 nodes: one left, not enough for a link and its text.
+    let b = parse_document("a https://x.io b", options).blocks;
+    assert_eq!(b, [MdBlock::Paragraph { inlines: vec![text("a https://x.io b")] }]);
 }

@@ -6,12 +6,14 @@
 //!
 //! The same two runs are also read as a UI reads them, through a view subscription pulling
 //! batches until the run's end is shown, with the chat Markdown tree built (on) and without it
-//! (off): what Markdown costs per event (issue 25 asks for at most 1.5×).
+//! (off): what Markdown costs per event (issue 25 asks for at most 1.5×). Before the timed
+//! runs, each view run is made twice more, off and on alternately, and its peak RSS printed
+//! (`PEAK RSS` lines: VmHWM reset before the run, Linux), for the within-10 % comparison.
 
 use std::time::{Duration, Instant};
 
 use agentui_agui::message::Role;
-use agentui_runtime::session::{ConversationSession, RunPhase, SessionOptions};
+use agentui_runtime::session::{ChatMarkdown, ConversationSession, RunPhase, SessionOptions};
 use agentui_runtime::view::MessageDiff;
 use agentui_runtime::{Conversation, ConversationDelta, Observed};
 use agentui_test_server::{Reply, Step, TestServer};
@@ -73,18 +75,34 @@ async fn play(server: &TestServer, body: &[u8], thread_id: &str) -> (Duration, u
 }
 
 /// One run of `body` read through a view subscription (Markdown `on` or off) until a batch shows
-/// the run finished, timed from the send to that batch. Returns the time and the Markdown diffs.
+/// the run finished, timed from the send to that batch. Returns the time and the diffs that carry
+/// Markdown.
 async fn play_view(server: &TestServer, body: &[u8], thread_id: &str, markdown: bool) -> (Duration, usize) {
     server.push(Reply::sse_steps(vec![Step::Send(body.to_vec())]));
-    let options = SessionOptions { thread_id: Some(thread_id.to_owned()), ..SessionOptions::default() };
+    // Off as an app turns it off (`ConversationOptions.chat_markdown`).
+    let options = SessionOptions {
+        thread_id: Some(thread_id.to_owned()),
+        chat_markdown: ChatMarkdown { enabled: markdown, images: false },
+        ..SessionOptions::default()
+    };
     let session = ConversationSession::connect(&server.url("/agent"), &[], options).expect("session");
     let conversation = Conversation::start(session, tokio::runtime::Handle::current());
-    let view = if markdown { conversation.subscribe_view() } else { conversation.subscribe_view_with_markdown(None) };
+    let view = conversation.subscribe_view();
     let start = Instant::now();
     let reader = tokio::spawn(async move {
         let mut trees = 0usize;
         while let Some(batch) = view.next_batch().await {
-            trees += batch.messages.iter().filter(|d| matches!(d, MessageDiff::Markdown { .. })).count();
+            // Markdown diffs, or items that carry a tree (a reader that fell behind gets a reset).
+            trees += batch
+                .messages
+                .iter()
+                .filter(|d| match d {
+                    MessageDiff::Markdown { .. } => true,
+                    MessageDiff::Insert { item, .. } | MessageDiff::Set { item, .. } => item.markdown.is_some(),
+                    MessageDiff::Reset { items } => items.iter().any(|i| i.markdown.is_some()),
+                    _ => false,
+                })
+                .count();
             if matches!(batch.phase, Some(RunPhase::Finished { .. })) {
                 break;
             }
@@ -96,11 +114,39 @@ async fn play_view(server: &TestServer, body: &[u8], thread_id: &str, markdown: 
     (start.elapsed(), trees)
 }
 
+/// A field of `/proc/self/status` in MB (0 where there is none).
+fn status_mb(field: &str) -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kb = status
+        .lines()
+        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':')?.split_whitespace().next()?.parse::<f64>().ok());
+    kb.unwrap_or(0.0) / 1024.0
+}
+
+/// Prints the peak RSS of `run`: VmHWM reset before it (`clear_refs` 5), read after it.
+fn print_peak_rss(label: &str, run: impl FnOnce()) {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    let start = status_mb("VmRSS");
+    run();
+    let peak = status_mb("VmHWM");
+    println!("PEAK RSS {label}: {peak:.1} MB ({start:.1} MB at the start, +{:.1} MB)", peak - start);
+}
+
 fn deltas(c: &mut Criterion) {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let server = runtime.block_on(TestServer::start(Vec::new()));
     let workload = std::fs::read(WORKLOAD).expect("the bench workload (shared/bench)");
     let million = one_char_deltas(DELTAS);
+
+    for markdown in [false, true, false, true] {
+        let on = if markdown { "on" } else { "off" };
+        print_peak_rss(&format!("view, Markdown {on}: 62,043 events"), || {
+            runtime.block_on(play_view(&server, &workload, WORKLOAD_THREAD, markdown));
+        });
+        print_peak_rss(&format!("view, Markdown {on}: 1M one-character deltas"), || {
+            runtime.block_on(play_view(&server, &million, "t", markdown));
+        });
+    }
 
     let mut group = c.benchmark_group("conversation_over_loopback");
     group.sample_size(10).measurement_time(Duration::from_secs(20));
@@ -134,7 +180,7 @@ fn deltas(c: &mut Criterion) {
                 let mut total = Duration::ZERO;
                 for _ in 0..iters {
                     let (elapsed, trees) = runtime.block_on(play_view(&server, &workload, WORKLOAD_THREAD, markdown));
-                    assert_eq!(trees > 0, markdown, "Markdown diffs only when on");
+                    assert_eq!(trees > 0, markdown, "Markdown trees only when on");
                     total += elapsed;
                 }
                 total

@@ -196,6 +196,8 @@ struct RunRequest {
 
 struct Inner {
     thread_id: String,
+    /// The chat view's Markdown, from the session's options.
+    markdown: Option<Arc<agentui_markdown::MarkdownOptions>>,
     shared: SharedParts,
     observers: Arc<Observers>,
     runs: mpsc::UnboundedSender<RunRequest>,
@@ -301,6 +303,7 @@ impl Conversation {
         let cancel_epoch = watch::Sender::new(0u64);
         let inner = Inner {
             thread_id,
+            markdown: session.chat_markdown(),
             shared: session.shared().clone(),
             observers: observers.clone(),
             runs,
@@ -409,9 +412,10 @@ impl Conversation {
         Subscription { observers: self.inner.observers.clone(), inbox: self.inner.observers.subscribe() }
     }
 
-    /// What a UI shows, as list diffs pulled a batch at a time (see [`crate::view`]).
+    /// What a UI shows, as list diffs pulled a batch at a time (see [`crate::view`]); chat
+    /// Markdown as the session's options say ([`crate::session::SessionOptions::chat_markdown`]).
     pub fn subscribe_view(&self) -> ViewSubscription {
-        self.subscribe_view_with(ViewFeed::new())
+        self.subscribe_view_with(ViewFeed::with_markdown(self.inner.markdown.clone()))
     }
 
     /// [`Conversation::subscribe_view`] with chat Markdown under `markdown` (an app's URL policy,

@@ -771,3 +771,27 @@ fn validation_regexp_is_a_whole_value_check_run_in_linear_time() {
     g.set_value("z", "/word", json!("aaaa")).unwrap();
     assert_eq!(message(&g, "word"), None);
 }
+
+#[test]
+fn text_markdown_is_bounded_by_the_surface_limits() {
+    use agentui_markdown::{MarkdownLimits, MdBlock, PlainReason};
+
+    let text = "> > nested\n\n| a | b | c |\n|---|---|---|\n| 1 | 2 | 3 |\n";
+    let tree = |limits: Limits| {
+        let mut g = SurfaceGroup::new(CatalogRegistry::with_basic(), limits);
+        assert_clean(&g.process_value(&create("s")));
+        assert_clean(&g.process_value(&components("s", json!([{"id": "root", "component": "Text", "text": text}]))));
+        g.surface("s").unwrap().node("root").unwrap().markdown.clone().expect("a Text has a tree")
+    };
+    let roomy = tree(Limits::default());
+    assert!(matches!(&roomy[0], MdBlock::Quote { blocks } if matches!(blocks[0], MdBlock::Quote { .. })));
+    assert!(matches!(roomy[1], MdBlock::Table { .. }));
+
+    let small = MarkdownLimits { max_depth: 1, max_table_cells: 5, ..MarkdownLimits::default() };
+    let bounded = tree(Limits { markdown: small, ..Limits::default() });
+    let MdBlock::Quote { blocks } = &bounded[0] else { panic!("{bounded:?}") };
+    assert!(matches!(&blocks[0], MdBlock::PlainText { reason: PlainReason::TooDeep, text } if text.contains("nested")));
+    assert!(
+        matches!(&bounded[1], MdBlock::PlainText { reason: PlainReason::TooManyCells, text } if text.contains("| 3 |"))
+    );
+}

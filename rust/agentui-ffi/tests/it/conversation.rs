@@ -294,3 +294,43 @@ async fn views_nobody_reads_do_not_stall_the_conversation_and_catch_up_whole() {
     }
     f.agent.stop().unwrap();
 }
+
+/// The assistant's item as the view shows it after one run under `options`.
+async fn answer_under(options: ConversationOptions) -> agentui_ffi::ChatItem {
+    let agent = agentui_ffi::demo::start_demo_agent().expect("demo agent starts");
+    let runtime = Runtime::new().expect("runtime starts");
+    let conversation = runtime.connect(agent.agent_url(), Vec::new(), options).expect("connect");
+    let view = conversation.subscribe_view();
+    let mut shown = Shown::default();
+    tokio::time::timeout(LIMIT, conversation.send_message("hello".into())).await.unwrap().unwrap();
+    shown.settle(&view).await;
+    agent.stop().unwrap();
+    shown.items.into_iter().rfind(|i| i.role == Role::Assistant).expect("an answer")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_app_turns_chat_markdown_off_and_bounds_it_through_its_memory_budget() {
+    use agentui_ffi::{MdBlock, PlainReason};
+
+    let on = answer_under(ConversationOptions::default()).await;
+    let tree = on.markdown.expect("on by default");
+    assert!(matches!(tree.blocks[..], [MdBlock::Paragraph { .. }]), "{:?}", tree.blocks);
+
+    let off = answer_under(ConversationOptions { chat_markdown: false, ..Default::default() }).await;
+    assert_eq!(off.text, on.text);
+    assert_eq!(off.markdown, None, "an app that draws its text itself gets no tree");
+
+    // No node allowed: the paragraph is shown as its source.
+    let budget = agentui_ffi::MemoryBudget { max_markdown_nodes: 0, ..agentui_ffi::default_memory_budget() };
+    let bounded = answer_under(ConversationOptions { memory_budget: Some(budget), ..Default::default() }).await;
+    let tree = bounded.markdown.expect("a tree");
+    match &tree.blocks[..] {
+        [MdBlock::PlainText { text, reason: PlainReason::TooManyNodes }] => assert_eq!(text, &on.text),
+        other => panic!("{other:?}"),
+    }
+    // A parse bound of 64 bytes: the paragraph is cut into blocks of at most 64 bytes.
+    let budget = agentui_ffi::MemoryBudget { max_markdown_parse_bytes: 64, ..agentui_ffi::default_memory_budget() };
+    let cut = answer_under(ConversationOptions { memory_budget: Some(budget), ..Default::default() }).await;
+    let blocks = cut.markdown.expect("a tree").blocks;
+    assert!(blocks.len() >= on.text.len() / 64, "{} blocks for {} bytes", blocks.len(), on.text.len());
+}

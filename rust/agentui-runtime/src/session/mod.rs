@@ -60,6 +60,7 @@ use crate::budget::SurfaceBudget;
 use crate::observe::ConversationDelta;
 use crate::shared_conversation::{ConversationGuard, SharedConversation};
 use agentui_a2ui::catalog::CatalogRegistry;
+use agentui_a2ui::functions::UrlPolicy;
 use agentui_a2ui::{Limits as A2uiLimits, Localization, SurfaceGroup};
 use agentui_agui::message::{ContentPart, Context, Interrupt, Message, MessageContent, Role};
 use agentui_agui::pipeline::PipelineOptions;
@@ -67,6 +68,7 @@ use agentui_agui::reducer::ConversationState;
 use agentui_agui::transport::{CancelToken, HttpTransport, TransportOptions};
 use agentui_agui::MemoryBudget;
 use agentui_agui::PeerEra;
+use agentui_markdown::{MarkdownOptions, Profile};
 use ids::IdGenerator;
 use listener::Listeners;
 use outbox::{worth_sending_again, Outbox, OutboxEntry, OutboxPayload};
@@ -96,6 +98,28 @@ pub struct SessionOptions {
     pub localization: Localization,
     /// The MIME types the app sends as attachments (sizes come from `budget`).
     pub attachments: AttachmentPolicy,
+    /// The URL schemes the app allows: `openUrl` from surfaces, surface media, and the links
+    /// (with the `openUrl` rule) and images (with the media rule) of Markdown. http and https by
+    /// default.
+    pub url_policy: UrlPolicy,
+    /// Whether chat messages carry a Markdown tree, and whether its images are shown.
+    pub chat_markdown: ChatMarkdown,
+}
+
+/// An app's switch on the Markdown of chat messages: on, images off by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChatMarkdown {
+    /// Off: messages carry no tree (an app that draws its text itself), and no parse is done.
+    pub enabled: bool,
+    /// Markdown images in chat text; when on, their URLs go through the media rule of the
+    /// session's URL policy. Off: their alt text is shown.
+    pub images: bool,
+}
+
+impl Default for ChatMarkdown {
+    fn default() -> Self {
+        ChatMarkdown { enabled: true, images: false }
+    }
 }
 
 impl SessionOptions {
@@ -120,6 +144,8 @@ impl Default for SessionOptions {
             budget: MemoryBudget::default(),
             localization: Localization::default(),
             attachments: AttachmentPolicy::default(),
+            url_policy: UrlPolicy::default(),
+            chat_markdown: ChatMarkdown::default(),
         }
     }
 }
@@ -344,7 +370,8 @@ impl ConversationSession {
         let options = options.budgeted();
         transport.set_sse_limits(options.transport.sse_limits);
         let group = SurfaceGroup::new(CatalogRegistry::with_basic(), options.budget.a2ui_limits(A2uiLimits::default()))
-            .with_localization(options.localization.clone());
+            .with_localization(options.localization.clone())
+            .with_url_policy(options.url_policy.clone());
         let a2ui = A2uiBridge::with_limits(group, options.budget.bridge_limits(BridgeLimits::default()));
         let mut ids = IdGenerator::new();
         let thread_id = options.thread_id.clone().unwrap_or_else(|| ids.next("thread"));
@@ -413,6 +440,19 @@ impl ConversationSession {
         self.shared.listeners.delta(ConversationDelta::StateReplaced(conversation.state().clone()));
         drop(conversation);
         self.shared.listeners.delta(ConversationDelta::Interrupts(Vec::new()));
+    }
+
+    /// How the chat view builds the Markdown of messages: the session's URL policy, its budget's
+    /// Markdown bounds, the app's switch; `None` when the app turned it off.
+    pub fn chat_markdown(&self) -> Option<Arc<MarkdownOptions>> {
+        let switch = self.options.chat_markdown;
+        switch.enabled.then(|| {
+            Arc::new(MarkdownOptions {
+                images: switch.images,
+                limits: self.options.budget.markdown_limits(),
+                ..MarkdownOptions::new(Profile::Chat, Arc::new(self.options.url_policy.clone()))
+            })
+        })
     }
 
     pub fn thread_id(&self) -> &str {

@@ -629,4 +629,53 @@ mod markdown {
         assert_eq!(shown.items[0].text, ANSWER);
         assert_eq!(shown.items[0].markdown.as_ref(), Some(&restored), "the run's end flushes what lagged");
     }
+
+    #[test]
+    fn the_session_options_decide_links_images_and_bounds_of_chat_markdown() {
+        use agentui_a2ui::functions::UrlPolicy;
+        use agentui_agui::MemoryBudget;
+        use agentui_markdown::PlainReason;
+        use agentui_runtime::session::{ChatMarkdown, ConversationSession, SessionOptions};
+        use agentui_runtime::SurfaceBudget;
+
+        let budget = MemoryBudget { max_markdown_depth: 2, max_markdown_table_cells: 5, ..MemoryBudget::default() };
+        assert_eq!(budget.a2ui_limits(Default::default()).markdown, budget.markdown_limits(), "surfaces too");
+        let options = SessionOptions {
+            url_policy: UrlPolicy { allowed_schemes: vec!["https".into(), "myapp".into()] },
+            chat_markdown: ChatMarkdown { enabled: true, images: true },
+            budget,
+            ..SessionOptions::default()
+        };
+        let session = ConversationSession::connect("http://127.0.0.1:9/agent", &[], options.clone()).unwrap();
+        let markdown = session.chat_markdown().expect("on");
+        let text = "[a](http://x.example/a) [b](https://x.example/b) ![i](myapp://i) ![j](http://x.example/j)\n\n\
+> > > deep\n\n| a | b | c |\n|---|---|---|\n| 1 | 2 | 3 |\n";
+        let snapshot =
+            ConversationSnapshot { messages: vec![message("a", Role::Assistant, text)], ..Default::default() };
+        let mut shown = Shown::default();
+        let mut feed = ViewFeed::with_markdown(Some(markdown));
+        for batch in feed_each(&mut feed, vec![Observed::Snapshot(Box::new(snapshot))]) {
+            shown.apply(batch);
+        }
+        let tree = shown.items[0].markdown.as_ref().unwrap();
+        let MdBlock::Paragraph { inlines } = &tree.blocks[0] else { panic!("{tree:?}") };
+        let links: Vec<&str> = inlines
+            .iter()
+            .filter_map(|i| if let MdInline::Link { url, .. } = i { Some(url.as_str()) } else { None })
+            .collect();
+        assert_eq!(links, ["https://x.example/b"], "the app's list: http is not in it");
+        let images: Vec<&str> = inlines
+            .iter()
+            .filter_map(|i| if let MdInline::Image { url, .. } = i { Some(url.as_str()) } else { None })
+            .collect();
+        assert_eq!(images, ["myapp://i"], "images on, through the media rule");
+        let MdBlock::Quote { blocks } = &tree.blocks[1] else { panic!("{tree:?}") };
+        let MdBlock::Quote { blocks } = &blocks[0] else { panic!("{tree:?}") };
+        assert!(matches!(&blocks[0], MdBlock::PlainText { reason: PlainReason::TooDeep, .. }), "{blocks:?}");
+        assert!(matches!(&tree.blocks[2], MdBlock::PlainText { reason: PlainReason::TooManyCells, .. }));
+
+        let off = SessionOptions { chat_markdown: ChatMarkdown { enabled: false, images: true }, ..options };
+        let session = ConversationSession::connect("http://127.0.0.1:9/agent", &[], off).unwrap();
+        assert!(session.chat_markdown().is_none(), "off: no tree");
+    }
 }

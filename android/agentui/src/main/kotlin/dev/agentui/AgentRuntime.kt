@@ -228,6 +228,16 @@ data class AgentOptions(
      * null: images, audio, video, PDF and plain text.
      */
     val allowedAttachmentTypes: List<String>? = null,
+    /**
+     * The URL schemes the app allows: what `openUrl` may open (never beyond http and https),
+     * surface media, and the links and images of Markdown, which follow the same two rules;
+     * null: http and https.
+     */
+    val allowedUrlSchemes: List<String>? = null,
+    /** Whether chat messages carry a Markdown tree (`ChatItem.markdown`); off: no parse. */
+    val chatMarkdown: Boolean = true,
+    /** Whether Markdown images in chat are shown (through [allowedUrlSchemes]); off: alt text. */
+    val markdownImages: Boolean = false,
 ) {
     internal fun toNative() = ConversationOptions(
         threadId = threadId,
@@ -245,5 +255,8 @@ data class AgentOptions(
         locale = locale ?: Locale.getDefault().toLanguageTag(),
         timeZone = timeZone ?: TimeZone.getDefault().id,
         allowedAttachmentTypes = allowedAttachmentTypes,
+        allowedUrlSchemes = allowedUrlSchemes,
+        chatMarkdown = chatMarkdown,
+        markdownImages = markdownImages,
     )
 }

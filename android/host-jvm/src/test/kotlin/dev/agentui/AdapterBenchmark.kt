@@ -16,6 +16,9 @@ import kotlin.test.assertIs
  * Issue 10's figures for the Kotlin adapter on the host JVM (run with `-Pbench`; printed, not
  * asserted against a time): the 62,043-event bench run and 1M one-character deltas.
  * [SetValueBenchmark] has the third.
+ *
+ * Chat Markdown is on, as an app gets it; `-Dagentui.bench.markdown=off` runs the same with it
+ * off (issue 25 compares the two, each in its own JVM so the peak RSS is its own).
  */
 @Tag("benchmark")
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
@@ -66,7 +69,7 @@ class AdapterBenchmark {
     private fun timedRun(url: String, threadId: String, until: (AgentConversation) -> Boolean): Run {
         val main = MainThread()
         // A recorded stream answers on its own thread: continue that one.
-        val conversation = Fixtures.runtime.connect(url, options = AgentOptions(threadId = threadId), dispatcher = main.dispatcher)
+        val conversation = Fixtures.runtime.connect(url, options = AgentOptions(threadId = threadId, chatMarkdown = MARKDOWN), dispatcher = main.dispatcher)
         val t0 = System.nanoTime()
         runBlocking { conversation.send("go") }
         val ms = (System.nanoTime() - t0) / 1e6
@@ -81,6 +84,8 @@ class AdapterBenchmark {
 
     private companion object {
         const val BENCH_THREAD = "thread-bench-0001"
+        val MARKDOWN = System.getProperty("agentui.bench.markdown", "on") != "off"
+        val MARKDOWN_LABEL = if (MARKDOWN) "Markdown on" else "Markdown off"
     }
 
     /**
@@ -144,7 +149,7 @@ class AdapterBenchmark {
                     assertIs<RunPhase.Finished>(it.phase.value)
                 },
             )
-            report("62,043-event run -> AgentConversation flows (4,040 messages)", 62_043, runs)
+            report("62,043-event run -> AgentConversation flows (4,040 messages), $MARKDOWN_LABEL", 62_043, runs)
         }
     }
 
@@ -159,7 +164,7 @@ class AdapterBenchmark {
                 run = { timedRun(server.url, "t") { it.messages.value.lastOrNull()?.text?.length == deltas } },
                 check = { assertEquals(deltas, it.messages.value.last().text.length) },
             )
-            report("1M one-character deltas -> AgentConversation flows", deltas + 4, runs)
+            report("1M one-character deltas -> AgentConversation flows, $MARKDOWN_LABEL", deltas + 4, runs)
         }
     }
 }

@@ -317,6 +317,20 @@ class AgentConversationTest {
         }
 
     @Test
+    fun `the app's options turn chat Markdown off and bound it through the memory budget`(): Unit = runBlocking {
+        suspend fun answer(options: AgentOptions) = connect(options = options).use { conversation ->
+            conversation.send("hello")
+            conversation.messages.value.last { it.role == Role.ASSISTANT }
+        }
+        assertTrue(answer(AgentOptions()).markdown != null, "on by default")
+        assertEquals(null, answer(AgentOptions(chatMarkdown = false)).markdown, "off: no tree")
+        val bounded = answer(AgentOptions(memoryBudget = MemoryBudget(maxMarkdownNodes = 0uL))).markdown!!
+        val block = bounded.blocks.single()
+        assertIs<dev.agentui.core.markdown.MdBlock.PlainText>(block)
+        assertEquals(dev.agentui.core.markdown.PlainReason.TOO_MANY_NODES, block.reason)
+    }
+
+    @Test
     fun `an agent error is a Kotlin exception`(): Unit = runBlocking {
         connect().use { conversation ->
             val error = runCatching { conversation.send("please fail") }.exceptionOrNull()
