@@ -516,6 +516,19 @@ impl SurfaceGroup {
     /// now and builds the `action` message, or runs a local function call. A node whose checks
     /// fail is disabled and refuses.
     pub fn dispatch_action(&mut self, surface_id: &str, instance_id: &str) -> Result<ActionOutcome, A2uiError> {
+        self.dispatch_action_with_extensions(surface_id, instance_id, Map::new())
+    }
+
+    /// [`Self::dispatch_action`] with renderer-side metadata for the agent: v1.0's
+    /// `action.metadata.extensions` (e.g. an audit token the app adds). Its keys must be Unicode
+    /// identifiers, and only a v1.0 action has the field: metadata for an older surface's action
+    /// is refused rather than dropped.
+    pub fn dispatch_action_with_extensions(
+        &mut self,
+        surface_id: &str,
+        instance_id: &str,
+        extensions: Map<String, Value>,
+    ) -> Result<ActionOutcome, A2uiError> {
         let surface = self.surface(surface_id).ok_or_else(|| A2uiError::UnknownSurface(surface_id.to_owned()))?;
         let node = surface.node(instance_id).ok_or_else(|| A2uiError::UnknownComponent(instance_id.to_owned()))?;
         if !node.enabled {
@@ -538,6 +551,16 @@ impl SurfaceGroup {
                 let user_message = user_message.as_ref().map(|m| functions::coerce_to_string(&ev.eval(m)));
                 // A v1.0 surface draws from v1.0 catalogs only: its action is a v1.0 message.
                 let version = if surface.catalog().is_v1() { wire::Version::V1_0 } else { wire::Version::V0_9 };
+                if !extensions.is_empty() && version != wire::Version::V1_0 {
+                    return Err(A2uiError::ActionRefused(format!(
+                        "action metadata is v1.0 only; surface {surface_id} is not v1.0"
+                    )));
+                }
+                if let Some(key) = extensions.keys().find(|k| !wire::v10::is_unicode_identifier(k)) {
+                    return Err(A2uiError::ActionRefused(format!(
+                        "action metadata extension key {key:?} is not a Unicode identifier"
+                    )));
+                }
                 let message = ClientMessage::Action(ActionMessage {
                     name: name.to_string(),
                     surface_id: surface_id.to_owned(),
@@ -545,6 +568,7 @@ impl SurfaceGroup {
                     timestamp: (self.clock)(),
                     context,
                     user_message,
+                    extensions,
                     version,
                 });
                 let client_data_model = surface.send_data_model().then(|| surface::data_model_report(&[surface]));

@@ -233,6 +233,9 @@ pub struct ActionMessage {
     pub context: Map<String, Value>,
     /// v1.0: the event's `userMessage`, its bindings resolved.
     pub user_message: Option<String>,
+    /// v1.0: the renderer-side `metadata.extensions` the host attached at dispatch (keys are
+    /// Unicode identifiers); empty writes no `metadata`.
+    pub extensions: Map<String, Value>,
     /// The version of the surface the action comes from: a v1.0 surface's action is a v1.0
     /// message (with `userMessage`); any other is written as v0.9 (v0.8 has its own form).
     pub version: Version,
@@ -323,6 +326,9 @@ impl ClientMessage {
                 let version = if a.version == Version::V1_0 {
                     if let Some(message) = &a.user_message {
                         body["userMessage"] = Value::String(message.clone());
+                    }
+                    if !a.extensions.is_empty() {
+                        body["metadata"] = json!({"extensions": a.extensions});
                     }
                     v10::EMITTED_VERSION
                 } else {

@@ -455,6 +455,46 @@ fn v10_action_carries_its_user_message_and_v09_has_none() {
     assert!(wire["action"].get("userMessage").is_none());
 }
 
+/// renderer_to_agent.json's `action.metadata.extensions`: what the app attaches at dispatch
+/// reaches the agent; a key that is no Unicode identifier, or metadata for a v0.9 action (which
+/// has no such field), is refused rather than sent or dropped.
+#[test]
+fn v10_action_carries_the_apps_metadata_extensions() {
+    let mut group = SurfaceGroup::default();
+    assert_clean(&group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID,
+               "components": [{"id": "root", "component": "Button", "child": "c", "action": {"event": {"name": "go"}}},
+                              text("c", json!("Go"))]}),
+    )));
+    let extensions = |key: &str| {
+        let mut map = serde_json::Map::new();
+        map.insert(key.into(), json!({"signature": "abc123token"}));
+        map
+    };
+    let wire = group
+        .dispatch_action_with_extensions("s", "root", extensions("client_audit"))
+        .unwrap()
+        .message
+        .unwrap()
+        .to_wire();
+    assert_eq!(wire["action"]["metadata"], json!({"extensions": {"client_audit": {"signature": "abc123token"}}}));
+    // None attached: no `metadata` at all.
+    let wire = group.dispatch_action("s", "root").unwrap().message.unwrap().to_wire();
+    assert!(wire["action"].get("metadata").is_none(), "{wire}");
+    let err = group.dispatch_action_with_extensions("s", "root", extensions("invalid.key")).unwrap_err();
+    assert_eq!(err.code(), "ACTION_REFUSED", "{err}");
+
+    let mut group = SurfaceGroup::default();
+    group
+        .process_value(&json!({"version": "v0.9", "createSurface": {"surfaceId": "t", "catalogId": BASIC_CATALOG_ID}}));
+    group.process_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "t", "components": [
+        {"id": "root", "component": "Button", "child": "c", "action": {"event": {"name": "go"}}}, text("c", json!("Go"))]}}));
+    let err = group.dispatch_action_with_extensions("t", "root", extensions("client_audit")).unwrap_err();
+    assert!(err.to_string().contains("v1.0 only"), "{err}");
+    assert!(group.dispatch_action("t", "root").unwrap().message.is_some());
+}
+
 #[test]
 fn checks_give_structured_results_in_v10_and_booleans_in_v09() {
     let field = |checks: Value| json!({"id": "f", "component": "TextField", "label": "Email", "value": {"@path": "/email"}, "checks": checks});
