@@ -1488,6 +1488,12 @@ mod tests {
         // v1.0 August, catalogs/basic/v1) types these arguments, so the literal is refused by
         // the call's schema before evaluation. The engine's functions do count a bound array
         // and read a numeric string (functions::tests); only the literal is refused.
+        // Which side is newer: SOURCE.txt puts both in its later layer ("Layer 2, later files
+        // ...: catalogs/basic/v1/catalog.json, catalogs/basic/v1/examples/*, conformance/**")
+        // and says of them "The index gives no dates to order these files". Nothing shows
+        // functions.yaml newer than the catalog it loads, and every other file agrees with the
+        // catalog, so the argument types stay checked (relaxing them would also let an agent's
+        // wrongly typed argument through unreported).
         ("test_evaluate_function_length_array_count_valid", "length.value is DynamicString in every basic catalog of the pack; the case passes a literal array"),
         ("test_evaluate_function_length_array_count_too_short", "length.value is DynamicString in every basic catalog of the pack; the case passes a literal array"),
         ("test_evaluate_function_numeric_valid_string", "numeric.value is DynamicNumber in every basic catalog of the pack; the case passes a literal string"),
