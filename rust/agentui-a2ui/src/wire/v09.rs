@@ -301,6 +301,18 @@ pub enum ClientMessage {
     Error(ErrorMessage),
     /// v1.0 only; its envelope says `"v1.0"`.
     RendererFunctionResponse(FunctionResponseMessage),
+    /// v1.0: the renderer asks the agent to run a function (`callAgentFunction`).
+    CallAgentFunction(CallAgentFunctionMessage),
+}
+
+/// v1.0 `callAgentFunction`: the agent answers with an `agentFunctionResponse` naming
+/// `function_call_id`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallAgentFunctionMessage {
+    pub surface_id: String,
+    pub function_call_id: String,
+    /// The `FunctionCall` object (`{"call" | "@call": name, "args": {...}, "catalogId"?}`).
+    pub call_function: Value,
 }
 
 impl ClientMessage {
@@ -309,6 +321,7 @@ impl ClientMessage {
             ClientMessage::Action(a) => &a.surface_id,
             ClientMessage::Error(e) => &e.surface_id,
             ClientMessage::RendererFunctionResponse(_) => "",
+            ClientMessage::CallAgentFunction(c) => &c.surface_id,
         }
     }
 
@@ -344,6 +357,10 @@ impl ClientMessage {
                 let version = if e.version == Version::V1_0 { v10::EMITTED_VERSION } else { EMITTED_VERSION };
                 json!({"version": version, "error": body})
             }
+            ClientMessage::CallAgentFunction(c) => json!({
+                "version": v10::EMITTED_VERSION,
+                "callAgentFunction": {"surfaceId": c.surface_id, "functionCallId": c.function_call_id, "callFunction": c.call_function},
+            }),
             ClientMessage::RendererFunctionResponse(r) => json!({
                 "version": v10::EMITTED_VERSION,
                 "rendererFunctionResponse": function_response_body(&r.function_call_id, &r.result),

@@ -495,6 +495,48 @@ fn v10_action_carries_the_apps_metadata_extensions() {
     assert!(group.dispatch_action("t", "root").unwrap().message.is_some());
 }
 
+/// renderer_to_agent.json's `callAgentFunction` and its `agentFunctionResponse`: the answer is
+/// handed over once, by its `functionCallId`; an answer to no waiting call, a duplicate id, a
+/// call naming no function and a v0.9 surface change nothing or are refused.
+#[test]
+fn call_agent_function_is_answered_by_its_call_id() {
+    let mut group = SurfaceGroup::default();
+    assert_clean(
+        &group.process_value(&v10("createSurface", json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID}))),
+    );
+    let call = json!({"call": "queryInventory", "args": {"sku": "X-1"}});
+    let wire = group.call_agent_function("s", "c1", call.clone()).unwrap().to_wire();
+    assert_eq!(
+        wire,
+        json!({"version": "v1.0", "callAgentFunction": {"surfaceId": "s", "functionCallId": "c1", "callFunction": call}})
+    );
+    assert!(group.call_agent_function("s", "c1", call.clone()).is_err(), "c1 already waits");
+    assert!(group.call_agent_function("s", "c2", json!({"args": {}})).is_err(), "no function named");
+
+    let answer = json!({"version": "v1.0", "agentFunctionResponse": {"functionCallId": "c1", "value": {"inStock": 3}}});
+    let stray = json!({"version": "v1.0", "agentFunctionResponse": {"functionCallId": "zz", "value": 1}});
+    assert!(group.process_value(&stray).agent_function_responses.is_empty());
+    let outcome = group.process_value(&answer);
+    assert_eq!(outcome.agent_function_responses.len(), 1);
+    assert_eq!(outcome.agent_function_responses[0].function_call_id, "c1");
+    assert_eq!(outcome.agent_function_responses[0].result, Ok(json!({"inStock": 3})));
+    assert!(outcome.emitted.is_empty());
+    // Answered once: the same answer again is stray, and the id may be used again.
+    assert!(group.process_value(&answer).agent_function_responses.is_empty());
+    assert!(group.call_agent_function("s", "c1", call.clone()).is_ok());
+
+    // At most MAX_PENDING_AGENT_CALLS wait.
+    for i in 1..agentui_a2ui::group::MAX_PENDING_AGENT_CALLS {
+        group.call_agent_function("s", &format!("n{i}"), call.clone()).unwrap();
+    }
+    assert!(group.call_agent_function("s", "one-too-many", call.clone()).is_err());
+
+    let mut group = SurfaceGroup::default();
+    group
+        .process_value(&json!({"version": "v0.9", "createSurface": {"surfaceId": "t", "catalogId": BASIC_CATALOG_ID}}));
+    assert!(group.call_agent_function("t", "c1", call).unwrap_err().to_string().contains("not v1.0"));
+}
+
 #[test]
 fn checks_give_structured_results_in_v10_and_booleans_in_v09() {
     let field = |checks: Value| json!({"id": "f", "component": "TextField", "label": "Email", "value": {"@path": "/email"}, "checks": checks});
