@@ -18,7 +18,9 @@ use crate::node::SurfaceDiff;
 use crate::resolve::{ResolveOptions, ScopedEvaluator};
 use crate::surface::{self, OtherCatalogs, Surface};
 use crate::wire;
-use crate::wire::v09::{ActionMessage, ClientMessage, ErrorMessage, FunctionResponseMessage, ServerMessage};
+use crate::wire::v09::{
+    ActionMessage, CallAgentFunctionMessage, ClientMessage, ErrorMessage, FunctionResponseMessage, ServerMessage,
+};
 use crate::wire::v10;
 
 /// v1.0 error code of a `callRendererFunction` the renderer will not run.
@@ -44,16 +46,22 @@ pub struct Outcome {
     pub events: Vec<SurfaceEvent>,
     /// Client-to-server messages for the agent (errors, in order).
     pub emitted: Vec<ClientMessage>,
+    /// v1.0: the agent's answers to this renderer's pending `callAgentFunction`s, in order.
+    pub agent_function_responses: Vec<v10::AgentFunctionResponse>,
 }
 
 impl Outcome {
     fn merge(&mut self, other: Outcome) {
         self.events.extend(other.events);
         self.emitted.extend(other.emitted);
+        self.agent_function_responses.extend(other.agent_function_responses);
     }
 
     fn error(surface_id: &str, error: &A2uiError) -> Outcome {
-        Outcome { events: Vec::new(), emitted: vec![ClientMessage::Error(ErrorMessage::from_error(surface_id, error))] }
+        Outcome {
+            emitted: vec![ClientMessage::Error(ErrorMessage::from_error(surface_id, error))],
+            ..Outcome::default()
+        }
     }
 }
 
@@ -76,7 +84,12 @@ pub struct ActionOutcome {
 
 type Clock = Arc<dyn Fn() -> String + Send + Sync>;
 
+/// How many `callAgentFunction`s may wait for the agent's answer at once.
+pub const MAX_PENDING_AGENT_CALLS: usize = 64;
+
 pub struct SurfaceGroup {
+    /// `functionCallId`s of this renderer's `callAgentFunction`s not answered yet.
+    agent_calls: Vec<String>,
     catalogs: CatalogRegistry,
     limits: Limits,
     /// The URL policy and the localization every surface resolves with.
@@ -111,6 +124,7 @@ impl SurfaceGroup {
             surfaces: Vec::new(),
             pending: VecDeque::new(),
             clock: Arc::new(now_rfc3339),
+            agent_calls: Vec::new(),
         }
     }
 
@@ -239,9 +253,16 @@ impl SurfaceGroup {
     pub fn apply(&mut self, message: ServerMessage) -> Outcome {
         let message = match message {
             ServerMessage::CallRendererFunction(call) => return self.call_renderer_function(&call),
-            // No function of ours calls the agent yet, so no response can be awaited: an
-            // answer nobody asked for changes nothing.
-            ServerMessage::AgentFunctionResponse(_) => return Outcome::default(),
+            // An answer to a pending `callAgentFunction` goes to the host; one to no pending
+            // call (unknown, or already answered) changes nothing.
+            ServerMessage::AgentFunctionResponse(response) => {
+                let mut outcome = Outcome::default();
+                if let Some(at) = self.agent_calls.iter().position(|id| *id == response.function_call_id) {
+                    self.agent_calls.remove(at);
+                    outcome.agent_function_responses.push(response);
+                }
+                return outcome;
+            }
             other => other,
         };
         let surface_id = message.surface_id().to_owned();
@@ -458,7 +479,7 @@ impl SurfaceGroup {
     fn call_renderer_function(&self, call: &v10::CallRendererFunction) -> Outcome {
         let result = self.run_for_agent(call);
         let response = FunctionResponseMessage { function_call_id: call.function_call_id.clone(), result };
-        Outcome { events: Vec::new(), emitted: vec![ClientMessage::RendererFunctionResponse(response)] }
+        Outcome { emitted: vec![ClientMessage::RendererFunctionResponse(response)], ..Outcome::default() }
     }
 
     fn run_for_agent(&self, call: &v10::CallRendererFunction) -> Result<Value, (String, String)> {
@@ -516,6 +537,19 @@ impl SurfaceGroup {
     /// now and builds the `action` message, or runs a local function call. A node whose checks
     /// fail is disabled and refuses.
     pub fn dispatch_action(&mut self, surface_id: &str, instance_id: &str) -> Result<ActionOutcome, A2uiError> {
+        self.dispatch_action_with_extensions(surface_id, instance_id, Map::new())
+    }
+
+    /// [`Self::dispatch_action`] with renderer-side metadata for the agent: v1.0's
+    /// `action.metadata.extensions` (e.g. an audit token the app adds). Its keys must be Unicode
+    /// identifiers, and only a v1.0 action has the field: metadata for an older surface's action
+    /// is refused rather than dropped.
+    pub fn dispatch_action_with_extensions(
+        &mut self,
+        surface_id: &str,
+        instance_id: &str,
+        extensions: Map<String, Value>,
+    ) -> Result<ActionOutcome, A2uiError> {
         let surface = self.surface(surface_id).ok_or_else(|| A2uiError::UnknownSurface(surface_id.to_owned()))?;
         let node = surface.node(instance_id).ok_or_else(|| A2uiError::UnknownComponent(instance_id.to_owned()))?;
         if !node.enabled {
@@ -538,6 +572,16 @@ impl SurfaceGroup {
                 let user_message = user_message.as_ref().map(|m| functions::coerce_to_string(&ev.eval(m)));
                 // A v1.0 surface draws from v1.0 catalogs only: its action is a v1.0 message.
                 let version = if surface.catalog().is_v1() { wire::Version::V1_0 } else { wire::Version::V0_9 };
+                if !extensions.is_empty() && version != wire::Version::V1_0 {
+                    return Err(A2uiError::ActionRefused(format!(
+                        "action metadata is v1.0 only; surface {surface_id} is not v1.0"
+                    )));
+                }
+                if let Some(key) = extensions.keys().find(|k| !wire::v10::is_unicode_identifier(k)) {
+                    return Err(A2uiError::ActionRefused(format!(
+                        "action metadata extension key {key:?} is not a Unicode identifier"
+                    )));
+                }
                 let message = ClientMessage::Action(ActionMessage {
                     name: name.to_string(),
                     surface_id: surface_id.to_owned(),
@@ -545,6 +589,7 @@ impl SurfaceGroup {
                     timestamp: (self.clock)(),
                     context,
                     user_message,
+                    extensions,
                     version,
                 });
                 let client_data_model = surface.send_data_model().then(|| surface::data_model_report(&[surface]));
@@ -560,6 +605,40 @@ impl SurfaceGroup {
                 Ok(ActionOutcome { message: None, client_data_model: None, effects: Vec::new() })
             }
         }
+    }
+
+    /// v1.0 `callAgentFunction`: asks the agent to run `call_function` (a `FunctionCall`
+    /// object) for a v1.0 surface; the caller picks the `function_call_id` the agent copies
+    /// into its `agentFunctionResponse`, which later comes back in
+    /// [`Outcome::agent_function_responses`]. At most [`MAX_PENDING_AGENT_CALLS`] wait at once;
+    /// an id already waiting is refused, so an answer always names one call.
+    pub fn call_agent_function(
+        &mut self,
+        surface_id: &str,
+        function_call_id: &str,
+        call_function: Value,
+    ) -> Result<ClientMessage, A2uiError> {
+        let surface = self.surface(surface_id).ok_or_else(|| A2uiError::UnknownSurface(surface_id.to_owned()))?;
+        let refuse = |why: String| Err(A2uiError::ActionRefused(format!("callAgentFunction: {why}")));
+        if !surface.catalog().is_v1() {
+            return refuse(format!("surface {surface_id} is not v1.0"));
+        }
+        if function_call_id.is_empty() || self.agent_calls.iter().any(|id| id == function_call_id) {
+            return refuse(format!("functionCallId {function_call_id:?} is empty or already waiting"));
+        }
+        let named = call_function.get("call").or_else(|| call_function.get("@call")).is_some_and(Value::is_string);
+        if !named {
+            return refuse("callFunction names no function (\"call\")".into());
+        }
+        if self.agent_calls.len() >= MAX_PENDING_AGENT_CALLS {
+            return refuse(format!("{MAX_PENDING_AGENT_CALLS} calls already wait for the agent"));
+        }
+        self.agent_calls.push(function_call_id.to_owned());
+        Ok(ClientMessage::CallAgentFunction(CallAgentFunctionMessage {
+            surface_id: surface_id.to_owned(),
+            function_call_id: function_call_id.to_owned(),
+            call_function,
+        }))
     }
 
     /// `a2uiClientDataModel` for every surface created with `sendDataModel`, if any.

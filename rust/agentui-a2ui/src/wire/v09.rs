@@ -233,6 +233,9 @@ pub struct ActionMessage {
     pub context: Map<String, Value>,
     /// v1.0: the event's `userMessage`, its bindings resolved.
     pub user_message: Option<String>,
+    /// v1.0: the renderer-side `metadata.extensions` the host attached at dispatch (keys are
+    /// Unicode identifiers); empty writes no `metadata`.
+    pub extensions: Map<String, Value>,
     /// The version of the surface the action comes from: a v1.0 surface's action is a v1.0
     /// message (with `userMessage`); any other is written as v0.9 (v0.8 has its own form).
     pub version: Version,
@@ -298,6 +301,18 @@ pub enum ClientMessage {
     Error(ErrorMessage),
     /// v1.0 only; its envelope says `"v1.0"`.
     RendererFunctionResponse(FunctionResponseMessage),
+    /// v1.0: the renderer asks the agent to run a function (`callAgentFunction`).
+    CallAgentFunction(CallAgentFunctionMessage),
+}
+
+/// v1.0 `callAgentFunction`: the agent answers with an `agentFunctionResponse` naming
+/// `function_call_id`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallAgentFunctionMessage {
+    pub surface_id: String,
+    pub function_call_id: String,
+    /// The `FunctionCall` object (`{"call" | "@call": name, "args": {...}, "catalogId"?}`).
+    pub call_function: Value,
 }
 
 impl ClientMessage {
@@ -306,6 +321,7 @@ impl ClientMessage {
             ClientMessage::Action(a) => &a.surface_id,
             ClientMessage::Error(e) => &e.surface_id,
             ClientMessage::RendererFunctionResponse(_) => "",
+            ClientMessage::CallAgentFunction(c) => &c.surface_id,
         }
     }
 
@@ -324,6 +340,9 @@ impl ClientMessage {
                     if let Some(message) = &a.user_message {
                         body["userMessage"] = Value::String(message.clone());
                     }
+                    if !a.extensions.is_empty() {
+                        body["metadata"] = json!({"extensions": a.extensions});
+                    }
                     v10::EMITTED_VERSION
                 } else {
                     EMITTED_VERSION
@@ -338,6 +357,10 @@ impl ClientMessage {
                 let version = if e.version == Version::V1_0 { v10::EMITTED_VERSION } else { EMITTED_VERSION };
                 json!({"version": version, "error": body})
             }
+            ClientMessage::CallAgentFunction(c) => json!({
+                "version": v10::EMITTED_VERSION,
+                "callAgentFunction": {"surfaceId": c.surface_id, "functionCallId": c.function_call_id, "callFunction": c.call_function},
+            }),
             ClientMessage::RendererFunctionResponse(r) => json!({
                 "version": v10::EMITTED_VERSION,
                 "rendererFunctionResponse": function_response_body(&r.function_call_id, &r.result),

@@ -739,6 +739,7 @@ fn user_action_has_the_v08_wire_form() {
         timestamp: "2025-09-19T17:05:00Z".into(),
         context,
         user_message: None,
+        extensions: Map::new(),
         version: agentui_a2ui::wire::Version::V0_8,
     };
     assert_eq!(

@@ -455,6 +455,88 @@ fn v10_action_carries_its_user_message_and_v09_has_none() {
     assert!(wire["action"].get("userMessage").is_none());
 }
 
+/// renderer_to_agent.json's `action.metadata.extensions`: what the app attaches at dispatch
+/// reaches the agent; a key that is no Unicode identifier, or metadata for a v0.9 action (which
+/// has no such field), is refused rather than sent or dropped.
+#[test]
+fn v10_action_carries_the_apps_metadata_extensions() {
+    let mut group = SurfaceGroup::default();
+    assert_clean(&group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID,
+               "components": [{"id": "root", "component": "Button", "child": "c", "action": {"event": {"name": "go"}}},
+                              text("c", json!("Go"))]}),
+    )));
+    let extensions = |key: &str| {
+        let mut map = serde_json::Map::new();
+        map.insert(key.into(), json!({"signature": "abc123token"}));
+        map
+    };
+    let wire = group
+        .dispatch_action_with_extensions("s", "root", extensions("client_audit"))
+        .unwrap()
+        .message
+        .unwrap()
+        .to_wire();
+    assert_eq!(wire["action"]["metadata"], json!({"extensions": {"client_audit": {"signature": "abc123token"}}}));
+    // None attached: no `metadata` at all.
+    let wire = group.dispatch_action("s", "root").unwrap().message.unwrap().to_wire();
+    assert!(wire["action"].get("metadata").is_none(), "{wire}");
+    let err = group.dispatch_action_with_extensions("s", "root", extensions("invalid.key")).unwrap_err();
+    assert_eq!(err.code(), "ACTION_REFUSED", "{err}");
+
+    let mut group = SurfaceGroup::default();
+    group
+        .process_value(&json!({"version": "v0.9", "createSurface": {"surfaceId": "t", "catalogId": BASIC_CATALOG_ID}}));
+    group.process_value(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "t", "components": [
+        {"id": "root", "component": "Button", "child": "c", "action": {"event": {"name": "go"}}}, text("c", json!("Go"))]}}));
+    let err = group.dispatch_action_with_extensions("t", "root", extensions("client_audit")).unwrap_err();
+    assert!(err.to_string().contains("v1.0 only"), "{err}");
+    assert!(group.dispatch_action("t", "root").unwrap().message.is_some());
+}
+
+/// renderer_to_agent.json's `callAgentFunction` and its `agentFunctionResponse`: the answer is
+/// handed over once, by its `functionCallId`; an answer to no waiting call, a duplicate id, a
+/// call naming no function and a v0.9 surface change nothing or are refused.
+#[test]
+fn call_agent_function_is_answered_by_its_call_id() {
+    let mut group = SurfaceGroup::default();
+    assert_clean(
+        &group.process_value(&v10("createSurface", json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID}))),
+    );
+    let call = json!({"call": "queryInventory", "args": {"sku": "X-1"}});
+    let wire = group.call_agent_function("s", "c1", call.clone()).unwrap().to_wire();
+    assert_eq!(
+        wire,
+        json!({"version": "v1.0", "callAgentFunction": {"surfaceId": "s", "functionCallId": "c1", "callFunction": call}})
+    );
+    assert!(group.call_agent_function("s", "c1", call.clone()).is_err(), "c1 already waits");
+    assert!(group.call_agent_function("s", "c2", json!({"args": {}})).is_err(), "no function named");
+
+    let answer = json!({"version": "v1.0", "agentFunctionResponse": {"functionCallId": "c1", "value": {"inStock": 3}}});
+    let stray = json!({"version": "v1.0", "agentFunctionResponse": {"functionCallId": "zz", "value": 1}});
+    assert!(group.process_value(&stray).agent_function_responses.is_empty());
+    let outcome = group.process_value(&answer);
+    assert_eq!(outcome.agent_function_responses.len(), 1);
+    assert_eq!(outcome.agent_function_responses[0].function_call_id, "c1");
+    assert_eq!(outcome.agent_function_responses[0].result, Ok(json!({"inStock": 3})));
+    assert!(outcome.emitted.is_empty());
+    // Answered once: the same answer again is stray, and the id may be used again.
+    assert!(group.process_value(&answer).agent_function_responses.is_empty());
+    assert!(group.call_agent_function("s", "c1", call.clone()).is_ok());
+
+    // At most MAX_PENDING_AGENT_CALLS wait.
+    for i in 1..agentui_a2ui::group::MAX_PENDING_AGENT_CALLS {
+        group.call_agent_function("s", &format!("n{i}"), call.clone()).unwrap();
+    }
+    assert!(group.call_agent_function("s", "one-too-many", call.clone()).is_err());
+
+    let mut group = SurfaceGroup::default();
+    group
+        .process_value(&json!({"version": "v0.9", "createSurface": {"surfaceId": "t", "catalogId": BASIC_CATALOG_ID}}));
+    assert!(group.call_agent_function("t", "c1", call).unwrap_err().to_string().contains("not v1.0"));
+}
+
 #[test]
 fn checks_give_structured_results_in_v10_and_booleans_in_v09() {
     let field = |checks: Value| json!({"id": "f", "component": "TextField", "label": "Email", "value": {"@path": "/email"}, "checks": checks});

@@ -153,7 +153,7 @@ impl A2uiBridge {
         let for_agent = |m: &&ClientMessage| match m {
             ClientMessage::Error(_) => true,
             ClientMessage::RendererFunctionResponse(r) => r.result.is_err(),
-            ClientMessage::Action(_) => false,
+            ClientMessage::Action(_) | ClientMessage::CallAgentFunction(_) => false,
         };
         for message in emitted.iter().filter(for_agent) {
             if self.pending.errors.len() < self.limits.max_pending_errors {
