@@ -17,6 +17,13 @@ fuzz_target!(|data: &[u8]| {
         max_template_instances: 1_000,
         max_components_per_surface: 200,
         max_run_content_bytes: 256 * 1024,
+        max_attachment_bytes: 64 * 1024,
+        max_message_attachment_bytes: 128 * 1024,
+        max_received_media_parts: 8,
+        max_markdown_depth: 8,
+        max_markdown_nodes: 1_024,
+        max_markdown_table_cells: 256,
+        max_markdown_parse_bytes: 16 * 1024,
     };
     let options = PipelineOptions { limits: budget.agui_limits(Limits::default()), ..PipelineOptions::default() };
     let mut pipeline = EventPipeline::new(ConversationState::new(Vec::new(), None), &options);
