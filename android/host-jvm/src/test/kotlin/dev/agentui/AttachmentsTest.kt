@@ -39,15 +39,6 @@ class AttachmentsTest {
     @AfterEach
     fun tearDown() = main.close()
 
-    private fun fnv1a64(bytes: ByteArray): String {
-        var hash = -0x340d631b7bdddcdbL // 0xcbf29ce484222325
-        for (b in bytes) {
-            hash = hash xor (b.toLong() and 0xff)
-            hash *= 0x100000001b3L
-        }
-        return "%016x".format(hash)
-    }
-
     private fun photo(size: Int) = ByteArray(size) { (it * 31 % 256).toByte() }
 
     @Test
@@ -60,8 +51,8 @@ class AttachmentsTest {
                 listOf(Attachment.bytes("photo.png", "image/png", photo), Attachment.file(pdf, "application/pdf")),
             )
             val answer = conversation.messages.value.lastAssistantText()
-            assertTrue(answer.contains("image image/png photo.png bytes=1000003 fnv=${fnv1a64(photo)}"), answer)
-            assertTrue(answer.contains("document application/pdf report.pdf bytes=70001 fnv=${fnv1a64(pdf.readBytes())}"), answer)
+            assertTrue(answer.contains("image image/png photo.png bytes=1000003 fnv=${Fixtures.fnv1a64(photo)}"), answer)
+            assertTrue(answer.contains("document application/pdf report.pdf bytes=70001 fnv=${Fixtures.fnv1a64(pdf.readBytes())}"), answer)
             val user = conversation.messages.value.first { it.role == Role.USER }
             assertEquals("what are these?", user.text)
             assertEquals(listOf(MediaKind.IMAGE, MediaKind.DOCUMENT), user.media.map { it.kind })
@@ -142,7 +133,7 @@ class AttachmentsTest {
                 assertEquals(listOf(Role.USER, Role.ASSISTANT), messages.map { it.role }, "delivered once")
                 assertContentEquals(photo, conversation.mediaBytes(messages[0].media.single()))
                 val answer = messages.lastAssistantText()
-                assertTrue(answer.contains("image image/png train.png bytes=300001 fnv=${fnv1a64(photo)}"), answer)
+                assertTrue(answer.contains("image image/png train.png bytes=300001 fnv=${Fixtures.fnv1a64(photo)}"), answer)
             }
         }
     }

@@ -17,6 +17,16 @@ import java.util.concurrent.Executors
 
 /** Process-wide native fixtures: one runtime and the in-process demo agents (loopback only). */
 object Fixtures {
+    /** FNV-1a, 64 bits, as hex: the hash the demo agent answers with for each part it decoded. */
+    fun fnv1a64(bytes: ByteArray): String {
+        var hash = -0x340d631b7bdddcdbL // 0xcbf29ce484222325
+        for (b in bytes) {
+            hash = hash xor (b.toLong() and 0xff)
+            hash *= 0x100000001b3L
+        }
+        return "%016x".format(hash)
+    }
+
     init {
         // First, before anything loads the bindings (see NativeThreads).
         NativeThreads.install()

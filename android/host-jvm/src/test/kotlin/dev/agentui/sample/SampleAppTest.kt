@@ -111,7 +111,7 @@ class SampleAppTest {
             waitUntil(timeoutMillis = WAIT_MS) { onAllNodesWithTag("attached:beach.png").fetchSemanticsNodes().isNotEmpty() }
             onNodeWithTag("send").assertIsEnabled()
             onNodeWithTag("send").performClick()
-            val expected = "image image/png beach.png bytes=200003 fnv=${fnv1a64(photo)}"
+            val expected = "image image/png beach.png bytes=200003 fnv=${Fixtures.fnv1a64(photo)}"
             waitUntil(timeoutMillis = WAIT_MS) { conversation.messages.value.assistantTexts().contains(expected) }
             // The core holds the photo; the chat's image view fetched it to show it.
             val sent = conversation.messages.value.first { it.role == Role.USER }.media.single()
@@ -119,15 +119,6 @@ class SampleAppTest {
             waitUntil(timeoutMillis = WAIT_MS) { onAllNodesWithTag("media:image:beach.png").fetchSemanticsNodes().isNotEmpty() }
             onNodeWithTag("attached:beach.png").assertDoesNotExist()
         }
-    }
-
-    private fun fnv1a64(bytes: ByteArray): String {
-        var hash = -0x340d631b7bdddcdbL // 0xcbf29ce484222325
-        for (b in bytes) {
-            hash = hash xor (b.toLong() and 0xff)
-            hash *= 0x100000001b3L
-        }
-        return "%016x".format(hash)
     }
 
     @Test
