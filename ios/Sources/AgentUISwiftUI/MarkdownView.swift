@@ -30,17 +30,28 @@ public struct MarkdownView: View {
 
 private struct MarkdownLineView: View {
     let line: MarkdownLine
+    @Environment(\.a2uiImageLoader) private var imageLoader
 
     var body: some View {
         switch line {
         case .text(let styled, let quote, let indent, let level, let marker, let plain):
-            HStack(alignment: .firstTextBaseline, spacing: 4) {
-                if let marker { Text(marker).frame(width: 20, alignment: .leading) }
-                let text = Text(attributed(styled)).font(level > 0 ? headingFont(level) : (plain ? .body.monospaced() : .body))
-                if level > 0 {
-                    text.accessibilityAddTraits(.isHeader)
-                } else {
-                    text
+            VStack(alignment: .leading, spacing: 4) {
+                HStack(alignment: .firstTextBaseline, spacing: 4) {
+                    if let marker { Text(marker).frame(width: 20, alignment: .leading) }
+                    let text = Text(attributed(styled)).font(level > 0 ? headingFont(level) : (plain ? .body.monospaced() : .body))
+                    if level > 0 {
+                        text.accessibilityAddTraits(.isHeader)
+                    } else {
+                        text
+                    }
+                }
+                // Images the app turned on (the core kept only addresses the media policy
+                // allows): under their line, through the loader A2UI `Image` uses; the alt text
+                // stays in the line and labels the picture.
+                ForEach(Array(images(styled).enumerated()), id: \.offset) { _, image in
+                    imageLoader.image(url: image.url, fit: .contain)
+                        .frame(maxWidth: .infinity, maxHeight: 240)
+                        .accessibilityLabel(image.alt)
                 }
             }
             .padding(.leading, CGFloat(16 * indent))
@@ -67,6 +78,13 @@ private struct MarkdownLineView: View {
             }
             .padding(.leading, CGFloat(16 * indent))
             .modifier(QuoteBars(depth: quote))
+        }
+    }
+
+    private func images(_ styled: StyledText) -> [(url: URL, alt: String)] {
+        styled.spans.compactMap { span in
+            guard case .image(let address) = span.style, let url = URL(string: address) else { return nil }
+            return (url, styled.covered(span))
         }
     }
 

@@ -8,6 +8,7 @@ import androidx.compose.foundation.layout.Box
 import androidx.compose.foundation.layout.Column
 import androidx.compose.foundation.layout.Row
 import androidx.compose.foundation.layout.fillMaxWidth
+import androidx.compose.foundation.layout.heightIn
 import androidx.compose.foundation.layout.padding
 import androidx.compose.foundation.layout.width
 import androidx.compose.foundation.rememberScrollState
@@ -21,6 +22,8 @@ import androidx.compose.ui.Modifier
 import androidx.compose.ui.draw.drawBehind
 import androidx.compose.ui.geometry.Offset
 import androidx.compose.ui.graphics.Color
+import androidx.compose.ui.layout.ContentScale
+import androidx.compose.ui.platform.testTag
 import androidx.compose.ui.semantics.heading
 import androidx.compose.ui.semantics.semantics
 import androidx.compose.ui.text.AnnotatedString
@@ -72,14 +75,29 @@ private fun MarkdownLineView(line: MarkdownLine, onOpenUrl: (String) -> Unit) {
             }
         }
     when (line) {
-        is MarkdownLine.Text -> Row(quoted.padding(start = (16 * line.indent).dp).fillMaxWidth()) {
-            line.marker?.let { Text(it, Modifier.width(24.dp), style = MaterialTheme.typography.bodyMedium) }
-            val style = headingStyle(line.level)
-            Text(
-                annotated(line.styled, onOpenUrl),
-                modifier = if (line.level > 0) Modifier.semantics { heading() } else Modifier,
-                style = if (line.plain) style.copy(fontFamily = FontFamily.Monospace) else style,
-            )
+        is MarkdownLine.Text -> Column(quoted.padding(start = (16 * line.indent).dp).fillMaxWidth()) {
+            Row(Modifier.fillMaxWidth()) {
+                line.marker?.let { Text(it, Modifier.width(24.dp), style = MaterialTheme.typography.bodyMedium) }
+                val style = headingStyle(line.level)
+                Text(
+                    annotated(line.styled, onOpenUrl),
+                    modifier = if (line.level > 0) Modifier.semantics { heading() } else Modifier,
+                    style = if (line.plain) style.copy(fontFamily = FontFamily.Monospace) else style,
+                )
+            }
+            // Images the app turned on (the core kept only addresses the media policy allows):
+            // drawn under their line by the host's image loader, as A2UI `Image` is; the alt
+            // text stays in the line and describes the image.
+            for (span in line.styled.spans) {
+                val url = span.url ?: continue
+                if (span.style != MarkdownStyle.IMAGE) continue
+                LocalA2uiImageLoader.current.Image(
+                    url,
+                    line.styled.text.substring(span.start, span.end),
+                    ContentScale.Fit,
+                    Modifier.fillMaxWidth().heightIn(max = 240.dp).testTag("markdown-image:$url"),
+                )
+            }
         }
         is MarkdownLine.Code -> Box(
             quoted
@@ -158,8 +176,7 @@ internal fun annotated(styled: StyledText, onOpenUrl: (String) -> Unit): Annotat
                         span.end,
                     )
                 }
-                // An image the app turned on: its alt text here; the host's image loader is the
-                // app's to wire (the core checked the address against the media policy).
+                // An image the app turned on: its alt text here, the picture under the line.
                 MarkdownStyle.IMAGE -> addStyle(SpanStyle(fontStyle = FontStyle.Italic, color = Color.Gray), span.start, span.end)
             }
         }

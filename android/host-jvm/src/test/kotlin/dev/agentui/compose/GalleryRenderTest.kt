@@ -233,6 +233,39 @@ class GalleryRenderTest {
         }
 
     @Test
+    fun `markdown images the app turned on go to the host's image loader, alt text in the line`() =
+        runDesktopComposeUiTest(width = 400, height = 600) {
+            val loaded = mutableListOf<Pair<String?, String?>>()
+            val recordingLoader = object : A2uiImageLoader {
+                @Composable
+                override fun Image(url: String?, contentDescription: String?, contentScale: ContentScale, modifier: Modifier) {
+                    loaded += url to contentDescription
+                    Text("loaded $contentDescription", modifier)
+                }
+            }
+            // As the core sends it with images on: an Image inline only for an allowed address.
+            val blocks = listOf(
+                dev.agentui.core.markdown.MdBlock.Paragraph(
+                    listOf(
+                        dev.agentui.core.markdown.MdInline.Text("See "),
+                        dev.agentui.core.markdown.MdInline.Image("https://example.com/cat.png", null, "a cat"),
+                    ),
+                ),
+                dev.agentui.core.markdown.MdBlock.Paragraph(listOf(dev.agentui.core.markdown.MdInline.Text("no picture here"))),
+            )
+            setContent {
+                MaterialTheme {
+                    CompositionLocalProvider(LocalA2uiImageLoader provides recordingLoader) {
+                        MarkdownContent(blocks, onOpenUrl = {})
+                    }
+                }
+            }
+            onNodeWithText("See a cat").assertExists()
+            onNodeWithTag("markdown-image:https://example.com/cat.png").assertExists()
+            assertEquals(listOf<Pair<String?, String?>>("https://example.com/cat.png" to "a cat"), loaded.distinct())
+        }
+
+    @Test
     fun `a v1 slider snaps to its steps and a text field shows its placeholder`() =
         runDesktopComposeUiTest(width = 400, height = 400) {
             val actions = RecordingActions()
