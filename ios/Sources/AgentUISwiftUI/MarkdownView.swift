@@ -84,7 +84,7 @@ private struct MarkdownLineView: View {
     private func images(_ styled: StyledText) -> [(url: URL, alt: String)] {
         styled.spans.compactMap { span in
             guard case .image(let address) = span.style, let url = URL(string: address) else { return nil }
-            return (url, styled.covered(span))
+            return (url: url, alt: styled.covered(span))
         }
     }
 
