@@ -137,48 +137,49 @@ fn bench(c: &mut Criterion) {
         })
     });
     group.bench_function("body on the wire", |b| {
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                n += 1;
-                let conv = conversation(&runtime, &url, n);
-                let attachment = Attachment::bytes("photo.png", "image/png", image.clone());
-                let start = Instant::now();
-                let done = runtime.spawn({
-                    let conv = conv.clone();
-                    async move { conv.send("look".into(), vec![attachment]).await }
-                });
-                let read = reads.recv().unwrap();
-                total += read - start;
-                runtime.block_on(done).unwrap().unwrap();
-            }
-            total
-        })
+        b.iter_custom(|iters| timed_to_wire(&runtime, &url, &reads, &image, &mut n, iters, false))
     });
     group.bench_function("body on the wire, view subscription read", |b| {
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                n += 1;
-                let conv = conversation(&runtime, &url, n);
-                let view = conv.subscribe_view();
-                let reader = runtime.spawn(async move { while view.next_batch().await.is_some() {} });
-                let attachment = Attachment::bytes("photo.png", "image/png", image.clone());
-                let start = Instant::now();
-                let done = runtime.spawn({
-                    let conv = conv.clone();
-                    async move { conv.send("look".into(), vec![attachment]).await }
-                });
-                let read = reads.recv().unwrap();
-                total += read - start;
-                runtime.block_on(done).unwrap().unwrap();
-                drop(conv);
-                let _ = runtime.block_on(reader);
-            }
-            total
-        })
+        b.iter_custom(|iters| timed_to_wire(&runtime, &url, &reads, &image, &mut n, iters, true))
     });
     group.finish();
+}
+
+/// `iters` sends of `image` to the agent at `url`, each on a fresh conversation (`n` numbers
+/// them), timed from the call until the agent has read the whole body (`reads`); with
+/// `view_read`, a view subscription reads the conversation meanwhile, as an app's chat does.
+fn timed_to_wire(
+    runtime: &Runtime,
+    url: &str,
+    reads: &mpsc::Receiver<Instant>,
+    image: &[u8],
+    n: &mut u64,
+    iters: u64,
+    view_read: bool,
+) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        *n += 1;
+        let conv = conversation(runtime, url, *n);
+        let reader = view_read.then(|| {
+            let view = conv.subscribe_view();
+            runtime.spawn(async move { while view.next_batch().await.is_some() {} })
+        });
+        let attachment = Attachment::bytes("photo.png", "image/png", image.to_vec());
+        let start = Instant::now();
+        let done = runtime.spawn({
+            let conv = conv.clone();
+            async move { conv.send("look".into(), vec![attachment]).await }
+        });
+        let read = reads.recv().unwrap();
+        total += read - start;
+        runtime.block_on(done).unwrap().unwrap();
+        drop(conv);
+        if let Some(reader) = reader {
+            let _ = runtime.block_on(reader);
+        }
+    }
+    total
 }
 
 use std::future::Future as _;

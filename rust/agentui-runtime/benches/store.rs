@@ -124,25 +124,7 @@ fn store(c: &mut Criterion) {
                 WORKLOAD_EVENTS
             );
         }
-        // Timed: from opening the file to the snapshot a `Reset` carries. Dropping the
-        // conversation afterwards (its actor, the store's writer thread) is not.
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                let _guard = runtime.enter();
-                // The session (its HTTP client) is made as for any conversation, restored or new.
-                let session = session(&server);
-                let start = Instant::now();
-                let store = ConversationStore::open(restore_file.path()).expect("store");
-                let conversation =
-                    Conversation::open(session, &store, &server.url("/agent"), runtime.handle().clone())
-                        .expect("restore");
-                let snapshot = conversation.snapshot();
-                total += start.elapsed();
-                assert_eq!(snapshot.messages.len(), WORKLOAD_MESSAGES + 1);
-            }
-            total
-        })
+        b.iter_custom(|iters| timed_restores(&runtime, &server, restore_file.path(), iters, WORKLOAD_MESSAGES + 1))
     });
 
     // The same conversation and then a message with four 1 MiB photos and its answer: their
@@ -177,25 +159,37 @@ fn store(c: &mut Criterion) {
                 .unwrap_or(0);
             eprintln!("media files beside the database: {files}");
         }
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                let _guard = runtime.enter();
-                let session = session(&server);
-                let start = Instant::now();
-                let store = ConversationStore::open(media_file.path()).expect("store");
-                let conversation = Conversation::open(session, &store, &server.url("/agent"), runtime.handle().clone())
-                    .expect("restore");
-                let snapshot = conversation.snapshot();
-                total += start.elapsed();
-                assert_eq!(snapshot.messages.len(), WORKLOAD_MESSAGES + 3);
-            }
-            total
-        })
+        b.iter_custom(|iters| timed_restores(&runtime, &server, media_file.path(), iters, WORKLOAD_MESSAGES + 3))
     });
     group.finish();
     restore_file.remove();
     media_file.remove();
+}
+
+/// `iters` restores of the conversation stored at `path`, each timed from opening the file to the
+/// snapshot a `Reset` carries (which must hold `messages`). The session (its HTTP client) is made
+/// as for any conversation, restored or new, and is not timed; nor is dropping the conversation
+/// afterwards (its actor, the store's writer thread).
+fn timed_restores(
+    runtime: &tokio::runtime::Runtime,
+    server: &TestServer,
+    path: &std::path::Path,
+    iters: u64,
+    messages: usize,
+) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        let _guard = runtime.enter();
+        let session = session(server);
+        let start = Instant::now();
+        let store = ConversationStore::open(path).expect("store");
+        let conversation =
+            Conversation::open(session, &store, &server.url("/agent"), runtime.handle().clone()).expect("restore");
+        let snapshot = conversation.snapshot();
+        total += start.elapsed();
+        assert_eq!(snapshot.messages.len(), messages);
+    }
+    total
 }
 
 criterion_group!(benches, store);

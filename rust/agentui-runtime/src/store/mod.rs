@@ -555,6 +555,35 @@ mod tests {
         path
     }
 
+    /// A conversation on an in-memory store whose writes `writes` counts (and can hold), after
+    /// its first run (`replies[0]`, a form) is stored. Bind its fields in the order they are
+    /// declared backwards (`runtime` first) so that the conversation drops first, the runtime last.
+    struct FormRun {
+        conv: Conversation,
+        writes: Arc<HeldWriter>,
+        store: ConversationStore,
+        _server: TestServer,
+        runtime: tokio::runtime::Runtime,
+    }
+
+    impl FormRun {
+        /// `input_debounce`: the typing window, set before anything is written.
+        fn start(replies: Vec<Reply>, input_debounce: Option<Duration>) -> FormRun {
+            let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+            let server = runtime.block_on(TestServer::start(replies));
+            let store = ConversationStore::open_in_memory().unwrap();
+            if let Some(window) = input_debounce {
+                store.inner.writer.set_input_debounce(window);
+            }
+            let writes = Arc::new(HeldWriter::default());
+            store.set_write_observer(Some(writes.clone()));
+            let conv = open_conversation(&server, &store, runtime.handle().clone());
+            runtime.block_on(conv.send_message("a form please".into())).unwrap();
+            store.flush();
+            FormRun { conv, writes, store, _server: server, runtime }
+        }
+    }
+
     fn open_conversation(
         server: &TestServer,
         store: &ConversationStore,
@@ -640,14 +669,8 @@ mod tests {
 
     #[test]
     fn values_written_while_the_writer_is_held_do_not_wait_and_are_written_once_together() {
-        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-        let server = runtime.block_on(TestServer::start(vec![Reply::sse(&form_run("r1"))]));
-        let store = ConversationStore::open_in_memory().unwrap();
-        let writer = Arc::new(HeldWriter::default());
-        store.set_write_observer(Some(writer.clone()));
-        let conv = open_conversation(&server, &store, runtime.handle().clone());
-        runtime.block_on(conv.send_message("a form please".into())).unwrap();
-        store.flush();
+        let FormRun { runtime: _runtime, _server, store, writes: writer, conv } =
+            FormRun::start(vec![Reply::sse(&form_run("r1"))], None);
 
         writer.hold(true);
         let before = writer.writes();
@@ -677,14 +700,8 @@ mod tests {
 
     #[test]
     fn a_burst_of_typed_values_is_written_at_most_once_per_debounce_window() {
-        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-        let server = runtime.block_on(TestServer::start(vec![Reply::sse(&form_run("r1"))]));
-        let store = ConversationStore::open_in_memory().unwrap();
-        let writes = Arc::new(HeldWriter::default());
-        store.set_write_observer(Some(writes.clone()));
-        let conv = open_conversation(&server, &store, runtime.handle().clone());
-        runtime.block_on(conv.send_message("a form please".into())).unwrap();
-        store.flush();
+        let FormRun { runtime: _runtime, _server, store, writes, conv } =
+            FormRun::start(vec![Reply::sse(&form_run("r1"))], None);
 
         let before = writes.writes();
         let started = std::time::Instant::now();
@@ -706,19 +723,11 @@ mod tests {
 
     #[test]
     fn a_run_a_flush_or_closing_does_not_wait_for_the_typing_window() {
-        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-        let server = runtime.block_on(TestServer::start(vec![
-            Reply::sse(&form_run("r1")),
-            Reply::sse(&run_of("r2", vec![text("a2", "second answer")])),
-        ]));
-        let store = ConversationStore::open_in_memory().unwrap();
         // A window no test outlives: whatever is written below was not held for it.
-        store.inner.writer.set_input_debounce(Duration::from_secs(3_600));
-        let writes = Arc::new(HeldWriter::default());
-        store.set_write_observer(Some(writes.clone()));
-        let conv = open_conversation(&server, &store, runtime.handle().clone());
-        runtime.block_on(conv.send_message("a form please".into())).unwrap();
-        store.flush();
+        let FormRun { runtime, _server, store, writes, conv } = FormRun::start(
+            vec![Reply::sse(&form_run("r1")), Reply::sse(&run_of("r2", vec![text("a2", "second answer")]))],
+            Some(Duration::from_secs(3_600)),
+        );
 
         let before = writes.writes();
         conv.set_value(FORM, "/form/name", json!("first")).unwrap();
