@@ -24,7 +24,7 @@
 //! lands in its own window between two such waits, and the test asserts that the 20 kills
 //! landed at 20 different (scenario, batch, committed) places.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -348,8 +348,12 @@ fn a_conversation_killed_at_20_points_restores_what_was_committed_and_runs_no_to
     assert_eq!(points.len(), 20);
 
     let mut landed = BTreeMap::new();
+    // Every thread a child opened, the abandoned reruns included: the file may hold each of them.
+    let mut opened = BTreeSet::new();
+    let mut counted = Vec::new();
     for (n, point) in points.iter().enumerate() {
         let mut thread = format!("crash-{n:02}-{}", point.scenario);
+        opened.insert(thread.clone());
         let mut killed = run_and_kill(&url, &store, &thread, point);
         // Adjacent points are one event (50 ms) apart: a stall of the loaded machine can put both
         // in one batch. Such a point runs again on a new thread, so the 20 still cover 20 moments
@@ -360,9 +364,11 @@ fn a_conversation_killed_at_20_points_restores_what_was_committed_and_runs_no_to
                 break;
             }
             thread = format!("crash-{n:02}-{}-again{again}", point.scenario);
+            opened.insert(thread.clone());
             killed = run_and_kill(&url, &store, &thread, point);
         }
         let (batch, committed) = landing(&killed);
+        counted.push(thread.clone());
 
         // The restored conversation is what was committed before the kill.
         let restored = show(&store, &thread);
@@ -431,10 +437,20 @@ fn a_conversation_killed_at_20_points_restores_what_was_committed_and_runs_no_to
     }
     assert_eq!(landed.len(), 20);
 
-    // The file holds the 20 conversations, each listed.
+    // The file lists each of the 20 conversations that counted, and nothing no child opened. A
+    // rerun leaves the thread it abandoned behind (listed if its first batch committed).
     let out = agentui().args(["store", "list", store.to_str().unwrap(), "--limit", "50", "--json"]).output().unwrap();
     let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(listed["conversations"].as_array().unwrap().len(), 20);
+    let listed: BTreeSet<String> = listed["conversations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["threadId"].as_str().unwrap().to_owned())
+        .collect();
+    for thread in &counted {
+        assert!(listed.contains(thread), "{thread} is not listed: {listed:?}");
+    }
+    assert!(listed.is_subset(&opened), "listed {listed:?}, but the children opened only {opened:?}");
     rt.block_on(agent.shutdown()).unwrap();
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", store.display()));
