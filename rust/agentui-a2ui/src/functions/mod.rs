@@ -32,6 +32,7 @@ use crate::dynamic::{Call, Dynamic, Evaluator};
 mod checks;
 mod date;
 mod logic;
+pub use logic::operand_truth;
 mod number;
 mod plural;
 mod template;
@@ -237,7 +238,7 @@ pub fn coerce_to_string(value: &Value) -> String {
     }
 }
 
-/// Truthiness of a check's condition and of a logic operand. With `validation_results` (v1.0,
+/// Truthiness of a check's condition (logic operands: [`operand_truth`]). With `validation_results` (v1.0,
 /// where check functions return a validation result) an object with a boolean `valid` is that
 /// boolean; otherwise, and before v1.0, [`coerce_to_bool`].
 pub fn is_true(value: &Value, validation_results: bool) -> bool {
@@ -250,7 +251,8 @@ pub fn is_true(value: &Value, validation_results: bool) -> bool {
     }
 }
 
-/// Truthiness used by checks and logic functions.
+/// The spec's coercion of a value to a boolean (core SDK "Type Coercion Standards"): a check's
+/// condition and a boolean property read through it.
 pub fn coerce_to_bool(value: &Value) -> bool {
     match value {
         Value::Bool(b) => *b,

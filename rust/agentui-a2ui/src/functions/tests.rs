@@ -1117,8 +1117,9 @@ mod logic {
         assert!(!b(json!({"call": "and", "args": {"values": [true, {"path": "/f"}]}}), d.clone()));
         assert!(b(json!({"call": "or", "args": {"values": [false, {"path": "/t"}]}}), d.clone()));
         assert!(!b(json!({"call": "or", "args": {"values": [false, {"path": "/missing"}]}}), d.clone()));
-        assert!(b(json!({"call": "and", "args": {"values": []}}), d.clone()));
-        assert!(!b(json!({"call": "or", "args": {"values": []}}), d.clone()));
+        // D25: a literal list takes at least two operands.
+        assert!(is_invalid(run(json!({"call": "and", "args": {"values": []}}), d.clone())));
+        assert!(is_invalid(run(json!({"call": "or", "args": {"values": [true]}}), d.clone())));
         assert!(!b(json!({"call": "not", "args": {"value": true}}), d.clone()));
         assert!(b(json!({"call": "not", "args": {"value": {"path": "/f"}}}), d.clone()));
         assert!(b(json!({"call": "not", "args": {"value": null}}), d.clone()));
@@ -1126,12 +1127,17 @@ mod logic {
         assert!(!b(json!({"call": "not", "args": {"value": "TRUE"}}), d));
     }
 
+    /// D26 truthiness: non-empty text, non-zero numbers, lists and objects are true; `""`, `0`,
+    /// `null` and the text `"false"` are false.
     #[test]
     fn values_are_coerced() {
         let d = json!({});
-        assert!(b(json!({"call": "and", "args": {"values": ["true", 1, "TRUE"]}}), d.clone()));
-        assert!(!b(json!({"call": "and", "args": {"values": [true, "yes"]}}), d.clone()));
-        assert!(!b(json!({"call": "or", "args": {"values": [0, "", null, "false", []]}}), d));
+        assert!(b(json!({"call": "and", "args": {"values": ["true", 1, "TRUE", "yes", [], {}]}}), d.clone()));
+        assert!(!b(json!({"call": "and", "args": {"values": [true, ""]}}), d.clone()));
+        assert!(!b(json!({"call": "or", "args": {"values": [0, "", null, "false", "FALSE"]}}), d.clone()));
+        assert!(!b(json!({"call": "not", "args": {"value": "hello"}}), d.clone()));
+        // An object is true before v1.0, whatever its `valid` says (v1.0: tests/it/v10.rs).
+        assert!(!b(json!({"call": "not", "args": {"value": {"valid": false}}}), d));
     }
 
     #[test]
