@@ -23,6 +23,9 @@ pub struct Call {
     /// Arguments in the order the agent wrote them.
     pub args: Vec<(String, Dynamic)>,
     pub return_type: Option<String>,
+    /// v1.0: the catalog the call names when it is not the surface's default (the group has
+    /// written its canonical id, or taken out the default's); `None`: the surface's default.
+    pub catalog_id: Option<String>,
     /// Work done once at parse time (a parsed format string, a compiled regex...).
     pub prepared: Prepared,
 }
@@ -57,6 +60,13 @@ pub trait Evaluator {
     fn validation_results(&self) -> bool {
         false
     }
+
+    /// What runs a call of `name` naming `catalog` (see [`crate::functions::host`]); the
+    /// engine's built-in unless the evaluator knows the app's functions.
+    fn implementation(&self, catalog: Option<&str>, name: &str) -> crate::functions::Implementation {
+        let _ = (catalog, name);
+        crate::functions::Implementation::BuiltIn
+    }
 }
 
 impl Dynamic {
@@ -76,8 +86,15 @@ impl Dynamic {
                         _ => Vec::new(),
                     };
                     let return_type = map.get("returnType").and_then(Value::as_str).map(str::to_owned);
+                    let catalog_id = map.get("catalogId").and_then(Value::as_str).map(str::to_owned);
                     let prepared = functions::prepare(name, &args);
-                    return Dynamic::Call(Box::new(Call { name: name.clone(), args, return_type, prepared }));
+                    return Dynamic::Call(Box::new(Call {
+                        name: name.clone(),
+                        args,
+                        return_type,
+                        catalog_id,
+                        prepared,
+                    }));
                 }
                 Dynamic::Literal(value.clone())
             }

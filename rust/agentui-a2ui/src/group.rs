@@ -20,6 +20,7 @@ use crate::surface::{self, OtherCatalogs, Surface};
 use crate::wire;
 use crate::wire::v09::{
     ActionMessage, CallAgentFunctionMessage, ClientMessage, ErrorMessage, FunctionResponseMessage, ServerMessage,
+    UpdateComponents,
 };
 use crate::wire::v10;
 
@@ -156,6 +157,32 @@ impl SurfaceGroup {
 
     pub fn catalogs_mut(&mut self) -> &mut CatalogRegistry {
         &mut self.catalogs
+    }
+
+    /// Registers the app's implementation of `name`, a function that the registered catalog
+    /// `catalog_id` declares (see [`functions::host`]). Calls of it in that catalog run it from
+    /// then on, on the surfaces that exist too (register before they use it: see
+    /// [`functions::HostFunctions`]); registering the name again replaces it. Refused
+    /// when the catalog is unknown, does not declare the function, or
+    /// [`functions::host::MAX_HOST_FUNCTIONS`] are registered.
+    pub fn register_host_function(
+        &mut self,
+        catalog_id: &str,
+        name: &str,
+        function: Arc<dyn functions::HostFunction>,
+    ) -> Result<(), A2uiError> {
+        let catalog = self.catalogs.get(catalog_id)?;
+        if catalog.function(name).is_none() {
+            return Err(A2uiError::ActionRefused(format!("catalog {catalog_id} declares no function {name:?}")));
+        }
+        if !self.resolve.functions.host.insert(&catalog.id, name, function) {
+            return Err(A2uiError::LimitExceeded {
+                what: "host functions",
+                limit: functions::host::MAX_HOST_FUNCTIONS,
+                actual: functions::host::MAX_HOST_FUNCTIONS + 1,
+            });
+        }
+        Ok(())
     }
 
     pub fn limits(&self) -> &Limits {
@@ -388,7 +415,8 @@ impl SurfaceGroup {
                 let index = self
                     .surface_index(&update.surface_id)
                     .ok_or_else(|| A2uiError::UnknownSurface(update.surface_id.clone()))?;
-                self.check_component_catalogs(index, &update.catalog_ids)?;
+                let mut update = update;
+                self.resolve_call_catalogs(index, &mut update)?;
                 let inline = update.inline_in_create;
                 let in_message = |e| if inline { pointing_into_create(e) } else { e };
                 let others = self.components_catalogs(index, &update.components).map_err(in_message)?;
@@ -451,21 +479,52 @@ impl SurfaceGroup {
         Ok(others)
     }
 
-    /// v1.0 function calls that name a catalog must name the surface's own: a call's catalog
-    /// that is not the surface's is an error, never a fallback.
-    fn check_component_catalogs(&self, index: usize, catalog_ids: &[(String, String)]) -> Result<(), A2uiError> {
+    /// v1.0 function calls that name a catalog run in that catalog. The surface's own (under any
+    /// of its ids) is taken out of the call, which then runs in the default as any other. Another
+    /// must be registered and share the surface's version; the call is written with its
+    /// canonical id and checked against that catalog's definition of the function (the surface's
+    /// catalog checks the rest of the component, the call's arguments included). Anything else
+    /// is refused with the call's pointer, never run in another catalog.
+    fn resolve_call_catalogs(&self, index: usize, update: &mut UpdateComponents) -> Result<(), A2uiError> {
         let surface = &self.surfaces[index];
-        for (at, id) in catalog_ids {
-            let same = self.catalogs.get(id).is_ok_and(|catalog| Arc::ptr_eq(&catalog, surface.catalog()));
-            if !same {
+        for (at, id) in std::mem::take(&mut update.catalog_ids) {
+            let call_at = at.strip_suffix("/catalogId").unwrap_or(&at);
+            // `/updateComponents/components/3/text` or `/createSurface/components/3/text`.
+            let within = call_at.split_once("/components").map_or(call_at, |(_, rest)| rest);
+            let catalog = self
+                .catalogs
+                .get(&id)
+                .map_err(|_| A2uiError::validation(&at, format!("catalog {id:?} is not one this renderer supports")))?;
+            let Some(Value::Object(call)) = pointer_mut_in(&mut update.components, within) else {
+                return Err(A2uiError::validation(call_at, "a call's catalogId outside a call"));
+            };
+            if Arc::ptr_eq(&catalog, surface.catalog()) {
+                call.remove("catalogId");
+                continue;
+            }
+            if catalog.is_v1() != surface.catalog().is_v1() {
                 return Err(A2uiError::validation(
-                    at.clone(),
+                    at,
                     format!(
-                        "catalog {id:?} is not the surface's catalog {:?}; function calls run in the surface's catalog here",
-                        surface.catalog_id()
+                        "catalog {id:?} is written for protocol {}, the surface for {}: catalogs of one surface share its version",
+                        catalog.protocol_version,
+                        surface.catalog().protocol_version
                     ),
                 ));
             }
+            let mut own = call.clone();
+            own.remove("catalogId");
+            if let Some(error) = catalog.validate_function_call(&Value::Object(own)).into_iter().next() {
+                return Err(A2uiError::validation(format!("{call_at}{}", error.instance_path), error.message));
+            }
+            let name = call.get("call").and_then(Value::as_str).unwrap_or_default();
+            if catalog.function(name).is_some_and(|f| f.allowed_callers == crate::catalog::AllowedCallers::AgentOnly) {
+                return Err(A2uiError::validation(
+                    format!("{call_at}/call"),
+                    format!("function {name:?} of catalog {id:?} is agentOnly: the renderer may not call it"),
+                ));
+            }
+            call.insert("catalogId".into(), Value::String(catalog.id.clone()));
         }
         Ok(())
     }
@@ -475,7 +534,9 @@ impl SurfaceGroup {
     /// call it, and it must not need a user gesture (an agent's message never is one): otherwise
     /// `INVALID_FUNCTION_CALL`, and nothing changes. Its arguments are checked against the
     /// catalog's schema and the function runs on them as literals (no surface, no data model);
-    /// a failure is `EXECUTION_ERROR`. The built-in catalogs let the agent call none of theirs.
+    /// a failure is `EXECUTION_ERROR`. The built-in catalogs let the agent call none of theirs; a
+    /// catalog of the app's runs the app's implementation
+    /// ([`register_host_function`](Self::register_host_function)).
     fn call_renderer_function(&self, call: &v10::CallRendererFunction) -> Outcome {
         let result = self.run_for_agent(call);
         let response = FunctionResponseMessage { function_call_id: call.function_call_id.clone(), result };
@@ -508,8 +569,13 @@ impl SurfaceGroup {
             return refuse(format!("Function '{}' is not a call", call.name));
         };
         let data = crate::data_model::DataModel::new(&self.limits);
-        let mut ev =
-            ScopedEvaluator::new(&data, "", &self.resolve.localization).with_validation_results(catalog.is_v1());
+        // The function runs in the catalog the agent named: the app's implementation there, or
+        // the engine's of that name.
+        let scope =
+            functions::FunctionScope { host: self.resolve.functions.host.clone(), default_catalog: catalog.id.clone() };
+        let mut ev = ScopedEvaluator::new(&data, "", &self.resolve.localization)
+            .with_validation_results(catalog.is_v1())
+            .with_functions(&scope);
         functions::evaluate(&parsed, &mut ev).map_err(|e| (EXECUTION_ERROR.to_owned(), e.to_string()))
     }
 
@@ -645,6 +711,18 @@ impl SurfaceGroup {
     pub fn client_data_model(&self) -> Option<Value> {
         let surfaces: Vec<&Surface> = self.surfaces.iter().filter(|s| s.send_data_model()).collect();
         (!surfaces.is_empty()).then(|| surface::data_model_report(&surfaces))
+    }
+}
+
+/// The value at `pointer` (`/3/text`) inside `components`.
+fn pointer_mut_in<'a>(components: &'a mut [Value], pointer: &str) -> Option<&'a mut Value> {
+    let rest = pointer.strip_prefix('/')?;
+    let (index, within) = rest.split_once('/').unwrap_or((rest, ""));
+    let component = components.get_mut(index.parse::<usize>().ok()?)?;
+    if within.is_empty() {
+        Some(component)
+    } else {
+        component.pointer_mut(&format!("/{within}"))
     }
 }
 

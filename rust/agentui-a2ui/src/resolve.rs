@@ -64,6 +64,8 @@ pub struct ResolveOptions {
     /// v1.0 surfaces: checks give structured validation results (see
     /// [`Evaluator::validation_results`]).
     pub validation_results: bool,
+    /// The app's functions and the surface's default catalog, which calls run in.
+    pub functions: crate::functions::FunctionScope,
 }
 
 /// A child to resolve next: its definition, scope and the instance id the parent listed.
@@ -96,11 +98,19 @@ pub struct ScopedEvaluator<'a> {
     pub reads: Vec<Arc<str>>,
     pub localization: &'a Localization,
     pub validation_results: bool,
+    /// Where calls find the app's functions; `None`: built-ins only.
+    pub functions: Option<&'a crate::functions::FunctionScope>,
 }
 
 impl<'a> ScopedEvaluator<'a> {
     pub fn new(data: &'a DataModel, scope: &'a str, localization: &'a Localization) -> Self {
-        ScopedEvaluator { data, scope, reads: Vec::new(), localization, validation_results: false }
+        ScopedEvaluator { data, scope, reads: Vec::new(), localization, validation_results: false, functions: None }
+    }
+
+    /// Calls run in this scope: the app's functions, and the surface's default catalog.
+    pub fn with_functions(mut self, functions: &'a crate::functions::FunctionScope) -> Self {
+        self.functions = Some(functions);
+        self
     }
 
     /// With v1.0's structured validation results.
@@ -144,6 +154,13 @@ impl Evaluator for ScopedEvaluator<'_> {
         self.validation_results
     }
 
+    fn implementation(&self, catalog: Option<&str>, name: &str) -> functions::Implementation {
+        match self.functions {
+            Some(scope) => scope.implementation(catalog, name),
+            None => functions::Implementation::BuiltIn,
+        }
+    }
+
     /// A template instance's scope is its item's path (`/items/3`): the last segment is the index.
     fn template_index(&self) -> Option<usize> {
         let (_, last) = self.scope.rsplit_once('/')?;
@@ -172,8 +189,9 @@ pub fn resolve_bounded(
     options: &ResolveOptions,
     max_template_items: usize,
 ) -> Resolution {
-    let mut ev =
-        ScopedEvaluator::new(data, scope, &options.localization).with_validation_results(options.validation_results);
+    let mut ev = ScopedEvaluator::new(data, scope, &options.localization)
+        .with_validation_results(options.validation_results)
+        .with_functions(&options.functions);
     let mut walk = PropWalk {
         scope,
         children: Vec::new(),

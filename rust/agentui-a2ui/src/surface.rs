@@ -125,6 +125,10 @@ impl Surface {
                 text_profile: Some(crate::markdown::text_profile(&catalog)),
                 markdown_limits: limits.markdown,
                 validation_results: catalog.is_v1(),
+                functions: crate::functions::FunctionScope {
+                    host: options.functions.host.clone(),
+                    default_catalog: catalog.id.clone(),
+                },
                 ..options.clone()
             },
             rendered: false,

@@ -191,6 +191,9 @@ pub fn document_v1() -> Value {
     // A call holds what FunctionCall names and nothing else, whatever its function's schema says
     // (the v1.0 schema's rule; the published basic catalog v1 leaves it to this type).
     defs["FunctionCall"]["unevaluatedProperties"] = Value::Bool(false);
+    // The catalog the function comes from, when not the surface's default.
+    defs["FunctionCall"]["properties"]["catalogId"] = json!({"type": "string",
+        "description": "The catalog the function comes from, instead of the surface's default."});
     // The reserved root every surface's `root` sits under (`allowedParents: ["Surface"]`).
     defs["Surface"] = json!({
         "type": "object",

@@ -296,7 +296,9 @@ pub(crate) fn normalise(value: &Value) -> Result<Value, CatalogError> {
     };
     defs.insert("theme".into(), theme);
     defs.insert("anyComponent".into(), any_of_section("components", components.keys(), Some("component")));
-    defs.insert("anyFunction".into(), any_of_section("functions", functions.keys(), None));
+    let own_functions = any_of_section("functions", functions.keys(), None);
+    let any_function = if is_v1 { own_or_foreign_call(own_functions, &catalog_id) } else { own_functions };
+    defs.insert("anyFunction".into(), any_function);
 
     let mut document = Map::new();
     document.insert("$schema".into(), DIALECT.into());
@@ -618,6 +620,35 @@ fn listed_refs(any: Option<&Value>, section: &str) -> Result<Option<Vec<String>>
         })
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
+}
+
+/// v1.0: a call that names another catalog runs there, so this catalog cannot judge its function
+/// or its arguments' types; it still checks each argument as a dynamic value (a call nested in
+/// them names its own catalog or runs in the surface's default). The group checks the call
+/// against the catalog it names.
+fn own_or_foreign_call(own: Value, catalog_id: &str) -> Value {
+    /// UAX #31 default identifier, as `wire::v10::is_unicode_identifier` checks one.
+    const IDENTIFIER_PATTERN: &str = r"^[\p{XID_Start}_]\p{XID_Continue}*$";
+    let mut own_ids = vec![catalog_id];
+    if catalog_id == super::BASIC_V1_CATALOG_ID {
+        own_ids.extend(super::BASIC_V1_CATALOG_ALIASES);
+    }
+    json!({
+        "if": {"required": ["catalogId"], "properties": {"catalogId": {"not": {"enum": own_ids}}}},
+        // What it can judge without the other catalog: the names are identifiers (a function of
+        // the reserved `@` namespace has no catalog), each argument a dynamic value.
+        "then": {
+            "properties": {
+                "call": {"type": "string", "pattern": IDENTIFIER_PATTERN},
+                "args": {
+                    "type": "object",
+                    "propertyNames": {"pattern": IDENTIFIER_PATTERN},
+                    "additionalProperties": {"$ref": "common_types.json#/$defs/DynamicValue"}
+                }
+            }
+        },
+        "else": own,
+    })
 }
 
 /// `anyComponent` / `anyFunction`: one branch per entry of `section`.

@@ -31,6 +31,7 @@ use crate::dynamic::{Call, Dynamic, Evaluator};
 
 mod checks;
 mod date;
+pub mod host;
 mod logic;
 pub use logic::operand_truth;
 mod number;
@@ -38,6 +39,7 @@ mod plural;
 mod template;
 mod url;
 
+pub use host::{FunctionScope, HostFunction, HostFunctions, Implementation};
 pub use template::{parse_template, TemplateError, TemplatePart, MAX_TEMPLATE_DEPTH};
 
 #[cfg(test)]
@@ -90,6 +92,9 @@ pub enum FunctionError {
     /// `openUrl` (and any other side effect) is refused at bind time.
     #[error("{0} may only run from a user action")]
     NotAtBindTime(String),
+    /// The app's implementation failed.
+    #[error("{function}: {reason}")]
+    Host { function: String, reason: String },
 }
 
 /// Which URL schemes media URLs and `openUrl` may use. Default: http and https. `openUrl` never
@@ -186,6 +191,10 @@ pub fn evaluate(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, FunctionEr
     let Some(_guard) = DepthGuard::enter(&EVAL_DEPTH) else {
         return Err(invalid(&call.name, format!("calls nested deeper than {MAX_NESTING} levels")));
     };
+    match ev.implementation(call.catalog_id.as_deref(), &call.name) {
+        Implementation::BuiltIn => {}
+        Implementation::Host(function) => return run_host(call, function.as_ref(), ev),
+    }
     match call.name.as_str() {
         "required" => checks::required(call, ev),
         "regex" => checks::regex(call, ev),
@@ -204,6 +213,13 @@ pub fn evaluate(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, FunctionEr
         INDEX_FUNCTION => index(call, ev),
         other => Err(FunctionError::Unknown(other.to_owned())),
     }
+}
+
+/// An app's function on its arguments, each evaluated through `ev` (so its reads are recorded).
+fn run_host(call: &Call, function: &dyn HostFunction, ev: &mut dyn Evaluator) -> Result<Value, FunctionError> {
+    let args: serde_json::Map<String, Value> =
+        call.args.iter().map(|(name, arg)| (name.clone(), ev.eval(arg))).collect();
+    function.call(&args).map_err(|reason| FunctionError::Host { function: call.name.clone(), reason })
 }
 
 /// The v1.0 system function of list templates.

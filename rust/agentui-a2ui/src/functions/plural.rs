@@ -4,6 +4,10 @@
 //! has all six. A category the call does not provide falls back to `other`; a null count (data
 //! not there yet) picks `other`. Only the chosen string is evaluated.
 //!
+//! Before the category, an exact count of 0 or 2 picks `zero` or `two` when the call gives one
+//! (the conformance suite's decision D27): "No items" for 0 in English, whose rules have no
+//! `zero`. Where a locale has those categories they hold 0 and 2 anyway, so this only adds.
+//!
 //! The count's visible fraction digits matter (`1.5` is `other` in English): a JSON number is
 //! taken as its shortest decimal form, so `1.0` is the integer 1, as it is in JavaScript.
 
@@ -33,6 +37,16 @@ pub(super) fn pluralize(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, Fu
         Some(count) => ev.localization().plural_rules().category_for(count),
         None => PluralCategory::Other,
     };
+    let exact = count.as_ref().and_then(|count| match count.to_string().as_str() {
+        "0" => Some("zero"),
+        "2" => Some("two"),
+        _ => None,
+    });
+    if let Some(chosen) = exact.and_then(|name| call.arg(name)) {
+        let mut out = String::new();
+        push_coerced(&mut out, &eval_dynamic(chosen, ev));
+        return Ok(Value::String(out));
+    }
     let name = match category {
         PluralCategory::Zero => "zero",
         PluralCategory::One => "one",

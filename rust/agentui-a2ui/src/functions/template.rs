@@ -438,7 +438,7 @@ impl Parser<'_> {
             }
         }
         let prepared = prepare(name, &args);
-        Ok(Call { name: name.to_owned(), args, return_type: None, prepared })
+        Ok(Call { name: name.to_owned(), args, return_type: None, catalog_id: None, prepared })
     }
 
     /// `ident :` consumed and returned, or nothing consumed (a positional argument). An

@@ -374,6 +374,7 @@ mod format_string {
             name: "formatString".into(),
             args: vec![("value".into(), Dynamic::Literal(json!("v=${/v}")))],
             return_type: None,
+            catalog_id: None,
             prepared: Prepared::None,
         };
         assert_eq!(evaluate(&call, &mut TestEv::new(json!({"v": 3}))).unwrap(), json!("v=3"));
@@ -730,9 +731,10 @@ mod pluralize {
         assert_eq!(p(forms(json!(1))).unwrap(), json!("one item"));
         assert_eq!(p(forms(json!(1.0))).unwrap(), json!("one item"));
         assert_eq!(p(forms(json!(-1))).unwrap(), json!("one item"));
-        // CLDR: 0 is `other` in English (this used to pick `zero`; see
-        // `pluralize_zero_is_other_in_english` in the locale tests).
-        assert_eq!(p(forms(json!(0))).unwrap(), json!("many items"));
+        // An exact 0 picks the given `zero` (D27), though CLDR's English 0 is `other`; see
+        // `pluralize_exact_zero_and_two_win_over_the_category` in the locale tests.
+        assert_eq!(p(forms(json!(0))).unwrap(), json!("none"));
+        assert_eq!(p(forms(json!(0.0))).unwrap(), json!("none"));
         assert_eq!(p(forms(json!(2))).unwrap(), json!("many items"));
         assert_eq!(p(forms(json!(1.5))).unwrap(), json!("many items"));
         assert_eq!(p(forms(json!("1"))).unwrap(), json!("one item"));
@@ -744,7 +746,8 @@ mod pluralize {
     fn fallbacks_to_other() {
         assert_eq!(p(json!({"value": 0, "one": "a", "other": "b"})).unwrap(), json!("b"));
         assert_eq!(p(json!({"value": 1, "other": "b"})).unwrap(), json!("b"));
-        assert_eq!(p(json!({"value": 2, "two": "t", "few": "f", "many": "m", "other": "o"})).unwrap(), json!("o"));
+        assert_eq!(p(json!({"value": 2, "few": "f", "many": "m", "other": "o"})).unwrap(), json!("o"));
+        assert_eq!(p(json!({"value": 2, "two": "t", "few": "f", "many": "m", "other": "o"})).unwrap(), json!("t"));
         assert_eq!(p(json!({"value": 3, "other": 7})).unwrap(), json!("7"));
     }
 
@@ -900,25 +903,40 @@ mod locale {
     }
 
     #[test]
-    fn pluralize_zero_is_other_in_english() {
-        // CLDR's English rules have no `zero` category: 0 is `other` even when `zero` is given.
-        assert_eq!(plural("en-US", json!(0)), "other");
+    fn pluralize_exact_zero_and_two_win_over_the_category() {
+        // D27: an exact 0 or 2 picks `zero` / `two` when the call gives one.
+        assert_eq!(plural("en-US", json!(0)), "zero");
         assert_eq!(plural("en-US", json!(1)), "one");
-        assert_eq!(plural("en-US", json!(2)), "other");
+        assert_eq!(plural("en-US", json!(2)), "two");
+        assert_eq!(plural("en-US", json!(2.5)), "other");
+        // Without them, CLDR's English rules (no `zero`, no `two`): 0 and 2 are `other`.
+        let bare = |count: Value| {
+            in_locale(
+                "en-US",
+                "UTC",
+                json!({"call": "pluralize", "args": {"value": count, "one": "one", "other": "other"}}),
+            )
+        };
+        assert_eq!(bare(json!(0)), "other");
+        assert_eq!(bare(json!(2)), "other");
+        // An empty `zero` is still the chosen form.
+        let empty = json!({"call": "pluralize", "args": {"value": 0, "zero": "", "other": "default"}});
+        assert_eq!(in_locale("en-US", "UTC", empty), "");
     }
 
     #[test]
     fn pluralize_follows_the_locale_rules() {
         let categories =
             |locale: &str, counts: &[Value]| counts.iter().map(|c| plural(locale, c.clone())).collect::<Vec<_>>();
-        let counts = [json!(0), json!(1), json!(2), json!(5), json!(22), json!(25), json!(112), json!(1.5)];
+        // (An exact 0 or 2 picks `zero` / `two`, given here: the other counts show the rules.)
+        let counts = [json!(10), json!(1), json!(3), json!(5), json!(22), json!(25), json!(112), json!(1.5)];
         assert_eq!(categories("pl", &counts), ["many", "one", "few", "many", "few", "many", "many", "other"]);
         assert_eq!(categories("ru-RU", &counts), ["many", "one", "few", "many", "few", "many", "many", "other"]);
         let counts = [json!(0), json!(1), json!(2), json!(3), json!(11), json!(100), json!(102)];
         assert_eq!(categories("ar", &counts), ["zero", "one", "two", "few", "many", "other", "other"]);
         // Korean has one form; French counts 0 and 1 as `one`.
-        assert_eq!(categories("ko-KR", &[json!(0), json!(1), json!(2)]), ["other", "other", "other"]);
-        assert_eq!(categories("fr-FR", &[json!(0), json!(1), json!(2)]), ["one", "one", "other"]);
+        assert_eq!(categories("ko-KR", &[json!(1), json!(3)]), ["other", "other"]);
+        assert_eq!(categories("fr-FR", &[json!(0.5), json!(1), json!(3)]), ["one", "one", "other"]);
         // A missing category falls back to `other`.
         let mut ev = TestEv::localized(json!({}), "pl-PL", "UTC");
         let call = parse_call(json!({"call": "pluralize", "args": {"value": 3, "one": "plik", "other": "pliki?"}}));
@@ -1189,6 +1207,7 @@ mod logic {
             name: "or".into(),
             args: vec![("values".into(), Dynamic::Literal(json!([false, {"path": "/x"}])))],
             return_type: None,
+            catalog_id: None,
             prepared: Prepared::None,
         };
         let mut ev = TestEv::new(json!({"x": true}));

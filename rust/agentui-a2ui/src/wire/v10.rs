@@ -312,7 +312,8 @@ fn translate_object(
         _ => None,
     };
     if let Some(system_function) = system_function {
-        if let Some(catalog) = out.remove("catalogId") {
+        // The call keeps its catalogId; the group resolves it (see `SurfaceGroup`).
+        if let Some(catalog) = out.get("catalogId") {
             let catalog_at = format!("{at}/catalogId");
             let Value::String(catalog) = catalog else {
                 return Err(A2uiError::validation(catalog_at, "catalogId must be a string"));
@@ -320,7 +321,7 @@ fn translate_object(
             if let Some(function) = system_function {
                 return Err(A2uiError::validation(catalog_at, format!("system function {function} has no catalog")));
             }
-            catalogs.push((catalog_at, catalog));
+            catalogs.push((catalog_at, catalog.clone()));
         }
     }
     Ok(out)

@@ -80,17 +80,21 @@ fn a_data_write_is_formatted_in_the_same_locale() {
 }
 
 #[test]
-fn pluralize_zero_is_other_in_english() {
-    // CLDR's English cardinal rules: 1 is `one`, everything else (0 included) is `other`.
+fn pluralize_picks_a_given_zero_and_otherwise_follows_english_rules() {
+    // D27: an exact 0 picks the `zero` the call gives; without one, CLDR's English rules make 0
+    // `other` (1 is `one`, everything else `other`).
     let mut group = SurfaceGroup::default();
     let call = |count: i64| json!({"call": "pluralize", "args": {"value": count, "zero": "no items", "one": "one item", "other": "items"}});
+    let bare = json!({"call": "pluralize", "args": {"value": 0, "one": "one item", "other": "items"}});
     let list = json!([
-        {"id": "root", "component": "Column", "children": ["zero", "one"]},
+        {"id": "root", "component": "Column", "children": ["zero", "one", "bare"]},
         {"id": "zero", "component": "Text", "text": call(0)},
         {"id": "one", "component": "Text", "text": call(1)},
+        {"id": "bare", "component": "Text", "text": bare},
     ]);
     assert_clean(&group.process_value(&create("r")));
     assert_clean(&group.process_value(&components("r", list)));
-    assert_eq!(text(&group, "zero"), "items");
+    assert_eq!(text(&group, "zero"), "no items");
     assert_eq!(text(&group, "one"), "one item");
+    assert_eq!(text(&group, "bare"), "items");
 }

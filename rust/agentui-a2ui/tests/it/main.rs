@@ -7,6 +7,7 @@ mod common;
 mod catalog_conformance;
 mod data_model_props;
 mod engine;
+mod host_functions;
 mod locale;
 mod schema_spec_cases;
 mod spec_examples;
