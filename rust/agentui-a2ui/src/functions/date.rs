@@ -286,6 +286,9 @@ fn push_padded(out: &mut String, localization: &Localization, n: i64, width: usi
 }
 
 pub(super) fn format_date(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, FunctionError> {
+    if is_iso_format(call, ev) {
+        return format_iso(call, ev);
+    }
     let local;
     let pattern = match prepared(call) {
         Some(PreparedKind::DatePattern(p)) => p.as_ref(),
@@ -323,6 +326,50 @@ pub(super) fn format_date(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, 
         other => return Err(invalid(&call.name, format!("`value` must be a date string, got {}", type_name(other)))),
     };
     pattern.format(&moment, localization).map(Value::String).map_err(|e| invalid(&call.name, e))
+}
+
+/// The format `"ISO"` (no TR35 pattern: `I` is no pattern letter), which the conformance suite
+/// uses for the normalised ISO 8601 form (`toISOString`).
+fn is_iso_format(call: &Call, ev: &mut dyn Evaluator) -> bool {
+    match call.arg("format") {
+        Some(crate::dynamic::Dynamic::Literal(Value::String(format))) => format == "ISO",
+        Some(crate::dynamic::Dynamic::Literal(_)) | None => false,
+        Some(bound) => ev.eval(bound) == Value::String("ISO".into()),
+    }
+}
+
+/// `"ISO"`: the instant in UTC with milliseconds, `2026-08-26T12:00:00.000Z`, as JavaScript's
+/// `toISOString` writes it. A date or date-time without an offset is read in UTC (never in the
+/// surface's zone, so the text names the instant the agent wrote); a time of day has no date
+/// and is an error. `null` and `""` give `""`, as every format does.
+fn format_iso(call: &Call, ev: &mut dyn Evaluator) -> Result<Value, FunctionError> {
+    let value = req_arg(call, "value", ev)?;
+    let instant = match &*value {
+        Value::Null => return Ok(Value::String(String::new())),
+        Value::String(s) if s.trim().is_empty() => return Ok(Value::String(String::new())),
+        Value::String(s) => {
+            let moment = parse_iso(s.trim()).ok_or_else(|| invalid(&call.name, format!("invalid date {s:?}")))?;
+            let date = moment.date.ok_or_else(|| invalid(&call.name, format!("{s:?} is a time of day, not a date")))?;
+            let at = DateTime::from_parts(date, moment.time.unwrap_or(Time::midnight()));
+            moment.offset.unwrap_or(Offset::UTC).to_timestamp(at).map_err(|e| invalid(&call.name, e.to_string()))?
+        }
+        Value::Number(n) => n
+            .as_f64()
+            .and_then(epoch_millis)
+            .ok_or_else(|| invalid(&call.name, format!("timestamp {n} is out of range")))?,
+        other => return Err(invalid(&call.name, format!("`value` must be a date string, got {}", type_name(other)))),
+    };
+    let utc = Offset::UTC.to_datetime(instant);
+    Ok(Value::String(format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+        utc.year(),
+        utc.month(),
+        utc.day(),
+        utc.hour(),
+        utc.minute(),
+        utc.second(),
+        utc.subsec_nanosecond() / 1_000_000
+    )))
 }
 
 /// `YYYY-MM-DD` and nothing else: the shape of an ISO calendar date, whatever its numbers.

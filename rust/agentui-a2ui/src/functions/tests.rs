@@ -891,6 +891,26 @@ mod locale {
         assert_eq!(date("ko-KR", "Asia/Seoul", json!("2026-07-01T00:00:00Z"), "HH:mm"), "09:00");
     }
 
+    /// `"ISO"`: the instant in UTC with milliseconds, whatever the surface's zone.
+    #[test]
+    fn iso_format_names_the_instant_in_utc() {
+        for zone in ["UTC", "Europe/Berlin", "Asia/Seoul"] {
+            assert_eq!(date("de-DE", zone, json!("2026-08-26T12:00:00.000Z"), "ISO"), "2026-08-26T12:00:00.000Z");
+            assert_eq!(date("de-DE", zone, json!("2026-08-26T14:00:00.5+02:00"), "ISO"), "2026-08-26T12:00:00.500Z");
+            // Without an offset, read in UTC; a calendar date is its midnight.
+            assert_eq!(date("en-US", zone, json!("2026-08-26T09:30:00"), "ISO"), "2026-08-26T09:30:00.000Z");
+            assert_eq!(date("en-US", zone, json!("2026-08-26"), "ISO"), "2026-08-26T00:00:00.000Z");
+            assert_eq!(date("en-US", zone, json!(0), "ISO"), "1970-01-01T00:00:00.000Z");
+        }
+        assert_eq!(date("en-US", "UTC", Value::Null, "ISO"), "");
+        // A time of day has no date; `iso` (any other case) is no format.
+        let mut ev = TestEv::localized(json!({}), "en-US", "UTC");
+        let call = parse_call(json!({"call": "formatDate", "args": {"value": "10:00", "format": "ISO"}}));
+        assert!(evaluate(&call, &mut ev).is_err());
+        let call = parse_call(json!({"call": "formatDate", "args": {"value": "2026-08-26", "format": "iso"}}));
+        assert!(evaluate(&call, &mut ev).is_err());
+    }
+
     #[test]
     fn a_date_without_a_time_stays_that_calendar_date() {
         for zone in ["UTC", "America/Los_Angeles", "Pacific/Kiritimati", "Asia/Seoul", "Europe/Berlin"] {
