@@ -10,6 +10,7 @@
 //! registered in another catalog is never used.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock};
 
 use serde_json::{Map, Value};
@@ -46,6 +47,9 @@ type Table = HashMap<(String, String), Arc<dyn HostFunction>>;
 #[derive(Clone, Default)]
 pub struct HostFunctions {
     table: Arc<RwLock<Table>>,
+    /// Whether anything is registered: every call's lookup reads it, so a group without app
+    /// functions never takes the lock.
+    any: Arc<AtomicBool>,
 }
 
 impl std::fmt::Debug for HostFunctions {
@@ -63,10 +67,10 @@ impl PartialEq for HostFunctions {
 
 impl HostFunctions {
     pub fn get(&self, catalog_id: &str, name: &str) -> Option<Arc<dyn HostFunction>> {
-        let table = self.table.read().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if table.is_empty() {
+        if !self.any.load(Ordering::Acquire) {
             return None;
         }
+        let table = self.table.read().unwrap_or_else(|poisoned| poisoned.into_inner());
         table.get(&(catalog_id.to_owned(), name.to_owned())).cloned()
     }
 
@@ -87,6 +91,7 @@ impl HostFunctions {
             return false;
         }
         table.insert(key, function);
+        self.any.store(true, Ordering::Release);
         true
     }
 }
