@@ -403,7 +403,12 @@ impl SurfaceGroup {
                         actual: self.surfaces.len() + 1,
                     });
                 }
-                let catalog = self.catalogs.get(&create.catalog_id)?;
+                // v1.0 lets a surface name no default ("" here): its components and calls name
+                // their own catalogs.
+                let catalog = match create.catalog_id.as_str() {
+                    "" => crate::catalog::Catalog::no_default_v1(),
+                    id => self.catalogs.get(id)?,
+                };
                 let surface = Surface::create(&create, catalog, &self.limits, &self.resolve)?;
                 outcome.events.push(SurfaceEvent::Created {
                     surface_id: create.surface_id.clone(),
@@ -416,6 +421,15 @@ impl SurfaceGroup {
                     .surface_index(&update.surface_id)
                     .ok_or_else(|| A2uiError::UnknownSurface(update.surface_id.clone()))?;
                 let mut update = update;
+                if self.surfaces[index].catalog_id().is_empty() {
+                    name_their_catalogs(&update).map_err(|e| {
+                        if update.inline_in_create {
+                            pointing_into_create(e)
+                        } else {
+                            e
+                        }
+                    })?;
+                }
                 self.resolve_call_catalogs(index, &mut update)?;
                 let inline = update.inline_in_create;
                 let in_message = |e| if inline { pointing_into_create(e) } else { e };
@@ -711,6 +725,45 @@ impl SurfaceGroup {
     pub fn client_data_model(&self) -> Option<Value> {
         let surfaces: Vec<&Surface> = self.surfaces.iter().filter(|s| s.send_data_model()).collect();
         (!surfaces.is_empty()).then(|| surface::data_model_report(&surfaces))
+    }
+}
+
+/// On a surface without a default catalog, every component and every function call must name
+/// its catalog: the spec's resolution (its own, else the surface's default, else an error).
+fn name_their_catalogs(update: &UpdateComponents) -> Result<(), A2uiError> {
+    const WHY: &str = "the surface has no default catalog";
+    for (i, component) in update.components.iter().enumerate() {
+        let at = format!("/updateComponents/components/{i}");
+        if component.get("catalogId").is_none() {
+            return Err(A2uiError::validation(at, format!("{WHY}: the component must name its catalogId")));
+        }
+        if let Some(call_at) = call_without_catalog(component, &at, 0) {
+            return Err(A2uiError::validation(call_at, format!("{WHY}: the function call must name its catalogId")));
+        }
+    }
+    Ok(())
+}
+
+/// The pointer of the first function call under `value` that names no catalog (`@index`, a
+/// system function, has none to name).
+fn call_without_catalog(value: &Value, at: &str, depth: usize) -> Option<String> {
+    if depth > v10::MAX_NESTING {
+        return None;
+    }
+    match value {
+        Value::Object(map) => {
+            let is_call = map.get("call").and_then(Value::as_str).is_some_and(|name| !name.starts_with('@'));
+            if is_call && !map.contains_key("catalogId") {
+                return Some(at.to_owned());
+            }
+            map.iter().find_map(|(key, child)| {
+                call_without_catalog(child, &format!("{at}/{}", key.replace('~', "~0").replace('/', "~1")), depth + 1)
+            })
+        }
+        Value::Array(items) => {
+            items.iter().enumerate().find_map(|(i, child)| call_without_catalog(child, &format!("{at}/{i}"), depth + 1))
+        }
+        _ => None,
     }
 }
 

@@ -226,7 +226,14 @@ impl Surface {
             send_data_model: self.send_data_model,
             root_id: self.root_id.clone(),
         };
-        messages.push(if self.root_id == "root" {
+        messages.push(if self.catalog_id.is_empty() {
+            // v1.0 without a default catalog: no v0.9 envelope can say that.
+            let mut body = json!({"surfaceId": self.id});
+            if self.send_data_model {
+                body["sendDataModel"] = Value::Bool(true);
+            }
+            json!({"version": crate::wire::v10::EMITTED_VERSION, "createSurface": body})
+        } else if self.root_id == "root" {
             ServerMessage::CreateSurface(create).to_wire()
         } else {
             v08::begin_rendering_wire(&create)

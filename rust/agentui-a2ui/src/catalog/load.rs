@@ -278,6 +278,15 @@ pub(crate) fn normalise(value: &Value) -> Result<Value, CatalogError> {
     let is_v1 = protocol_version.as_deref().is_some_and(|v| !v.starts_with("0."));
     let mut components = components(obj.get("components"), is_v1)?;
     let mut functions = functions(obj.get("functions"), is_v1)?;
+    if is_v1 {
+        // A v1.0 call may name the catalog it comes from, this one included (a component of
+        // another catalog than its surface's default names it for its calls).
+        for schema in functions.values_mut() {
+            if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+                properties.entry("catalogId").or_insert_with(|| json!({"type": "string"}));
+            }
+        }
+    }
     for (section, listed, entries) in
         [("components", listed_components, &mut components), ("functions", listed_functions, &mut functions)]
     {

@@ -35,6 +35,9 @@ pub const BASIC_V1_CATALOG_ID: &str = "https://a2ui.org/specification/v1_0/catal
 /// path.
 pub const BASIC_V1_CATALOG_ALIASES: &[&str] = &["https://a2ui.org/catalogs/basic/v1/catalog.json"];
 
+/// The id of [`Catalog::no_default_v1`] (the surface itself says `""`: it names none).
+pub const NO_DEFAULT_CATALOG_ID: &str = "agentui:no-default-catalog";
+
 /// Return types a catalog function may declare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReturnType {
@@ -152,6 +155,20 @@ impl Catalog {
                 Arc::new(built.unwrap_or_else(|e| panic!("the built-in basic catalog v1 is broken: {e}")))
             })
             .clone()
+    }
+
+    /// What a v1.0 surface created without a default `catalogId` validates against: a v1.0
+    /// catalog with no components and no functions, so every component and call must name the
+    /// catalog it comes from. Never registered; its id is no catalog's.
+    pub fn no_default_v1() -> Arc<Catalog> {
+        static NONE: OnceLock<Arc<Catalog>> = OnceLock::new();
+        NONE.get_or_init(|| {
+            let document = serde_json::json!({"catalogId": NO_DEFAULT_CATALOG_ID, "protocolVersion": "1.0",
+                "description": "No default catalog: components and calls name their own."});
+            let built = load::normalise(&document).and_then(load::build);
+            Arc::new(built.unwrap_or_else(|e| panic!("the empty v1.0 catalog is broken: {e}")))
+        })
+        .clone()
     }
 
     /// True for a catalog written for protocol v1.0 or later.

@@ -116,7 +116,13 @@ impl ServerMessage {
         Ok(match key {
             "createSurface" => ServerMessage::CreateSurface(CreateSurface {
                 surface_id,
-                catalog_id: required_string(&body, "catalogId", &at("catalogId"))?,
+                catalog_id: match required_string(&body, "catalogId", &at("catalogId"))? {
+                    // "" is a v1.0 surface without a default catalog; v0.9 always names one.
+                    id if id.is_empty() => {
+                        return Err(A2uiError::validation(at("catalogId"), "catalogId must name a catalog"))
+                    }
+                    id => id,
+                },
                 theme: match body.remove("theme") {
                     None => None,
                     Some(t @ Value::Object(_)) => Some(t),

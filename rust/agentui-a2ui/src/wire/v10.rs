@@ -45,7 +45,7 @@ const COMPONENT_RESERVED: [&str; 4] = ["catalogId", "accessibility", "metadata",
 
 /// Deepest nesting the reserved-key walk follows (serde_json refuses deeper text anyway; a
 /// value built in code could be deeper and must not overflow the stack).
-const MAX_NESTING: usize = 128;
+pub(crate) const MAX_NESTING: usize = 128;
 
 /// An agent's request that the renderer run one of its functions.
 #[derive(Debug, Clone, PartialEq)]
@@ -132,16 +132,16 @@ fn create_surface(mut body: Map<String, Value>, at: &str) -> Result<Vec<ServerMe
     only_known(&body, &["surfaceId", "catalogId", "sendDataModel", "components", "dataModel", "metadata"], at)?;
     let surface_id = required_string(&body, "surfaceId", &format!("{at}/surfaceId"))?;
     let catalog_id = match body.get("catalogId") {
-        Some(Value::String(id)) => id.clone(),
-        Some(_) => return Err(A2uiError::validation(format!("{at}/catalogId"), "catalogId must be a string")),
-        // The spec lets every component name its own catalog instead; one surface draws from one
-        // catalog here, so it needs the default.
-        None => {
+        Some(Value::String(id)) if id.is_empty() => {
             return Err(A2uiError::validation(
                 format!("{at}/catalogId"),
-                "a surface without a default catalogId is not supported: name the catalog on createSurface",
+                "catalogId must name a catalog (or be left out)",
             ))
         }
+        Some(Value::String(id)) => id.clone(),
+        Some(_) => return Err(A2uiError::validation(format!("{at}/catalogId"), "catalogId must be a string")),
+        // No default: every component and every function call names its catalog ("" here).
+        None => String::new(),
     };
     let send_data_model = match body.get("sendDataModel") {
         None => false,

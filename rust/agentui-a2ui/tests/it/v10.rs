@@ -834,3 +834,58 @@ fn video_poster_goes_through_the_media_url_policy() {
     ));
     assert_eq!(prop(&group, "s", "ok", "posterUrl"), Some(json!("https://a.b/p.png")));
 }
+
+/// v1.0 lets `createSurface` name no default catalog: then each component and each function call
+/// names its own (the spec's resolution: its own, else the default, else an error).
+#[test]
+fn a_surface_without_a_default_catalog_takes_what_names_its_catalog() {
+    let basic = |mut component: Value| {
+        component["catalogId"] = json!(BASIC_V1_CATALOG_ID);
+        component
+    };
+    let greet = json!({"@call": "formatString", "catalogId": BASIC_V1_CATALOG_ID, "args": {"value": "Hi ${/name}"}});
+    let create = |components: Value| {
+        v10("createSurface", json!({"surfaceId": "s", "dataModel": {"name": "Ada"}, "components": components}))
+    };
+    let mut group = SurfaceGroup::default();
+    let outcome = group.process_value(&create(json!([
+        basic(json!({"id": "root", "component": "Column", "children": ["t"]})),
+        basic(text("t", greet.clone())),
+    ])));
+    assert_clean(&outcome);
+    assert_eq!(group.surface("s").unwrap().catalog_id(), "");
+    assert_eq!(prop(&group, "s", "t", "text"), Some(json!("Hi Ada")));
+
+    // It survives export and restore (a v1.0 creation without catalogId).
+    let exported = group.surface("s").unwrap().export();
+    assert_eq!(exported[0], json!({"version": "v1.0", "createSurface": {"surfaceId": "s"}}));
+    let mut restored = SurfaceGroup::default();
+    assert_clean(&restored.restore_surface(exported).unwrap());
+    assert_eq!(prop(&restored, "s", "t", "text"), Some(json!("Hi Ada")));
+
+    // A component or a call that names none is refused with its pointer.
+    let refused = |components: Value| {
+        let outcome = SurfaceGroup::default().process_value(&create(components));
+        let errors = errors(&outcome);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0]["message"].as_str().unwrap().contains("no default catalog"), "{errors:?}");
+        errors[0]["path"].as_str().unwrap().to_owned()
+    };
+    let unnamed = json!({"@call": "formatString", "args": {"value": "x"}});
+    assert_eq!(
+        refused(json!([basic(json!({"id": "root", "component": "Column", "children": ["t"]})), text("t", json!("x"))])),
+        "/createSurface/components/1"
+    );
+    assert_eq!(
+        refused(json!([
+            basic(json!({"id": "root", "component": "Column", "children": ["t"]})),
+            basic(text("t", unnamed))
+        ])),
+        "/createSurface/components/1/text"
+    );
+    // "" names no catalog: refused in v1.0 and v0.9 alike.
+    let empty = v10("createSurface", json!({"surfaceId": "e", "catalogId": ""}));
+    assert_eq!(only_error(&SurfaceGroup::default().process_value(&empty)).0, "/createSurface/catalogId");
+    let v09 = json!({"version": "v0.9", "createSurface": {"surfaceId": "e", "catalogId": ""}});
+    assert_eq!(only_error(&SurfaceGroup::default().process_value(&v09)).0, "/createSurface/catalogId");
+}
