@@ -367,7 +367,8 @@ public final class AgentRuntime {
 /// streams the properties change at most once a frame; a batch that carries an event ends there,
 /// and the event is sent after the properties show the state of its moment. The core's bounded
 /// inbox is the only back-pressure: a main actor that falls far behind gets the whole state again.
-/// `send`, `continueRun` and `dispatchAction` return once the properties show the run's end.
+/// `send`, `continueRun`, `dispatchAction` and `callAgentFunction` return once the properties
+/// show the run's end.
 @MainActor
 public final class AgentConversation: ObservableObject {
     let native: Conversation
@@ -503,8 +504,32 @@ public final class AgentConversation: ObservableObject {
         try await settled { try await self.native.retryPending() }
     }
 
-    public func dispatchAction(surfaceId: String, nodeId: String) async throws -> ActionResult {
-        try await settled { try await self.native.dispatchAction(surfaceId: surfaceId, nodeId: nodeId) }
+    /// The user acted on node `nodeId` of surface `surfaceId` (a Button's action...).
+    ///
+    /// `metadata`: renderer-side data for the agent (an audit token...), sent as the A2UI v1.0
+    /// action's `metadata.extensions`; keys must be identifiers. `nil` or empty: none. Metadata
+    /// for a surface that is not v1.0 throws `ConversationError.A2ui` (`ACTION_REFUSED`): it is
+    /// refused, never dropped.
+    public func dispatchAction(
+        surfaceId: String, nodeId: String, metadata: [String: NodeValue]? = nil
+    ) async throws -> ActionResult {
+        let metadata = metadata.map { $0.nodeValue }
+        return try await settled {
+            try await self.native.dispatchAction(surfaceId: surfaceId, nodeId: nodeId, metadata: metadata)
+        }
+    }
+
+    /// Asks the agent to run a function for v1.0 surface `surfaceId` (A2UI v1.0
+    /// `callAgentFunction`): `call` is the `FunctionCall` object, e.g.
+    /// `["call": .text(value: "checkEmail"), "args": ["email": email].nodeValue]`. It goes in a
+    /// run of its own, queued like an action, and this returns the value of the agent's answer
+    /// once the properties show that run's end. Throws `ConversationError.AgentFunctionFailed`
+    /// (the agent's error code and message), `.AgentFunctionUnanswered` (the run ended without
+    /// an answer), `.A2ui` (`ACTION_REFUSED`: not a v1.0 surface, no function named, too many
+    /// calls waiting).
+    public func callAgentFunction(surfaceId: String, call: [String: NodeValue]) async throws -> NodeValue {
+        let call = call.nodeValue
+        return try await settled { try await self.native.callAgentFunction(surfaceId: surfaceId, call: call) }
     }
 
     /// Writes the data model of `surfaceId` at JSON Pointer `path`, at once (during a run too).

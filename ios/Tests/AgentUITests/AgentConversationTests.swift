@@ -172,6 +172,52 @@ final class AgentConversationTests: XCTestCase {
     }
 
     @MainActor
+    func testV10SurfaceCallsAnAgentFunctionAndSendsActionMetadata() async throws {
+        let conversation = try connect(try AgentRuntime())
+        defer { conversation.close() }
+        _ = try await conversation.send("I want to sign up")
+        try await waitUntil("the sign-up card") { conversation.surfaceNow("signup")?.node("join") != nil }
+
+        let answer = try await conversation.callAgentFunction(
+            surfaceId: "signup",
+            call: ["call": .text(value: "checkEmail"), "args": ["email": "zoe@example.com"].nodeValue]
+        )
+        XCTAssertEqual(answer[member: "email"]?.textValue, "zoe@example.com")
+        XCTAssertEqual(answer[member: "available"], .bool(value: true))
+        do {
+            let value = try await conversation.callAgentFunction(surfaceId: "signup", call: ["call": .text(value: "nope")])
+            XCTFail("an error answer must throw, got \(value)")
+        } catch ConversationError.AgentFunctionFailed(_, let code, _) {
+            XCTAssertEqual(code, "UNKNOWN_FUNCTION")
+        }
+        do {
+            let value = try await conversation.callAgentFunction(surfaceId: "signup", call: ["call": .text(value: "silent")])
+            XCTFail("no answer must throw, got \(value)")
+        } catch ConversationError.AgentFunctionUnanswered {
+            // the run ended without an answer, as expected
+        }
+
+        try conversation.setValue(surfaceId: "signup", path: "/email", value: "zoe@example.com")
+        let result = try await conversation.dispatchAction(
+            surfaceId: "signup", nodeId: "join", metadata: ["client_audit": ["signature": "abc"].nodeValue]
+        )
+        guard case .ran = result else { return XCTFail("the action went to the agent: \(result)") }
+        XCTAssertEqual(
+            conversation.messages.lastAssistantText,
+            "Signed up zoe@example.com for 2 newsletters a month. Metadata: {\"client_audit\":{\"signature\":\"abc\"}}"
+        )
+
+        // A v0.9 surface refuses a call.
+        _ = try await conversation.send("book a table")
+        do {
+            let value = try await conversation.callAgentFunction(surfaceId: "booking", call: ["call": .text(value: "checkEmail")])
+            XCTFail("a v0.9 surface must refuse, got \(value)")
+        } catch ConversationError.A2ui(let code, _) {
+            XCTAssertEqual(code, "ACTION_REFUSED")
+        }
+    }
+
+    @MainActor
     func testDisabledButtonRefusesTheAction() async throws {
         let conversation = try connect(try AgentRuntime())
         defer { conversation.close() }

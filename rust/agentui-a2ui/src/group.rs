@@ -721,6 +721,21 @@ impl SurfaceGroup {
         }))
     }
 
+    /// Stops waiting for the agent's answer to `function_call_id` (the host gave up: the run
+    /// that carried the call ended without one, or was cancelled): its slot among the
+    /// [`MAX_PENDING_AGENT_CALLS`] is free again, and a late answer naming it changes nothing.
+    /// `false` when no such call waited.
+    pub fn forget_agent_call(&mut self, function_call_id: &str) -> bool {
+        let Some(at) = self.agent_calls.iter().position(|id| id == function_call_id) else { return false };
+        self.agent_calls.remove(at);
+        true
+    }
+
+    /// How many `callAgentFunction`s wait for the agent's answer.
+    pub fn pending_agent_calls(&self) -> usize {
+        self.agent_calls.len()
+    }
+
     /// `a2uiClientDataModel` for every surface created with `sendDataModel`, if any.
     pub fn client_data_model(&self) -> Option<Value> {
         let surfaces: Vec<&Surface> = self.surfaces.iter().filter(|s| s.send_data_model()).collect();

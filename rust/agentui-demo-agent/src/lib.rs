@@ -19,7 +19,9 @@
 //! - `POST /agent/<scenario>` runs that scenario whatever the message says.
 //! - On either, a follow-up is answered first: `resume` entries (interrupt answers),
 //!   `forwardedProps.command.resume` (a LangGraph-style legacy interrupt answer),
-//!   `forwardedProps.a2uiAction` (the booking form's `book` action), or tool messages at the end
+//!   `forwardedProps.a2uiCallAgentFunction` (a v1.0 `callAgentFunction`, answered by the sign-up
+//!   scenario's functions), `forwardedProps.a2uiAction` (the booking form's `book` action, the
+//!   sign-up card's `sign_up`), or tool messages at the end
 //!   of `messages` (client tool results, quoted back verbatim and paired by `toolCallId`).
 //! - `POST /fault/<kind>`: broken responses, see [`FAULTS`].
 //! - A body that is not JSON, or not a `RunAgentInput`, gets 400 with

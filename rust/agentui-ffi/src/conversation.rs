@@ -120,6 +120,13 @@ impl SurfaceFeed {
     }
 }
 
+/// `value` as JSON, or `InvalidJson` naming `what` (a number JSON cannot hold).
+fn json_value(value: &NodeValue, what: &str) -> Result<serde_json::Value, ConversationError> {
+    value.to_json().map_err(|e| ConversationError::InvalidJson {
+        detail: format!("{what}: not JSON at '{}': {}", e.path, e.reason()),
+    })
+}
+
 /// Turns a panic while polling into `Internal` instead of unwinding into the caller.
 struct NoPanic<'a, T>(Pin<Box<dyn Future<Output = T> + Send + 'a>>);
 
@@ -210,12 +217,41 @@ impl Conversation {
 
     /// A user gesture on a node: an event action runs the agent (queued behind a run in
     /// flight), `openUrl` is returned for the app, a disabled node refuses (`ACTION_REFUSED`).
+    /// `metadata`: a JSON object whose members become the v1.0 action's `metadata.extensions`
+    /// (`None` or `{}`: none); not an object is `InvalidJson`, metadata for a surface that is not
+    /// v1.0 or a key that is no Unicode identifier `A2ui(ACTION_REFUSED)`.
     pub async fn dispatch_action(
         &self,
         surface_id: String,
         node_id: String,
+        metadata: Option<NodeValue>,
     ) -> Result<ActionResult, ConversationError> {
-        self.on_runtime(self.inner.dispatch_action(&surface_id, &node_id)).await
+        let extensions = match metadata {
+            None => serde_json::Map::new(),
+            Some(value) => match json_value(&value, "action metadata")? {
+                serde_json::Value::Object(map) => map,
+                _ => {
+                    let detail = "action metadata must be a JSON object".to_owned();
+                    return Err(ConversationError::InvalidJson { detail });
+                }
+            },
+        };
+        self.on_runtime(self.inner.dispatch_action_with_metadata(&surface_id, &node_id, extensions)).await
+    }
+
+    /// A2UI v1.0 `callAgentFunction`: asks the agent to run `call` (a `FunctionCall` object,
+    /// `{"call": name, "args": {...}}`) for v1.0 surface `surface_id`, in a run of its own
+    /// queued like an action, and returns the `value` of the agent's `agentFunctionResponse`
+    /// once that run ended. An error answer is `AgentFunctionFailed(code, detail)`, a run
+    /// without an answer `AgentFunctionUnanswered`; a surface that is not v1.0 `A2ui`
+    /// (`ACTION_REFUSED`); `call` not JSON (a NaN) `InvalidJson`.
+    pub async fn call_agent_function(
+        &self,
+        surface_id: String,
+        call: NodeValue,
+    ) -> Result<serde_json::Value, ConversationError> {
+        let call = json_value(&call, "agent function call")?;
+        self.on_runtime(self.inner.call_agent_function(&surface_id, call)).await
     }
 
     /// Writes user input into a surface's data model, at once (during a run too).

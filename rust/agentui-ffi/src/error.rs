@@ -75,6 +75,12 @@ pub enum ConversationError {
     /// A surface operation was refused; `code` is the A2UI error code (`ACTION_REFUSED`...).
     #[error("A2UI {code}: {detail}")]
     A2ui { code: String, detail: String },
+    /// The agent answered a `callAgentFunction` with an error: its `code` and message.
+    #[error("agent function call '{function_call_id}' failed: {code}: {detail}")]
+    AgentFunctionFailed { function_call_id: String, code: String, detail: String },
+    /// The run that carried a `callAgentFunction` ended without the agent's answer.
+    #[error("the agent did not answer function call '{function_call_id}'")]
+    AgentFunctionUnanswered { function_call_id: String },
     /// The conversation store could not restore or create the conversation (see `StoreError`
     /// for what the store reports).
     #[error("conversation store: {detail}")]
@@ -199,6 +205,12 @@ impl From<SessionError> for ConversationError {
             SessionError::Tools(e) => e.into(),
             SessionError::A2ui(e) => e.into(),
             SessionError::Internal { detail } => ConversationError::Internal { detail },
+            SessionError::AgentFunction { function_call_id, code, message } => {
+                ConversationError::AgentFunctionFailed { function_call_id, code, detail: message }
+            }
+            SessionError::AgentFunctionUnanswered { function_call_id } => {
+                ConversationError::AgentFunctionUnanswered { function_call_id }
+            }
             SessionError::Attachment(e) => {
                 let detail = e.to_string();
                 let (name, reason) = match e {

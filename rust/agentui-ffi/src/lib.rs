@@ -14,6 +14,13 @@
 
 uniffi::setup_scaffolding!();
 
+/// JSON values cross the bindings as agentui-json defines them (`call_agent_function`'s answer).
+mod bindings {
+    use agentui_json::value::JsonValue;
+
+    uniffi::use_remote_type!(agentui_json::JsonValue);
+}
+
 mod conversation;
 mod error;
 mod logging;

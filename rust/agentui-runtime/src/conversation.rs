@@ -21,7 +21,7 @@ use futures_util::FutureExt;
 use serde_json::{Map, Value};
 use tokio::sync::{mpsc, oneshot, watch};
 
-use crate::a2ui_bridge::BridgeAction;
+use crate::a2ui_bridge::{AgentFunctionAnswer, BridgeAction};
 use crate::attachment::Attachment;
 use crate::model::ConversationModel;
 pub use crate::observe::SurfaceSnapshot;
@@ -181,6 +181,9 @@ enum RunKind {
     Continue,
     /// A user action resolved when it was dispatched: these props go with the run.
     Action(Map<String, Value>),
+    /// A `callAgentFunction` prepared when it was called: its props and context entry go with
+    /// the run.
+    AgentFunction(Map<String, Value>, agentui_agui::message::Context),
     /// Deliver what waits for the agent (see [`crate::session::outbox`]).
     Deliver,
 }
@@ -367,12 +370,56 @@ impl Conversation {
     /// A user gesture on a node. Checked and resolved at once (the values the user sees); an
     /// event action then runs the agent, queued behind the run in flight.
     pub async fn dispatch_action(&self, surface_id: &str, node_id: &str) -> Result<ActionResult, SessionError> {
-        match self.inner.shared.user_action(surface_id, node_id)? {
+        self.dispatch_action_with_metadata(surface_id, node_id, Map::new()).await
+    }
+
+    /// [`dispatch_action`](Self::dispatch_action) with renderer-side metadata for the agent:
+    /// `extensions` become the v1.0 action's `metadata.extensions` (keys must be Unicode
+    /// identifiers), which reach the agent inside `forwardedProps.a2uiAction.userAction.metadata`
+    /// and in the v1.0 envelope `forwardedProps.a2uiActionMessage` (see
+    /// [`crate::a2ui_bridge`]'s `outbound`). Non-empty metadata for a surface that is not v1.0 is
+    /// refused ([`SessionError::A2ui`], `ACTION_REFUSED`); empty is the same as none.
+    pub async fn dispatch_action_with_metadata(
+        &self,
+        surface_id: &str,
+        node_id: &str,
+        extensions: Map<String, Value>,
+    ) -> Result<ActionResult, SessionError> {
+        match self.inner.shared.user_action(surface_id, node_id, extensions)? {
             BridgeAction::SendToAgent { forwarded_props, .. } => {
                 Ok(ActionResult::Ran(Box::new(self.run(RunKind::Action(forwarded_props)).await?)))
             }
             BridgeAction::OpenUrl(url) => Ok(ActionResult::OpenUrl(url)),
             BridgeAction::Handled => Ok(ActionResult::Handled),
+        }
+    }
+
+    /// Asks the agent to run a function for a v1.0 surface (A2UI v1.0 `callAgentFunction`):
+    /// `call` is the `FunctionCall` object (`{"call": name, "args": {...}}`). A fresh
+    /// `functionCallId` is chosen and the call is checked at once (a surface that is not v1.0,
+    /// a call naming no function, too many calls waiting: [`SessionError::A2ui`],
+    /// `ACTION_REFUSED`); then a run carries it, queued behind the run in flight like an action,
+    /// as `forwardedProps.a2uiCallAgentFunction` and a context entry. The agent answers in that
+    /// run with an `agentFunctionResponse` naming the id.
+    ///
+    /// Returns, once that run ended (its end published), the answer's `value`; an `error`
+    /// answer is [`SessionError::AgentFunction`] with its code and message. A run that ended
+    /// without an answer is [`SessionError::AgentFunctionUnanswered`] (or the run's own error
+    /// when it failed or was cancelled). However it ends, dropping the future included, the
+    /// call stops waiting in the engine, so a late answer changes nothing. The call is not kept
+    /// in the outbox: one that cannot reach the agent fails (`Network`) instead of waiting.
+    pub async fn call_agent_function(&self, surface_id: &str, call: Value) -> Result<Value, SessionError> {
+        let prepared = self.inner.shared.call_agent_function(surface_id, call)?;
+        let waiting = WaitingCall { shared: &self.inner.shared, id: Some(prepared.function_call_id) };
+        let run = self.run(RunKind::AgentFunction(prepared.forwarded_props, prepared.context)).await;
+        let (id, answer) = waiting.finish();
+        match answer {
+            Some(Ok(value)) => Ok(value),
+            Some(Err((code, message))) => Err(SessionError::AgentFunction { function_call_id: id, code, message }),
+            None => {
+                run?;
+                Err(SessionError::AgentFunctionUnanswered { function_call_id: id })
+            }
         }
     }
 
@@ -457,6 +504,29 @@ impl Conversation {
     }
 }
 
+/// A `callAgentFunction` the engine counts as waiting: forgotten when it is finished, or when
+/// the caller's future is dropped before (its run is then cancelled too).
+struct WaitingCall<'a> {
+    shared: &'a SharedParts,
+    id: Option<String>,
+}
+
+impl WaitingCall<'_> {
+    fn finish(mut self) -> (String, Option<AgentFunctionAnswer>) {
+        let id = self.id.take().unwrap_or_default();
+        let answer = self.shared.finish_agent_function(&id);
+        (id, answer)
+    }
+}
+
+impl Drop for WaitingCall<'_> {
+    fn drop(&mut self) {
+        if let Some(id) = self.id.take() {
+            self.shared.finish_agent_function(&id);
+        }
+    }
+}
+
 /// The first automatic delivery attempt after a failed one, and the longest wait between two.
 const RETRY_FIRST: Duration = Duration::from_secs(1);
 const RETRY_MAX: Duration = Duration::from_secs(60);
@@ -510,6 +580,9 @@ async fn actor(
                     }
                     RunKind::Continue => session.continue_run().await.map(Some),
                     RunKind::Action(props) => session.run_action(props).await.map(Some),
+                    RunKind::AgentFunction(props, context) => {
+                        session.run_agent_function(props, context).await.map(Some)
+                    }
                     RunKind::Deliver => session.deliver_pending().await,
                 }
             };

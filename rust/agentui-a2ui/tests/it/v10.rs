@@ -530,6 +530,14 @@ fn call_agent_function_is_answered_by_its_call_id() {
         group.call_agent_function("s", &format!("n{i}"), call.clone()).unwrap();
     }
     assert!(group.call_agent_function("s", "one-too-many", call.clone()).is_err());
+    // A call the host gave up on frees its slot, and its late answer is stray.
+    assert_eq!(group.pending_agent_calls(), agentui_a2ui::group::MAX_PENDING_AGENT_CALLS);
+    assert!(group.forget_agent_call("n1"));
+    assert!(!group.forget_agent_call("n1"), "forgotten once");
+    assert_eq!(group.pending_agent_calls(), agentui_a2ui::group::MAX_PENDING_AGENT_CALLS - 1);
+    let late = json!({"version": "v1.0", "agentFunctionResponse": {"functionCallId": "n1", "value": 1}});
+    assert!(group.process_value(&late).agent_function_responses.is_empty());
+    assert!(group.call_agent_function("s", "one-more", call.clone()).is_ok());
 
     let mut group = SurfaceGroup::default();
     group

@@ -4,7 +4,8 @@
 //! `ACTIVITY_SNAPSHOT` of type `a2ui-surface`, the (JSON-encoded) content of a
 //! `TOOL_CALL_RESULT`, or appended one by one to the activity content with `ACTIVITY_DELTA`
 //! (`{"op": "add", "path": "/a2ui_operations/-", "value": ...}`). The action comes back in
-//! `forwardedProps.a2uiAction.userAction` (or `.action`), `{name, surfaceId, context, ...}`.
+//! `forwardedProps.a2uiAction.userAction` (or `.action`), `{name, surfaceId, context, ...}`
+//! (with `metadata.extensions` when the app attached renderer metadata to a v1.0 action).
 
 use serde_json::{json, Map, Value};
 
@@ -71,6 +72,8 @@ pub(super) struct SubmittedAction {
     pub name: String,
     pub surface_id: String,
     pub context: Map<String, Value>,
+    /// v1.0: the renderer's `metadata.extensions`, if the app attached any.
+    pub extensions: Option<Map<String, Value>>,
 }
 
 pub(super) fn submitted_action(input: &RunInput) -> Option<SubmittedAction> {
@@ -80,6 +83,7 @@ pub(super) fn submitted_action(input: &RunInput) -> Option<SubmittedAction> {
         name: action.get("name").and_then(Value::as_str).unwrap_or_default().to_owned(),
         surface_id: action.get("surfaceId").and_then(Value::as_str).unwrap_or(SURFACE_ID).to_owned(),
         context: action.get("context").and_then(Value::as_object).cloned().unwrap_or_default(),
+        extensions: action.pointer("/metadata/extensions").and_then(Value::as_object).cloned(),
     })
 }
 

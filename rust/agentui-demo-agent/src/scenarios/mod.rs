@@ -1,7 +1,7 @@
 //! The scripted behaviours, and how a request picks one.
 //!
 //! A request is first checked for a follow-up (an interrupt being resumed, in `resume` or in
-//! `forwardedProps.command.resume`, an A2UI action, tool results at the end of the
+//! `forwardedProps.command.resume`, an A2UI `callAgentFunction` or action, tool results at the end of the
 //! conversation); otherwise the scenario named by the path runs, or on plain `/agent` the first
 //! scenario whose keyword appears in the latest user message, or chat.
 
@@ -50,7 +50,7 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
     info(
         "a2ui-v10",
         Some("sign up"),
-        "an A2UI v1.0 sign-up card (inline createSurface, @path/@call, placeholder, email check, slider steps, live, hidden, video poster); the sign_up action is answered",
+        "an A2UI v1.0 sign-up card (inline createSurface, @path/@call, placeholder, email check, slider steps, live, hidden, video poster); the sign_up action is answered (its metadata quoted), callAgentFunction checkEmail too",
     ),
     info(
         "receipt",
@@ -128,6 +128,9 @@ fn follow_up(input: &RunInput) -> Option<Vec<Step>> {
     }
     if let Some(answer) = legacy_interrupt::command_resume(input) {
         return Some(legacy_interrupt::resume(input, answer));
+    }
+    if let Some(call) = signup::agent_function_call(input) {
+        return Some(signup::answer_function(input, call));
     }
     if let Some(action) = a2ui::submitted_action(input) {
         if action.name == signup::ACTION {

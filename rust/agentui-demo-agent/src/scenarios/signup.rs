@@ -3,7 +3,14 @@
 //! placeholder and an `email` check (a structured result: `INVALID_EMAIL`), a `Slider` with
 //! `steps`, a status line read out as it changes (`live`), a decorative divider hidden from
 //! screen readers, a `Video` with a `posterUrl`, and a button whose action carries a
-//! `userMessage`. The `sign_up` action is answered with the values the user entered.
+//! `userMessage`. The `sign_up` action is answered with the values the user entered (and the
+//! action's `metadata.extensions`, quoted, when the app attached some).
+//!
+//! The card's surface also answers v1.0 `callAgentFunction`s
+//! (`forwardedProps.a2uiCallAgentFunction`) with an `agentFunctionResponse` in an
+//! `ACTIVITY_SNAPSHOT`: `checkEmail` `{email}` gives `{"email", "available"}` (an address
+//! starting with `taken` is not available), `silent` gives no answer at all, any other name an
+//! error `{"code": "UNKNOWN_FUNCTION"}`.
 
 use serde_json::{json, Value};
 
@@ -71,7 +78,12 @@ pub(super) fn answer(input: &RunInput, action: &SubmittedAction) -> Vec<Step> {
         return s.finish();
     }
     let count = action.context.get("newsletters").and_then(Value::as_f64).unwrap_or(0.0);
-    s.text(&[format!("Signed up {email} for {count} newsletters a month.")]);
+    let mut said = vec![format!("Signed up {email} for {count} newsletters a month.")];
+    // Renderer metadata the app attached is quoted back, so a test sees it arrived.
+    if let Some(extensions) = action.extensions.as_ref().filter(|e| !e.is_empty()) {
+        said.push(format!(" Metadata: {}", Value::Object(extensions.clone())));
+    }
+    s.text(&said);
     let id = s.next_message_id();
     s.event(json!({
         "type": "ACTIVITY_SNAPSHOT",
@@ -81,6 +93,43 @@ pub(super) fn answer(input: &RunInput, action: &SubmittedAction) -> Vec<Step> {
             {"version": "1.0", "updateDataModel": {"surfaceId": action.surface_id, "path": "/status",
                 "value": format!("Welcome aboard, {email}!")}},
         ]},
+    }));
+    s.finish()
+}
+
+/// The `callAgentFunction` envelope's body a request forwards, if any.
+pub(super) fn agent_function_call(input: &RunInput) -> Option<&Value> {
+    input.forwarded_props.as_ref()?.get("a2uiCallAgentFunction")?.get("callAgentFunction")
+}
+
+/// Answers a `callAgentFunction` (see the module notes): one line of text, then the
+/// `agentFunctionResponse` naming its `functionCallId`.
+pub(super) fn answer_function(input: &RunInput, call: &Value) -> Vec<Step> {
+    let mut s = script(input);
+    let id = call.get("functionCallId").and_then(Value::as_str).unwrap_or_default();
+    let function = call.get("callFunction").unwrap_or(&Value::Null);
+    let name = function.get("call").or_else(|| function.get("@call")).and_then(Value::as_str).unwrap_or_default();
+    let response = match name {
+        "checkEmail" => {
+            let email = function.pointer("/args/email").and_then(Value::as_str).unwrap_or_default();
+            s.text(&[format!("Checked {email}.")]);
+            json!({"functionCallId": id, "value": {"email": email, "available": !email.starts_with("taken")}})
+        }
+        "silent" => {
+            s.text(&["I will not answer that call."]);
+            return s.finish();
+        }
+        other => {
+            s.text(&[format!("I have no function {other:?}.")]);
+            json!({"functionCallId": id, "error": {"code": "UNKNOWN_FUNCTION", "message": format!("no agent function {other:?}")}})
+        }
+    };
+    let message_id = s.next_message_id();
+    s.event(json!({
+        "type": "ACTIVITY_SNAPSHOT",
+        "messageId": message_id,
+        "activityType": ACTIVITY_TYPE,
+        "content": {"a2ui_operations": [{"version": "v1.0", "agentFunctionResponse": response}]},
     }));
     s.finish()
 }

@@ -55,8 +55,9 @@ async fn booking_form_round_trip() {
     assert_eq!(name.validation_message.as_deref(), Some("Please enter a name"));
 
     // A refused action is a typed error.
-    let refused =
-        tokio::time::timeout(LIMIT, f.conversation.dispatch_action("booking".into(), "book".into())).await.unwrap();
+    let refused = tokio::time::timeout(LIMIT, f.conversation.dispatch_action("booking".into(), "book".into(), None))
+        .await
+        .unwrap();
     assert!(matches!(&refused, Err(ConversationError::A2ui { code, .. }) if code == "ACTION_REFUSED"), "{refused:?}");
 
     // Input applies at once and arrives as patches of just the affected nodes.
@@ -73,7 +74,7 @@ async fn booking_form_round_trip() {
     assert!(patches.iter().all(|d| matches!(d, SurfaceDiff::Patch { upserted, .. } if upserted.len() < nodes.len())));
 
     // The action goes to the agent, which answers and deletes the form.
-    let result = tokio::time::timeout(LIMIT, f.conversation.dispatch_action("booking".into(), "book".into()))
+    let result = tokio::time::timeout(LIMIT, f.conversation.dispatch_action("booking".into(), "book".into(), None))
         .await
         .unwrap()
         .unwrap();
@@ -112,8 +113,9 @@ async fn surface_input_errors_are_typed() {
         matches!(&nan, Err(SurfaceError::Rejected { code, detail }) if code == "INVALID_VALUE" && detail.contains("/n")),
         "{nan:?}"
     );
-    let no_node =
-        tokio::time::timeout(LIMIT, f.conversation.dispatch_action("booking".into(), "ghost".into())).await.unwrap();
+    let no_node = tokio::time::timeout(LIMIT, f.conversation.dispatch_action("booking".into(), "ghost".into(), None))
+        .await
+        .unwrap();
     assert!(
         matches!(&no_node, Err(ConversationError::A2ui { code, .. }) if code == "COMPONENT_NOT_FOUND"),
         "{no_node:?}"
@@ -148,11 +150,72 @@ async fn input_during_a_run_applies_at_once() {
 
     f.conversation.cancel();
     let _ = tokio::time::timeout(LIMIT, run).await.unwrap().unwrap();
-    let booked = tokio::time::timeout(LIMIT, f.conversation.dispatch_action("booking".into(), "book".into()))
+    let booked = tokio::time::timeout(LIMIT, f.conversation.dispatch_action("booking".into(), "book".into(), None))
         .await
         .unwrap()
         .unwrap();
     assert!(matches!(booked, ActionResult::Ran(_)), "{booked:?}");
     let said: String = messages(&f.conversation).iter().map(|m| format!("{:?}", m.content)).collect();
     assert!(said.contains("Booked a table for 2 on 2026-12-24 under the name Ada."), "{said}");
+}
+
+fn object(entries: &[(&str, NodeValue)]) -> NodeValue {
+    NodeValue::Object {
+        entries: entries
+            .iter()
+            .map(|(name, value)| agentui_ffi::PropEntry { name: (*name).into(), value: value.clone() })
+            .collect(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn v10_agent_function_calls_and_action_metadata_through_the_api() {
+    let f = fixture();
+    tokio::time::timeout(LIMIT, f.conversation.send_message("I want to sign up".into())).await.unwrap().unwrap();
+
+    let call = object(&[("call", text("checkEmail")), ("args", object(&[("email", text("taken@example.com"))]))]);
+    let answer =
+        tokio::time::timeout(LIMIT, f.conversation.call_agent_function("signup".into(), call)).await.unwrap().unwrap();
+    assert_eq!(answer, serde_json::json!({"email": "taken@example.com", "available": false}));
+    let failed = f.conversation.call_agent_function("signup".into(), object(&[("call", text("nope"))])).await;
+    assert!(
+        matches!(&failed, Err(ConversationError::AgentFunctionFailed { code, .. }) if code == "UNKNOWN_FUNCTION"),
+        "{failed:?}"
+    );
+    let silent = f.conversation.call_agent_function("signup".into(), object(&[("call", text("silent"))])).await;
+    assert!(matches!(silent, Err(ConversationError::AgentFunctionUnanswered { .. })), "{silent:?}");
+    let nan = object(&[("call", text("checkEmail")), ("args", NodeValue::Number { value: f64::NAN })]);
+    let nan = f.conversation.call_agent_function("signup".into(), nan).await;
+    assert!(matches!(nan, Err(ConversationError::InvalidJson { .. })), "{nan:?}");
+
+    // Metadata must be an object; a v1.0 action carries it to the agent, which quotes it.
+    f.conversation.set_value(write("signup", "/email", text("zoe@example.com"))).unwrap();
+    let not_object = f.conversation.dispatch_action("signup".into(), "join".into(), Some(text("x"))).await;
+    assert!(matches!(not_object, Err(ConversationError::InvalidJson { .. })), "{not_object:?}");
+    let metadata = object(&[("client_audit", text("abc"))]);
+    let result = tokio::time::timeout(
+        LIMIT,
+        f.conversation.dispatch_action("signup".into(), "join".into(), Some(metadata.clone())),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert!(matches!(result, ActionResult::Ran(_)), "{result:?}");
+    assert_eq!(
+        last_assistant_text(&f.conversation),
+        "Signed up zoe@example.com for 2 newsletters a month. Metadata: {\"client_audit\":\"abc\"}"
+    );
+
+    // The v0.9 booking form refuses metadata and calls.
+    tokio::time::timeout(LIMIT, f.conversation.send_message("book a table".into())).await.unwrap().unwrap();
+    f.conversation.set_value(write("booking", "/booking/name", text("Ada"))).unwrap();
+    f.conversation.set_value(write("booking", "/booking/date", text("2026-12-24"))).unwrap();
+    assert!(surface_node(&f.conversation, "booking", "book").unwrap().enabled);
+    let refused = f.conversation.dispatch_action("booking".into(), "book".into(), Some(metadata)).await;
+    assert!(
+        matches!(&refused, Err(ConversationError::A2ui { code, detail }) if code == "ACTION_REFUSED" && detail.contains("v1.0 only")),
+        "{refused:?}"
+    );
+    let refused = f.conversation.call_agent_function("booking".into(), object(&[("call", text("checkEmail"))])).await;
+    assert!(matches!(&refused, Err(ConversationError::A2ui { code, .. }) if code == "ACTION_REFUSED"), "{refused:?}");
 }

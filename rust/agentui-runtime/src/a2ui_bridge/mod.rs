@@ -8,8 +8,10 @@
 //! - `replay.rs`: what each carrier already applied, so that repeated and cumulative snapshots
 //!   apply only what is new, and restored history is adopted without being applied again
 //!   ([`A2uiBridge::adopt_history`]);
-//! - `outbound.rs`: what goes back to the agent: user actions ([`BridgeAction`]), errors
-//!   ([`PendingForAgent`]) and the client's catalogs.
+//! - `outbound.rs`: what goes back to the agent: user actions ([`BridgeAction`]), v1.0
+//!   `callAgentFunction`s ([`AgentFunctionCall`]; the answers come back through the carriers and
+//!   wait here until the caller takes them), errors ([`PendingForAgent`]) and the client's
+//!   catalogs.
 //!
 //! Everything the agent sends is untrusted: sizes and counts are bounded ([`BridgeLimits`]), and
 //! every problem is a typed [`BridgeError`] in the outcome, reported to the agent as well.
@@ -21,6 +23,7 @@ mod replay;
 use std::collections::VecDeque;
 
 use agentui_a2ui::wire::v09::{ClientMessage, ErrorMessage};
+use agentui_a2ui::wire::v10::AgentFunctionResponse;
 use agentui_a2ui::{A2uiError, Outcome, SurfaceEvent, SurfaceGroup};
 use serde_json::Value;
 
@@ -31,7 +34,8 @@ use replay::{Feed, ToolResultRecord, TrackedActivity};
 
 pub use carriers::{A2UI_ACTIVITY_TYPE, A2UI_CUSTOM_EVENT_NAME, A2UI_OPERATIONS_KEY, LEGACY_OPERATIONS_KEY};
 pub use outbound::{
-    BridgeAction, PendingForAgent, A2UI_ACTION_PROP, A2UI_CAPABILITIES_CONTEXT_DESCRIPTION,
+    AgentFunctionAnswer, AgentFunctionCall, BridgeAction, PendingForAgent, A2UI_ACTION_MESSAGE_PROP, A2UI_ACTION_PROP,
+    A2UI_CALL_AGENT_FUNCTION_CONTEXT_DESCRIPTION, A2UI_CALL_AGENT_FUNCTION_PROP, A2UI_CAPABILITIES_CONTEXT_DESCRIPTION,
     A2UI_CLIENT_CAPABILITIES_PROP, A2UI_CLIENT_DATA_MODEL_PROP, A2UI_ERRORS_CONTEXT_DESCRIPTION,
     A2UI_ERRORS_OMITTED_PROP, A2UI_ERRORS_PROP,
 };
@@ -112,16 +116,23 @@ pub struct BridgeOutcome {
     pub emitted: Vec<ClientMessage>,
     /// Bridge-level problems (also in `emitted` as error messages).
     pub errors: Vec<BridgeError>,
+    /// v1.0: the agent's answers to this client's waiting `callAgentFunction`s, in order. They
+    /// are also kept until the caller takes them ([`A2uiBridge::finish_agent_function`]).
+    pub agent_function_responses: Vec<AgentFunctionResponse>,
 }
 
 impl BridgeOutcome {
     pub fn is_empty(&self) -> bool {
-        self.events.is_empty() && self.emitted.is_empty() && self.errors.is_empty()
+        self.events.is_empty()
+            && self.emitted.is_empty()
+            && self.errors.is_empty()
+            && self.agent_function_responses.is_empty()
     }
 
     fn absorb(&mut self, outcome: Outcome) {
         self.events.extend(outcome.events);
         self.emitted.extend(outcome.emitted);
+        self.agent_function_responses.extend(outcome.agent_function_responses);
     }
 
     fn fail(&mut self, surface_id: &str, error: BridgeError) {
@@ -140,6 +151,9 @@ pub struct A2uiBridge {
     /// Oldest first.
     tool_results: VecDeque<ToolResultRecord>,
     pending: PendingForAgent,
+    /// Answers to waiting `callAgentFunction`s not taken yet. Bounded: the engine hands over
+    /// one answer per waiting call, and at most `MAX_PENDING_AGENT_CALLS` wait.
+    answers: Vec<AgentFunctionResponse>,
 }
 
 impl Default for A2uiBridge {
@@ -160,6 +174,7 @@ impl A2uiBridge {
             activities: VecDeque::new(),
             tool_results: VecDeque::new(),
             pending: PendingForAgent::default(),
+            answers: Vec::new(),
         }
     }
 
@@ -203,6 +218,7 @@ impl A2uiBridge {
             _ => return out,
         }
         self.queue_for_agent(&out.emitted);
+        self.answers.extend(out.agent_function_responses.iter().cloned());
         out
     }
 

@@ -6,6 +6,18 @@
 //!   it into a synthetic `log_a2ui_event` tool call the model sees). The middleware has no slot for
 //!   the data model, so for a surface created with `sendDataModel` it rides next to the action as
 //!   `forwardedProps.a2uiClientDataModel`, the key A2UI's own transports use for it.
+//!   A v1.0 surface's action has fields the v0.8 shape lacks (`userMessage`, `metadata`): the
+//!   renderer metadata the app attached (`metadata.extensions`) is added inside `userAction` as
+//!   `metadata: {extensions}` (the middleware's `A2UIUserAction` has optional members only, and
+//!   copies the object it is given), and the whole v1.0 `action` envelope, as A2UI's own
+//!   transports would send it, rides as `forwardedProps.a2uiActionMessage`. A v0.9 surface's
+//!   action carries neither; metadata for it is refused (`ACTION_REFUSED`), never dropped.
+//! - **Agent function calls** (v1.0 `callAgentFunction`): the `callAgentFunction` envelope as
+//!   `forwardedProps.a2uiCallAgentFunction`, and the same as a `RunAgentInput.context` entry (as
+//!   for errors: a model behind middleware reads context, not `forwardedProps`). The run that
+//!   carries it is the call's own; the agent answers in that run with a v1.0
+//!   `agentFunctionResponse` naming the `functionCallId`, carried like any other A2UI message
+//!   (an activity, a tool result, a `CUSTOM a2ui` event). See [`AgentFunctionCall`].
 //! - **Errors** (validation failures with their JSON Pointer, unknown surfaces, limits): the
 //!   middleware defines no channel for them. This crate sends the v0.9 `error` envelopes as
 //!   `forwardedProps.a2uiErrors` (for agents reading the input programmatically) and the same list
@@ -17,6 +29,7 @@
 
 use agentui_a2ui::wire::v08;
 use agentui_a2ui::wire::v09::ClientMessage;
+use agentui_a2ui::wire::Version;
 use agentui_a2ui::{A2uiError, Effect};
 use agentui_agui::message::Context;
 use serde_json::{json, Map, Value};
@@ -25,6 +38,16 @@ use super::A2uiBridge;
 
 /// `forwardedProps` member carrying a user action.
 pub const A2UI_ACTION_PROP: &str = "a2uiAction";
+/// `forwardedProps` member carrying a v1.0 surface's action as its v1.0 `action` envelope (with
+/// `userMessage` and `metadata`), next to [`A2UI_ACTION_PROP`].
+pub const A2UI_ACTION_MESSAGE_PROP: &str = "a2uiActionMessage";
+/// `forwardedProps` member (and context value key) carrying a v1.0 `callAgentFunction` envelope.
+pub const A2UI_CALL_AGENT_FUNCTION_PROP: &str = "a2uiCallAgentFunction";
+/// Description of the context entry carrying a `callAgentFunction`.
+pub const A2UI_CALL_AGENT_FUNCTION_CONTEXT_DESCRIPTION: &str = "A2UI callAgentFunction \
+     (a2uiCallAgentFunction): the client asks you to run this function for its surface. Answer in \
+     this turn with a v1.0 agentFunctionResponse naming the same functionCallId, holding either \
+     \"value\" or \"error\": {\"code\", \"message\"}.";
 /// `forwardedProps` member carrying the data model of `sendDataModel` surfaces.
 pub const A2UI_CLIENT_DATA_MODEL_PROP: &str = "a2uiClientDataModel";
 /// `forwardedProps` member carrying error envelopes.
@@ -52,6 +75,21 @@ pub enum BridgeAction {
     /// A local function ran; nothing to do.
     Handled,
 }
+
+/// A `callAgentFunction` ready for its run: what that run carries, under the id the agent's
+/// answer must name. The engine counts it as waiting until the answer arrives or the caller
+/// gives up ([`A2uiBridge::finish_agent_function`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentFunctionCall {
+    pub function_call_id: String,
+    /// `a2uiCallAgentFunction`: the v1.0 envelope.
+    pub forwarded_props: Map<String, Value>,
+    /// The same envelope for the model.
+    pub context: Context,
+}
+
+/// The agent's answer to a `callAgentFunction`: its `value`, or its error's `(code, message)`.
+pub type AgentFunctionAnswer = Result<Value, (String, String)>;
 
 /// Errors the next run must carry to the agent.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -104,8 +142,16 @@ impl PendingForAgent {
 impl A2uiBridge {
     /// Runs the action of a node on a user gesture. An event action becomes the `forwardedProps`
     /// of the next run; `openUrl` becomes an effect for the host.
-    pub fn user_action(&mut self, surface_id: &str, instance_id: &str) -> Result<BridgeAction, A2uiError> {
-        let outcome = self.group.dispatch_action(surface_id, instance_id)?;
+    ///
+    /// `extensions` become a v1.0 action's `metadata.extensions` (see the module notes); a
+    /// non-empty map for an older surface's action is refused.
+    pub fn user_action(
+        &mut self,
+        surface_id: &str,
+        instance_id: &str,
+        extensions: Map<String, Value>,
+    ) -> Result<BridgeAction, A2uiError> {
+        let outcome = self.group.dispatch_action_with_extensions(surface_id, instance_id, extensions)?;
         if let Some(Effect::OpenUrl(url)) = outcome.effects.into_iter().next() {
             return Ok(BridgeAction::OpenUrl(url));
         }
@@ -114,11 +160,47 @@ impl A2uiBridge {
         };
         let mut forwarded_props = Map::new();
         // The middleware reads the v0.8 `userAction` shape, whatever the surface's version.
-        forwarded_props.insert(A2UI_ACTION_PROP.to_owned(), v08::user_action(&action));
+        let mut user_action = v08::user_action(&action);
+        if !action.extensions.is_empty() {
+            user_action["userAction"]["metadata"] = json!({ "extensions": action.extensions });
+        }
+        forwarded_props.insert(A2UI_ACTION_PROP.to_owned(), user_action);
+        if action.version == Version::V1_0 {
+            let envelope = ClientMessage::Action(action.clone()).to_wire();
+            forwarded_props.insert(A2UI_ACTION_MESSAGE_PROP.to_owned(), envelope);
+        }
         if let Some(data_model) = outcome.client_data_model {
             forwarded_props.insert(A2UI_CLIENT_DATA_MODEL_PROP.to_owned(), data_model);
         }
         Ok(BridgeAction::SendToAgent { forwarded_props, message: Box::new(ClientMessage::Action(action)) })
+    }
+
+    /// Asks the engine for a v1.0 `callAgentFunction` under `function_call_id` (unique among
+    /// the calls waiting) and shapes it for its run. Refused for a surface that is not v1.0, a
+    /// call naming no function, or when [`agentui_a2ui::group::MAX_PENDING_AGENT_CALLS`] wait.
+    pub fn call_agent_function(
+        &mut self,
+        surface_id: &str,
+        function_call_id: &str,
+        call_function: Value,
+    ) -> Result<AgentFunctionCall, A2uiError> {
+        let envelope = self.group.call_agent_function(surface_id, function_call_id, call_function)?.to_wire();
+        let context = Context {
+            description: A2UI_CALL_AGENT_FUNCTION_CONTEXT_DESCRIPTION.to_owned(),
+            value: json!({ A2UI_CALL_AGENT_FUNCTION_PROP: &envelope }).to_string(),
+        };
+        let mut forwarded_props = Map::new();
+        forwarded_props.insert(A2UI_CALL_AGENT_FUNCTION_PROP.to_owned(), envelope);
+        Ok(AgentFunctionCall { function_call_id: function_call_id.to_owned(), forwarded_props, context })
+    }
+
+    /// The agent's answer to `function_call_id` if it came (`Err((code, message))` for an
+    /// error answer), and the call forgotten either way: the engine stops waiting for it, so a
+    /// later answer naming it changes nothing.
+    pub fn finish_agent_function(&mut self, function_call_id: &str) -> Option<AgentFunctionAnswer> {
+        self.group.forget_agent_call(function_call_id);
+        let at = self.answers.iter().position(|a| a.function_call_id == function_call_id)?;
+        Some(self.answers.remove(at).result)
     }
 
     /// Errors collected since the last call, for the next run; empties the queue.

@@ -54,7 +54,7 @@ pub use outbox::{PendingSend, PendingSendKind, IDEMPOTENCY_KEY_PROP};
 pub use policy::{AllowRegistered, ToolDecision, ToolPolicy};
 pub use tools::{ClientTool, ToolError, ToolFuture, ToolHandler, ToolInvocation, ToolRegistry, ToolRegistryError};
 
-use crate::a2ui_bridge::{A2uiBridge, BridgeAction, BridgeLimits};
+use crate::a2ui_bridge::{A2uiBridge, AgentFunctionAnswer, AgentFunctionCall, BridgeAction, BridgeLimits};
 use crate::attachment::{self, Attachment, AttachmentError, AttachmentPolicy};
 use crate::budget::SurfaceBudget;
 use crate::observe::ConversationDelta;
@@ -240,8 +240,11 @@ pub struct ConversationSession {
     ids: IdGenerator,
     /// What input changes during a run: surfaces, tools, interrupts, listeners.
     shared: SharedParts,
-    /// `forwardedProps` members the next run carries once (a user action).
+    /// `forwardedProps` members the next run carries once (a user action, an agent function
+    /// call).
     next_forwarded: Map<String, Value>,
+    /// Context entries the next run carries once (an agent function call).
+    next_context: Vec<Context>,
     /// Messages and actions waiting for the agent, oldest first.
     outbox: Outbox,
     /// The key of the entry the run in flight delivers, until the agent answered its request.
@@ -264,6 +267,8 @@ pub(crate) struct SharedParts {
     /// Set when a run or a write panicked: what it left behind cannot be trusted, so every
     /// later call is refused with [`SessionError::Internal`].
     pub poisoned: Arc<Mutex<Option<String>>>,
+    /// Mints the `functionCallId`s of `callAgentFunction`s (unique per process and session).
+    pub call_ids: Arc<Mutex<IdGenerator>>,
 }
 
 /// Locks `mutex`, taking over the data of a holder that panicked: every holder here leaves the
@@ -315,10 +320,16 @@ impl SharedParts {
 
     /// The local part of a user gesture: checked (a disabled node refuses) and resolved from
     /// the values the user sees now.
-    pub fn user_action(&self, surface_id: &str, instance_id: &str) -> Result<BridgeAction, SessionError> {
+    /// `extensions`: the v1.0 action's `metadata.extensions` (empty: none).
+    pub fn user_action(
+        &self,
+        surface_id: &str,
+        instance_id: &str,
+        extensions: Map<String, Value>,
+    ) -> Result<BridgeAction, SessionError> {
         self.check_poisoned()?;
         let mut a2ui = lock(&self.a2ui);
-        match catch_unwind(AssertUnwindSafe(|| a2ui.user_action(surface_id, instance_id))) {
+        match catch_unwind(AssertUnwindSafe(|| a2ui.user_action(surface_id, instance_id, extensions))) {
             Ok(result) => result.map_err(SessionError::A2ui),
             Err(_) => {
                 drop(a2ui);
@@ -326,6 +337,27 @@ impl SharedParts {
                 Err(SessionError::Internal { detail: "a user action panicked".to_owned() })
             }
         }
+    }
+
+    /// The local part of a v1.0 `callAgentFunction`: a fresh `functionCallId`, checked and
+    /// counted as waiting by the engine, shaped for the run that carries it.
+    pub fn call_agent_function(&self, surface_id: &str, call: Value) -> Result<AgentFunctionCall, SessionError> {
+        self.check_poisoned()?;
+        let id = lock(&self.call_ids).next("call");
+        let mut a2ui = lock(&self.a2ui);
+        match catch_unwind(AssertUnwindSafe(|| a2ui.call_agent_function(surface_id, &id, call))) {
+            Ok(result) => result.map_err(SessionError::A2ui),
+            Err(_) => {
+                drop(a2ui);
+                self.poison("an agent function call panicked".to_owned());
+                Err(SessionError::Internal { detail: "an agent function call panicked".to_owned() })
+            }
+        }
+    }
+
+    /// The agent's answer to `function_call_id` if it came; the call is forgotten either way.
+    pub fn finish_agent_function(&self, function_call_id: &str) -> Option<AgentFunctionAnswer> {
+        lock(&self.a2ui).finish_agent_function(function_call_id)
     }
 
     pub fn register_tool(&self, tool: ClientTool) -> Result<(), SessionError> {
@@ -391,8 +423,10 @@ impl ConversationSession {
                 interrupts: Arc::new(Mutex::new(InterruptBook::default())),
                 listeners: Listeners::default(),
                 poisoned: Arc::new(Mutex::new(None)),
+                call_ids: Arc::new(Mutex::new(IdGenerator::new())),
             },
             next_forwarded: Map::new(),
+            next_context: Vec::new(),
             outbox: Outbox::default(),
             delivering: None,
             restored_tool_calls: Vec::new(),
@@ -428,6 +462,21 @@ impl ConversationSession {
             payload: OutboxPayload::Action(forwarded_props),
         });
         self.deliver_through(&key).await
+    }
+
+    /// Runs the agent on a `callAgentFunction` prepared before (see
+    /// [`SharedParts::call_agent_function`]): its `forwardedProps` member and context entry go
+    /// with this run only. Not through the outbox: the caller waits for the answer, so a call
+    /// that cannot reach the agent fails now instead of waiting to be delivered to nobody.
+    pub(crate) async fn run_agent_function(
+        &mut self,
+        forwarded_props: Map<String, Value>,
+        context: Context,
+    ) -> Result<RunSummary, SessionError> {
+        self.check_poisoned()?;
+        self.next_forwarded.extend(forwarded_props);
+        self.next_context.push(context);
+        self.drive_guarded().await
     }
 
     /// Continue from a stored conversation. Its tool calls are history: they are never

@@ -285,6 +285,7 @@ impl ConversationSession {
         let mut context = self.options.context.clone();
         context.push(capabilities_context);
         context.extend(pending_a2ui.context());
+        context.append(&mut self.next_context);
         let request = RunRequest {
             thread_id: self.thread_id.clone(),
             run_id: run_id.clone(),

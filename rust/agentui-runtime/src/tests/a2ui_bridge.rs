@@ -9,7 +9,7 @@ use agentui_runtime::a2ui_bridge::{
     A2uiBridge, BridgeAction, BridgeError, BridgeLimits, BridgeOutcome, A2UI_CAPABILITIES_CONTEXT_DESCRIPTION,
     A2UI_ERRORS_CONTEXT_DESCRIPTION,
 };
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 const NOW: &str = "2026-11-30T12:00:00Z";
 
@@ -619,7 +619,7 @@ fn user_action_becomes_forwarded_props_of_the_next_run() {
     let mut b = bridge();
     form(&mut b, true);
     b.set_value("f", "/form/name", json!("Ada")).unwrap();
-    let action = b.user_action("f", "send").unwrap();
+    let action = b.user_action("f", "send", Map::new()).unwrap();
     let BridgeAction::SendToAgent { forwarded_props, message } = action else { panic!("expected SendToAgent") };
     assert_eq!(
         Value::Object(forwarded_props),
@@ -636,13 +636,16 @@ fn user_action_becomes_forwarded_props_of_the_next_run() {
 fn user_action_without_data_model_and_open_url() {
     let mut b = bridge();
     form(&mut b, false);
-    let BridgeAction::SendToAgent { forwarded_props, .. } = b.user_action("f", "send").unwrap() else {
+    let BridgeAction::SendToAgent { forwarded_props, .. } = b.user_action("f", "send", Map::new()).unwrap() else {
         panic!("expected SendToAgent")
     };
     assert_eq!(forwarded_props.keys().collect::<Vec<_>>(), vec!["a2uiAction"]);
-    assert_eq!(b.user_action("f", "site").unwrap(), BridgeAction::OpenUrl("https://example.com/help".into()));
-    assert_eq!(b.user_action("f", "nope").unwrap_err().code(), "COMPONENT_NOT_FOUND");
-    assert_eq!(b.user_action("nope", "send").unwrap_err().code(), "SURFACE_NOT_FOUND");
+    assert_eq!(
+        b.user_action("f", "site", Map::new()).unwrap(),
+        BridgeAction::OpenUrl("https://example.com/help".into())
+    );
+    assert_eq!(b.user_action("f", "nope", Map::new()).unwrap_err().code(), "COMPONENT_NOT_FOUND");
+    assert_eq!(b.user_action("nope", "send", Map::new()).unwrap_err().code(), "SURFACE_NOT_FOUND");
 }
 
 #[test]

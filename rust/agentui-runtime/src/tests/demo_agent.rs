@@ -207,3 +207,36 @@ async fn a_server_error_surfaces_with_status_and_body() {
         other => panic!("{other:?}"),
     }
 }
+
+#[tokio::test]
+async fn the_v10_card_answers_agent_function_calls_and_quotes_action_metadata() {
+    let demo = agent().await;
+    let conv = Conversation::start(session(&demo.agent_url()), tokio::runtime::Handle::current());
+    tokio::time::timeout(LIMIT, conv.send_message("I want to sign up".into())).await.unwrap().unwrap();
+
+    let call = json!({"call": "checkEmail", "args": {"email": "zoe@example.com"}});
+    let value = tokio::time::timeout(LIMIT, conv.call_agent_function("signup", call)).await.unwrap().unwrap();
+    assert_eq!(value, json!({"email": "zoe@example.com", "available": true}));
+    let error = conv.call_agent_function("signup", json!({"call": "nope"})).await.unwrap_err();
+    assert!(
+        matches!(&error, SessionError::AgentFunction { code, message, .. }
+            if code == "UNKNOWN_FUNCTION" && message == "no agent function \"nope\""),
+        "{error:?}"
+    );
+    let error = conv.call_agent_function("signup", json!({"call": "silent"})).await.unwrap_err();
+    assert!(matches!(error, SessionError::AgentFunctionUnanswered { .. }), "{error:?}");
+
+    conv.set_value("signup", "/email", json!("zoe@example.com")).unwrap();
+    let mut extensions = serde_json::Map::new();
+    extensions.insert("client_audit".into(), json!({"signature": "abc123token"}));
+    let result = tokio::time::timeout(LIMIT, conv.dispatch_action_with_metadata("signup", "join", extensions))
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(matches!(result, ActionResult::Ran(_)));
+    let text = last_assistant_text(&conv.snapshot().messages);
+    assert_eq!(
+        text,
+        "Signed up zoe@example.com for 2 newsletters a month. Metadata: {\"client_audit\":{\"signature\":\"abc123token\"}}"
+    );
+}

@@ -7,6 +7,7 @@
 mod support;
 
 mod a2ui_bridge;
+mod agent_function;
 mod attachments;
 mod conversation_actor;
 mod demo_agent;

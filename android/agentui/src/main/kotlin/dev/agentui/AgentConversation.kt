@@ -43,7 +43,7 @@ import java.util.concurrent.atomic.AtomicBoolean
  * most once a frame; a batch that carries an event ends there, and the event is emitted after
  * the flows show the state of its moment. The core's bounded inbox is the only back-pressure: a
  * main thread that falls far behind gets the whole state again, never unbounded memory.
- * [send], [continueRun] and [dispatchAction] return once the flows show the run's end.
+ * [send], [continueRun], [dispatchAction] and [callAgentFunction] return once the flows show the run's end.
  *
  * Surfaces are listed in [surfaces]; their nodes are observed one surface at a time with
  * [surfaceDiffs] (the Compose renderer does this), so a node change costs what it changed.
@@ -182,9 +182,29 @@ class AgentConversation private constructor(
     /** Starts the next run: after answering interrupts, or when the follow-up bound was reached. */
     suspend fun continueRun(): RunSummary = settled { native.continueRun() }.toSummary()
 
-    /** The user acted on node [nodeId] of surface [surfaceId] (a Button's action...). */
-    suspend fun dispatchAction(surfaceId: String, nodeId: String): ActionResult =
-        settled { native.dispatchAction(surfaceId, nodeId) }.toResult()
+    /**
+     * The user acted on node [nodeId] of surface [surfaceId] (a Button's action...).
+     *
+     * [metadata]: renderer-side data for the agent (an audit token...), sent as the A2UI v1.0
+     * action's `metadata.extensions`; keys must be identifiers, values anything [nodeValueOf]
+     * takes. Null or empty: none. Metadata for a surface that is not v1.0 throws
+     * `ConversationException.A2ui` (`ACTION_REFUSED`): it is refused, never dropped.
+     */
+    suspend fun dispatchAction(surfaceId: String, nodeId: String, metadata: Map<String, Any?>? = null): ActionResult =
+        settled { native.dispatchAction(surfaceId, nodeId, metadata?.let(::nodeValueOf)) }.toResult()
+
+    /**
+     * Asks the agent to run a function for v1.0 surface [surfaceId] (A2UI v1.0
+     * `callAgentFunction`): [call] is the `FunctionCall` object, e.g.
+     * `mapOf("call" to "checkEmail", "args" to mapOf("email" to email))`. It goes in a run of
+     * its own, queued like an action, and this returns the value of the agent's answer (as
+     * [toKotlin] gives it) once the flows show that run's end. Throws
+     * `ConversationException.AgentFunctionFailed` (the agent's error code and message),
+     * `AgentFunctionUnanswered` (the run ended without an answer), `A2ui` (`ACTION_REFUSED`: not
+     * a v1.0 surface, no function named, too many calls waiting).
+     */
+    suspend fun callAgentFunction(surfaceId: String, call: Map<String, Any?>): Any? =
+        settled { native.callAgentFunction(surfaceId, nodeValueOf(call)) }.toKotlin()
 
     /**
      * Delivers the messages and actions waiting for the agent ([pendingSends]) now, e.g. when
@@ -201,8 +221,8 @@ class AgentConversation private constructor(
         scope.async { send(text, attachments) }
 
     /** [dispatchAction] in this conversation's own scope, like [sendAsync]. */
-    fun dispatchActionAsync(surfaceId: String, nodeId: String): Deferred<ActionResult> =
-        scope.async { dispatchAction(surfaceId, nodeId) }
+    fun dispatchActionAsync(surfaceId: String, nodeId: String, metadata: Map<String, Any?>? = null): Deferred<ActionResult> =
+        scope.async { dispatchAction(surfaceId, nodeId, metadata) }
 
     /**
      * Writes the data model of [surfaceId] at JSON Pointer [path], at once (during a run too);

@@ -201,6 +201,39 @@ class AgentConversationTest {
     }
 
     @Test
+    fun `a v1_0 surface calls an agent function and sends action metadata`(): Unit = runBlocking {
+        connect().use { conversation ->
+            conversation.send("I want to sign up")
+            assertNotNull(conversation.surface("signup"))
+
+            val answer = conversation.callAgentFunction(
+                "signup",
+                mapOf("call" to "checkEmail", "args" to mapOf("email" to "zoe@example.com")),
+            )
+            assertEquals(mapOf("email" to "zoe@example.com", "available" to true), answer)
+            val failed = runCatching { conversation.callAgentFunction("signup", mapOf("call" to "nope")) }.exceptionOrNull()
+            assertIs<ConversationException.AgentFunctionFailed>(failed, "got $failed")
+            assertEquals("UNKNOWN_FUNCTION", failed.code)
+            val silent = runCatching { conversation.callAgentFunction("signup", mapOf("call" to "silent")) }.exceptionOrNull()
+            assertIs<ConversationException.AgentFunctionUnanswered>(silent, "got $silent")
+
+            conversation.setValue("signup", "/email", "zoe@example.com")
+            val result = conversation.dispatchAction("signup", "join", metadata = mapOf("client_audit" to mapOf("signature" to "abc")))
+            assertIs<ActionResult.Ran>(result)
+            assertEquals(
+                "Signed up zoe@example.com for 2 newsletters a month. Metadata: {\"client_audit\":{\"signature\":\"abc\"}}",
+                conversation.messages.value.lastAssistantText(),
+            )
+
+            // A v0.9 surface refuses both: the call and the metadata.
+            conversation.send("book a table")
+            val refused = runCatching { conversation.callAgentFunction("booking", mapOf("call" to "checkEmail")) }.exceptionOrNull()
+            assertIs<ConversationException.A2ui>(refused, "got $refused")
+            assertEquals("ACTION_REFUSED", refused.code)
+        }
+    }
+
+    @Test
     fun `a disabled button refuses the action`(): Unit = runBlocking {
         connect().use { conversation ->
             conversation.send("book a table")

@@ -64,7 +64,8 @@ class ConversationStoreTest {
                 assertEquals(before.second, conversation.stateJson.awaitValue { it == before.second })
                 assertTrue(before.second.contains("\"counter\":3"), before.second)
                 assertEquals(before.third, conversation.toolCalls.value)
-                assertEquals(listOf("booking"), conversation.surfaces.value.map { it.id })
+                // Published after the messages, on the main thread: awaited like the state above.
+                assertEquals(listOf("booking"), conversation.surfaces.awaitValue { it.isNotEmpty() }.map { it.id })
                 assertIs<RunPhase.Finished>(conversation.phase.value)
                 assertTrue(conversation.pendingSends.value.isEmpty())
                 conversation.probe("booking", main.dispatcher).use { surface ->
