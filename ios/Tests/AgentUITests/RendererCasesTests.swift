@@ -1,5 +1,6 @@
-// The renderer parity rules of docs/rendering.md (echo suppression, dates, number input), one
-// case at a time from tests/renderer-cases/cases.json: the file the Compose renderer's host test
+// The renderer parity rules of docs/rendering.md (echo suppression, dates, number input, check
+// results, Markdown), one case at a time from
+// tests/renderer-cases/cases.json: the file the Compose renderer's host test
 // (android/host-jvm/src/test/kotlin/dev/agentui/compose/RendererCasesTest.kt) reads too. Needs
 // no demo agent.
 
@@ -129,7 +130,7 @@ final class RendererCasesTests: XCTestCase {
     }
 
     func testCheckResultsShowTheFirstFailureAsAnErrorOnlyForSeverityError() throws {
-        for testCase in try section("checkShown", atLeast: 7) {
+        for testCase in try section("checkShown", atLeast: 12) {
             let name = testCase["name"]?.string ?? ""
             guard case .array(let items) = testCase["checks"] else {
                 XCTFail("\(name): no checks")

@@ -66,7 +66,7 @@ class RendererCasesTest {
 
     @TestFactory
     fun `check results show the first failure, as an error only for severity error`() =
-        cases("checkShown", 7, { it["name"] as String }) { case ->
+        cases("checkShown", 12, { it["name"] as String }) { case ->
             @Suppress("UNCHECKED_CAST")
             val checks = (case["checks"] as List<Map<String, Any?>>).map {
                 CheckResult(
