@@ -1,6 +1,6 @@
 // The SwiftUI renderer's rules that have no Compose counterpart to share cases with (the Compose
-// renderer leaves them to Material): what VoiceOver reads for a check's message. Needs no demo
-// agent.
+// renderer leaves them to Material and the system): what VoiceOver reads for a check's message,
+// and the plain text a live Text announces. Needs no demo agent.
 
 import XCTest
 import AgentUICore
@@ -21,5 +21,14 @@ final class RendererRulesTests: XCTestCase {
             CheckResult(message: "This password is weak", passed: false, code: "WEAK_PASSWORD", severity: .warning),
         ]
         XCTAssertEqual(checkShown(checks)?.spoken, "This password is weak")
+    }
+
+    func testMarkdownIsAnnouncedAsTheTextItShows() {
+        XCTAssertEqual(MarkdownLayout.plainText(markdownText(text: "**Saved** to _Drafts_").blocks), "Saved to Drafts")
+        XCTAssertEqual(
+            MarkdownLayout.plainText(markdownText(text: "# Done\n\n- one\n- `two`\n\n---\n\n| a | b |\n|---|---|\n| 1 | 2 |").blocks),
+            "Done\none\ntwo\na, b\n1, 2"
+        )
+        XCTAssertEqual(MarkdownLayout.plainText([]), "")
     }
 }
