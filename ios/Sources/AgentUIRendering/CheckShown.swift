@@ -14,6 +14,14 @@ package struct CheckShown: Equatable {
         self.message = message
         self.isError = isError
     }
+
+    /// What VoiceOver reads for the shown message: "Error: " before an error's message, which
+    /// colour alone would not tell; a warning's or info's message as it is. nil without a message
+    /// (nothing is shown).
+    package var spoken: String? {
+        guard let message else { return nil }
+        return isError ? "Error: \(message)" : message
+    }
 }
 
 /// The first failing check, shown as an error only when its severity is error: a v1.0 warning

@@ -59,6 +59,21 @@ public enum MarkdownLayout {
         return out
     }
 
+    /// `blocks` as the plain text a screen reader speaks (a live Text's announcement): each
+    /// line's text without its styles or list markers, a table's cells joined by ", ", rules left
+    /// out; lines joined by a line break.
+    public static func plainText(_ blocks: [MdBlock]) -> String {
+        lines(blocks).compactMap { line -> String? in
+            switch line {
+            case .text(let styled, _, _, _, _, _): return styled.text.isEmpty ? nil : styled.text
+            case .code(_, let text, _, _): return text
+            case .rule: return nil
+            case .table(_, let header, let rows, _, _):
+                return ([header] + rows).map { $0.map(\.text).joined(separator: ", ") }.joined(separator: "\n")
+            }
+        }.joined(separator: "\n")
+    }
+
     private static func empty(_ quote: Int, _ indent: Int, _ marker: String) -> MarkdownLine {
         .text(StyledText(text: "", spans: []), quote: quote, indent: indent, level: 0, marker: marker, plain: false)
     }

@@ -45,7 +45,8 @@ struct DateTimeInputComponent: View {
                         .foregroundColor(.secondary)
                 }
             }
-            ValidationMessage(message: context.validationMessage)
+            // A v1.0 warning or info is shown as advice, as under the other inputs.
+            ValidationMessage(check: context.checkShown)
         }
         .disabled(!context.enabled)
         .onChange(of: resolved) { new in

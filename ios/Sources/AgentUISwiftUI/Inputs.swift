@@ -42,28 +42,19 @@ private struct ButtonVariantStyle: ViewModifier {
 }
 
 /// The first failing check, under an input: in red as an error, or plainly for a v1.0
-/// warning or info (CheckShown, the rule tests/renderer-cases/cases.json holds).
+/// warning or info, read by VoiceOver as `CheckShown.spoken` ("Error: …" for an error only).
+/// The rule is CheckShown's (AgentUIRendering; the cases are tests/renderer-cases/cases.json).
 @MainActor
 struct ValidationMessage: View {
-    let message: String?
-    var isError = true
-
-    init(message: String?) {
-        self.message = message
-    }
-
-    init(check: CheckShown?) {
-        message = check?.message
-        isError = check?.isError ?? true
-    }
+    let check: CheckShown?
 
     var body: some View {
-        if let message {
+        if let check, let message = check.message {
             Text(message)
                 .font(.caption)
-                .foregroundColor(isError ? .red : .secondary)
+                .foregroundColor(check.isError ? .red : .secondary)
                 .fixedSize(horizontal: false, vertical: true)
-                .accessibilityLabel(Text(isError ? "Error: \(message)" : message))
+                .accessibilityLabel(Text(check.spoken ?? message))
         }
     }
 }

@@ -7,6 +7,9 @@ import SwiftUI
 import AgentUI
 import AgentUICore
 import AgentUIRendering
+#if canImport(Accessibility)
+import Accessibility
+#endif
 #if canImport(UIKit)
 import UIKit
 #elseif canImport(AppKit)
@@ -66,48 +69,81 @@ struct NodeContent: View {
                     isContainer: containerTypes.contains(record.componentType)
                         || surface.registry.renderer(for: record.componentType) == nil
                 ))
-                // A2UI v1.0: `hidden` takes the node and its children out of VoiceOver; `live`
-                // announces the node's text when it changes (SwiftUI has no live regions).
+                // A2UI v1.0: `hidden` takes the node and its children out of VoiceOver, and
+                // follows its binding (this view re-renders when the node is resolved again).
                 .accessibilityHidden(record.accessibility?.hidden == true)
-                .modifier(LiveAnnouncement(live: record.accessibility?.live, text: record.prop("text")?.displayText))
+                .modifier(LiveAnnouncements(state: liveState(record)))
                 .modifier(StackSlotModifier(slot: slot, weight: record.weight))
         }
     }
+
+    /// The node as the live announcer sees it; nil when it has no `live` at all (most nodes:
+    /// they get no announcer). `live` is a literal of the component, so a node keeps or lacks
+    /// the announcer for as long as the agent does not redefine it.
+    private func liveState(_ record: ResolvedNode) -> LiveState? {
+        guard let accessibility = record.accessibility, accessibility.live != nil else { return nil }
+        return LiveState(
+            live: accessibility.live,
+            hidden: accessibility.hidden,
+            label: accessibility.label,
+            // A Text's Markdown is announced as the text it shows, not its source.
+            text: record.markdown.map(MarkdownLayout.plainText) ?? record.prop("text")?.displayText
+        )
+    }
 }
 
-/// v1.0 accessibility `live`: "polite" or "assertive" posts the node's new text as an
-/// announcement when it changes (assertive at high priority where the platform has priorities);
-/// "off" or none announces nothing.
-struct LiveAnnouncement: ViewModifier {
-    let live: String?
-    let text: String?
+/// v1.0 accessibility `live`: SwiftUI has no live regions, so the node's new text is posted as
+/// an announcement when the core resolves it with another text. LiveRegion (AgentUIRendering,
+/// tested on Linux) decides what, when and how urgently: never on appearance, never for `off`
+/// or a hidden node. This only posts. For a node with `live` set to any value, `off` included,
+/// the view's structure does not depend on the value, so a change of `live` keeps its state.
+/// Main actor: the posting APIs are (UIAccessibility.post is @MainActor).
+@MainActor
+struct LiveAnnouncements: ViewModifier {
+    let state: LiveState?
+    @State private var region = LiveRegion()
 
     func body(content: Content) -> some View {
-        if let live, live == "polite" || live == "assertive", let text {
-            content.onChange(of: text) { new in
-                announce(new, assertive: live == "assertive")
-            }
+        if let state {
+            content
+                .onAppear { region.appeared(state) }
+                .onChange(of: state) { new in
+                    if let announcement = region.changed(to: new) {
+                        post(announcement)
+                    }
+                }
         } else {
             content
         }
     }
 
-    private func announce(_ text: String, assertive: Bool) {
-        #if canImport(UIKit)
-        if #available(iOS 17.0, *) {
-            var announcement = AttributedString(text)
-            announcement.accessibilitySpeechAnnouncementPriority = assertive ? .high : .default
-            AccessibilityNotification.Announcement(announcement).post()
+    /// Polite waits for the speech in progress; assertive interrupts it and is not interrupted.
+    private func post(_ announcement: LiveAnnouncement) {
+        let assertive = announcement.politeness == .assertive
+        if #available(iOS 17.0, macOS 14.0, tvOS 17.0, *) {
+            var text = AttributedString(announcement.text)
+            text.accessibilitySpeechAnnouncementPriority = assertive ? .high : .low
+            AccessibilityNotification.Announcement(text).post()
         } else {
+            #if canImport(UIKit)
+            // No priorities before iOS 17: polite is queued behind the speech in progress,
+            // assertive interrupts it (the default).
+            let text = NSAttributedString(
+                string: announcement.text,
+                attributes: [.accessibilitySpeechQueueAnnouncement: !assertive]
+            )
             UIAccessibility.post(notification: .announcement, argument: text)
+            #elseif canImport(AppKit)
+            if let app = NSApp {
+                let priority: NSAccessibilityPriorityLevel = assertive ? .high : .medium
+                NSAccessibility.post(
+                    element: app,
+                    notification: .announcementRequested,
+                    userInfo: [.announcement: announcement.text, .priority: priority.rawValue]
+                )
+            }
+            #endif
         }
-        #elseif canImport(AppKit)
-        NSAccessibility.post(
-            element: NSApp as Any,
-            notification: .announcementRequested,
-            userInfo: [.announcement: text, .priority: assertive ? NSAccessibilityPriorityLevel.high.rawValue : NSAccessibilityPriorityLevel.medium.rawValue]
-        )
-        #endif
     }
 }
 

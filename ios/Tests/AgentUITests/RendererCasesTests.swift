@@ -1,5 +1,6 @@
-// The renderer parity rules of docs/rendering.md (echo suppression, dates, number input), one
-// case at a time from tests/renderer-cases/cases.json: the file the Compose renderer's host test
+// The renderer parity rules of docs/rendering.md (echo suppression, dates, number input, check
+// results, live announcements, Markdown), one case at a time from
+// tests/renderer-cases/cases.json: the file the Compose renderer's host test
 // (android/host-jvm/src/test/kotlin/dev/agentui/compose/RendererCasesTest.kt) reads too. Needs
 // no demo agent.
 
@@ -129,7 +130,7 @@ final class RendererCasesTests: XCTestCase {
     }
 
     func testCheckResultsShowTheFirstFailureAsAnErrorOnlyForSeverityError() throws {
-        for testCase in try section("checkShown", atLeast: 7) {
+        for testCase in try section("checkShown", atLeast: 12) {
             let name = testCase["name"]?.string ?? ""
             guard case .array(let items) = testCase["checks"] else {
                 XCTFail("\(name): no checks")
@@ -152,6 +153,42 @@ final class RendererCasesTests: XCTestCase {
                 expected = CheckShown(message: testCase["shown"]?["message"]?.string, isError: isError)
             }
             XCTAssertEqual(checkShown(checks), expected, name)
+        }
+    }
+
+    /// SwiftUI has no live regions: LiveRegion decides the announcements the renderer posts,
+    /// and LivePoliteness the region the Compose renderer's test asserts for the same steps.
+    func testLiveNodesAnnounceTheirChangesOnly() throws {
+        for testCase in try section("live", atLeast: 12) {
+            let name = testCase["name"]?.string ?? ""
+            guard case .array(let steps) = testCase["steps"] else {
+                XCTFail("\(name): no steps")
+                continue
+            }
+            var region = LiveRegion()
+            for (index, step) in steps.enumerated() {
+                var hidden: Bool?
+                if case .bool(let value) = step["hidden"] { hidden = value }
+                let state = LiveState(live: step["live"]?.string, hidden: hidden, label: step["label"]?.string, text: step["text"]?.string)
+                XCTAssertEqual(
+                    LivePoliteness(live: state.live, hidden: state.hidden)?.rawValue,
+                    step["region"]?.string,
+                    "\(name), region at step \(index)"
+                )
+                var expected: LiveAnnouncement?
+                if case .object = step["announced"] {
+                    let politeness = try XCTUnwrap(step["announced"]?["politeness"]?.string.flatMap(LivePoliteness.init(rawValue:)), "\(name): politeness")
+                    expected = LiveAnnouncement(text: try XCTUnwrap(step["announced"]?["text"]?.string), politeness: politeness)
+                }
+                let announced: LiveAnnouncement?
+                if case .bool(true) = step["appeared"] {
+                    region.appeared(state)
+                    announced = nil
+                } else {
+                    announced = region.changed(to: state)
+                }
+                XCTAssertEqual(announced, expected, "\(name), announced at step \(index)")
+            }
         }
     }
 

@@ -94,16 +94,24 @@ private fun Modifier.accessibility(node: ResolvedNode): Modifier {
     if (accessibility.hidden == true) return clearAndSetSemantics { }
     val label = accessibility.label
     val description = accessibility.description
-    // v1.0 `live`: changes are announced when the user pauses (polite) or at once (assertive).
-    val live = when (accessibility.live) {
-        "polite" -> LiveRegionMode.Polite
-        "assertive" -> LiveRegionMode.Assertive
-        else -> null
-    }
+    val live = liveRegionMode(accessibility.live, accessibility.hidden)
     if (label == null && description == null && live == null) return this
     return semantics {
         if (label != null) contentDescription = label
         if (description != null) stateDescription = description
         if (live != null) liveRegion = live
     }
+}
+
+/**
+ * v1.0 `live` as a live region: changes are announced when the user pauses (polite) or at once
+ * (assertive); none for `off`, no value or another value, nor for a hidden node (its semantics
+ * are cleared). tests/renderer-cases/cases.json `live` holds the cases (`region`) the SwiftUI
+ * renderer's LivePoliteness asserts too.
+ */
+internal fun liveRegionMode(live: String?, hidden: Boolean?): LiveRegionMode? = when {
+    hidden == true -> null
+    live == "polite" -> LiveRegionMode.Polite
+    live == "assertive" -> LiveRegionMode.Assertive
+    else -> null
 }

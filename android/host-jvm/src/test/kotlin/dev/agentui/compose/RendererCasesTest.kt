@@ -1,5 +1,6 @@
 package dev.agentui.compose
 
+import androidx.compose.ui.semantics.LiveRegionMode
 import dev.agentui.core.a2ui.CheckResult
 import dev.agentui.core.a2ui.Severity
 import dev.agentui.core.json.NodeValue
@@ -66,7 +67,7 @@ class RendererCasesTest {
 
     @TestFactory
     fun `check results show the first failure, as an error only for severity error`() =
-        cases("checkShown", 7, { it["name"] as String }) { case ->
+        cases("checkShown", 12, { it["name"] as String }) { case ->
             @Suppress("UNCHECKED_CAST")
             val checks = (case["checks"] as List<Map<String, Any?>>).map {
                 CheckResult(
@@ -80,6 +81,22 @@ class RendererCasesTest {
             val expected = (case["shown"] as Map<String, Any?>?)?.let { CheckShown(it["message"] as String?, it["isError"] as Boolean) }
             assertEquals(expected, checkShown(checks), case["name"] as String)
         }
+
+    @TestFactory
+    fun `live regions follow live and hidden`() = cases("live", 12, { it["name"] as String }) { case ->
+        @Suppress("UNCHECKED_CAST")
+        val steps = case["steps"] as List<Map<String, Any?>>
+        // Android announces a live region's changes itself: only the region is the renderer's.
+        for ((index, step) in steps.withIndex()) {
+            val expected = when (val region = step["region"]) {
+                "polite" -> LiveRegionMode.Polite
+                "assertive" -> LiveRegionMode.Assertive
+                null -> null
+                else -> error("${case["name"]}: unknown region $region")
+            }
+            assertEquals(expected, liveRegionMode(step["live"] as String?, step["hidden"] as Boolean?), "${case["name"]}, step $index $step")
+        }
+    }
 
     @TestFactory
     fun `number input writes a number, null or the text`() = cases("numberInput", 25, { "\"${it["text"]}\"" }) { case ->
