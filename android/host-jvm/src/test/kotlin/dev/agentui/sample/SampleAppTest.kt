@@ -4,6 +4,8 @@ import androidx.compose.material3.MaterialTheme
 import androidx.compose.runtime.rememberCoroutineScope
 import androidx.compose.ui.test.ExperimentalTestApi
 import androidx.compose.ui.test.onAllNodesWithTag
+import androidx.compose.ui.test.onAllNodesWithText
+import androidx.compose.ui.test.assertIsNotEnabled
 import androidx.compose.ui.test.onNodeWithTag
 import androidx.compose.ui.test.onNodeWithText
 import androidx.compose.ui.test.performClick
@@ -137,6 +139,38 @@ class SampleAppTest {
             onNodeWithText("Book").performClick()
             waitUntil(timeoutMillis = WAIT_MS) {
                 conversation.messages.value.assistantTexts().contains("Booked a table for 2 on 2027-01-02 under the name Grace.")
+            }
+        }
+    }
+
+    /**
+     * The demo agent's A2UI v1.0 card in the sample's chat: the placeholder and the structured
+     * email check are drawn, the button stays disabled until the email is valid, and the action
+     * reaches the agent, whose v1.0 `updateDataModel` updates the live status line.
+     */
+    @Test
+    fun `the v1_0 sign-up card is drawn, checked and answered in the chat`() = runComposeUiTest {
+        val conversation = Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = main.dispatcher)
+        conversation.use {
+            setContent { MaterialTheme { SampleApp(conversation, Navigator()) } }
+            onNodeWithTag("composer").performTextInput("sign up")
+            onNodeWithTag("send").performClick()
+            waitUntil(timeoutMillis = WAIT_MS) { conversation.surface("signup") != null }
+            waitForIdle()
+            onNodeWithText("Fill in your email to sign up.").assertExists()
+            // Material 3 shows a labelled field's placeholder once the field has focus.
+            onNodeWithTag(a2uiNodeTag("email")).performClick()
+            waitForIdle()
+            onNodeWithText("you@example.com").assertExists()
+            onNodeWithText("Sign up").assertIsNotEnabled()
+            onNodeWithTag(a2uiNodeTag("email")).performTextInput("ada@example.com")
+            waitUntil(timeoutMillis = WAIT_MS) { runCatching { onNodeWithText("Sign up").assertIsEnabled() }.isSuccess }
+            onNodeWithText("Sign up").performClick()
+            waitUntil(timeoutMillis = WAIT_MS) {
+                conversation.messages.value.assistantTexts().contains("Signed up ada@example.com for 2 newsletters a month.")
+            }
+            waitUntil(timeoutMillis = WAIT_MS) {
+                onAllNodesWithText("Welcome aboard, ada@example.com!").fetchSemanticsNodes().isNotEmpty()
             }
         }
     }
