@@ -1,11 +1,12 @@
 //! A2UI catalog functions implemented by the app: a foreign trait, adapted to the engine's host
-//! function. The catalogs themselves are JSON text in `ConversationOptions.catalogs_json`; the
+//! function. Values cross as `NodeValue`s, as everywhere in the bindings: the platforms never parse JSON. The catalogs themselves are JSON text in `ConversationOptions.catalogs_json`; the
 //! checks and the registration are the runtime's (`ConversationSession::add_app_catalogs`).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use agentui_a2ui::functions::HostFunction;
+use agentui_json::value::{NodeValue, PropEntry};
 use agentui_runtime::session::AppFunction;
 use serde_json::{Map, Value};
 
@@ -31,13 +32,14 @@ impl From<uniffi::UnexpectedUniFFICallbackError> for A2uiFunctionError {
 /// on (`catalog_id`, `name`) to the app's lambdas and closures.
 ///
 /// Called while a surface resolves, on a runtime thread, each time a value the call reads
-/// changes: keep it quick and free of side effects. `args_json` is the call's evaluated
-/// arguments, a JSON object; return the value as JSON text. A thrown error or text that is not
-/// JSON is the call's failure: the property it feeds is `null`, and an agent's
-/// `callRendererFunction` gets `EXECUTION_ERROR`.
+/// changes (also before the data it reads has arrived: an argument may be `Null`): keep it
+/// quick and free of side effects. `args` are the call's evaluated arguments, the members of a
+/// JSON object in order; return the value. A thrown error, or a value JSON cannot hold (a NaN,
+/// an infinity, nesting beyond 64), is the call's failure: the property it feeds is `null`, and
+/// an agent's `callRendererFunction` gets `EXECUTION_ERROR`.
 #[uniffi::export(foreign)]
 pub trait A2uiFunctionHandler: Send + Sync {
-    fn call(&self, catalog_id: String, name: String, args_json: String) -> Result<String, A2uiFunctionError>;
+    fn call(&self, catalog_id: String, name: String, args: Vec<PropEntry>) -> Result<NodeValue, A2uiFunctionError>;
 }
 
 impl std::fmt::Debug for dyn A2uiFunctionHandler {
@@ -65,15 +67,21 @@ struct ForeignFunction {
 
 impl HostFunction for ForeignFunction {
     fn call(&self, args: &Map<String, Value>) -> Result<Value, String> {
-        let args_json = serde_json::to_string(args).map_err(|e| e.to_string())?;
+        let args = agentui_json::value::entries(args.clone());
         // A foreign exception arrives as an error; a panic of a Rust implementation must not
         // unwind through the engine either.
         let answer =
-            catch_unwind(AssertUnwindSafe(|| self.handler.call(self.catalog_id.clone(), self.name.clone(), args_json)))
+            catch_unwind(AssertUnwindSafe(|| self.handler.call(self.catalog_id.clone(), self.name.clone(), args)))
                 .map_err(|_| UNEXPECTED_FAILURE.to_owned())?;
         match answer {
-            Ok(text) => serde_json::from_str(&text)
-                .map_err(|e| format!("the app's function '{}' returned text that is not JSON: {e}", self.name)),
+            Ok(value) => value.to_json().map_err(|e| {
+                format!(
+                    "the app's function '{}' returned a value JSON cannot hold at '{}': {}",
+                    self.name,
+                    e.path,
+                    e.reason()
+                )
+            }),
             Err(A2uiFunctionError::Failed { detail }) => Err(detail),
             Err(A2uiFunctionError::Unexpected { detail }) => {
                 // Debug only: the text may quote the arguments.

@@ -10,20 +10,21 @@ use std::sync::{Arc, Mutex};
 use agentui_ffi::demo::{demo_loyalty_catalog_id, demo_loyalty_catalog_json};
 use agentui_ffi::{
     A2uiFunction, A2uiFunctionError, A2uiFunctionHandler, Conversation, ConversationError, ConversationOptions,
+    NodeValue, PropEntry,
 };
 use common::*;
 use serde_json::{json, Value};
 
 /// What the handler answers for every call.
 enum Answer {
-    Json(&'static str),
+    Value(NodeValue),
     Throws(A2uiFunctionError),
     Panics,
 }
 
 struct Handler {
     answer: Answer,
-    calls: Mutex<Vec<(String, String, String)>>,
+    calls: Mutex<Vec<(String, String, Vec<PropEntry>)>>,
 }
 
 impl Handler {
@@ -33,10 +34,10 @@ impl Handler {
 }
 
 impl A2uiFunctionHandler for Handler {
-    fn call(&self, catalog_id: String, name: String, args_json: String) -> Result<String, A2uiFunctionError> {
-        self.calls.lock().unwrap().push((catalog_id, name, args_json));
+    fn call(&self, catalog_id: String, name: String, args: Vec<PropEntry>) -> Result<NodeValue, A2uiFunctionError> {
+        self.calls.lock().unwrap().push((catalog_id, name, args));
         match &self.answer {
-            Answer::Json(text) => Ok((*text).to_owned()),
+            Answer::Value(value) => Ok(value.clone()),
             Answer::Throws(error) => Err(error.clone()),
             Answer::Panics => panic!("the app's function panicked"),
         }
@@ -67,16 +68,16 @@ async fn points(conversation: &Conversation) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_apps_function_writes_the_badge_of_its_catalog() {
     let f = fixture();
-    let handler = Handler::new(Answer::Json(r#""1,250 points""#));
+    let handler = Handler::new(Answer::Value(NodeValue::Text { value: "1,250 points".into() }));
     let conversation =
         f.runtime.connect(f.agent.agent_url(), Vec::new(), options(Some(handler.clone()), &["formatPoints"])).unwrap();
     assert_eq!(points(&conversation).await, json!("1,250 points"));
     let calls = handler.calls.lock().unwrap().clone();
     // Called again when the data it reads arrives (the components came first): the last call
     // had the balance.
-    let (catalog_id, name, args_json) = calls.last().expect("the handler was called").clone();
+    let (catalog_id, name, args) = calls.last().expect("the handler was called").clone();
     assert_eq!((catalog_id.as_str(), name.as_str()), (demo_loyalty_catalog_id().as_str(), "formatPoints"));
-    assert_eq!(serde_json::from_str::<Value>(&args_json).unwrap(), json!({"value": 1250}));
+    assert_eq!(args, [PropEntry { name: "value".into(), value: NodeValue::Number { value: 1250.0 } }]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -85,7 +86,7 @@ async fn a_failing_handler_is_the_calls_failure_never_a_crash() {
     for answer in [
         Answer::Throws(A2uiFunctionError::Failed { detail: "no points service".into() }),
         Answer::Throws(A2uiFunctionError::Unexpected { detail: "IllegalStateException".into() }),
-        Answer::Json("not json"),
+        Answer::Value(NodeValue::Number { value: f64::NAN }),
         Answer::Panics,
     ] {
         let handler = Handler::new(answer);
@@ -123,7 +124,7 @@ fn bad_catalogs_and_functions_are_invalid_options() {
     assert!(detail.contains("not a valid A2UI catalog"), "{detail}");
     let detail = refused(options(None, &["formatPoints"]));
     assert!(detail.contains("a2ui_function_handler"), "{detail}");
-    let detail = refused(options(Some(Handler::new(Answer::Json("1"))), &["formatStars"]));
+    let detail = refused(options(Some(Handler::new(Answer::Value(NodeValue::Null))), &["formatStars"]));
     assert!(detail.contains("declares no function \"formatStars\""), "{detail}");
     let mut twice = options(None, &[]);
     twice.catalogs_json.push(demo_loyalty_catalog_json());

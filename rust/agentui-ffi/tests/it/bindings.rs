@@ -109,7 +109,7 @@ fn kotlin_and_swift_bindings_generate_from_the_library() {
         "suspend fun `retryPending`()",
         "sealed class ToolHandlerException",
         "interface A2uiFunctionHandler",
-        "fun `call`(`catalogId`: kotlin.String, `name`: kotlin.String, `argsJson`: kotlin.String): kotlin.String",
+        "fun `call`(`catalogId`: kotlin.String, `name`: kotlin.String, `args`: List<PropEntry>): NodeValue",
         "sealed class A2uiFunctionException",
         "var `catalogsJson`: List<kotlin.String> = listOf()",
         "AutoCloseable",

@@ -148,21 +148,22 @@ fn bad_catalogs_are_typed_errors_and_change_nothing() {
 #[test]
 fn bad_functions_are_typed_errors_and_change_nothing() {
     let good = loyalty_catalog_json();
-    let error = refused(&[good.clone()], vec![AppFunction::new(LOYALTY_CATALOG_ID, "nope", Arc::new(points))]);
+    let error =
+        refused(std::slice::from_ref(&good), vec![AppFunction::new(LOYALTY_CATALOG_ID, "nope", Arc::new(points))]);
     assert_eq!(
         error,
         AppCatalogError::UndeclaredFunction { catalog_id: LOYALTY_CATALOG_ID.to_owned(), name: "nope".to_owned() }
     );
     let error = refused(&[], vec![format_points(points)]);
     assert!(matches!(error, AppCatalogError::UnknownCatalog { .. }), "{error:?}");
-    let error = refused(&[good.clone()], vec![format_points(points), format_points(points)]);
+    let error = refused(std::slice::from_ref(&good), vec![format_points(points), format_points(points)]);
     assert!(matches!(error, AppCatalogError::DuplicateFunction { .. }), "{error:?}");
 
     // A later call is checked against what the first added.
     let mut s = offline_session();
-    s.add_app_catalogs(&[good.clone()], vec![format_points(points)]).unwrap();
+    s.add_app_catalogs(std::slice::from_ref(&good), vec![format_points(points)]).unwrap();
     assert!(matches!(
-        s.add_app_catalogs(&[good.clone()], Vec::new()).unwrap_err(),
+        s.add_app_catalogs(std::slice::from_ref(&good), Vec::new()).unwrap_err(),
         AppCatalogError::DuplicateCatalog { .. }
     ));
     assert!(matches!(
