@@ -73,6 +73,10 @@ pub enum AppCatalogError {
     /// Too many catalogs or functions, or a catalog text too long.
     #[error("too many {what}: {actual} (at most {limit})")]
     LimitExceeded { what: &'static str, limit: usize, actual: usize },
+    /// The engine refused a registration the checks above let through (a defect of this
+    /// library; the catalogs of the call may be registered).
+    #[error("the A2UI engine refused it: {message}")]
+    Engine { message: String },
 }
 
 /// What the app has added so far, for the bounds and the duplicate checks of later calls.
@@ -94,7 +98,8 @@ impl AppCatalogs {
         if total > MAX_APP_CATALOGS {
             return Err(AppCatalogError::LimitExceeded { what: "catalogs", limit: MAX_APP_CATALOGS, actual: total });
         }
-        let total = self.functions.len() + functions.len();
+        // The engine's count: a Rust caller may have registered functions on the group itself.
+        let total = group.host_function_count() + functions.len();
         if total > MAX_APP_FUNCTIONS {
             return Err(AppCatalogError::LimitExceeded { what: "functions", limit: MAX_APP_FUNCTIONS, actual: total });
         }
@@ -107,7 +112,7 @@ impl AppCatalogs {
             }
             loaded.push(Arc::new(catalog));
         }
-        let mut keys = HashSet::with_capacity(functions.len());
+        let mut keys = Vec::with_capacity(functions.len());
         for function in &functions {
             let catalog = find(group.catalogs(), &loaded, &function.catalog_id).ok_or_else(|| {
                 AppCatalogError::UnknownCatalog { catalog_id: function.catalog_id.clone(), name: function.name.clone() }
@@ -120,12 +125,13 @@ impl AppCatalogs {
             }
             // Keyed by the catalog's own id, so an alias cannot register a function twice.
             let key = (catalog.id.clone(), function.name.clone());
-            if self.functions.contains(&key) || !keys.insert(key) {
+            if self.functions.contains(&key) || keys.contains(&key) {
                 return Err(AppCatalogError::DuplicateFunction {
                     catalog_id: function.catalog_id.clone(),
                     name: function.name.clone(),
                 });
             }
+            keys.push(key);
         }
         // Nothing below fails for a reason checked above (the engine checks the declaration
         // and its bound again, and agrees).
@@ -133,12 +139,12 @@ impl AppCatalogs {
             self.catalogs.push(catalog.id.clone());
             group.catalogs_mut().register(catalog);
         }
-        for function in functions {
-            let catalog_id = group.catalogs().get(&function.catalog_id).map(|c| c.id.clone());
-            let registered = group.register_host_function(&function.catalog_id, &function.name, function.function);
-            if let (Ok(()), Ok(catalog_id)) = (registered, catalog_id) {
-                self.functions.insert((catalog_id, function.name));
+        for (function, key) in functions.into_iter().zip(keys) {
+            if let Err(e) = group.register_host_function(&function.catalog_id, &function.name, function.function) {
+                // Not reached: the checks above are the engine's. Reported, never ignored.
+                return Err(AppCatalogError::Engine { message: e.to_string() });
             }
+            self.functions.insert(key);
         }
         Ok(())
     }

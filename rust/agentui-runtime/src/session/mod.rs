@@ -454,7 +454,8 @@ impl ConversationSession {
     /// before). Every run from then on advertises the catalogs in `a2uiClientCapabilities`, so
     /// the agent may create surfaces with them; a call of a function runs the app's
     /// implementation (an `Err` from it is the call's failure: the property is `null`, and an
-    /// agent's `callRendererFunction` gets `EXECUTION_ERROR`).
+    /// agent's `callRendererFunction` gets `EXECUTION_ERROR`). A function runs under the
+    /// surfaces' lock: it must not call back into the conversation.
     ///
     /// Call it before the first run (and before a store restores the conversation's surfaces).
     /// Everything is checked first and a refusal changes nothing: at most [`MAX_APP_CATALOGS`]

@@ -12,6 +12,7 @@ use agentui_a2ui::catalog::BASIC_CATALOG_ID;
 use agentui_demo_agent::{loyalty_catalog_json, DemoAgent, DemoAgentOptions, LOYALTY_CATALOG_ID};
 use agentui_runtime::session::{
     AppCatalogError, AppFunction, ConversationSession, SessionOptions, MAX_APP_CATALOGS, MAX_APP_CATALOG_BYTES,
+    MAX_APP_FUNCTIONS,
 };
 use serde_json::{json, Map, Value};
 use support::*;
@@ -193,4 +194,30 @@ fn catalogs_are_bounded_in_count_and_size() {
         refused(&[padded], Vec::new()),
         AppCatalogError::LimitExceeded { what: "bytes in one catalog", .. }
     ));
+}
+
+#[test]
+fn functions_are_bounded_with_those_registered_on_the_engine() {
+    const MANY: &str = "https://example.com/many.json";
+    let names: Vec<String> = (0..=MAX_APP_FUNCTIONS).map(|i| format!("f{i}")).collect();
+    let declared: Vec<Value> =
+        names.iter().map(|n| json!({"name": n, "parameters": {"type": "object"}, "returnType": "string"})).collect();
+    let catalog = json!({"catalogId": MANY, "components": {}, "functions": declared}).to_string();
+    let all = |names: &[String]| -> Vec<AppFunction> {
+        names.iter().map(|n| AppFunction::new(MANY, n.clone(), Arc::new(points))).collect()
+    };
+    assert_eq!(
+        refused(std::slice::from_ref(&catalog), all(&names)),
+        AppCatalogError::LimitExceeded { what: "functions", limit: MAX_APP_FUNCTIONS, actual: MAX_APP_FUNCTIONS + 1 }
+    );
+    // A function a Rust caller registered on the engine itself counts too.
+    let mut s = offline_session();
+    s.add_app_catalogs(&[catalog], Vec::new()).unwrap();
+    s.a2ui_mut().group_mut().register_host_function(MANY, "f0", Arc::new(points)).unwrap();
+    assert!(matches!(
+        s.add_app_catalogs(&[], all(&names[1..])).unwrap_err(),
+        AppCatalogError::LimitExceeded { what: "functions", .. }
+    ));
+    s.add_app_catalogs(&[], all(&names[1..MAX_APP_FUNCTIONS])).unwrap();
+    assert_eq!(s.a2ui().group().host_function_count(), MAX_APP_FUNCTIONS);
 }
