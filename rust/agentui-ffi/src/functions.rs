@@ -33,7 +33,8 @@ impl From<uniffi::UnexpectedUniFFICallbackError> for A2uiFunctionError {
 ///
 /// Called while a surface resolves, on a runtime thread, each time a value the call reads
 /// changes (also before the data it reads has arrived: an argument may be `Null`): keep it
-/// quick and free of side effects. `args` are the call's evaluated arguments, the members of a
+/// quick and free of side effects. It runs while the conversation's surfaces are locked, so it
+/// must not call the conversation (a `set_value` from it would wait forever). `args` are the call's evaluated arguments, the members of a
 /// JSON object in order; return the value. A thrown error, or a value JSON cannot hold (a NaN,
 /// an infinity, nesting beyond 64), is the call's failure: the property it feeds is `null`, and
 /// an agent's `callRendererFunction` gets `EXECUTION_ERROR`.

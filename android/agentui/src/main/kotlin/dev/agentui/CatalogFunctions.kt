@@ -10,7 +10,8 @@ import dev.agentui.core.json.PropEntry
  * in (as [toKotlin] gives them: null, Boolean, Double, String, List or Map; an argument whose
  * data has not arrived yet is null), the value out (anything [nodeValueOf] takes). It runs while
  * a surface resolves, on a native thread, each time a value it reads changes: keep it quick,
- * pure and off the main thread's state.
+ * pure and off the main thread's state. It runs while the conversation's surfaces are locked:
+ * never call the conversation from it (a `setValue` there would wait forever).
  *
  * Throw [CatalogFunctionFailure] for a failure an agent's `callRendererFunction` may read as
  * is; any other exception fails the call too, with a generic text. A failed call's property
