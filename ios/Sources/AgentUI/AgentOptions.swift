@@ -17,6 +17,12 @@ import AgentUICore
 ///
 /// `locale` (a BCP-47 tag) and `timeZone` (an IANA name) are what the A2UI formatting functions
 /// follow; the device's at connect time when nil.
+///
+/// `catalogs` are the app's own A2UI catalogs, as catalog JSON text: advertised to the agent
+/// with every run beside the basic catalogs, so its surfaces may use them (at most 16, of
+/// 256 KiB each). `functions` implement catalog functions (of `catalogs` or a built-in catalog),
+/// each declared by its catalog. A malformed catalog, a known catalog id or an undeclared
+/// function makes connect throw `ConversationError.InvalidOptions`.
 public struct AgentOptions {
     /// The conversation to open: restored from the runtime's store when it holds it; a fresh
     /// id when nil.
@@ -55,6 +61,10 @@ public struct AgentOptions {
     public var chatMarkdown: Bool
     /// Whether Markdown images in chat are shown (through `allowedUrlSchemes`); off: alt text.
     public var markdownImages: Bool
+    /// The app's own A2UI catalogs (catalog JSON text).
+    public var catalogs: [String]
+    /// The app's implementations of catalog functions, by catalog id and name.
+    public var functions: [CatalogFunctionID: CatalogFunction]
 
     public init(
         threadId: String? = nil,
@@ -74,7 +84,9 @@ public struct AgentOptions {
         allowedAttachmentTypes: [String]? = nil,
         allowedUrlSchemes: [String]? = nil,
         chatMarkdown: Bool = true,
-        markdownImages: Bool = false
+        markdownImages: Bool = false,
+        catalogs: [String] = [],
+        functions: [CatalogFunctionID: CatalogFunction] = [:]
     ) {
         self.threadId = threadId
         self.connectTimeout = connectTimeout
@@ -94,6 +106,8 @@ public struct AgentOptions {
         self.allowedUrlSchemes = allowedUrlSchemes
         self.chatMarkdown = chatMarkdown
         self.markdownImages = markdownImages
+        self.catalogs = catalogs
+        self.functions = functions
     }
 
     /// The core's options; a nil locale or time zone becomes the device's.
@@ -116,7 +130,12 @@ public struct AgentOptions {
             allowedAttachmentTypes: allowedAttachmentTypes,
             allowedUrlSchemes: allowedUrlSchemes,
             chatMarkdown: chatMarkdown,
-            markdownImages: markdownImages
+            markdownImages: markdownImages,
+            catalogsJson: catalogs,
+            a2uiFunctions: functions.keys
+                .sorted { ($0.catalogId, $0.name) < ($1.catalogId, $1.name) }
+                .map { A2uiFunction(catalogId: $0.catalogId, name: $0.name) },
+            a2uiFunctionHandler: functions.isEmpty ? nil : CatalogFunctionsAdapter(functions)
         )
     }
 

@@ -159,6 +159,11 @@ impl SurfaceGroup {
         &mut self.catalogs
     }
 
+    /// How many app functions are registered ([`register_host_function`](Self::register_host_function)).
+    pub fn host_function_count(&self) -> usize {
+        self.resolve.functions.host.len()
+    }
+
     /// Registers the app's implementation of `name`, a function that the registered catalog
     /// `catalog_id` declares (see [`functions::host`]). Calls of it in that catalog run it from
     /// then on, on the surfaces that exist too (register before they use it: see

@@ -14,8 +14,8 @@
 //!
 //! - `POST /agent` with a `RunAgentInput` body answers `text/event-stream`, one `data: <json>`
 //!   frame per event. The scenario is chosen by a keyword in the latest user message (see
-//!   [`SCENARIOS`]: delete, fail, slow, compare, location, open, weather, book, counter, steps,
-//!   legacy, hello; first match wins, default chat).
+//!   [`SCENARIOS`]: delete, fail, slow, compare, location, open, weather, book, sign up,
+//!   receipt, loyalty, picture, counter, steps, legacy, hello; first match wins, default chat).
 //! - `POST /agent/<scenario>` runs that scenario whatever the message says.
 //! - On either, a follow-up is answered first: `resume` entries (interrupt answers),
 //!   `forwardedProps.command.resume` (a LangGraph-style legacy interrupt answer),
@@ -45,6 +45,7 @@ pub mod tls;
 
 pub use faults::{FAULTS, OVERSIZED_EVENT_BYTES};
 pub use options::DemoAgentOptions;
+pub use scenarios::custom_catalog::{loyalty_catalog_json, LOYALTY_CATALOG_ID};
 pub use scenarios::media::{fnv1a64, PICTURE_PNG_BASE64};
 pub use scenarios::{ScenarioInfo, SCENARIOS};
 pub use server::{DemoAgent, DemoAgentHandle};

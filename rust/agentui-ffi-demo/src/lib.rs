@@ -102,6 +102,20 @@ impl Drop for DemoAgentHandle {
     }
 }
 
+/// The demo agent's own catalog (A2UI catalog JSON), which its `custom-catalog` scenario
+/// ("show my loyalty card") draws with: `LoyaltyBadge {tier, points}`, and `formatPoints
+/// {value}`, a function the app implements.
+#[uniffi::export]
+pub fn demo_loyalty_catalog_json() -> String {
+    agentui_demo_agent::loyalty_catalog_json()
+}
+
+/// The id of [`demo_loyalty_catalog_json`]'s catalog.
+#[uniffi::export]
+pub fn demo_loyalty_catalog_id() -> String {
+    agentui_demo_agent::LOYALTY_CATALOG_ID.to_owned()
+}
+
 /// Panics on purpose: the bindings must turn it into an exception, never a crash.
 #[uniffi::export]
 pub fn panic_for_tests(message: String) {

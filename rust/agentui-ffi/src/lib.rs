@@ -8,7 +8,9 @@
 //!   memory, [`Runtime::open`] one kept in a [`ConversationStore`] (restored if it holds it).
 //! - What a UI shows is pulled, never pushed: [`ViewSubscription`] (batches of list diffs built
 //!   by the core) and [`SurfaceFeed`] (one surface's diffs); no thread per subscriber. Client
-//!   tools ([`ClientToolHandler`]) are foreign traits.
+//!   tools ([`ClientToolHandler`]) and the app's A2UI catalog functions
+//!   ([`A2uiFunctionHandler`], for the catalogs in `ConversationOptions.catalogs_json`) are
+//!   foreign traits.
 //! - Panics: UniFFI catches a panic in any exported function; async calls contain their own;
 //!   tool handler panics become failed tool results.
 
@@ -23,6 +25,7 @@ mod bindings {
 
 mod conversation;
 mod error;
+mod functions;
 mod logging;
 mod markdown;
 mod network;
@@ -36,6 +39,7 @@ mod tools;
 pub use agentui_ffi_demo as demo;
 pub use conversation::{Conversation, SurfaceFeed, ValueWrite, ViewSubscription};
 pub use error::{ConversationError, RuntimeStartError, SurfaceError};
+pub use functions::{A2uiFunction, A2uiFunctionError, A2uiFunctionHandler};
 pub use logging::{set_log_level, LogLevel};
 pub use network::{HeaderProviderError, RequestHeaderProvider};
 pub use runtime::{default_memory_budget, ConversationOptions, Header, Runtime};

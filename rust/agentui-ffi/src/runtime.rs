@@ -27,6 +27,7 @@ use tokio::runtime::Handle;
 
 use crate::conversation::Conversation;
 use crate::error::{ConversationError, RuntimeStartError};
+use crate::functions::{A2uiFunction, A2uiFunctionHandler};
 use crate::network::{ForeignHeaders, RequestHeaderProvider};
 use crate::store::ConversationStore;
 
@@ -52,7 +53,7 @@ impl std::fmt::Debug for Header {
 }
 
 /// How a conversation behaves. Every field has a default.
-#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+#[derive(Debug, Clone, uniffi::Record)]
 pub struct ConversationOptions {
     /// The thread to continue; a fresh id when absent.
     #[uniffi(default = None)]
@@ -120,6 +121,19 @@ pub struct ConversationOptions {
     /// `allowed_url_schemes`); off, their alt text is.
     #[uniffi(default = false)]
     pub markdown_images: bool,
+    /// The app's own A2UI catalogs, as catalog JSON text (`catalogId`, `components`,
+    /// `functions`). They are advertised to the agent with every run, beside the basic
+    /// catalogs, and the agent's surfaces may use them. At most 16, of 256 KiB each; a
+    /// malformed catalog or an id already known is `InvalidOptions`.
+    #[uniffi(default)]
+    pub catalogs_json: Vec<String>,
+    /// The catalog functions the app implements (of `catalogs_json` or of a built-in
+    /// catalog), each declared by its catalog, at most 256; `a2ui_function_handler` runs them.
+    #[uniffi(default)]
+    pub a2ui_functions: Vec<A2uiFunction>,
+    /// Runs the calls of `a2ui_functions`; required when that list is not empty.
+    #[uniffi(default = None)]
+    pub a2ui_function_handler: Option<Arc<dyn A2uiFunctionHandler>>,
 }
 
 impl Default for ConversationOptions {
@@ -143,6 +157,9 @@ impl Default for ConversationOptions {
             allowed_url_schemes: None,
             chat_markdown: true,
             markdown_images: false,
+            catalogs_json: Vec::new(),
+            a2ui_functions: Vec::new(),
+            a2ui_function_handler: None,
         }
     }
 }
@@ -200,6 +217,22 @@ impl ConversationOptions {
             }),
             None => Ok(budget),
         }
+    }
+
+    /// The app's catalogs and functions, added to `session` (the runtime checks them).
+    fn add_app_catalogs(&self, session: &mut ConversationSession) -> Result<(), ConversationError> {
+        let functions = match (&self.a2ui_function_handler, self.a2ui_functions.is_empty()) {
+            (_, true) => Vec::new(),
+            (Some(handler), false) => crate::functions::app_functions(&self.a2ui_functions, handler),
+            (None, false) => {
+                return Err(ConversationError::InvalidOptions {
+                    detail: "a2ui_functions are given without an a2ui_function_handler".to_owned(),
+                })
+            }
+        };
+        session
+            .add_app_catalogs(&self.catalogs_json, functions)
+            .map_err(|e| ConversationError::InvalidOptions { detail: e.to_string() })
     }
 
     fn localization(&self) -> Result<Localization, ConversationError> {
@@ -368,13 +401,16 @@ impl Runtime {
         options: ConversationOptions,
         header_provider: Option<Arc<dyn RequestHeaderProvider>>,
     ) -> Result<ConversationSession, ConversationError> {
-        let mut options = options.to_session_options()?;
+        let app_options = options;
+        let mut options = app_options.to_session_options()?;
         options.transport.connectivity = self.connectivity.clone();
         options.transport.header_provider = header_provider.map(|p| SharedHeaderProvider(Arc::new(ForeignHeaders(p))));
         let headers: Vec<(String, String)> = headers.into_iter().map(|h| (h.name, h.value)).collect();
         // The HTTP client may register with the reactor while it is built.
         let _context = self.core.handle().enter();
-        let session = ConversationSession::connect(url, &headers, options)?;
+        let mut session = ConversationSession::connect(url, &headers, options)?;
+        // Before anything runs or is restored: a stored surface may be in one of these catalogs.
+        app_options.add_app_catalogs(&mut session)?;
         tracing::debug!(headers = headers.len(), "conversation connected");
         Ok(session)
     }

@@ -9,6 +9,7 @@ mod a2ui;
 mod booking_form;
 mod chat;
 mod client_tool;
+pub mod custom_catalog;
 mod error;
 mod interrupt;
 mod legacy_interrupt;
@@ -56,6 +57,11 @@ pub const SCENARIOS: &[ScenarioInfo] = &[
         "receipt",
         Some("receipt"),
         "an A2UI receipt of raw values (amount, UTC instant, calendar date, count) formatted in the app's locale and time zone",
+    ),
+    info(
+        "custom-catalog",
+        Some("loyalty"),
+        "a surface in the app's own catalog (LoyaltyBadge) whose points text is the app's formatPoints function; text only when the client did not advertise that catalog",
     ),
     info("picture", Some("picture"), "a server tool whose TOOL_CALL_RESULT carries a text part and an inline PNG image"),
     info("state", Some("counter"), "STATE_SNAPSHOT then RFC 6902 STATE_DELTA increments"),
@@ -109,6 +115,7 @@ pub(crate) fn steps_for(scenario: Option<&str>, input: &RunInput) -> Vec<Step> {
         "a2ui-v08" => a2ui::run_v08(input),
         "a2ui-v10" => signup::run(input),
         "receipt" => receipt::run(input),
+        "custom-catalog" => custom_catalog::run(input),
         "state" => state::run(input),
         "bad-delta" => state::run_bad_delta(input),
         "steps" => steps::run(input),

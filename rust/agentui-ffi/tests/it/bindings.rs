@@ -108,6 +108,10 @@ fn kotlin_and_swift_bindings_generate_from_the_library() {
         "class ConversationStore",
         "suspend fun `retryPending`()",
         "sealed class ToolHandlerException",
+        "interface A2uiFunctionHandler",
+        "fun `call`(`catalogId`: kotlin.String, `name`: kotlin.String, `args`: List<PropEntry>): NodeValue",
+        "sealed class A2uiFunctionException",
+        "var `catalogsJson`: List<kotlin.String> = listOf()",
         "AutoCloseable",
     ] {
         assert!(kotlin.contains(name), "Kotlin bindings lack {name:?}");
@@ -144,10 +148,13 @@ fn kotlin_and_swift_bindings_generate_from_the_library() {
     let demo = read(&out.join("dev/agentui/core/demo/agentui_ffi_demo.kt"));
     assert!(demo.contains("package dev.agentui.core.demo"));
     assert!(demo.contains("fun `startDemoAgent`"), "Kotlin demo bindings lack startDemoAgent");
+    assert!(demo.contains("fun `demoLoyaltyCatalogJson`"), "Kotlin demo bindings lack demoLoyaltyCatalogJson");
     assert!(demo.contains("\"agentui_ffi\""), "cdylib_name of the demo namespace");
 
     let swift = read(&out.join("AgentUICore.swift"));
-    for name in ["class Conversation", "protocol ClientToolHandler", "import AgentUICoreFFI"] {
+    for name in
+        ["class Conversation", "protocol ClientToolHandler", "protocol A2uiFunctionHandler", "import AgentUICoreFFI"]
+    {
         assert!(swift.contains(name), "Swift bindings lack {name:?}");
     }
     let a2ui = read(&out.join("AgentUICoreA2UI.swift"));

@@ -4,6 +4,7 @@
 
 mod common;
 
+mod app_catalogs;
 mod bindings;
 mod conversation;
 mod locale;

@@ -22,6 +22,7 @@
 //! baseline (or answer with a `STATE_SNAPSHOT`); the flag clears once that input is sent, and a
 //! `STATE_SNAPSHOT` clears it at any time.
 
+mod app_catalogs;
 mod error;
 mod executor;
 mod ids;
@@ -43,6 +44,7 @@ use std::time::Duration;
 use agentui_a2ui::A2uiError;
 use serde_json::{Map, Value};
 
+pub use app_catalogs::{AppCatalogError, AppFunction, MAX_APP_CATALOGS, MAX_APP_CATALOG_BYTES, MAX_APP_FUNCTIONS};
 pub use error::SessionError;
 pub use executor::{result_message, result_text, ToolFailure, ToolLedger, ToolOutcome};
 pub use interrupts::{legacy_interrupt, InterruptBook, InterruptError, ResumeAnswers, LEGACY_INTERRUPT_EVENT};
@@ -251,6 +253,8 @@ pub struct ConversationSession {
     delivering: Option<String>,
     /// Tool call phases restored from a store, for the first snapshot observers get.
     restored_tool_calls: Vec<ToolCallUpdate>,
+    /// The catalogs and functions the app added (`add_app_catalogs`).
+    app_catalogs: app_catalogs::AppCatalogs,
 }
 
 /// The parts of a session that input changes while a run streams. Each sits behind its own
@@ -430,6 +434,7 @@ impl ConversationSession {
             outbox: Outbox::default(),
             delivering: None,
             restored_tool_calls: Vec::new(),
+            app_catalogs: app_catalogs::AppCatalogs::default(),
         }
     }
 
@@ -442,6 +447,27 @@ impl ConversationSession {
     /// Register custom catalogs or change limits before the agent creates surfaces.
     pub fn a2ui_mut(&mut self) -> MutexGuard<'_, A2uiBridge> {
         lock(&self.shared.a2ui)
+    }
+
+    /// Adds the app's own A2UI catalogs (catalog JSON text, as an agent would read it) and the
+    /// functions it implements for catalog functions (of these catalogs or of ones registered
+    /// before). Every run from then on advertises the catalogs in `a2uiClientCapabilities`, so
+    /// the agent may create surfaces with them; a call of a function runs the app's
+    /// implementation (an `Err` from it is the call's failure: the property is `null`, and an
+    /// agent's `callRendererFunction` gets `EXECUTION_ERROR`). A function runs under the
+    /// surfaces' lock: it must not call back into the conversation.
+    ///
+    /// Call it before the first run (and before a store restores the conversation's surfaces).
+    /// Everything is checked first and a refusal changes nothing: at most [`MAX_APP_CATALOGS`]
+    /// catalogs of [`MAX_APP_CATALOG_BYTES`] each, at most [`MAX_APP_FUNCTIONS`] functions,
+    /// each declared by its catalog and given once, no catalog id the conversation knows.
+    pub fn add_app_catalogs(
+        &mut self,
+        catalogs_json: &[String],
+        functions: Vec<AppFunction>,
+    ) -> Result<(), AppCatalogError> {
+        let mut a2ui = lock(&self.shared.a2ui);
+        self.app_catalogs.add(a2ui.group_mut(), catalogs_json, functions)
     }
 
     pub(crate) fn shared(&self) -> &SharedParts {

@@ -8,6 +8,7 @@ mod support;
 
 mod a2ui_bridge;
 mod agent_function;
+mod app_catalogs;
 mod attachments;
 mod conversation_actor;
 mod demo_agent;

@@ -1,5 +1,6 @@
 package dev.agentui
 
+import dev.agentui.core.A2uiFunction
 import dev.agentui.core.ConversationOptions
 import dev.agentui.core.ConversationStore
 import dev.agentui.core.Header
@@ -201,6 +202,12 @@ class AgentRuntime private constructor(
  *   fails the run with `ConversationException.LimitExceeded` and changes nothing.
  * @param locale a BCP-47 tag and [timeZone] an IANA name for the A2UI formatting functions;
  *   the device's at connect time when null.
+ * @param catalogs the app's own A2UI catalogs, as catalog JSON text: advertised to the agent
+ *   with every run beside the basic catalogs, so its surfaces may use them (at most 16, of
+ *   256 KiB each).
+ * @param functions the app's implementations of catalog functions (of [catalogs] or a built-in
+ *   catalog), each declared by its catalog. A malformed catalog, a known catalog id or an
+ *   undeclared function makes connect throw `ConversationException.InvalidOptions`.
  */
 data class AgentOptions(
     val threadId: String? = null,
@@ -238,6 +245,8 @@ data class AgentOptions(
     val chatMarkdown: Boolean = true,
     /** Whether Markdown images in chat are shown (through [allowedUrlSchemes]); off: alt text. */
     val markdownImages: Boolean = false,
+    val catalogs: List<String> = emptyList(),
+    val functions: Map<CatalogFunctionId, CatalogFunction> = emptyMap(),
 ) {
     internal fun toNative() = ConversationOptions(
         threadId = threadId,
@@ -258,5 +267,8 @@ data class AgentOptions(
         allowedUrlSchemes = allowedUrlSchemes,
         chatMarkdown = chatMarkdown,
         markdownImages = markdownImages,
+        catalogsJson = catalogs,
+        a2uiFunctions = functions.keys.map { A2uiFunction(it.catalogId, it.name) },
+        a2uiFunctionHandler = if (functions.isEmpty()) null else CatalogFunctionsAdapter(functions.toMap()),
     )
 }

@@ -23,6 +23,7 @@ import androidx.compose.ui.test.assertIsEnabled
 import dev.agentui.sample.ui.NavigationTool
 import dev.agentui.sample.ui.Navigator
 import dev.agentui.sample.ui.PhotoPicker
+import dev.agentui.sample.ui.SampleConversation
 import dev.agentui.sample.ui.SampleApp
 import dev.agentui.sample.ui.Screen
 import kotlinx.coroutines.runBlocking
@@ -187,5 +188,23 @@ class SampleAppTest {
             NavigationTool.run("""{"screen": "profile"}""", navigator, kotlinx.coroutines.Dispatchers.Unconfined)
         }
         assertEquals("the profile screen did not appear", hidden.message)
+    }
+
+    @Test
+    fun `the loyalty card is drawn in the sample's own catalog with its formatPoints`() = runComposeUiTest {
+        val navigator = Navigator()
+        // Opened as the ViewModel opens it: with the sample's catalog and function.
+        val conversation = SampleConversation.open(Fixtures.runtime, Fixtures.agent.agentUrl(), navigator, null, main.dispatcher)
+        conversation.use {
+            setContent { MaterialTheme { SampleApp(conversation, navigator) } }
+            waitForIdle()
+            onNodeWithTag("composer").performTextInput("show my loyalty card")
+            onNodeWithTag("send").performClick()
+            waitUntil(timeoutMillis = WAIT_MS) {
+                onAllNodesWithText("Gold · 1,250 points").fetchSemanticsNodes().isNotEmpty()
+            }
+            // The sample's renderer drew the badge node (the renderer's modifier carries its tag).
+            onNodeWithTag(a2uiNodeTag("root")).assertExists()
+        }
     }
 }

@@ -105,7 +105,8 @@ fun ChatScreen(conversation: AgentConversation, photoPicker: PhotoPicker? = null
                 when (item) {
                     is ChatItem.Message ->
                         MessageBubble(item.message, waiting = item.message.isPending && undelivered, bytes = conversation::mediaBytes)
-                    is ChatItem.Surface -> A2uiSurface(conversation, item.surfaceId, Modifier.fillMaxWidth())
+                    is ChatItem.Surface ->
+                        A2uiSurface(conversation, item.surfaceId, Modifier.fillMaxWidth(), components = LoyaltyCatalog.components)
                 }
             }
         }

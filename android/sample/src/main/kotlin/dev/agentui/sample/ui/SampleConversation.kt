@@ -19,6 +19,7 @@ object SampleConversation {
      * written (messages, surfaces with what the user typed, messages still waiting for the
      * agent; a run cut off by the kill shows as abandoned), or a new one when it is null. Save
      * the result's `threadId`. Registers `navigate_to` before any run; navigation runs on [ui].
+     * The conversation renders the app's own [LoyaltyCatalog] besides the basic catalogs.
      */
     fun open(
         runtime: AgentRuntime,
@@ -27,7 +28,12 @@ object SampleConversation {
         savedThreadId: String?,
         ui: CoroutineDispatcher,
     ): AgentConversation {
-        val conversation = runtime.connect(url, options = AgentOptions(threadId = savedThreadId), dispatcher = ui)
+        val options = AgentOptions(
+            threadId = savedThreadId,
+            catalogs = listOf(LoyaltyCatalog.json),
+            functions = LoyaltyCatalog.functions,
+        )
+        val conversation = runtime.connect(url, options = options, dispatcher = ui)
         try {
             NavigationTool.install(conversation, navigator, ui)
         } catch (e: Throwable) {

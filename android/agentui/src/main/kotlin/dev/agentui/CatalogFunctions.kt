@@ -1,0 +1,45 @@
+package dev.agentui
+
+import dev.agentui.core.A2uiFunctionException
+import dev.agentui.core.A2uiFunctionHandler
+import dev.agentui.core.json.NodeValue
+import dev.agentui.core.json.PropEntry
+
+/**
+ * The app's implementation of a function its catalog declares: the call's evaluated arguments
+ * in (as [toKotlin] gives them: null, Boolean, Double, String, List or Map; an argument whose
+ * data has not arrived yet is null), the value out (anything [nodeValueOf] takes). It runs while
+ * a surface resolves, on a native thread, each time a value it reads changes: keep it quick,
+ * pure and off the main thread's state. It runs while the conversation's surfaces are locked:
+ * never call the conversation from it (a `setValue` there would wait forever).
+ *
+ * Throw [CatalogFunctionFailure] for a failure an agent's `callRendererFunction` may read as
+ * is; any other exception fails the call too, with a generic text. A failed call's property
+ * is null.
+ */
+typealias CatalogFunction = (args: Map<String, Any?>) -> Any?
+
+/** Function [name] of the catalog [catalogId]. */
+data class CatalogFunctionId(val catalogId: String, val name: String)
+
+/** A catalog function's failure whose [message] the agent reads. */
+class CatalogFunctionFailure(message: String) : Exception(message)
+
+/** Runs the app's [functions] for the native engine, by catalog id and name. */
+internal class CatalogFunctionsAdapter(
+    private val functions: Map<CatalogFunctionId, CatalogFunction>,
+) : A2uiFunctionHandler {
+    override fun call(catalogId: String, name: String, args: List<PropEntry>): NodeValue {
+        val function = functions[CatalogFunctionId(catalogId, name)]
+            ?: throw A2uiFunctionException.Failed("no function $name for catalog $catalogId")
+        return try {
+            nodeValueOf(function(args.associate { it.name to it.value.toKotlin() }))
+        } catch (e: CatalogFunctionFailure) {
+            throw A2uiFunctionException.Failed(e.message ?: "the function failed")
+        } catch (e: A2uiFunctionException) {
+            throw e
+        } catch (e: Exception) {
+            throw A2uiFunctionException.Unexpected(e.toString())
+        }
+    }
+}

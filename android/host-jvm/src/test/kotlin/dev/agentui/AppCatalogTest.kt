@@ -1,0 +1,108 @@
+package dev.agentui
+
+import dev.agentui.core.ConversationException
+import dev.agentui.core.demo.demoLoyaltyCatalogId
+import dev.agentui.core.demo.demoLoyaltyCatalogJson
+import dev.agentui.core.json.NodeValue
+import kotlinx.coroutines.runBlocking
+import org.junit.jupiter.api.AfterEach
+import org.junit.jupiter.api.BeforeEach
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.Timeout
+import java.util.Collections
+import java.util.concurrent.TimeUnit
+import kotlin.test.assertEquals
+import kotlin.test.assertFailsWith
+import kotlin.test.assertTrue
+
+/**
+ * The app's own catalog and function through [AgentOptions]: the demo agent draws its loyalty
+ * badge (`custom-catalog`) in the catalog the app registered, and the badge's points text is
+ * the app's `formatPoints` lambda; a throwing lambda leaves it null; a bad catalog fails at
+ * connect.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class AppCatalogTest {
+    private lateinit var main: MainThread
+
+    @BeforeEach
+    fun setUp() {
+        main = MainThread()
+    }
+
+    @AfterEach
+    fun tearDown() = main.close()
+
+    private val formatPoints = CatalogFunctionId(demoLoyaltyCatalogId(), "formatPoints")
+
+    private fun connect(options: AgentOptions) =
+        Fixtures.runtime.connect(Fixtures.agent.agentUrl(), options = options, dispatcher = main.dispatcher)
+
+    /** The badge once the agent drew it and its tier arrived: `points` as the surface shows it. */
+    private fun badgePoints(conversation: AgentConversation): NodeValue? = runBlocking {
+        conversation.send("show my loyalty card")
+        conversation.probe("loyalty", main.dispatcher).use { surface ->
+            surface.await { it.node("root")?.prop("tier")?.textOrNull == "Gold" }
+            assertEquals("LoyaltyBadge", surface.node("root")?.componentType)
+            surface.node("root")?.prop("points")
+        }
+    }
+
+    @Test
+    fun `the app's function writes the badge of its own catalog`() {
+        val seen = Collections.synchronizedList(mutableListOf<Map<String, Any?>>())
+        val options = AgentOptions(
+            catalogs = listOf(demoLoyaltyCatalogJson()),
+            functions = mapOf(
+                formatPoints to { args ->
+                    seen.add(args)
+                    val value = args["value"] as? Double ?: throw CatalogFunctionFailure("no balance yet")
+                    "${value.toInt()} points"
+                },
+            ),
+        )
+        connect(options).use { conversation ->
+            assertEquals("1250 points", badgePoints(conversation)?.textOrNull)
+        }
+        assertEquals(mapOf("value" to 1250.0), seen.last())
+    }
+
+    @Test
+    fun `a throwing function leaves its property null and the conversation goes on`() {
+        val options = AgentOptions(
+            catalogs = listOf(demoLoyaltyCatalogJson()),
+            functions = mapOf(formatPoints to { _ -> error("the points service is down") }),
+        )
+        connect(options).use { conversation ->
+            assertEquals(NodeValue.Null, badgePoints(conversation))
+            runBlocking { conversation.send("hello") }
+            assertTrue(conversation.messages.value.lastAssistantText().contains("demo agent"))
+        }
+    }
+
+    @Test
+    fun `without the catalog the agent answers in words`() {
+        connect(AgentOptions()).use { conversation ->
+            runBlocking { conversation.send("show my loyalty card") }
+            assertTrue(conversation.surfaces.value.none { it.id == "loyalty" })
+            assertTrue(conversation.messages.value.lastAssistantText().contains("does not render the loyalty catalog"))
+        }
+    }
+
+    @Test
+    fun `a bad catalog or an undeclared function is InvalidOptions at connect`() {
+        val notJson = assertFailsWith<ConversationException.InvalidOptions> {
+            connect(AgentOptions(catalogs = listOf("{")))
+        }
+        assertTrue(notJson.detail.contains("not JSON"), notJson.detail)
+        val undeclared = assertFailsWith<ConversationException.InvalidOptions> {
+            connect(
+                AgentOptions(
+                    catalogs = listOf(demoLoyaltyCatalogJson()),
+                    functions = mapOf(CatalogFunctionId(demoLoyaltyCatalogId(), "formatStars") to { _ -> null }),
+                ),
+            )
+        }
+        assertTrue(undeclared.detail.contains("formatStars"), undeclared.detail)
+    }
+}

@@ -1,0 +1,223 @@
+//! The app's own catalogs and functions (`ConversationSession::add_app_catalogs`): advertised
+//! to the agent with every run, used for the surfaces it creates with them, and every bad input
+//! refused with its typed error before anything changes.
+
+use crate::tests::support;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use agentui_a2ui::catalog::BASIC_CATALOG_ID;
+use agentui_demo_agent::{loyalty_catalog_json, DemoAgent, DemoAgentOptions, LOYALTY_CATALOG_ID};
+use agentui_runtime::session::{
+    AppCatalogError, AppFunction, ConversationSession, SessionOptions, MAX_APP_CATALOGS, MAX_APP_CATALOG_BYTES,
+    MAX_APP_FUNCTIONS,
+};
+use serde_json::{json, Map, Value};
+use support::*;
+
+const LIMIT: Duration = Duration::from_secs(30);
+
+fn points(args: &Map<String, Value>) -> Result<Value, String> {
+    let value = args.get("value").and_then(Value::as_f64).ok_or("value is not a number")?;
+    Ok(json!(format!("{value} pts")))
+}
+
+fn format_points(
+    function: impl Fn(&Map<String, Value>) -> Result<Value, String> + Send + Sync + 'static,
+) -> AppFunction {
+    AppFunction::new(LOYALTY_CATALOG_ID, "formatPoints", Arc::new(function))
+}
+
+fn offline_session() -> ConversationSession {
+    // Nothing is sent: the checks happen before any run.
+    ConversationSession::connect("http://127.0.0.1:9/agent", &[], SessionOptions::default()).unwrap()
+}
+
+async fn demo_session() -> (ConversationSession, agentui_demo_agent::DemoAgentHandle) {
+    let demo = DemoAgent::new(DemoAgentOptions::for_tests(Duration::from_millis(50)))
+        .serve("127.0.0.1:0".parse().unwrap())
+        .await
+        .expect("demo agent starts");
+    let s = ConversationSession::connect(&demo.agent_url(), &[], SessionOptions::default()).unwrap();
+    (s, demo)
+}
+
+async fn badge_of(s: &mut ConversationSession) -> Option<agentui_a2ui::node::Props> {
+    tokio::time::timeout(LIMIT, s.run("show my loyalty card")).await.unwrap().unwrap();
+    let a2ui = s.a2ui();
+    let surface = a2ui.group().surface("loyalty")?;
+    assert_eq!(surface.catalog_id(), LOYALTY_CATALOG_ID);
+    Some(surface.node("root").expect("the badge").props.clone())
+}
+
+#[tokio::test]
+async fn an_app_catalog_renders_the_agents_surface_with_the_apps_function() {
+    let (mut s, _demo) = demo_session().await;
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counted = calls.clone();
+    let function = format_points(move |args| {
+        counted.fetch_add(1, Ordering::SeqCst);
+        points(args)
+    });
+    s.add_app_catalogs(&[loyalty_catalog_json()], vec![function]).unwrap();
+    let badge = badge_of(&mut s).await.expect("the agent drew the badge in the app's catalog");
+    assert_eq!(badge["tier"], "Gold");
+    assert_eq!(badge["points"], "1250 pts", "the app's formatPoints wrote the text");
+    assert!(calls.load(Ordering::SeqCst) >= 1);
+}
+
+#[tokio::test]
+async fn without_the_catalog_the_agent_draws_nothing() {
+    // The demo agent reads the advertised catalogs, as an agent should: no surface it could
+    // not draw.
+    let (mut s, _demo) = demo_session().await;
+    assert!(badge_of(&mut s).await.is_none());
+    let messages = s.messages();
+    let text = messages.iter().rev().find_map(|m| m.text().map(str::to_owned)).unwrap_or_default();
+    assert!(text.contains("does not render the loyalty catalog"), "{text}");
+}
+
+#[tokio::test]
+async fn a_failing_app_function_leaves_its_property_null() {
+    let (mut s, _demo) = demo_session().await;
+    let failing = format_points(|_| Err("the points service is down".to_owned()));
+    s.add_app_catalogs(&[loyalty_catalog_json()], vec![failing]).unwrap();
+    let badge = badge_of(&mut s).await.expect("the badge is drawn");
+    assert_eq!(badge["tier"], "Gold");
+    assert_eq!(badge["points"], Value::Null);
+}
+
+#[tokio::test(start_paused = true)]
+async fn every_run_advertises_the_apps_catalogs() {
+    let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![text("a1", "ok")]))]).await;
+    let options = SessionOptions { thread_id: Some("t".into()), ..SessionOptions::default() };
+    let mut s = ConversationSession::connect(&server.url("/agent"), &[], options).unwrap();
+    s.add_app_catalogs(&[loyalty_catalog_json()], Vec::new()).unwrap();
+    tokio::time::timeout(LIMIT, s.run("hi")).await.unwrap().unwrap();
+
+    let body = &server.requests()[0].body;
+    let ids = body["forwardedProps"]["a2uiClientCapabilities"]["v0.9"]["supportedCatalogIds"].as_array().unwrap();
+    assert_eq!(ids[0], BASIC_CATALOG_ID, "the basic catalog stays first");
+    assert!(ids.iter().any(|id| id == LOYALTY_CATALOG_ID), "{ids:?}");
+    // And in the context entry the model reads.
+    let context = body["context"].as_array().unwrap();
+    let entry = context.iter().find(|c| c["value"].as_str().unwrap().contains("a2uiClientCapabilities")).unwrap();
+    let value: Value = serde_json::from_str(entry["value"].as_str().unwrap()).unwrap();
+    let ids = value["a2uiClientCapabilities"]["v0.9"]["supportedCatalogIds"].as_array().unwrap();
+    assert!(ids.iter().any(|id| id == LOYALTY_CATALOG_ID), "{ids:?}");
+}
+
+fn refused(catalogs: &[String], functions: Vec<AppFunction>) -> AppCatalogError {
+    let mut s = offline_session();
+    let before = s.a2ui().capabilities();
+    let error = s.add_app_catalogs(catalogs, functions).unwrap_err();
+    assert_eq!(s.a2ui().capabilities(), before, "a refusal registers nothing: {error}");
+    error
+}
+
+#[test]
+fn bad_catalogs_are_typed_errors_and_change_nothing() {
+    let good = loyalty_catalog_json();
+
+    let error = refused(&[good.clone(), "{\"catalogId\": ".to_owned()], Vec::new());
+    assert!(matches!(&error, AppCatalogError::NotJson { index: 1, .. }), "{error:?}");
+
+    let error = refused(&[r#"{"components": {}}"#.to_owned()], Vec::new());
+    assert!(matches!(&error, AppCatalogError::Malformed { index: 0, .. }), "{error:?}");
+    assert!(error.to_string().contains("catalogId"), "{error}");
+
+    // A schema that cannot compile is located.
+    let mut bad_schema: Value = serde_json::from_str(&good).unwrap();
+    bad_schema["components"]["LoyaltyBadge"]["allOf"][1]["properties"]["tier"] = json!({"type": 5});
+    let error = refused(&[bad_schema.to_string()], Vec::new());
+    match &error {
+        AppCatalogError::Malformed { index: 0, pointer: Some(pointer), .. } => {
+            assert!(pointer.contains("tier"), "{pointer}")
+        }
+        other => panic!("{other:?}"),
+    }
+
+    let basic = json!({"catalogId": BASIC_CATALOG_ID, "components": {}}).to_string();
+    let error = refused(&[basic], Vec::new());
+    assert_eq!(error, AppCatalogError::DuplicateCatalog { catalog_id: BASIC_CATALOG_ID.to_owned() });
+    let error = refused(&[good.clone(), good.clone()], Vec::new());
+    assert_eq!(error, AppCatalogError::DuplicateCatalog { catalog_id: LOYALTY_CATALOG_ID.to_owned() });
+}
+
+#[test]
+fn bad_functions_are_typed_errors_and_change_nothing() {
+    let good = loyalty_catalog_json();
+    let error =
+        refused(std::slice::from_ref(&good), vec![AppFunction::new(LOYALTY_CATALOG_ID, "nope", Arc::new(points))]);
+    assert_eq!(
+        error,
+        AppCatalogError::UndeclaredFunction { catalog_id: LOYALTY_CATALOG_ID.to_owned(), name: "nope".to_owned() }
+    );
+    let error = refused(&[], vec![format_points(points)]);
+    assert!(matches!(error, AppCatalogError::UnknownCatalog { .. }), "{error:?}");
+    let error = refused(std::slice::from_ref(&good), vec![format_points(points), format_points(points)]);
+    assert!(matches!(error, AppCatalogError::DuplicateFunction { .. }), "{error:?}");
+
+    // A later call is checked against what the first added.
+    let mut s = offline_session();
+    s.add_app_catalogs(std::slice::from_ref(&good), vec![format_points(points)]).unwrap();
+    assert!(matches!(
+        s.add_app_catalogs(std::slice::from_ref(&good), Vec::new()).unwrap_err(),
+        AppCatalogError::DuplicateCatalog { .. }
+    ));
+    assert!(matches!(
+        s.add_app_catalogs(&[], vec![format_points(points)]).unwrap_err(),
+        AppCatalogError::DuplicateFunction { .. }
+    ));
+}
+
+#[test]
+fn catalogs_are_bounded_in_count_and_size() {
+    let many: Vec<String> = (0..=MAX_APP_CATALOGS)
+        .map(|i| json!({"catalogId": format!("https://example.com/{i}.json"), "components": {}}).to_string())
+        .collect();
+    assert_eq!(
+        refused(&many, Vec::new()),
+        AppCatalogError::LimitExceeded { what: "catalogs", limit: MAX_APP_CATALOGS, actual: MAX_APP_CATALOGS + 1 }
+    );
+    let mut s = offline_session();
+    s.add_app_catalogs(&many[..MAX_APP_CATALOGS], Vec::new()).unwrap();
+    assert!(matches!(
+        s.add_app_catalogs(&many[MAX_APP_CATALOGS..], Vec::new()).unwrap_err(),
+        AppCatalogError::LimitExceeded { what: "catalogs", .. }
+    ));
+
+    let padded = format!("{}{}", loyalty_catalog_json(), " ".repeat(MAX_APP_CATALOG_BYTES));
+    assert!(matches!(
+        refused(&[padded], Vec::new()),
+        AppCatalogError::LimitExceeded { what: "bytes in one catalog", .. }
+    ));
+}
+
+#[test]
+fn functions_are_bounded_with_those_registered_on_the_engine() {
+    const MANY: &str = "https://example.com/many.json";
+    let names: Vec<String> = (0..=MAX_APP_FUNCTIONS).map(|i| format!("f{i}")).collect();
+    let declared: Vec<Value> =
+        names.iter().map(|n| json!({"name": n, "parameters": {"type": "object"}, "returnType": "string"})).collect();
+    let catalog = json!({"catalogId": MANY, "components": {}, "functions": declared}).to_string();
+    let all = |names: &[String]| -> Vec<AppFunction> {
+        names.iter().map(|n| AppFunction::new(MANY, n.clone(), Arc::new(points))).collect()
+    };
+    assert_eq!(
+        refused(std::slice::from_ref(&catalog), all(&names)),
+        AppCatalogError::LimitExceeded { what: "functions", limit: MAX_APP_FUNCTIONS, actual: MAX_APP_FUNCTIONS + 1 }
+    );
+    // A function a Rust caller registered on the engine itself counts too.
+    let mut s = offline_session();
+    s.add_app_catalogs(&[catalog], Vec::new()).unwrap();
+    s.a2ui_mut().group_mut().register_host_function(MANY, "f0", Arc::new(points)).unwrap();
+    assert!(matches!(
+        s.add_app_catalogs(&[], all(&names[1..])).unwrap_err(),
+        AppCatalogError::LimitExceeded { what: "functions", .. }
+    ));
+    s.add_app_catalogs(&[], all(&names[1..MAX_APP_FUNCTIONS])).unwrap();
+    assert_eq!(s.a2ui().group().host_function_count(), MAX_APP_FUNCTIONS);
+}
