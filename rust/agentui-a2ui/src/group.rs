@@ -164,6 +164,11 @@ impl SurfaceGroup {
         self.resolve.functions.host.len()
     }
 
+    /// Whether the app implements `name` of the catalog `catalog_id` (its own id, not an alias).
+    pub fn has_host_function(&self, catalog_id: &str, name: &str) -> bool {
+        self.resolve.functions.host.get(catalog_id, name).is_some()
+    }
+
     /// Registers the app's implementation of `name`, a function that the registered catalog
     /// `catalog_id` declares (see [`functions::host`]). Calls of it in that catalog run it from
     /// then on, on the surfaces that exist too (register before they use it: see

@@ -8,7 +8,6 @@
 //! request changes nothing. The catalogs registered go into the `a2uiClientCapabilities` every
 //! run sends, since those are built from the engine's registry.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use agentui_a2ui::catalog::{Catalog, CatalogError, CatalogRegistry};
@@ -79,11 +78,11 @@ pub enum AppCatalogError {
     Engine { message: String },
 }
 
-/// What the app has added so far, for the bounds and the duplicate checks of later calls.
+/// How many catalogs the app has added so far, for the bound of later calls (the functions are
+/// counted and looked up in the engine, which holds them).
 #[derive(Debug, Default)]
 pub(crate) struct AppCatalogs {
-    catalogs: Vec<String>,
-    functions: HashSet<(String, String)>,
+    catalogs: usize,
 }
 
 impl AppCatalogs {
@@ -94,7 +93,7 @@ impl AppCatalogs {
         catalogs_json: &[String],
         functions: Vec<AppFunction>,
     ) -> Result<(), AppCatalogError> {
-        let total = self.catalogs.len() + catalogs_json.len();
+        let total = self.catalogs + catalogs_json.len();
         if total > MAX_APP_CATALOGS {
             return Err(AppCatalogError::LimitExceeded { what: "catalogs", limit: MAX_APP_CATALOGS, actual: total });
         }
@@ -125,7 +124,7 @@ impl AppCatalogs {
             }
             // Keyed by the catalog's own id, so an alias cannot register a function twice.
             let key = (catalog.id.clone(), function.name.clone());
-            if self.functions.contains(&key) || keys.contains(&key) {
+            if group.has_host_function(&key.0, &key.1) || keys.contains(&key) {
                 return Err(AppCatalogError::DuplicateFunction {
                     catalog_id: function.catalog_id.clone(),
                     name: function.name.clone(),
@@ -136,15 +135,14 @@ impl AppCatalogs {
         // Nothing below fails for a reason checked above (the engine checks the declaration
         // and its bound again, and agrees).
         for catalog in loaded {
-            self.catalogs.push(catalog.id.clone());
+            self.catalogs += 1;
             group.catalogs_mut().register(catalog);
         }
-        for (function, key) in functions.into_iter().zip(keys) {
+        for function in functions {
             if let Err(e) = group.register_host_function(&function.catalog_id, &function.name, function.function) {
                 // Not reached: the checks above are the engine's. Reported, never ignored.
                 return Err(AppCatalogError::Engine { message: e.to_string() });
             }
-            self.functions.insert(key);
         }
         Ok(())
     }
