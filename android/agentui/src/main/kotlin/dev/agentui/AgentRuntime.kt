@@ -32,7 +32,8 @@ import kotlin.time.Duration.Companion.seconds
  * live in memory only.
  */
 class AgentRuntime private constructor(
-    private val native: Runtime,
+    /** The generated object; internal so the layer's tests and benchmarks can reach it. */
+    internal val native: Runtime,
     private val store: ConversationStore?,
 ) : Closeable {
     private val closed = AtomicBoolean(false)

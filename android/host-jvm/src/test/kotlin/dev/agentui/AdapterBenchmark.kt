@@ -1,10 +1,12 @@
 package dev.agentui
 
 import kotlinx.coroutines.runBlocking
+import org.junit.jupiter.api.AfterAll
 import org.junit.jupiter.api.MethodOrderer
 import org.junit.jupiter.api.Order
 import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.TestInstance
 import org.junit.jupiter.api.TestMethodOrder
 import org.junit.jupiter.api.Timeout
 import java.io.File
@@ -25,6 +27,7 @@ import kotlin.test.assertIs
 // The 62k run first: the 1M run grows the heap, and a JVM keeps the pages it grew into, so a
 // peak RSS read after it would carry them.
 @TestMethodOrder(MethodOrderer.OrderAnnotation::class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AdapterBenchmark {
     private fun benchFile(): File {
         // The workloads sit beside the repository: ../shared/bench from its root.
@@ -58,16 +61,22 @@ class AdapterBenchmark {
         runCatching { File("/proc/self/clear_refs").writeText("5") }
     }
 
-    private class Run(val ms: Double, val conversation: AgentConversation, val main: MainThread) : AutoCloseable {
-        override fun close() {
-            conversation.close()
-            main.close()
-        }
+    private class Run(val ms: Double, val conversation: AgentConversation) : AutoCloseable {
+        override fun close() = conversation.close()
     }
+
+    /**
+     * One main thread for every run of a case, as an app has one: a thread per run made each
+     * run's native allocations start in another glibc arena, and the process's RSS crept up by
+     * 2 MB a run with them (178 to 236 MB over 30 runs, against 172 to 180 MB with one thread).
+     */
+    private val main = MainThread()
+
+    @AfterAll
+    fun closeMain() = main.close()
 
     /** One send() against [url], timed until it returned; [until] must hold at once after it. */
     private fun timedRun(url: String, threadId: String, until: (AgentConversation) -> Boolean): Run {
-        val main = MainThread()
         // A recorded stream answers on its own thread: continue that one.
         val conversation = Fixtures.runtime.connect(url, options = AgentOptions(threadId = threadId, chatMarkdown = MARKDOWN), dispatcher = main.dispatcher)
         val t0 = System.nanoTime()
@@ -76,7 +85,7 @@ class AdapterBenchmark {
         check(until(conversation)) {
             "send() returned before the flows showed the run's end: ${conversation.messages.value.size} messages, ${conversation.phase.value}"
         }
-        return Run(ms, conversation, main)
+        return Run(ms, conversation)
     }
 
     /** The stream's messages: all but the user message the run was started with. */
@@ -106,14 +115,26 @@ class AdapterBenchmark {
      * (perf) of a single warm-up showed C1 and C2 still compiling through the measured run, on the
      * same two cores: its figure moved between 450 and 720 ms with the JIT's timing.
      */
-    private fun measuredRuns(warmUps: Int, runs: Int, run: () -> Run, check: (AgentConversation) -> Unit): List<Measured> {
+    private fun measuredRuns(
+        warmUps: Int,
+        runs: Int,
+        run: () -> Run,
+        check: (AgentConversation) -> Unit,
+        // Run before each one, outside its peak RSS: the same work without the Kotlin layer, so
+        // the two are timed side by side, under the same load.
+        before: () -> Unit = {},
+    ): List<Measured> {
         // What the JVM (JUnit, Kotlin, JNA, the loaded library) holds before this case runs.
         System.gc()
         println("BENCH RSS before the warm-ups: %.0f MB (%s)".format(rssMb(), jvmCommitted()))
-        repeat(warmUps) { run().close() }
+        repeat(warmUps) {
+            before()
+            run().close()
+        }
         System.gc()
         println("BENCH RSS after the warm-ups: %.0f MB (%s)".format(rssMb(), jvmCommitted()))
         return List(runs) {
+            before()
             System.gc()
             resetPeakRss()
             val startRss = rssMb()
@@ -123,6 +144,23 @@ class AdapterBenchmark {
                 // 1 unless the main thread fell behind and the core resynced it.
                 Measured(it.ms, rss, startRss, liveHeapMb(), it.conversation.snapshotsApplied)
             }
+        }
+    }
+
+    /**
+     * One send() against [url] through the runtime alone, in this JVM: the generated object
+     * without [AgentConversation], so no view is subscribed and nothing crosses but the call and
+     * its summary. Returns its time; the messages are counted after it.
+     */
+    private fun runtimeAloneMs(url: String, threadId: String): Double {
+        val options = AgentOptions(threadId = threadId, chatMarkdown = MARKDOWN).toNative()
+        return Fixtures.runtime.native.connectWithProvider(url, emptyList(), null, options).use { conversation ->
+            val t0 = System.nanoTime()
+            val summary = runBlocking { conversation.sendMessage("go") }
+            val ms = (System.nanoTime() - t0) / 1e6
+            assertIs<dev.agentui.core.runtime.RunPhase.Finished>(summary.phase)
+            assertEquals(4040, conversation.snapshot().messages.count { it.role != dev.agentui.core.agui.Role.USER })
+            ms
         }
     }
 
@@ -140,16 +178,27 @@ class AdapterBenchmark {
     fun `the 62,043-event run through the Kotlin layer`() {
         val body = benchFile().readBytes()
         SseServer { it.write(body) }.use { server ->
+            val alone = ArrayList<Double>()
             val runs = measuredRuns(
-                warmUps = 3,
-                runs = 5,
+                warmUps = 10,
+                runs = 9,
                 run = { timedRun(server.url, BENCH_THREAD) { it.agentMessages() == 4040 && it.phase.value is RunPhase.Finished } },
                 check = {
                     assertEquals(4040, it.agentMessages())
                     assertIs<RunPhase.Finished>(it.phase.value)
                 },
+                before = { alone += runtimeAloneMs(server.url, BENCH_THREAD) },
             )
             report("62,043-event run -> AgentConversation flows (4,040 messages), $MARKDOWN_LABEL", 62_043, runs)
+            // The measured rounds only (the warm-ups' come first). Each pair ran back to back, so
+            // its ratio is the least disturbed by what else the machine did.
+            val aloneRuns = alone.takeLast(runs.size)
+            val ratios = aloneRuns.zip(runs) { a, f -> f.ms / a }.sorted()
+            val aloneMs = aloneRuns.sorted()
+            println("BENCH %-60s %8.1f ms median (%.1f-%.1f, %d runs); the flows take %.2fx its median, %.2fx as the median of the pairs (%.2f-%.2f)".format(
+                "62,043-event run -> the runtime alone, same JVM, side by side", aloneMs[aloneMs.size / 2],
+                aloneMs.first(), aloneMs.last(), aloneMs.size, runs.map { it.ms }.sorted()[runs.size / 2] / aloneMs[aloneMs.size / 2],
+                ratios[ratios.size / 2], ratios.first(), ratios.last()))
         }
     }
 
