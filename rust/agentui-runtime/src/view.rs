@@ -550,7 +550,17 @@ impl ViewFeed {
             ConversationDelta::MessageAdded(message) | ConversationDelta::MessageReplaced(message) => {
                 let item = self.item(message);
                 match self.message_index.get(&message.id) {
-                    Some(&at) => batch.messages.push(MessageDiff::Set { index: index(at), item }),
+                    Some(&at) => {
+                        // Replaced after this batch's insert or replacement of it (a tool call
+                        // started after the text): that diff takes the new item, which crosses once.
+                        let at = index(at);
+                        match batch.messages.last_mut() {
+                            Some(
+                                MessageDiff::Insert { index, item: queued } | MessageDiff::Set { index, item: queued },
+                            ) if *index == at => *queued = item,
+                            _ => batch.messages.push(MessageDiff::Set { index: at, item }),
+                        }
+                    }
                     None => {
                         let at = self.messages.len();
                         self.messages.push(message.id.clone());
@@ -640,7 +650,18 @@ impl ViewFeed {
                 batch.phase = Some(phase.clone());
             }
             ConversationDelta::ToolCall(update) => match self.tool_calls.get(&update.tool_call_id) {
-                Some(&at) => batch.tool_calls.push(ToolCallDiff::Set { index: index(at), call: update.clone() }),
+                // A call's phases in a row take one diff: the platform publishes the last anyway.
+                Some(&at) => {
+                    let at = index(at);
+                    match batch.tool_calls.last_mut() {
+                        Some(ToolCallDiff::Insert { index, call } | ToolCallDiff::Set { index, call })
+                            if *index == at =>
+                        {
+                            *call = update.clone()
+                        }
+                        _ => batch.tool_calls.push(ToolCallDiff::Set { index: at, call: update.clone() }),
+                    }
+                }
                 None => {
                     let at = self.tool_calls.len();
                     self.tool_calls.insert(update.tool_call_id.clone(), at);

@@ -7,7 +7,7 @@ use crate::tests::support;
 use std::time::Duration;
 
 use agentui_agui::reducer::LocalOnly;
-use agentui_runtime::session::{ConversationSession, RunPhase, SessionOptions, ToolCallUpdate};
+use agentui_runtime::session::{ConversationSession, RunPhase, SessionOptions, ToolCallPhase, ToolCallUpdate};
 use agentui_runtime::view::{ChatItem, MessageDiff, ToolCallDiff, ViewBatch, ViewEvent};
 use agentui_runtime::{Conversation, SurfaceEntry, ViewSubscription};
 use serde_json::{json, Value};
@@ -506,6 +506,49 @@ fn pieces_of_a_message_inserted_in_the_same_batch_ride_in_its_item() {
     let MessageDiff::Insert { index: 1, item } = diffs[1] else { panic!("{:?}", diffs[1]) };
     assert_eq!(item.tool_calls[0].arguments_json, "{\"q\":1}");
     assert!(matches!(diffs[2], MessageDiff::AppendText { index: 0, text } if text == "!"));
+}
+
+/// A message replaced right after this batch inserted it (a tool call started after its text),
+/// and a call's phases in a row, cross once each: the diff before takes the newer value. One that
+/// another message's or call's diff followed gets a diff of its own.
+#[test]
+fn a_message_or_call_changed_again_in_its_batch_crosses_once() {
+    use agentui_runtime::view::replay;
+    use agentui_runtime::{ConversationDelta, ConversationSnapshot};
+
+    let call = |id: &str| json!([{"id": id, "type": "function", "function": {"name": "lookup", "arguments": "{}"}}]);
+    let deltas: Vec<ConversationDelta> = serde_json::from_value(json!([
+        {"MessageAdded": {"id": "a1", "role": "assistant", "content": ""}},
+        {"TextAppended": {"message_id": "a1", "delta": "Looking"}},
+        {"MessageReplaced": {"id": "a1", "role": "assistant", "content": "Looking", "toolCalls": call("c1")}},
+        {"ToolCall": {"tool_call_id": "c1", "tool_name": "lookup", "phase": "Streaming"}},
+        {"ToolCall": {"tool_call_id": "c1", "tool_name": "lookup", "phase": "Requested"}},
+        {"ToolCall": {"tool_call_id": "c1", "tool_name": "lookup", "phase": "CompletedByServer"}},
+        {"MessageAdded": {"id": "t1", "role": "tool", "content": "42", "toolCallId": "c1"}},
+        {"MessageReplaced": {"id": "a1", "role": "assistant", "content": "Looking", "toolCalls": call("c2")}},
+        {"ToolCall": {"tool_call_id": "c2", "tool_name": "lookup", "phase": "Streaming"}},
+        {"ToolCall": {"tool_call_id": "c1", "tool_name": "lookup", "phase": "OwnedByServer"}}
+    ]))
+    .unwrap();
+    let batches = replay(ConversationSnapshot::default(), &deltas);
+    assert_eq!(batches.len(), 1, "{batches:#?}");
+    let diffs: Vec<&MessageDiff> =
+        batches[0].messages.iter().skip(1).filter(|d| !matches!(d, MessageDiff::Markdown { .. })).collect();
+    assert_eq!(diffs.len(), 3, "{diffs:#?}");
+    let MessageDiff::Insert { index: 0, item } = diffs[0] else { panic!("{:?}", diffs[0]) };
+    assert_eq!((item.text.as_str(), item.tool_calls[0].id.as_str()), ("Looking", "c1"));
+    assert!(item.markdown.is_some(), "the newer item brings its tree");
+    assert!(matches!(diffs[1], MessageDiff::Insert { index: 1, .. }));
+    let MessageDiff::Set { index: 0, item } = diffs[2] else { panic!("{:?}", diffs[2]) };
+    assert_eq!(item.tool_calls[0].id, "c2");
+
+    let calls = &batches[0].tool_calls[1..];
+    assert_eq!(calls.len(), 3, "{calls:#?}");
+    assert!(
+        matches!(&calls[0], ToolCallDiff::Insert { index: 0, call } if call.phase == ToolCallPhase::CompletedByServer)
+    );
+    assert!(matches!(&calls[1], ToolCallDiff::Insert { index: 1, call } if call.phase == ToolCallPhase::Streaming));
+    assert!(matches!(&calls[2], ToolCallDiff::Set { index: 0, call } if call.phase == ToolCallPhase::OwnedByServer));
 }
 
 /// A message inserted and streamed in one batch carries its Markdown tree inside its item: no
