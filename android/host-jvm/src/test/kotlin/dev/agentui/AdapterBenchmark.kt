@@ -17,7 +17,8 @@ import kotlin.test.assertIs
 /**
  * Issue 10's figures for the Kotlin adapter on the host JVM (run with `-Pbench`; printed, not
  * asserted against a time): the 62,043-event bench run and 1M one-character deltas.
- * [SetValueBenchmark] has the third.
+ * [SetValueBenchmark] has the third. The 62k case also times the runtime alone in this JVM,
+ * before each measured run (issue 23's ratio): 10 warm-up pairs, then 9 measured ones.
  *
  * Chat Markdown is on, as an app gets it; `-Dagentui.bench.markdown=off` runs the same with it
  * off (issue 25 compares the two, each in its own JVM so the peak RSS is its own).
