@@ -1,5 +1,6 @@
 //! A2UI catalog functions implemented by the app: a foreign trait, adapted to the engine's host
-//! function. Values cross as `NodeValue`s, as everywhere in the bindings: the platforms never parse JSON. The catalogs themselves are JSON text in `ConversationOptions.catalogs_json`; the
+//! function. Values cross as `NodeValue`s, as everywhere in the bindings: the platforms never
+//! parse JSON. The catalogs themselves are JSON text in `ConversationOptions.catalogs_json`; the
 //! checks and the registration are the runtime's (`ConversationSession::add_app_catalogs`).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -34,10 +35,11 @@ impl From<uniffi::UnexpectedUniFFICallbackError> for A2uiFunctionError {
 /// Called while a surface resolves, on a runtime thread, each time a value the call reads
 /// changes (also before the data it reads has arrived: an argument may be `Null`): keep it
 /// quick and free of side effects. It runs while the conversation's surfaces are locked, so it
-/// must not call the conversation (a `set_value` from it would wait forever). `args` are the call's evaluated arguments, the members of a
-/// JSON object in order; return the value. A thrown error, or a value JSON cannot hold (a NaN,
-/// an infinity, nesting beyond 64), is the call's failure: the property it feeds is `null`, and
-/// an agent's `callRendererFunction` gets `EXECUTION_ERROR`.
+/// must not call the conversation (a `set_value` from it would wait forever). `args` are the
+/// call's evaluated arguments, the members of a JSON object in order; return the value. A thrown
+/// error, or a value JSON cannot hold (a NaN, an infinity, nesting beyond 64), is the call's
+/// failure: the property it feeds is `null`, and an agent's `callRendererFunction` gets
+/// `EXECUTION_ERROR`.
 #[uniffi::export(foreign)]
 pub trait A2uiFunctionHandler: Send + Sync {
     fn call(&self, catalog_id: String, name: String, args: Vec<PropEntry>) -> Result<NodeValue, A2uiFunctionError>;
