@@ -39,7 +39,7 @@ pub use pipeline::{process_sse_body, EventPipeline, PipelineOptions, StreamError
 pub use reducer::{
     Change, ConversationReducer, ConversationState, LocalOnly, ToolCallOrigin, ToolCallRecord, ToolCallStatus,
 };
-pub use sse::{SseDecoder, SseError, SseEvent, SseLimits};
+pub use sse::{IdPlacement, SseDecoder, SseError, SseEvent, SseLimits};
 pub use verify::StreamVerifier;
 pub use version::PROTOCOL_VERSION;
 

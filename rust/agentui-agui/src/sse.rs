@@ -28,9 +28,26 @@ pub struct SseEvent {
     pub data: String,
     /// The last event id seen on the stream (persists across events), if any.
     pub id: Option<String>,
+    /// Where `id` was set, relative to this event: what a resumption from `id` replays.
+    pub id_placement: IdPlacement,
     /// The reconnection time the server asked for, in milliseconds, if this event or a block
     /// without data since the last event carried one.
     pub retry: Option<u64>,
+}
+
+/// Where an event's `id` was set. A server resumes after the point where the id it is given
+/// was set, so this tells whether a resumption from that id sends this event again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IdPlacement {
+    /// Not since the previous event (or never): the event carries an earlier id on, and comes
+    /// after that id's point.
+    #[default]
+    Inherited,
+    /// By a block without data since the previous event: the id's point is just before this
+    /// event.
+    BeforeThisEvent,
+    /// By this event's own `id` field: the id's point is just after this event.
+    OnThisEvent,
 }
 
 /// Bounds on what the decoder buffers.
@@ -77,6 +94,8 @@ pub struct SseDecoder {
     has_data: bool,
     event_type: String,
     last_event_id: Option<String>,
+    // Where `last_event_id` was set relative to the event being read.
+    id_placement: IdPlacement,
     retry: Option<u64>,
     /// The error that stopped decoding. Once set, every later call returns it: the bytes after a
     /// framing error cannot be trusted to start where an event starts.
@@ -93,6 +112,12 @@ enum BomState {
 impl SseDecoder {
     pub fn new(limits: SseLimits) -> Self {
         SseDecoder { limits, ..Default::default() }
+    }
+
+    /// A decoder for a stream that continues another (a reconnection): the last event id
+    /// buffer starts at `last_event_id`, as it persists across a reconnection in the spec.
+    pub fn continuing(limits: SseLimits, last_event_id: Option<String>) -> Self {
+        SseDecoder { limits, last_event_id, ..Default::default() }
     }
 
     /// Decode one chunk, returning the events it completes.
@@ -224,7 +249,10 @@ impl SseDecoder {
                 self.event_type.clear();
                 self.event_type.push_str(value);
             }
-            "id" if !value.contains('\0') => self.last_event_id = Some(value.to_owned()),
+            "id" if !value.contains('\0') => {
+                self.last_event_id = Some(value.to_owned());
+                self.id_placement = IdPlacement::OnThisEvent;
+            }
             "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
                 self.retry = value.parse().ok();
             }
@@ -236,15 +264,25 @@ impl SseDecoder {
     fn dispatch(&mut self, sink: &mut impl FnMut(SseEvent)) {
         if !self.has_data {
             // A `retry:` sent on its own (servers send it first, without data) still counts:
-            // it goes out with the next event.
+            // it goes out with the next event. So does an `id:`, as the point before it.
             self.event_type.clear();
+            if self.id_placement == IdPlacement::OnThisEvent {
+                self.id_placement = IdPlacement::BeforeThisEvent;
+            }
             return;
         }
+        let id_placement = std::mem::take(&mut self.id_placement);
         let retry = self.retry.take();
         let event =
             if self.event_type.is_empty() { "message".to_owned() } else { std::mem::take(&mut self.event_type) };
         self.has_data = false;
-        sink(SseEvent { event, data: std::mem::take(&mut self.data), id: self.last_event_id.clone(), retry });
+        sink(SseEvent {
+            event,
+            data: std::mem::take(&mut self.data),
+            id: self.last_event_id.clone(),
+            id_placement,
+            retry,
+        });
     }
 
     /// End of body: a pending line is processed and a final event without its blank line is
@@ -336,6 +374,26 @@ mod tests {
     fn comments_and_unknown_fields_are_ignored() {
         let events = decode_all_splits(b": keep-alive\nfoo: bar\ndata: x\n:another\n\n").unwrap();
         assert_eq!(data(&events), ["x"]);
+    }
+
+    #[test]
+    fn an_events_id_placement_says_where_its_id_was_set() {
+        let input = b"id: 1\ndata: a\n\ndata: b\n\nid: 2\n\ndata: c\n\nid: 3\nretry: 5\n\nid: 4\ndata: d\n\n";
+        let events = decode_all_splits(input).unwrap();
+        let seen: Vec<_> = events.iter().map(|e| (e.data.as_str(), e.id.as_deref(), e.id_placement)).collect();
+        assert_eq!(
+            seen,
+            [
+                ("a", Some("1"), IdPlacement::OnThisEvent),
+                ("b", Some("1"), IdPlacement::Inherited),
+                ("c", Some("2"), IdPlacement::BeforeThisEvent),
+                ("d", Some("4"), IdPlacement::OnThisEvent),
+            ]
+        );
+        // A reconnection's decoder carries the last id on, as the spec's buffer persists.
+        let mut d = SseDecoder::continuing(SseLimits::default(), Some("4".into()));
+        let events = d.push(b"data: e\n\n").unwrap();
+        assert_eq!((events[0].id.as_deref(), events[0].id_placement), (Some("4"), IdPlacement::Inherited));
     }
 
     #[test]

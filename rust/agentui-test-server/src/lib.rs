@@ -262,17 +262,45 @@ pub fn numbered_frame(id: usize, event: &Value) -> Vec<u8> {
     format!("id: {id}\ndata: {event}\n\n").into_bytes()
 }
 
-/// A run whose events are numbered 1, 2, … (SSE ids), served by a server that can resume it:
-/// a request with `Last-Event-ID: n` gets the events after `n`. Connection `k` (counting the
-/// requests this handler answers, from 0) drops after `drops[k]` events, if listed; a request
-/// with `Last-Event-ID` is answered `refuse_resume` instead, when set (204 tells a client not
-/// to reconnect). `retry_ms` goes out as `retry:` before the first event.
+/// Which events of a [`ResumableRun`] carry their number as an SSE id. The spec lets a server
+/// send ids at checkpoints only; it resumes after the event that carried the id it is given.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum IdPattern {
+    /// Every event.
+    #[default]
+    Every,
+    /// The even-numbered events (2, 4, …): a checkpoint every other event.
+    EveryOther,
+    /// The events whose `type` is listed.
+    Types(Vec<String>),
+    /// None: the run cannot be resumed.
+    Never,
+}
+
+impl IdPattern {
+    fn carries(&self, number: usize, event: &Value) -> bool {
+        match self {
+            IdPattern::Every => true,
+            IdPattern::EveryOther => number % 2 == 0,
+            IdPattern::Types(types) => event["type"].as_str().is_some_and(|t| types.iter().any(|x| x == t)),
+            IdPattern::Never => false,
+        }
+    }
+}
+
+/// A run whose events are numbered 1, 2, … (SSE ids on those `ids` picks), served by a server
+/// that can resume it: a request with `Last-Event-ID: n` gets the events after `n`, those
+/// without ids included. Connection `k` (counting the requests this handler answers, from 0)
+/// drops after `drops[k]` events, if listed; a request with `Last-Event-ID` is answered
+/// `refuse_resume` instead, when set (204 tells a client not to reconnect). `retry_ms` goes out
+/// as `retry:` before the first event.
 #[derive(Debug, Clone, Default)]
 pub struct ResumableRun {
     pub events: Vec<Value>,
     pub drops: Vec<usize>,
     pub refuse_resume: Option<u16>,
     pub retry_ms: Option<u64>,
+    pub ids: IdPattern,
 }
 
 impl ResumableRun {
@@ -310,7 +338,8 @@ impl ResumableRun {
                     steps.push(Step::Drop);
                     break;
                 }
-                steps.push(Step::Send(numbered_frame(i + 1, event)));
+                let bytes = if self.ids.carries(i + 1, event) { numbered_frame(i + 1, event) } else { frame(event) };
+                steps.push(Step::Send(bytes));
             }
             Reply::sse_steps(steps)
         }

@@ -190,7 +190,7 @@ impl EventStream {
             Ok(response) => {
                 r.reconnected();
                 self.response = response;
-                self.decoder = SseDecoder::new(self.limits);
+                self.decoder = SseDecoder::continuing(self.limits, r.last_id().map(str::to_owned));
                 self.last_activity = Instant::now();
                 Ok(())
             }

@@ -265,3 +265,83 @@ async fn offline_the_resumption_waits_without_spending_attempts_and_goes_when_ba
     .await
     .unwrap();
 }
+
+/// Streams `answer()` from a resumable run whose events carry ids as `ids` says, dropped after
+/// `drops` events per connection; returns the result, the delivered event types, the text and
+/// the `Last-Event-ID` of each request.
+async fn run_sparse(
+    ids: IdPattern,
+    drops: Vec<usize>,
+) -> (Result<(), TransportError>, Vec<&'static str>, String, Vec<Option<String>>) {
+    let server =
+        TestServer::with_handler(vec![], ResumableRun { ids, ..ResumableRun::new(answer(), drops) }.handler()).await;
+    let (c, r, seen) = run(&server, options()).await;
+    let text = c.message("m1").and_then(|m| m.text().map(str::to_owned)).unwrap_or_default();
+    let resumed_from = server.requests().iter().map(|r| r.header("last-event-id").map(str::to_owned)).collect();
+    (r, seen, text, resumed_from)
+}
+
+/// Issue 43: ids on every other event, and the connection drops after one without: the
+/// server replays it after the resumed id, and it is delivered once.
+#[tokio::test(start_paused = true)]
+async fn with_ids_on_every_other_event_a_drop_after_one_without_delivers_every_event_once() {
+    timeout(TEST_BOUND, async {
+        // Ids on 2, 4, 6. The first connection sends 1-3, the second 3-5, the third 5-7.
+        let (r, seen, text, resumed_from) = run_sparse(IdPattern::EveryOther, vec![3, 3]).await;
+        r.unwrap();
+        assert_eq!(seen, ALL);
+        assert_eq!(text, "hello world");
+        assert_eq!(resumed_from, [None, Some("2".into()), Some("4".into())]);
+    })
+    .await
+    .unwrap();
+}
+
+#[tokio::test(start_paused = true)]
+async fn with_ids_only_on_some_event_types_a_drop_replays_from_the_last_of_them_once() {
+    timeout(TEST_BOUND, async {
+        // Ids on RUN_STARTED (1) and TEXT_MESSAGE_END (6) only: the first connection drops
+        // after 4 events, so the second replays 2-4 before going on.
+        let ids = IdPattern::Types(vec!["RUN_STARTED".into(), "TEXT_MESSAGE_END".into()]);
+        let (r, seen, text, resumed_from) = run_sparse(ids.clone(), vec![4]).await;
+        r.unwrap();
+        assert_eq!(seen, ALL);
+        assert_eq!(text, "hello world");
+        assert_eq!(resumed_from, [None, Some("1".into())]);
+
+        // Two drops: the second connection replays 2-6, and drops right after 6, which has an id.
+        let (r, seen, text, resumed_from) = run_sparse(ids, vec![2, 5]).await;
+        r.unwrap();
+        assert_eq!(seen, ALL);
+        assert_eq!(text, "hello world");
+        assert_eq!(resumed_from, [None, Some("1".into()), Some("6".into())]);
+    })
+    .await
+    .unwrap();
+}
+
+#[tokio::test(start_paused = true)]
+async fn with_ids_on_every_event_a_drop_still_delivers_every_event_once() {
+    timeout(TEST_BOUND, async {
+        let (r, seen, text, resumed_from) = run_sparse(IdPattern::Every, vec![1, 1, 1, 1, 1, 1]).await;
+        r.unwrap();
+        assert_eq!(seen, ALL);
+        assert_eq!(text, "hello world");
+        assert_eq!(resumed_from.len(), 7);
+    })
+    .await
+    .unwrap();
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_resumable_server_that_sends_no_ids_is_not_resumed() {
+    timeout(TEST_BOUND, async {
+        let (r, seen, text, resumed_from) = run_sparse(IdPattern::Never, vec![3]).await;
+        assert!(matches!(r, Err(TransportError::ConnectionLost(_))), "{r:?}");
+        assert_eq!(seen, ALL[..3]);
+        assert_eq!(text, "hel");
+        assert_eq!(resumed_from, [None], "nothing to resume from: no second request");
+    })
+    .await
+    .unwrap();
+}
