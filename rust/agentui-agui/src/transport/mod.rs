@@ -14,6 +14,7 @@ mod connectivity;
 mod error;
 mod headers;
 mod resume;
+mod retry;
 mod stream;
 mod tls;
 
@@ -28,6 +29,7 @@ pub use connectivity::{Connectivity, NetworkWait};
 pub use error::{CertificateRejection, TransportError, Truncation};
 pub use headers::{HeaderFuture, HeaderProvider, HeaderReason, SharedHeaderProvider};
 pub use resume::ResumeOptions;
+pub use retry::{retry_decision, RetryDecision, RetryPolicy};
 pub use stream::{EventStream, ReceivedEvent, RunStream, RELEASE_LIMIT};
 
 /// How long a finished run's body may take to end before its connection is given up, rather

@@ -4,6 +4,8 @@
 //! stream set an SSE id, the request is sent again with the last id set in `Last-Event-ID`. The
 //! wait before each attempt is the server's `retry:` (or [`ResumeOptions::initial_delay`]),
 //! doubling per failed attempt up to `max_delay`; attempts and resumptions per run are bounded.
+//! Whether a failed attempt is tried again is [`retry_decision`](super::retry_decision) under
+//! [`RetryPolicy::ResumeStream`](super::RetryPolicy).
 //!
 //! A server need not put an id on every event (the spec lets it mark checkpoints only), so an id
 //! names a *point* in the stream: after the event whose own `id:` set it, or before the event
@@ -236,19 +238,6 @@ impl Resumption {
         self.resumed += 1;
         let point = self.last_id.as_ref().and_then(|id| self.points.get(id).copied());
         self.replay = Some(point.unwrap_or(self.delivered.len()));
-    }
-}
-
-/// Whether a failed reconnection is worth another attempt (the agent may not have been
-/// reached), rather than an answer.
-pub(crate) fn worth_retrying(error: &TransportError) -> bool {
-    match error {
-        TransportError::Connect(_)
-        | TransportError::Request(_)
-        | TransportError::Idle(_)
-        | TransportError::ConnectionLost(_) => true,
-        TransportError::Status { status, .. } => matches!(status, 502..=504),
-        _ => false,
     }
 }
 

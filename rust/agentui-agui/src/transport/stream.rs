@@ -14,7 +14,8 @@ use tokio::time::Instant;
 
 use super::cancel::CancelToken;
 use super::error::{describe, Truncation};
-use super::resume::{worth_retrying, Admission, Resumption};
+use super::resume::{Admission, Resumption};
+use super::retry::{retry_decision, RetryDecision, RetryPolicy};
 use super::TransportError;
 use crate::error::ProtocolError;
 use crate::event::Event;
@@ -186,17 +187,20 @@ impl EventStream {
             }
             Err(e) => Err(e),
         };
-        match outcome {
+        let error = match outcome {
             Ok(response) => {
                 r.reconnected();
                 self.response = response;
                 self.decoder = SseDecoder::continuing(self.limits, r.last_id().map(str::to_owned));
                 self.last_activity = Instant::now();
-                Ok(())
+                return Ok(());
             }
-            Err(e) if worth_retrying(&e) => {
+            Err(e) => e,
+        };
+        match retry_decision(&error, RetryPolicy::ResumeStream) {
+            RetryDecision::RetryLater => {
                 if attempt >= r.max_attempts() {
-                    return Err(TransportError::ResumeExhausted { attempts: attempt, last: Box::new(e) });
+                    return Err(TransportError::ResumeExhausted { attempts: attempt, last: Box::new(error) });
                 }
                 let wait = r.delay(attempt + 1);
                 if let Some(pending) = r.pending.as_mut() {
@@ -204,11 +208,15 @@ impl EventStream {
                 }
                 Ok(())
             }
-            // The agent answered, but not with the rest of the stream (204, 4xx, other content).
-            Err(TransportError::Status { .. } | TransportError::UnexpectedContentType { .. }) => {
-                Err(TransportError::ResumeRefused { status })
-            }
-            Err(e) => Err(e),
+            // A 401 the provider's fresh headers did not cure: the run fails with it, for the app.
+            RetryDecision::WaitForApp => Err(error),
+            RetryDecision::GiveUp => match error {
+                // The agent answered, but not with the rest of the stream (204, 4xx, other content).
+                TransportError::Status { .. } | TransportError::UnexpectedContentType { .. } => {
+                    Err(TransportError::ResumeRefused { status })
+                }
+                other => Err(other),
+            },
         }
     }
 }

@@ -67,13 +67,15 @@ use agentui_a2ui::{Limits as A2uiLimits, Localization, SurfaceGroup};
 use agentui_agui::message::{ContentPart, Context, Interrupt, Message, MessageContent, Role};
 use agentui_agui::pipeline::PipelineOptions;
 use agentui_agui::reducer::ConversationState;
-use agentui_agui::transport::{CancelToken, HttpTransport, TransportOptions};
+use agentui_agui::transport::{
+    retry_decision, CancelToken, HttpTransport, RetryDecision, RetryPolicy, TransportOptions,
+};
 use agentui_agui::MemoryBudget;
 use agentui_agui::PeerEra;
 use agentui_markdown::{MarkdownOptions, Profile};
 use ids::IdGenerator;
 use listener::Listeners;
-use outbox::{worth_sending_again, Outbox, OutboxEntry, OutboxPayload};
+use outbox::{Outbox, OutboxEntry, OutboxPayload};
 
 /// The `forwardedProps` key that asks the agent to resynchronise state (see the module notes).
 pub const STATE_RESYNC_PROP: &str = "agentuiStateResync";
@@ -759,7 +761,8 @@ impl ConversationSession {
             if self.outbox.contains(&front_key) {
                 // The agent did not take it.
                 if let SessionError::Transport(e) = &error {
-                    if worth_sending_again(e) {
+                    // Unreached, or refused for its credentials rather than its content: it waits.
+                    if retry_decision(e, RetryPolicy::DeliverPending) != RetryDecision::GiveUp {
                         if let Some(entry) = self.outbox.front_mut() {
                             entry.pending.attempts = entry.pending.attempts.saturating_add(1);
                             entry.pending.last_error = Some(e.to_string());

@@ -11,11 +11,14 @@
 //!
 //! A message joins the conversation when it is first attempted. One sent while earlier entries
 //! wait joins when its turn comes, so every run carries exactly one new message.
+//!
+//! Whether a failed entry waits is [`retry_decision`](agentui_agui::transport::retry_decision)
+//! under [`RetryPolicy::DeliverPending`](agentui_agui::transport::RetryPolicy), the rule the
+//! stream's resumption shares: it waits unless the decision is to give up.
 
 use std::collections::VecDeque;
 
 pub use crate::observe::{PendingSend, PendingSendKind};
-use agentui_agui::transport::TransportError;
 use agentui_agui::Message;
 use serde_json::{Map, Value};
 
@@ -37,22 +40,6 @@ pub enum OutboxPayload {
     Message(Option<std::sync::Arc<Message>>),
     /// The action's `forwardedProps` members, sent with every attempt.
     Action(Map<String, Value>),
-}
-
-/// Whether the same request is worth sending again later: the agent may not have been reached,
-/// or it refused the credentials rather than the message. Such a send waits in the outbox.
-pub fn worth_sending_again(error: &TransportError) -> bool {
-    match error {
-        TransportError::Connect(_) | TransportError::Request(_) => true,
-        // No request went out: the app's credentials could not be had (offline token service).
-        TransportError::HeaderProvider(_) => true,
-        // The agent refused who sent it, even after the provider's fresh headers: once the user
-        // signs in again the same message goes. Dropping it would lose what the user wrote.
-        TransportError::Unauthorized { .. } => true,
-        // A gateway or proxy in front of the agent answered; the agent did not.
-        TransportError::Status { status, .. } => matches!(status, 502..=504),
-        _ => false,
-    }
 }
 
 /// The entries in call order.
