@@ -498,10 +498,20 @@ public final class AgentConversation: ObservableObject {
     }
 
     /// Delivers the messages and actions waiting for the agent (`pendingSends`) now, e.g. when
-    /// the network is back; nil when nothing waited. The conversation also retries on its own,
-    /// less often each time an attempt fails.
+    /// the network is back or the user signed in again; nil when nothing waited. The
+    /// conversation also retries on its own, less often each time an attempt fails, except a
+    /// send the agent refused the credentials of (`PendingReason.unauthorized`).
     public func retryPending() async throws -> RunSummary? {
         try await settled { try await self.native.retryPending() }
+    }
+
+    /// Drops the message or action waiting for the agent under `key` (a `PendingSend.key`) and
+    /// its stored row: it is never sent, and `pendingSends` updates. A message that had not
+    /// joined `messages` yet is gone with it; one that had (a send was attempted) stays there.
+    /// False when nothing waits under `key`: it was delivered (or discarded) meanwhile, or never
+    /// queued.
+    public func discardPending(key: String) async throws -> Bool {
+        try await settled { try await self.native.discardPending(key: key) }
     }
 
     /// The user acted on node `nodeId` of surface `surfaceId` (a Button's action...).

@@ -118,4 +118,31 @@ final class ConversationStoreTests: XCTestCase {
         XCTAssertFalse(conversation.messages[0].isPending)
         XCTAssertTrue(conversation.messages.lastAssistantText.hasPrefix("Hello!"), conversation.messages.lastAssistantText)
     }
+
+    @MainActor
+    func testDiscardPendingDropsAWaitingMessageAndItsStoredRow() async throws {
+        let unreachable = "http://127.0.0.1:9/agent"
+        let runtime = try AgentRuntime(storeURL: storeURL)
+        let conversation = try runtime.connect(url: unreachable, options: AgentOptions(threadId: "discard"))
+        defer { conversation.close() }
+        do {
+            _ = try await conversation.send("never mind")
+            XCTFail("an unreachable agent must throw")
+        } catch ConversationError.Network {
+        }
+        let pending = try await eventually("the message to wait") {
+            conversation.pendingSends.first.flatMap { $0.attempts > 0 ? $0 : nil }
+        }
+        XCTAssertEqual(pending.reason, .unreached, "unreachable: retried on its own")
+        let discarded = try await conversation.discardPending(key: pending.key)
+        XCTAssertTrue(discarded)
+        try await waitUntil("the empty waiting list") { conversation.pendingSends.isEmpty }
+        let again = try await conversation.discardPending(key: pending.key)
+        XCTAssertFalse(again, "nothing waits under it any more")
+        let unknown = try await conversation.discardPending(key: "no-such-key")
+        XCTAssertFalse(unknown)
+        XCTAssertEqual(conversation.messages.map(\.text), ["never mind"], "a message already in the conversation stays")
+        let stored = try await runtime.conversations(limit: 10).conversations.first { $0.threadId == "discard" }
+        XCTAssertEqual(stored?.pendingSends, 0, "the stored row is gone")
+    }
 }

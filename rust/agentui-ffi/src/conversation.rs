@@ -209,10 +209,17 @@ impl Conversation {
     }
 
     /// Delivers the messages and actions waiting for the agent now (call it when the network is
-    /// back); the conversation also retries on its own, less often each time. `None` when
-    /// nothing waits.
+    /// back, or after a new sign-in); the conversation also retries on its own, less often each
+    /// time, except a send refused for its credentials (`PendingReason::Unauthorized`). `None`
+    /// when nothing waits.
     pub async fn retry_pending(&self) -> Result<Option<RunSummary>, ConversationError> {
         self.on_runtime(self.inner.retry_pending()).await
+    }
+
+    /// Drops what waits for the agent under `key` and its stored row (see
+    /// `agentui_runtime::Conversation::discard_pending`); false when nothing waits under it.
+    pub async fn discard_pending(&self, key: String) -> Result<bool, ConversationError> {
+        self.on_runtime(async move { self.inner.discard_pending(&key).await }).await
     }
 
     /// A user gesture on a node: an event action runs the agent (queued behind a run in

@@ -188,6 +188,16 @@ enum RunKind {
     Deliver,
 }
 
+/// What the actor takes, in call order.
+enum Request {
+    Run(RunRequest),
+    /// Drop what waits under the key (see [`Conversation::discard_pending`]); whether it did.
+    DiscardPending {
+        key: String,
+        reply: oneshot::Sender<bool>,
+    },
+}
+
 struct RunRequest {
     kind: RunKind,
     /// The cancel epoch when the call was made: a cancel since then withdraws it.
@@ -203,7 +213,7 @@ struct Inner {
     markdown: Option<Arc<agentui_markdown::MarkdownOptions>>,
     shared: SharedParts,
     observers: Arc<Observers>,
-    runs: mpsc::UnboundedSender<RunRequest>,
+    runs: mpsc::UnboundedSender<Request>,
     canceller: SessionCanceller,
     cancel_epoch: watch::Sender<u64>,
 }
@@ -330,7 +340,7 @@ impl Conversation {
         let epoch = *self.inner.cancel_epoch.borrow();
         let (reply, answer) = oneshot::channel();
         let gone = || SessionError::Internal { detail: "the conversation's actor has stopped".to_owned() };
-        self.inner.runs.send(RunRequest { kind, epoch, reply }).map_err(|_| gone())?;
+        self.inner.runs.send(Request::Run(RunRequest { kind, epoch, reply })).map_err(|_| gone())?;
         answer.await.unwrap_or_else(|_| Err(gone()))
     }
 
@@ -344,6 +354,19 @@ impl Conversation {
     /// waits.
     pub async fn retry_pending(&self) -> Result<Option<RunSummary>, SessionError> {
         self.request(RunKind::Deliver).await
+    }
+
+    /// Drops the message or action waiting for the agent under `key` (a
+    /// [`PendingSend::key`](crate::session::PendingSend)) and its stored row: it is never sent,
+    /// and observers get the new pending list. A message that had not joined the conversation
+    /// is gone with it; one that had (a send was attempted) stays in the conversation, as the
+    /// user wrote it. `false` when nothing waits under `key`: it was delivered (or discarded)
+    /// meanwhile, or never queued. Taken in call order, after the run in flight.
+    pub async fn discard_pending(&self, key: &str) -> Result<bool, SessionError> {
+        let (reply, answer) = oneshot::channel();
+        let gone = || SessionError::Internal { detail: "the conversation's actor has stopped".to_owned() };
+        self.inner.runs.send(Request::DiscardPending { key: key.to_owned(), reply }).map_err(|_| gone())?;
+        answer.await.map_err(|_| gone())
     }
 
     /// Sends `text` as a user message and runs until the agent is done with it (client tools and
@@ -534,7 +557,7 @@ const RETRY_MAX: Duration = Duration::from_secs(60);
 /// The actor: takes the runs one at a time, in call order, until every handle is gone.
 async fn actor(
     mut session: ConversationSession,
-    mut requests: mpsc::UnboundedReceiver<RunRequest>,
+    mut requests: mpsc::UnboundedReceiver<Request>,
     epochs: watch::Receiver<u64>,
     canceller: SessionCanceller,
     _close: CloseOnDrop,
@@ -544,7 +567,8 @@ async fn actor(
     let network = session.connectivity();
     loop {
         // What waits for the agent is tried again on its own, less often each time it fails.
-        let next = if !session.has_pending_sends() {
+        // One the agent refused the credentials of waits for the app instead (`retry_pending`).
+        let next = if !session.retries_pending_on_its_own() {
             requests.recv().await
         } else {
             tokio::select! {
@@ -554,7 +578,7 @@ async fn actor(
                         retry_in = RETRY_FIRST;
                     }
                     let delivered = session.deliver_pending().await;
-                    let still_waiting = session.has_pending_sends();
+                    let still_waiting = session.retries_pending_on_its_own();
                     retry_in = match delivered {
                         Err(_) if still_waiting => (retry_in * 2).min(RETRY_MAX),
                         _ => RETRY_FIRST,
@@ -563,7 +587,14 @@ async fn actor(
                 }
             }
         };
-        let Some(RunRequest { kind, epoch, mut reply }) = next else { break };
+        let (kind, epoch, mut reply) = match next {
+            None => break,
+            Some(Request::DiscardPending { key, reply }) => {
+                let _ = reply.send(session.discard_pending(&key));
+                continue;
+            }
+            Some(Request::Run(RunRequest { kind, epoch, reply })) => (kind, epoch, reply),
+        };
         let mut epochs = epochs.clone();
         // Cancelled while queued, or nobody waits for it any more: withdrawn.
         if *epochs.borrow_and_update() != epoch || reply.is_closed() {

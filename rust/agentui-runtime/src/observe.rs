@@ -206,6 +206,23 @@ pub struct PendingSend {
     /// Attempts that could not reach the agent.
     pub attempts: u32,
     pub last_error: Option<String>,
+    /// What it waits for. (Stored rows from before it existed read as `Unreached`.)
+    #[serde(default)]
+    pub reason: PendingReason,
+}
+
+/// Why a [`PendingSend`] waits, for a UI to say so ("offline" or "sign in again").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
+pub enum PendingReason {
+    /// Not tried yet, or the agent could not be reached: it is sent again on its own, when the
+    /// network is back or on a timer.
+    #[default]
+    Unreached,
+    /// The agent refused the credentials (HTTP 401): not sent again on its own, since the same
+    /// credentials would fail again. It goes with the app's `retry_pending` (after signing in
+    /// again) or with the next message sent.
+    Unauthorized,
 }
 
 /// One surface's resolved tree at one point of the sequence.

@@ -16,7 +16,8 @@
 //!   a body, after the agent answered, when the entry is already delivered.
 //!
 //! `Unauthorized` waits for the app under both: sending the same credentials again cannot work.
-//! A stream's run then fails with it; a pending send keeps waiting.
+//! A stream's run then fails with it; a pending send waits until the app retries it, typically
+//! after signing in again.
 
 use super::TransportError;
 

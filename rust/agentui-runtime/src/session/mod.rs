@@ -52,7 +52,7 @@ pub use listener::{
     ListenerId, RunPhase, SessionListener, SessionUpdate, SessionWarning, SessionWarningKind, ToolCallPhase,
     ToolCallUpdate,
 };
-pub use outbox::{PendingSend, PendingSendKind, IDEMPOTENCY_KEY_PROP};
+pub use outbox::{PendingReason, PendingSend, PendingSendKind, IDEMPOTENCY_KEY_PROP};
 pub use policy::{AllowRegistered, ToolDecision, ToolPolicy};
 pub use tools::{ClientTool, ToolError, ToolFuture, ToolHandler, ToolInvocation, ToolRegistry, ToolRegistryError};
 
@@ -486,7 +486,13 @@ impl ConversationSession {
             |name: &str| action.and_then(|a| a.get(name)).and_then(Value::as_str).unwrap_or_default().to_owned();
         let kind = PendingSendKind::Action { surface_id: field("surfaceId"), action_name: field("name") };
         self.enqueue(OutboxEntry {
-            pending: PendingSend { key: key.clone(), kind, attempts: 0, last_error: None },
+            pending: PendingSend {
+                key: key.clone(),
+                kind,
+                attempts: 0,
+                last_error: None,
+                reason: PendingReason::Unreached,
+            },
             payload: OutboxPayload::Action(forwarded_props),
         });
         self.deliver_through(&key).await
@@ -697,6 +703,7 @@ impl ConversationSession {
                 kind: PendingSendKind::Message { message_id: key.clone(), text },
                 attempts: 0,
                 last_error: None,
+                reason: PendingReason::Unreached,
             },
             payload: OutboxPayload::Message(Some(Arc::new(message))),
         });
@@ -726,6 +733,23 @@ impl ConversationSession {
     /// Whether anything waits for the agent (without copying the entries).
     pub fn has_pending_sends(&self) -> bool {
         !self.outbox.is_empty()
+    }
+
+    /// Whether what waits is sent again without the app (see [`outbox`]): false when nothing
+    /// waits or the oldest entry waits for new credentials.
+    pub fn retries_pending_on_its_own(&self) -> bool {
+        self.outbox.retries_on_its_own()
+    }
+
+    /// Drops the entry waiting under `key`, and its stored row: it is never sent. A message that
+    /// had not joined the conversation yet is gone with it; one that had (an attempt was made)
+    /// stays there. False when nothing waits under `key` (already delivered, or never queued).
+    pub(crate) fn discard_pending(&mut self, key: &str) -> bool {
+        if self.outbox.remove(key).is_none() {
+            return false;
+        }
+        self.outbox_changed();
+        true
     }
 
     /// The tool call phases a restore brought back (empty otherwise); taken once.
@@ -761,11 +785,16 @@ impl ConversationSession {
             if self.outbox.contains(&front_key) {
                 // The agent did not take it.
                 if let SessionError::Transport(e) = &error {
-                    // Unreached, or refused for its credentials rather than its content: it waits.
-                    if retry_decision(e, RetryPolicy::DeliverPending) != RetryDecision::GiveUp {
+                    let reason = match retry_decision(e, RetryPolicy::DeliverPending) {
+                        RetryDecision::RetryLater => Some(PendingReason::Unreached),
+                        RetryDecision::WaitForApp => Some(PendingReason::Unauthorized),
+                        RetryDecision::GiveUp => None,
+                    };
+                    if let Some(reason) = reason {
                         if let Some(entry) = self.outbox.front_mut() {
                             entry.pending.attempts = entry.pending.attempts.saturating_add(1);
                             entry.pending.last_error = Some(e.to_string());
+                            entry.pending.reason = reason;
                         }
                         self.outbox_changed();
                         return Err(error);

@@ -12,13 +12,17 @@
 //! A message joins the conversation when it is first attempted. One sent while earlier entries
 //! wait joins when its turn comes, so every run carries exactly one new message.
 //!
-//! Whether a failed entry waits is [`retry_decision`](agentui_agui::transport::retry_decision)
-//! under [`RetryPolicy::DeliverPending`](agentui_agui::transport::RetryPolicy), the rule the
-//! stream's resumption shares: it waits unless the decision is to give up.
+//! Whether a failed entry waits, and for what, is
+//! [`retry_decision`](agentui_agui::transport::retry_decision) under
+//! [`RetryPolicy::DeliverPending`](agentui_agui::transport::RetryPolicy): one the agent could not
+//! be reached for ([`PendingReason::Unreached`]) is sent again on its own; one whose credentials
+//! the agent refused (401, [`PendingReason::Unauthorized`]) waits for the app's `retry_pending`
+//! or its next send; the rest are dropped. The app may drop a waiting entry itself
+//! (`Conversation::discard_pending`).
 
 use std::collections::VecDeque;
 
-pub use crate::observe::{PendingSend, PendingSendKind};
+pub use crate::observe::{PendingReason, PendingSend, PendingSendKind};
 use agentui_agui::Message;
 use serde_json::{Map, Value};
 
@@ -84,5 +88,11 @@ impl Outbox {
 
     pub fn entries(&self) -> impl Iterator<Item = &OutboxEntry> {
         self.entries.iter()
+    }
+
+    /// Whether the oldest entry is sent again without the app: not when the agent refused its
+    /// credentials, and the others wait behind it (call order).
+    pub fn retries_on_its_own(&self) -> bool {
+        self.entries.front().is_some_and(|e| e.pending.reason == PendingReason::Unreached)
     }
 }

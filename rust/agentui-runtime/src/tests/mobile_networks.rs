@@ -10,7 +10,9 @@ use agentui_agui::reducer::LocalOnly;
 use agentui_agui::transport::{
     Connectivity, HeaderFuture, HeaderProvider, HeaderReason, SharedHeaderProvider, TransportError, TransportOptions,
 };
-use agentui_runtime::session::{ConversationSession, RunPhase, SessionError, SessionOptions, SessionWarningKind};
+use agentui_runtime::session::{
+    ConversationSession, PendingReason, RunPhase, SessionError, SessionOptions, SessionWarningKind,
+};
 use agentui_runtime::{Conversation, ConversationDelta, Observed};
 use serde_json::{json, Value};
 use support::*;
@@ -204,6 +206,7 @@ async fn offline_the_outbox_waits_and_when_back_online_sends_at_once() {
         let error = conv.send_message("from the tunnel".into()).await.unwrap_err();
         assert!(matches!(error, SessionError::Transport(TransportError::Status { status: 503, .. })), "{error:?}");
         assert_eq!(conv.snapshot().pending_sends.len(), 1);
+        assert_eq!(conv.snapshot().pending_sends[0].reason, PendingReason::Unreached);
 
         // Ten minutes offline: the one-second, then doubling, retries would have tried ten times.
         tokio::time::sleep(Duration::from_secs(600)).await;
@@ -311,6 +314,52 @@ async fn a_message_refused_for_its_credentials_waits_for_a_new_sign_in() {
         assert_eq!(s.conversation().message("a1").unwrap().text(), Some("Got it."));
         let users = s.messages().iter().filter(|m| m.text() == Some("hello")).count();
         assert_eq!(users, 1, "the message is in the conversation once");
+    })
+    .await
+    .unwrap();
+}
+
+/// A send the agent refused the credentials of (401, after the provider's fresh headers) is not
+/// sent again on a timer, where it would fail the same way forever: it waits, saying why, until
+/// the app retries it after the user signed in again.
+#[tokio::test(start_paused = true)]
+async fn a_send_refused_for_its_credentials_waits_for_the_app_not_for_a_timer() {
+    timeout(TEST_BOUND * 100, async {
+        let gate = RequireBearer::new("t2");
+        let server = TestServer::with_handler(
+            vec![],
+            gate.handler(move |_: &Recorded| Reply::sse(&run_of("r1", vec![text("a1", "Got it.")]))),
+        )
+        .await;
+        let tokens = Arc::new(AppTokens {
+            issued: Arc::new(Mutex::new("t1".into())),
+            held: Mutex::new("t1".into()),
+            refreshes: Mutex::new(0),
+        });
+        let transport = TransportOptions {
+            header_provider: Some(SharedHeaderProvider(tokens.clone())),
+            ..TransportOptions::default()
+        };
+        let (session, _) = session_with(&server, transport);
+        let conv = Conversation::start(session, tokio::runtime::Handle::current());
+        let err = conv.send_message("hello".into()).await.unwrap_err();
+        assert!(matches!(err, SessionError::Transport(TransportError::Unauthorized { .. })), "{err:?}");
+        let pending = conv.snapshot().pending_sends;
+        assert_eq!(pending.len(), 1);
+        assert_eq!(pending[0].reason, PendingReason::Unauthorized);
+        assert_eq!(pending[0].attempts, 1);
+        assert_eq!(server.requests().len(), 2, "the request, and once more with the provider's fresh headers");
+
+        // Ten minutes: a timer's one-second, then doubling, retries would have tried ten times.
+        tokio::time::sleep(Duration::from_secs(600)).await;
+        assert_eq!(server.requests().len(), 2, "not sent again without the app");
+        assert_eq!(conv.snapshot().pending_sends[0].attempts, 1);
+
+        // The user signs in again; the app retries.
+        *tokens.issued.lock().unwrap() = "t2".into();
+        assert!(conv.retry_pending().await.unwrap().is_some());
+        assert!(conv.snapshot().pending_sends.is_empty());
+        assert!(conv.snapshot().messages.iter().any(|m| m.id == "a1"));
     })
     .await
     .unwrap();

@@ -335,3 +335,63 @@ async fn the_state_a_conversation_starts_from_comes_back_when_the_agent_never_se
     assert_eq!(open(&server, &store, "given").snapshot().state, given);
     assert_eq!(given, json!({"plan": "free"}));
 }
+
+/// The app drops what waits: the entry and its stored row go, observers get the new list, and
+/// nothing is sent for it later. A message that never joined the conversation is gone with it;
+/// one that did (its send was attempted) stays as the user wrote it. An unknown key is `false`.
+#[tokio::test(start_paused = true)]
+async fn a_discarded_pending_send_leaves_the_outbox_and_the_store_and_is_never_sent() {
+    let file = store_file("discard");
+    let server = TestServer::start(vec![
+        Reply::status(503, "text/plain", b"down"),
+        Reply::status(503, "text/plain", b"still down"),
+    ])
+    .await;
+    let store = open_store(&file);
+    // Offline as the host says: no automatic attempt while the test looks.
+    let network = agentui_agui::transport::Connectivity::new();
+    network.set_online(false);
+    let transport = agentui_agui::transport::TransportOptions {
+        connectivity: network.clone(),
+        ..agentui_agui::transport::TransportOptions::default()
+    };
+    let options = SessionOptions { thread_id: Some("t".into()), transport, ..SessionOptions::default() };
+    let session = ConversationSession::connect(&server.url("/agent"), &[], options).unwrap();
+    let conv = Conversation::open(session, &store, &server.url("/agent"), tokio::runtime::Handle::current()).unwrap();
+    conv.send_message("first".into()).await.unwrap_err();
+    // Its turn never comes: the first is tried again, in vain, and the second waits behind it.
+    conv.send_message("second".into()).await.unwrap_err();
+    let pending = conv.snapshot().pending_sends;
+    assert_eq!(pending.len(), 2);
+    let (first, second) = (pending[0].key.clone(), pending[1].key.clone());
+    let texts =
+        |c: &Conversation| c.snapshot().messages.iter().filter_map(|m| m.text().map(str::to_owned)).collect::<Vec<_>>();
+    assert_eq!(texts(&conv), ["first"], "only the attempted message joined");
+
+    let mut sub = conv.subscribe();
+    assert!(conv.discard_pending(&second).await.unwrap());
+    let pending = conv.snapshot().pending_sends;
+    assert_eq!(pending.iter().map(|p| p.key.as_str()).collect::<Vec<_>>(), [first.as_str()]);
+    assert_eq!(texts(&conv), ["first"], "the unsent message is gone");
+    let mut told = None;
+    while let Ok(Some(item)) = tokio::time::timeout(Duration::from_secs(1), sub.recv()).await {
+        if let Observed::Delta(ConversationDelta::PendingSends(p)) = item {
+            told = Some(p.len());
+            break;
+        }
+    }
+    assert_eq!(told, Some(1), "observers get the new pending list");
+    assert!(!conv.discard_pending(&second).await.unwrap(), "nothing waits under it any more");
+    assert!(!conv.discard_pending("no-such-key").await.unwrap());
+
+    assert!(conv.discard_pending(&first).await.unwrap());
+    assert!(conv.snapshot().pending_sends.is_empty());
+    assert_eq!(texts(&conv), ["first"], "a message already in the conversation stays");
+    store.flush();
+    assert!(store.load("t").unwrap().unwrap().outbox.is_empty(), "the stored rows are gone");
+
+    network.set_online(true);
+    tokio::time::sleep(Duration::from_secs(600)).await;
+    assert_eq!(server.requests().len(), 2, "nothing is sent for a discarded entry");
+    assert!(conv.retry_pending().await.unwrap().is_none());
+}

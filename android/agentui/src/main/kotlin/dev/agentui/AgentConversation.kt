@@ -208,10 +208,19 @@ class AgentConversation private constructor(
 
     /**
      * Delivers the messages and actions waiting for the agent ([pendingSends]) now, e.g. when
-     * the network is back; null when nothing waited. The conversation also retries on its own,
-     * less often each time an attempt fails.
+     * the network is back or the user signed in again; null when nothing waited. The
+     * conversation also retries on its own, less often each time an attempt fails, except a send
+     * the agent refused the credentials of ([PendingReason.UNAUTHORIZED]).
      */
     suspend fun retryPending(): RunSummary? = settled { native.retryPending() }?.toSummary()
+
+    /**
+     * Drops the message or action waiting for the agent under [key] (a [PendingSend.key]) and
+     * its stored row: it is never sent, and [pendingSends] updates. A message that had not joined
+     * [messages] yet is gone with it; one that had (a send was attempted) stays there. False when
+     * nothing waits under [key]: it was delivered (or discarded) meanwhile, or never queued.
+     */
+    suspend fun discardPending(key: String): Boolean = settled { native.discardPending(key) }
 
     /** [send] in this conversation's own scope: the run outlives the caller's scope. */
     fun sendAsync(text: String): Deferred<RunSummary> = scope.async { send(text) }

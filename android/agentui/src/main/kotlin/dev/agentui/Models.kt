@@ -19,6 +19,7 @@ import dev.agentui.core.markdown.MdBlock
 import dev.agentui.core.runtime.ActionResult as CoreActionResult
 import dev.agentui.core.runtime.ConversationPage as CorePage
 import dev.agentui.core.runtime.ConversationSummary as CoreSummary
+import dev.agentui.core.runtime.PendingReason as CorePendingReason
 import dev.agentui.core.runtime.PendingSend as CorePendingSend
 import dev.agentui.core.runtime.PendingSendKind as CorePendingKind
 import dev.agentui.core.runtime.RunPhase as CorePhase
@@ -300,13 +301,31 @@ sealed interface PendingSendKind {
     data class Action(val surfaceId: String, val actionName: String) : PendingSendKind
 }
 
+/** Why a [PendingSend] waits. */
+enum class PendingReason {
+    /** Not tried yet, or the agent could not be reached: sent again automatically (when the network is back, or on a timer). */
+    UNREACHED,
+    /**
+     * The agent refused the credentials (HTTP 401): not sent again automatically. It goes with
+     * [AgentConversation.retryPending] (after the user signed in again) or the next message sent.
+     */
+    UNAUTHORIZED,
+}
+
 /**
  * A message or action the agent has not received yet. [attempts] counts the attempts that could
  * not reach the agent (0 while the first is under way). Delivered once, in call order:
- * automatically, or at once by [AgentConversation.retryPending]. [key] goes with every attempt
- * as `forwardedProps.agentuiIdempotencyKey`.
+ * automatically (unless [reason] is [PendingReason.UNAUTHORIZED]), or at once by
+ * [AgentConversation.retryPending]; dropped by [AgentConversation.discardPending]. [key] goes
+ * with every attempt as `forwardedProps.agentuiIdempotencyKey`.
  */
-data class PendingSend(val key: String, val kind: PendingSendKind, val attempts: Int, val lastError: String?)
+data class PendingSend(
+    val key: String,
+    val kind: PendingSendKind,
+    val attempts: Int,
+    val lastError: String?,
+    val reason: PendingReason = PendingReason.UNREACHED,
+)
 
 /** One stored conversation, as [AgentRuntime.conversations] lists it. Times are epoch milliseconds. */
 data class ConversationSummary(
@@ -494,6 +513,10 @@ internal fun CorePendingSend.toPending() = PendingSend(
     },
     attempts = attempts.toInt(),
     lastError = lastError,
+    reason = when (reason) {
+        CorePendingReason.UNREACHED -> PendingReason.UNREACHED
+        CorePendingReason.UNAUTHORIZED -> PendingReason.UNAUTHORIZED
+    },
 )
 
 internal fun CoreSummary.toSummary() = ConversationSummary(

@@ -188,4 +188,26 @@ class ConversationStoreTest {
             assertEquals(0, runtime.conversations().conversations.single().pendingSends)
         }
     }
+
+    @Test
+    fun `discardPending drops a waiting message and its stored row`(): Unit = runBlocking {
+        val unreachable = ServerSocket(0).use { "http://127.0.0.1:${it.localPort}/agent" }
+        AgentRuntime(storeFile).use { runtime ->
+            runtime.connect(unreachable, options = AgentOptions(threadId = "discard"), dispatcher = main.dispatcher).use { conversation ->
+                assertFailsWith<ConversationException.Network> { conversation.send("never mind") }
+                val pending = conversation.pendingSends.awaitValue { (it.singleOrNull()?.attempts ?: 0) >= 1 }.single()
+                assertEquals(PendingReason.UNREACHED, pending.reason, "unreachable: retried on its own")
+                assertEquals(1, runtime.conversations().conversations.single().pendingSends)
+
+                assertTrue(conversation.discardPending(pending.key))
+                conversation.pendingSends.awaitValue { it.isEmpty() }
+                assertFalse(conversation.discardPending(pending.key), "nothing waits under it any more")
+                assertFalse(conversation.discardPending("no-such-key"))
+                val message = conversation.messages.value.single()
+                assertEquals("never mind", message.text, "a message already in the conversation stays")
+                assertFalse(message.isPending)
+            }
+            assertEquals(0, runtime.conversations().conversations.single().pendingSends, "the stored row is gone")
+        }
+    }
 }
