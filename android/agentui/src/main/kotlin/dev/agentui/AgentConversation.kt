@@ -119,6 +119,13 @@ class AgentConversation private constructor(
     private val items = ArrayList<ChatMessage>()
     private val toolCallList = ArrayList<ToolCallUpdate>()
 
+    /**
+     * Streamed pieces of the batch being applied, joined per text before they are copied into
+     * their item once: appending each piece to the item's String would copy the whole text per
+     * piece, quadratic over a long answer.
+     */
+    private val appended = LinkedHashMap<AppendTarget, StringBuilder>()
+
     /** Whole-state batches applied: the first, then one per resync after falling behind (for tests). */
     @Volatile
     internal var snapshotsApplied = 0
@@ -348,7 +355,24 @@ class AgentConversation private constructor(
     internal fun apply(batch: ViewBatch) {
         if (batch.reset) snapshotsApplied++
         if (batch.messages.isNotEmpty()) {
-            for (diff in batch.messages) applyMessage(diff)
+            try {
+                for (diff in batch.messages) {
+                    when (diff) {
+                        is MessageDiff.AppendText -> append(AppendTarget(diff.index.toInt(), null), diff.text)
+                        is MessageDiff.AppendArguments ->
+                            append(AppendTarget(diff.index.toInt(), diff.call.toInt()), diff.text)
+                        else -> {
+                            // In order: this diff may replace or move an item that has pieces waiting.
+                            flushAppended()
+                            applyMessage(diff)
+                        }
+                    }
+                }
+                flushAppended()
+            } finally {
+                // Pieces of a batch that could not be applied never reach a later one.
+                appended.clear()
+            }
             _messages.value = items.toList()
         }
         if (batch.toolCalls.isNotEmpty()) {
@@ -397,21 +421,8 @@ class AgentConversation private constructor(
             }
             is MessageDiff.Insert -> items.add(diff.index.toInt(), diff.item.toChat())
             is MessageDiff.Set -> items[diff.index.toInt()] = diff.item.toChat()
-            is MessageDiff.AppendText -> {
-                val at = diff.index.toInt()
-                items[at] = items[at].let { it.copy(text = it.text + diff.text) }
-            }
-            is MessageDiff.AppendArguments -> {
-                val at = diff.index.toInt()
-                val call = diff.call.toInt()
-                items[at] = items[at].let { message ->
-                    message.copy(
-                        toolCalls = message.toolCalls.mapIndexed { i, it ->
-                            if (i == call) it.copy(argumentsJson = it.argumentsJson + diff.text) else it
-                        },
-                    )
-                }
-            }
+            // Joined by apply() first (append, flushAppended).
+            is MessageDiff.AppendText, is MessageDiff.AppendArguments -> Unit
             is MessageDiff.Marks -> {
                 val at = diff.index.toInt()
                 items[at] = items[at].copy(localOnly = diff.localOnly?.toLocalOnly(), isPending = diff.pending)
@@ -426,6 +437,30 @@ class AgentConversation private constructor(
             }
         }
     }
+
+    private fun append(target: AppendTarget, piece: String) {
+        appended.getOrPut(target) { StringBuilder() }.append(piece)
+    }
+
+    /** Copies the joined pieces into their items: one copy of each streamed text per batch. */
+    private fun flushAppended() {
+        if (appended.isEmpty()) return
+        for ((target, pieces) in appended) {
+            val message = items[target.at]
+            items[target.at] = when (val call = target.call) {
+                null -> message.copy(text = message.text + pieces)
+                else -> message.copy(
+                    toolCalls = message.toolCalls.mapIndexed { i, it ->
+                        if (i == call) it.copy(argumentsJson = it.argumentsJson + pieces) else it
+                    },
+                )
+            }
+        }
+        appended.clear()
+    }
+
+    /** Where streamed pieces go: the text of item [at], or the arguments of its tool call [call]. */
+    private data class AppendTarget(val at: Int, val call: Int?)
 
     companion object {
         private const val EVENT_BUFFER = 256

@@ -1,6 +1,7 @@
 package dev.agentui
 
 import dev.agentui.core.ConversationException
+import dev.agentui.core.adapterCaseBatches
 import dev.agentui.core.failNextViewBatchForTests
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.async
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.Timeout
+import java.lang.management.ManagementFactory
 import java.net.ServerSocket
 import java.util.Collections
 import java.util.concurrent.TimeUnit
@@ -24,7 +26,7 @@ import kotlin.test.assertTrue
 
 /**
  * How the layer's flows take failures: an internal error of the core while they are updated,
- * and a call that fails. Swift: ViewFailureTests.
+ * a call that fails, and what a long stream costs them. Swift: ViewFailureTests.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ViewFailureTest {
@@ -97,6 +99,43 @@ class ViewFailureTest {
             assertIs<RunPhase.Failed>(phase, "the phase shown as the error is caught")
             assertEquals(1, pending.size, "the message waits for the agent: $pending")
             assertEquals(1, pending.single().attempts, "its failed attempt is counted: $pending")
+        }
+    }
+
+    @Test
+    fun `streamed pieces of one batch are copied into their message once, not once a piece`(): Unit = runBlocking {
+        // Two messages stream at once, their pieces interleaved in one batch (the core joins only
+        // pieces in a row). Appending each piece to the message's text would copy the text per
+        // piece: 2 x 2,000 pieces of 50 characters allocate about 200 MB that way.
+        val pieces = 2_000
+        val piece = "0123456789".repeat(5)
+        val deltas = (0 until pieces).flatMap {
+            listOf("a1", "a2").map { id -> """{"TextAppended": {"message_id": "$id", "delta": "$piece"}}""" }
+        }
+        val case = """{"deltas": [
+            {"MessageAdded": {"id": "a1", "role": "assistant", "content": ""}},
+            {"MessageAdded": {"id": "a2", "role": "assistant", "content": ""}},
+            ${deltas.joinToString(",\n")}
+        ]}"""
+        Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = main.dispatcher, options = AgentOptions(chatMarkdown = false)).use {
+                conversation ->
+            withTimeout(WAIT_MS) { while (conversation.snapshotsApplied < 1) delay(5) }
+            val batches = adapterCaseBatches(case)
+            val appends = batches.flatMap { it.messages }.count { it is dev.agentui.core.runtime.MessageDiff.AppendText }
+            assertTrue(appends >= 2 * pieces - 2, "the batch holds the pieces apart: $appends appends")
+            val threads = ManagementFactory.getThreadMXBean() as com.sun.management.ThreadMXBean
+            val allocated = withContext(main.dispatcher) {
+                val thread = Thread.currentThread().id
+                val before = threads.getThreadAllocatedBytes(thread)
+                batches.forEach(conversation::apply)
+                threads.getThreadAllocatedBytes(thread) - before
+            }
+            val texts = conversation.messages.value.map { it.text }
+            assertEquals(listOf(piece.repeat(pieces), piece.repeat(pieces)), texts)
+            // Linear: the pieces' builders and one copy of each text (2 x 100,000 characters), a
+            // few times over for the builders' growth; per piece it would be 1,000 times this.
+            val textBytes = 2L * pieces * piece.length
+            assertTrue(allocated < 10 * textBytes, "applying allocated $allocated bytes for $textBytes of text")
         }
     }
 }
