@@ -135,6 +135,7 @@ class ViewFailureTest {
             // Linear: the pieces' builders and one copy of each text (2 x 100,000 characters), a
             // few times over for the builders' growth; per piece it would be 1,000 times this.
             val textBytes = 2L * pieces * piece.length
+            println("applying ${2 * pieces} interleaved pieces ($textBytes bytes of text) allocated $allocated bytes")
             assertTrue(allocated < 10 * textBytes, "applying allocated $allocated bytes for $textBytes of text")
         }
     }
