@@ -196,6 +196,19 @@ public struct ClientToolFailure: Error {
     public init(_ detail: String) { self.detail = detail }
 }
 
+/// A call an `AgentRuntime` cannot make as it was created (Kotlin's layer throws an
+/// `IllegalStateException` for the same calls).
+public enum AgentRuntimeError: Error, Equatable, CustomStringConvertible {
+    /// The call needs a store file: create the runtime with `AgentRuntime(storeURL:)`.
+    case noStoreFile
+
+    public var description: String {
+        switch self {
+        case .noStoreFile: return "this AgentRuntime has no store file: create it with AgentRuntime(storeURL:)"
+        }
+    }
+}
+
 /// Owns one native runtime (one tokio runtime). Close it when the app no longer talks to agents.
 ///
 /// With a store file (`init(storeURL:)`) every conversation is kept in it (SQLite) and survives
@@ -287,7 +300,7 @@ public final class AgentRuntime {
         options: AgentOptions = AgentOptions(),
         headerProvider: HeaderProvider? = nil
     ) async throws -> AgentConversation {
-        let store = requireStore()
+        let store = try requireStore()
         var restoring = options
         restoring.threadId = threadId
         let (native, resumed) = (self.native, restoring.toNative())
@@ -300,7 +313,7 @@ public final class AgentRuntime {
     /// Stored conversations, most recently written first, `limit` per page (at least 1); pass the
     /// page's `nextCursor` as `cursor` for the next one. Needs a store file. Throws `StoreError`.
     public func conversations(limit: UInt32 = 20, cursor: String? = nil) async throws -> ConversationPage {
-        let store = requireStore()
+        let store = try requireStore()
         return try await Task.detached { try store.list(limit: limit, cursor: cursor) }.value
     }
 
@@ -308,20 +321,18 @@ public final class AgentRuntime {
     /// the copy's id; the source is untouched, and what waits for the agent stays with it.
     /// Throws `StoreError.NotFound`, or `StoreError.Exists` when `newThreadId` is taken.
     public func fork(threadId: String, newThreadId: String? = nil) async throws -> String {
-        let store = requireStore()
+        let store = try requireStore()
         return try await Task.detached { try store.fork(threadId: threadId, newThreadId: newThreadId) }.value
     }
 
     /// Deletes stored conversation `threadId`; false when there was none. Close it first if it is open.
     public func delete(threadId: String) async throws -> Bool {
-        let store = requireStore()
+        let store = try requireStore()
         return try await Task.detached { try store.delete(threadId: threadId) }.value
     }
 
-    private func requireStore() -> ConversationStore {
-        guard let store else {
-            preconditionFailure("this AgentRuntime has no store file: create it with AgentRuntime(storeURL:)")
-        }
+    private func requireStore() throws -> ConversationStore {
+        guard let store else { throw AgentRuntimeError.noStoreFile }
         return store
     }
 
@@ -368,7 +379,12 @@ public final class AgentRuntime {
 /// and the event is sent after the properties show the state of its moment. The core's bounded
 /// inbox is the only back-pressure: a main actor that falls far behind gets the whole state again.
 /// `send`, `continueRun`, `dispatchAction` and `callAgentFunction` return once the properties
-/// show the run's end.
+/// show the run's end, and throw once they show the state the failure left (its phase, what waits
+/// in `pendingSends`).
+///
+/// An internal error of the core while the properties are updated (a defect of this library)
+/// ends nothing else: the properties stop where they are, `phase` becomes `.failed` and a
+/// `.viewFailed` warning is sent; calls waiting for their run's end return.
 @MainActor
 public final class AgentConversation: ObservableObject {
     let native: Conversation
@@ -402,6 +418,8 @@ public final class AgentConversation: ObservableObject {
     private var settledUpTo: UInt64 = 0
     private var waiters: [(barrier: UInt64, done: CheckedContinuation<Void, Never>)] = []
     private var closed = false
+    /// Set when the pump has ended (closed, or stopped by an error): no barrier settles any more.
+    private var viewEnded = false
     /// Whole-state batches applied: the first, then one per resync after falling behind (for tests).
     private(set) var snapshotsApplied = 0
 
@@ -423,9 +441,19 @@ public final class AgentConversation: ObservableObject {
         let view = self.view
         self.pump = Task { @MainActor [weak self] in
             var lastBatch = DispatchTime.now().uptimeNanoseconds
+            // Whatever ends the pump, nothing will show a caller's run end any more: release them.
+            defer { self?.pumpEnded() }
             while !Task.isCancelled {
                 // A suspend call into the core: nothing waits on a thread while nothing changes.
-                guard let batch = (try? await view.nextBatch()) ?? nil, let self else { return }
+                let next: ViewBatch?
+                do {
+                    next = try await view.nextBatch()
+                } catch {
+                    // An internal error of the core: said, never swallowed (the UI would freeze).
+                    self?.viewFailed(error)
+                    return
+                }
+                guard let batch = next, let self else { return }
                 self.apply(batch)
                 let now = DispatchTime.now().uptimeNanoseconds
                 let since = now - min(lastBatch, now)
@@ -435,6 +463,34 @@ public final class AgentConversation: ObservableObject {
                 }
             }
         }
+    }
+
+    /// How a failed phase and warning of a stopped view begin (the same text as Kotlin's).
+    static let viewFailedPrefix = "the view stopped on an internal error: "
+
+    /// The properties stop where they are and say why: a failed phase (final) and a warning.
+    private func viewFailed(_ error: Error) {
+        guard !closed else { return }
+        let detail: String
+        if let failure = error as? ConversationError, case .Internal(let text) = failure {
+            detail = text
+        } else {
+            detail = String(describing: error)
+        }
+        let message = Self.viewFailedPrefix + detail
+        phase = .failed(error: message)
+        warningSubject.send(SessionWarning(kind: .viewFailed, message: message))
+    }
+
+    private func pumpEnded() {
+        viewEnded = true
+        releaseWaiters()
+    }
+
+    private func releaseWaiters() {
+        let waiting = waiters
+        waiters = []
+        waiting.forEach { $0.done.resume() }
     }
 
     /// The pump's wait for the rest of a frame; `endFrameWait` cuts it short.
@@ -591,16 +647,30 @@ public final class AgentConversation: ObservableObject {
         pump = nil
         endFrameWait()
         // Releases callers of send() that wait for their run's end to show.
-        let waiting = waiters
-        waiters = []
-        waiting.forEach { $0.done.resume() }
+        releaseWaiters()
     }
 
     /// Runs `call`, then waits until the properties show everything the core published before
-    /// it returned: a barrier queued behind it, settled by a later batch.
+    /// it returned or threw: a caller that catches the error reads the phase and the pending
+    /// sends the failure left, not older ones.
     private func settled<T>(_ call: () async throws -> T) async throws -> T {
-        let result = try await call()
-        guard !closed else { return result }
+        let result: T
+        do {
+            result = try await call()
+        } catch let cancelled as CancellationError {
+            throw cancelled
+        } catch {
+            await awaitShown()
+            throw error
+        }
+        await awaitShown()
+        return result
+    }
+
+    /// Waits until the properties show everything the core published before this call: a
+    /// barrier queued behind it, settled by a later batch.
+    private func awaitShown() async {
+        guard !closed, !viewEnded else { return }
         let barrier = view.barrier()
         endFrameWait()
         if settledUpTo < barrier {
@@ -608,7 +678,6 @@ public final class AgentConversation: ObservableObject {
                 waiters.append((barrier, done))
             }
         }
-        return result
     }
 
     /// The one place the properties change: one batch, applied and published, then its event.

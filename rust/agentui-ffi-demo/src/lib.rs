@@ -1,5 +1,5 @@
-//! Host-test helpers of the bindings: the scripted demo agent in process, and a deliberate panic
-//! to show panics arrive as exceptions. Linked into `agentui-ffi`'s library by its `demo-agent`
+//! Host-test helpers of the bindings: the scripted demo agent in process, a deliberate panic to
+//! show panics arrive as exceptions, and a fault in a view subscription's next batch. Linked into `agentui-ffi`'s library by its `demo-agent`
 //! feature (never in a phone build); its own UniFFI namespace (Kotlin `dev.agentui.core.demo`).
 
 uniffi::setup_scaffolding!();
@@ -120,6 +120,30 @@ pub fn demo_loyalty_catalog_id() -> String {
 #[uniffi::export]
 pub fn panic_for_tests(message: String) {
     panic!("{message}");
+}
+
+/// Conversations (by thread id) whose view subscription panics once its next batch is ready.
+static VIEW_FAULTS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Makes the next batch the view subscriptions of conversation `thread_id` read a panic, which
+/// the bindings return as `ConversationError::Internal`: the platform layers' tests see how
+/// their pump takes an internal error of the core. Once: the fault is used up by the read.
+/// (Exported by `agentui-ffi` itself, so that Swift, which leaves this namespace out, has it.)
+pub fn fail_next_view_batch_for_tests(thread_id: String) {
+    VIEW_FAULTS.lock().unwrap_or_else(|p| p.into_inner()).push(thread_id);
+}
+
+/// Called by `agentui-ffi`'s view subscription after each batch it read: panics when
+/// [`fail_next_view_batch_for_tests`] armed a fault for `thread_id`.
+pub fn view_batch_probe(thread_id: &str) {
+    let armed = {
+        let mut faults = VIEW_FAULTS.lock().unwrap_or_else(|p| p.into_inner());
+        let at = faults.iter().position(|armed| armed == thread_id);
+        at.map(|at| faults.swap_remove(at)).is_some()
+    };
+    if armed {
+        panic!("view fault injected for tests (thread {thread_id})");
+    }
 }
 
 /// The demo agent behind HTTPS, for the host tests of TLS trust: its certificate (for

@@ -36,32 +36,45 @@ pub struct ValueWrite {
 /// callback. Everything that changed since the last batch arrives joined in the next one (see
 /// `agentui_runtime::view`). Dropping it, or `close()`, unsubscribes.
 #[derive(Debug, uniffi::Object)]
-pub struct ViewSubscription(agentui_runtime::ViewSubscription);
+pub struct ViewSubscription {
+    inner: agentui_runtime::ViewSubscription,
+    /// The conversation's thread id, which the host tests' fault probe names (`demo-agent` only).
+    #[cfg(feature = "demo-agent")]
+    thread_id: String,
+}
 
 #[uniffi::export]
 impl ViewSubscription {
     /// The next batch: the whole state first (and after falling behind), then what changed; it
     /// waits while nothing changed. `None` once the conversation or this subscription is closed.
     pub async fn next_batch(&self) -> Result<Option<ViewBatch>, ConversationError> {
-        NoPanic(Box::pin(self.0.next_batch())).await
+        NoPanic(Box::pin(async {
+            let batch = self.inner.next_batch().await;
+            // Host tests only: a panic here is how the platforms' tests reach their pump's
+            // handling of an internal error (agentui_ffi_demo::fail_next_view_batch_for_tests).
+            #[cfg(feature = "demo-agent")]
+            agentui_ffi_demo::view_batch_probe(&self.thread_id);
+            batch
+        }))
+        .await
     }
 
     /// A number that a later batch's `settled` reaches once every change published before this
     /// call is in the batches read.
     pub fn barrier(&self) -> u64 {
-        self.0.barrier()
+        self.inner.barrier()
     }
 
     /// The next batch is the whole state again (what is queued is dropped): for a reader that
     /// could not apply a batch, instead of going on wrong.
     pub fn resync(&self) {
-        self.0.resync();
+        self.inner.resync();
     }
 
     /// Ends the subscription: what is queued is still read, then `next_batch` gives `None`.
     /// (Not `close`: the generated Kotlin object's `close()` frees it.)
     pub fn unsubscribe(&self) {
-        self.0.close();
+        self.inner.close();
     }
 }
 
@@ -82,6 +95,15 @@ pub fn adapter_case_batches(case_json: String) -> Result<Vec<ViewBatch>, Convers
         None => Vec::new(),
     };
     Ok(agentui_runtime::view::replay(snapshot, &deltas))
+}
+
+/// The next batch the view subscriptions of conversation `thread_id` read is an `Internal`
+/// error (a panic, contained as any other): how the platforms' tests reach their pump's handling
+/// of an internal error. Once. Host test builds only.
+#[cfg(feature = "demo-agent")]
+#[uniffi::export]
+pub fn fail_next_view_batch_for_tests(thread_id: String) {
+    agentui_ffi_demo::fail_next_view_batch_for_tests(thread_id);
 }
 
 /// One surface's diffs, pulled: a `Reset` first (and after falling behind; an empty one when the
@@ -328,7 +350,11 @@ impl Conversation {
 
     /// What a UI shows, pulled a batch at a time (see `ViewSubscription`).
     pub fn subscribe_view(&self) -> Arc<ViewSubscription> {
-        Arc::new(ViewSubscription(self.inner.subscribe_view()))
+        Arc::new(ViewSubscription {
+            inner: self.inner.subscribe_view(),
+            #[cfg(feature = "demo-agent")]
+            thread_id: self.inner.thread_id().to_owned(),
+        })
     }
 
     /// One surface's diffs, pulled (see `SurfaceFeed`). `UnknownSurface` if there is none.

@@ -129,6 +129,10 @@ pub enum SessionWarningKind {
     Undelivered,
     /// The run's stream broke and was resumed from its last event id: nothing was lost.
     StreamResumed,
+    /// The platform layer's view of the conversation stopped on an internal error of this
+    /// library: its state no longer changes and its phase shows `Failed`. Sent by the Kotlin and
+    /// Swift layers, never by the core; open the conversation again to go on.
+    ViewFailed,
 }
 
 /// A non-fatal observation.

@@ -264,6 +264,20 @@ async fn an_unsubscribed_view_ends_after_what_was_queued() {
     assert_eq!(tokio::time::timeout(LIMIT, view.next_batch()).await.unwrap().unwrap(), None);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_armed_view_fault_is_an_internal_error_once() {
+    // The probe the Kotlin and Swift tests use to reach their pump's handling of an internal error.
+    let f = fixture();
+    let view = f.conversation.subscribe_view();
+    agentui_ffi::demo::fail_next_view_batch_for_tests(f.conversation.thread_id());
+    let failed = tokio::time::timeout(LIMIT, view.next_batch()).await.unwrap();
+    assert!(matches!(failed, Err(ConversationError::Internal { .. })), "{failed:?}");
+    // Used up: the view reads on.
+    tokio::time::timeout(LIMIT, f.conversation.send_message("hello".into())).await.unwrap().unwrap();
+    let batch = tokio::time::timeout(LIMIT, view.next_batch()).await.unwrap();
+    assert!(matches!(batch, Ok(Some(_))), "{batch:?}");
+}
+
 #[test]
 fn runtime_threads_are_named_and_counted() {
     let runtime = Runtime::with_worker_threads(1).unwrap();

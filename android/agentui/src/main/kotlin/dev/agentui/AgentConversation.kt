@@ -1,6 +1,7 @@
 package dev.agentui
 
 import dev.agentui.core.Conversation
+import dev.agentui.core.ConversationException
 import dev.agentui.core.ValueWrite
 import dev.agentui.core.ViewSubscription
 import dev.agentui.core.runtime.ChatItem
@@ -8,6 +9,7 @@ import dev.agentui.core.runtime.MessageDiff
 import dev.agentui.core.runtime.ToolCallDiff
 import dev.agentui.core.runtime.ViewBatch
 import dev.agentui.core.runtime.ViewEvent
+import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.CoroutineStart
 import kotlinx.coroutines.CoroutineScope
@@ -43,7 +45,12 @@ import java.util.concurrent.atomic.AtomicBoolean
  * most once a frame; a batch that carries an event ends there, and the event is emitted after
  * the flows show the state of its moment. The core's bounded inbox is the only back-pressure: a
  * main thread that falls far behind gets the whole state again, never unbounded memory.
- * [send], [continueRun], [dispatchAction] and [callAgentFunction] return once the flows show the run's end.
+ * [send], [continueRun], [dispatchAction] and [callAgentFunction] return once the flows show the run's end,
+ * and throw once the flows show the state the failure left (its phase, what waits in [pendingSends]).
+ *
+ * An internal error of the core while the flows are updated (a defect of this library) never
+ * reaches the app's thread: the flows stop where they are, [phase] becomes [RunPhase.Failed] and a
+ * [SessionWarningKind.VIEW_FAILED] warning is emitted; calls waiting for their run's end return.
  *
  * Surfaces are listed in [surfaces]; their nodes are observed one surface at a time with
  * [surfaceDiffs] (the Compose renderer does this), so a node change costs what it changed.
@@ -72,6 +79,8 @@ class AgentConversation private constructor(
     private val settledUpTo = MutableStateFlow(0uL)
     /** Wakes the apply coroutine from its once-a-frame wait: someone waits for a barrier. */
     private val wake = Channel<Unit>(Channel.CONFLATED)
+    /** Set when the apply coroutine has ended (closed, or stopped by an error): no barrier settles any more. */
+    private val viewEnded = AtomicBoolean(false)
 
     /**
      * The messages in conversation order; streamed text updates its message in place. A message
@@ -110,6 +119,13 @@ class AgentConversation private constructor(
     private val items = ArrayList<ChatMessage>()
     private val toolCallList = ArrayList<ToolCallUpdate>()
 
+    /**
+     * Streamed pieces of the batch being applied, joined per text before they are copied into
+     * their item once: appending each piece to the item's String would copy the whole text per
+     * piece, quadratic over a long answer.
+     */
+    private val appended = LinkedHashMap<AppendTarget, StringBuilder>()
+
     /** Whole-state batches applied: the first, then one per resync after falling behind (for tests). */
     @Volatile
     internal var snapshotsApplied = 0
@@ -120,28 +136,50 @@ class AgentConversation private constructor(
         // comes first; nothing else frees it, so no call can reach a freed object.
         scope.launch(start = CoroutineStart.ATOMIC) {
             try {
-                var lastPublish = 0L
-                while (true) {
-                    // A suspend call into the core: no thread waits while nothing changes.
-                    val batch = view.nextBatch() ?: break
-                    try {
-                        apply(batch)
-                    } catch (inconsistent: IndexOutOfBoundsException) {
-                        // A diff for a position this list does not have would be a core defect:
-                        // start again from the whole state rather than show a wrong list or crash.
-                        view.resync()
-                    }
-                    // While the agent streams, ask again at most once a frame: what arrives
-                    // meanwhile is joined into the next batch, and each publish copies the lists once.
-                    // A caller of send() waiting for its run's end cuts the wait short.
-                    val wait = PUBLISH_INTERVAL_NS - (System.nanoTime() - lastPublish)
-                    lastPublish = System.nanoTime()
-                    if (wait > 0 && batch.event == null) withTimeoutOrNull(wait / 1_000_000 + 1) { wake.receive() }
-                }
+                pump()
+            } catch (cancelled: CancellationException) {
+                throw cancelled
+            } catch (failure: Exception) {
+                // An internal error of the core (or a defect here). Thrown on, it would reach the
+                // dispatcher thread's uncaught-exception handler, which ends the app on Android.
+                if (!closed.get()) viewFailed(failure)
             } finally {
+                viewEnded.set(true)
+                // Releases every caller waiting for its run's end to show: nothing will show it now.
+                settledUpTo.value = ULong.MAX_VALUE
                 view.destroy()
             }
         }
+    }
+
+    /** Pulls and applies batches until the subscription ends. */
+    private suspend fun pump() {
+        var lastPublish = 0L
+        while (true) {
+            // A suspend call into the core: no thread waits while nothing changes.
+            val batch = view.nextBatch() ?: break
+            try {
+                apply(batch)
+            } catch (inconsistent: IndexOutOfBoundsException) {
+                // A diff for a position this list does not have would be a core defect:
+                // start again from the whole state rather than show a wrong list or crash.
+                view.resync()
+            }
+            // While the agent streams, ask again at most once a frame: what arrives
+            // meanwhile is joined into the next batch, and each publish copies the lists once.
+            // A caller of send() waiting for its run's end cuts the wait short.
+            val wait = PUBLISH_INTERVAL_NS - (System.nanoTime() - lastPublish)
+            lastPublish = System.nanoTime()
+            if (wait > 0 && batch.event == null) withTimeoutOrNull(wait / 1_000_000 + 1) { wake.receive() }
+        }
+    }
+
+    /** The flows stop where they are and say why: a failed phase (final) and a warning. */
+    private fun viewFailed(failure: Exception) {
+        val detail = (failure as? ConversationException.Internal)?.detail ?: failure.toString()
+        val message = "$VIEW_FAILED_PREFIX$detail"
+        _phase.value = RunPhase.Failed(message)
+        _warnings.tryEmit(SessionWarning(SessionWarningKind.VIEW_FAILED, message))
     }
 
     /** The last phase of tool call [id], null if there is none. */
@@ -276,7 +314,11 @@ class AgentConversation private constructor(
     /** Cancels the run in flight, the subscriptions and the apply coroutine; flows keep their last values. */
     override fun close() {
         if (!closed.compareAndSet(false, true)) return
-        view.unsubscribe()
+        try {
+            view.unsubscribe()
+        } catch (ended: IllegalStateException) {
+            // The apply coroutine ended on an error and freed the subscription already.
+        }
         scope.cancel()
         // Releases a caller of send() that waits for its run's end to show.
         settledUpTo.value = ULong.MAX_VALUE
@@ -284,14 +326,35 @@ class AgentConversation private constructor(
         native.close()
     }
 
-    /** Runs [call], then waits until the flows show everything the core published before it returned. */
+    /**
+     * Runs [call], then waits until the flows show everything the core published before it
+     * returned or threw: a caller that catches the error reads the phase and the pending sends
+     * the failure left, not older ones.
+     */
     private suspend fun <T> settled(call: suspend () -> T): T {
-        val result = call()
-        if (closed.get()) return result
-        val barrier = view.barrier()
-        wake.trySend(Unit)
-        settledUpTo.first { it >= barrier || closed.get() }
+        val result = try {
+            call()
+        } catch (cancelled: CancellationException) {
+            throw cancelled
+        } catch (failure: Exception) {
+            awaitShown()
+            throw failure
+        }
+        awaitShown()
         return result
+    }
+
+    /** Waits until the flows show everything the core published before this call. */
+    private suspend fun awaitShown() {
+        if (closed.get() || viewEnded.get()) return
+        val barrier = try {
+            view.barrier()
+        } catch (ended: IllegalStateException) {
+            // The apply coroutine ended and freed the subscription since the check above.
+            return
+        }
+        wake.trySend(Unit)
+        settledUpTo.first { it >= barrier }
     }
 
     /**
@@ -301,7 +364,24 @@ class AgentConversation private constructor(
     internal fun apply(batch: ViewBatch) {
         if (batch.reset) snapshotsApplied++
         if (batch.messages.isNotEmpty()) {
-            for (diff in batch.messages) applyMessage(diff)
+            try {
+                for (diff in batch.messages) {
+                    when (diff) {
+                        is MessageDiff.AppendText -> append(AppendTarget(diff.index.toInt(), null), diff.text)
+                        is MessageDiff.AppendArguments ->
+                            append(AppendTarget(diff.index.toInt(), diff.call.toInt()), diff.text)
+                        else -> {
+                            // In order: this diff may replace or move an item that has pieces waiting.
+                            flushAppended()
+                            applyMessage(diff)
+                        }
+                    }
+                }
+                flushAppended()
+            } finally {
+                // Pieces of a batch that could not be applied never reach a later one.
+                appended.clear()
+            }
             _messages.value = items.toList()
         }
         if (batch.toolCalls.isNotEmpty()) {
@@ -350,21 +430,8 @@ class AgentConversation private constructor(
             }
             is MessageDiff.Insert -> items.add(diff.index.toInt(), diff.item.toChat())
             is MessageDiff.Set -> items[diff.index.toInt()] = diff.item.toChat()
-            is MessageDiff.AppendText -> {
-                val at = diff.index.toInt()
-                items[at] = items[at].let { it.copy(text = it.text + diff.text) }
-            }
-            is MessageDiff.AppendArguments -> {
-                val at = diff.index.toInt()
-                val call = diff.call.toInt()
-                items[at] = items[at].let { message ->
-                    message.copy(
-                        toolCalls = message.toolCalls.mapIndexed { i, it ->
-                            if (i == call) it.copy(argumentsJson = it.argumentsJson + diff.text) else it
-                        },
-                    )
-                }
-            }
+            // Joined by apply() first (append, flushAppended).
+            is MessageDiff.AppendText, is MessageDiff.AppendArguments -> Unit
             is MessageDiff.Marks -> {
                 val at = diff.index.toInt()
                 items[at] = items[at].copy(localOnly = diff.localOnly?.toLocalOnly(), isPending = diff.pending)
@@ -380,8 +447,34 @@ class AgentConversation private constructor(
         }
     }
 
+    private fun append(target: AppendTarget, piece: String) {
+        appended.getOrPut(target) { StringBuilder() }.append(piece)
+    }
+
+    /** Copies the joined pieces into their items: one copy of each streamed text per batch. */
+    private fun flushAppended() {
+        if (appended.isEmpty()) return
+        for ((target, pieces) in appended) {
+            val message = items[target.at]
+            items[target.at] = when (val call = target.call) {
+                null -> message.copy(text = message.text + pieces)
+                else -> message.copy(
+                    toolCalls = message.toolCalls.mapIndexed { i, it ->
+                        if (i == call) it.copy(argumentsJson = it.argumentsJson + pieces) else it
+                    },
+                )
+            }
+        }
+        appended.clear()
+    }
+
+    /** Where streamed pieces go: the text of item [at], or the arguments of its tool call [call]. */
+    private data class AppendTarget(val at: Int, val call: Int?)
+
     companion object {
         private const val EVENT_BUFFER = 256
+        /** How a failed phase and warning of a stopped view begin (the same text as Swift's). */
+        internal const val VIEW_FAILED_PREFIX = "the view stopped on an internal error: "
         private const val PUBLISH_INTERVAL_NS = 16_000_000L
 
         /** Wraps a generated [Conversation]; [close] cancels and frees it. */

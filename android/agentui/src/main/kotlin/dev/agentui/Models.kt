@@ -262,6 +262,11 @@ enum class SessionWarningKind {
     UNDELIVERED,
     /** The run's stream broke and was resumed from its last event id; nothing was lost. */
     STREAM_RESUMED,
+    /**
+     * The conversation's flows stopped on an internal error of this library: they keep their
+     * last values, [AgentConversation.phase] shows [RunPhase.Failed]. Open the conversation again.
+     */
+    VIEW_FAILED,
 }
 
 /** A non-fatal observation. */
@@ -490,6 +495,7 @@ private fun CoreSessionWarningKind.toKind(): SessionWarningKind = when (this) {
     CoreSessionWarningKind.Store -> SessionWarningKind.STORE
     CoreSessionWarningKind.Undelivered -> SessionWarningKind.UNDELIVERED
     CoreSessionWarningKind.StreamResumed -> SessionWarningKind.STREAM_RESUMED
+    CoreSessionWarningKind.ViewFailed -> SessionWarningKind.VIEW_FAILED
 }
 
 internal fun CoreSessionWarning.toWarning() = SessionWarning(kind.toKind(), message)
