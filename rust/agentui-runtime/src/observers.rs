@@ -547,6 +547,8 @@ impl SessionListener for Observers {
                 hub.model.apply(&delta);
                 hub.publish(&delta);
             }
+            // For the agent, not the app: the run's warnings told the app already.
+            SessionUpdate::A2uiErrors(_) => {}
         }
         let woken = std::mem::take(&mut hub.woken);
         drop(hub);

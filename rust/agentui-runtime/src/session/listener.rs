@@ -10,6 +10,7 @@ use std::sync::{Arc, RwLock};
 use agentui_a2ui::{SurfaceDiff, SurfaceEvent};
 
 use super::outbox::OutboxEntry;
+use crate::a2ui_bridge::PendingForAgent;
 use crate::observe::ConversationDelta;
 // The observable vocabulary lives in `crate::observe`; these are its session-side names.
 pub use crate::observe::{RunPhase, SessionWarning, SessionWarningKind, ToolCallPhase, ToolCallUpdate};
@@ -26,6 +27,9 @@ pub enum SessionUpdate {
     /// The messages and actions waiting for the agent changed: every entry, with what its run
     /// needs (observers see them as [`ConversationDelta::PendingSends`]; a store keeps them).
     Outbox(Vec<OutboxEntry>),
+    /// The A2UI errors waiting for the agent changed: all of them (a store keeps them until a
+    /// request carrying them reached the agent).
+    A2uiErrors(PendingForAgent),
 }
 
 impl fmt::Display for SessionUpdate {
@@ -44,6 +48,9 @@ impl fmt::Display for SessionUpdate {
             },
             SessionUpdate::Surface(SurfaceEvent::Deleted { surface_id }) => write!(f, "surface {surface_id} deleted"),
             SessionUpdate::Outbox(entries) => write!(f, "waiting for the agent: {}", entries.len()),
+            SessionUpdate::A2uiErrors(pending) => {
+                write!(f, "A2UI errors waiting for the agent: {}", pending.errors.len() + pending.omitted)
+            }
         }
     }
 }

@@ -331,17 +331,28 @@ impl ConversationSession {
         let events = match opened {
             Ok(events) => events,
             Err(e) => {
-                // The request never reached the agent: the answers are still to be sent.
+                // The request never reached the agent: the answers and the A2UI errors are still
+                // to be sent, with the next request.
                 let pending = book_before.pending().to_vec();
                 lock(&self.shared.interrupts).restore(book_before);
                 if !pending.is_empty() {
                     self.shared.listeners.delta(ConversationDelta::Interrupts(pending));
                 }
+                if !pending_a2ui.is_empty() {
+                    let mut a2ui = lock(&self.shared.a2ui);
+                    a2ui.restore_pending_for_agent(pending_a2ui);
+                    self.shared.listeners.emit(SessionUpdate::A2uiErrors(a2ui.pending_for_agent().clone()));
+                }
                 let end = if e == TransportError::Cancelled { RunEnd::Cancelled } else { RunEnd::Failed(e) };
                 return (end, false);
             }
         };
-        // The agent answered: the message or action this run carries is delivered.
+        // The agent answered: the message or action this run carries is delivered, and so are
+        // the A2UI errors it carries (the store forgets them in the same batch).
+        if !pending_a2ui.is_empty() {
+            let a2ui = lock(&self.shared.a2ui);
+            self.shared.listeners.emit(SessionUpdate::A2uiErrors(a2ui.pending_for_agent().clone()));
+        }
         self.delivered();
         let conversation = self.conversation.clone();
         let mut ctx = {
@@ -509,6 +520,10 @@ impl ConversationSession {
             let outcome = a2ui.on_event(event);
             for surface_event in outcome.events {
                 self.shared.listeners.emit(SessionUpdate::Surface(surface_event));
+            }
+            if !outcome.emitted.is_empty() {
+                // Queued for the agent: a store keeps them until a request carries them.
+                self.shared.listeners.emit(SessionUpdate::A2uiErrors(a2ui.pending_for_agent().clone()));
             }
             outcome.errors
         };

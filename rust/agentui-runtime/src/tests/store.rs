@@ -202,6 +202,57 @@ async fn a_message_sent_while_the_agent_is_unreachable_waits_and_is_delivered_on
     assert!(conv.snapshot().messages.iter().any(|m| m.id == "a1"));
 }
 
+/// A2UI operations for a surface that never exists: the engine's error waits for the next run.
+fn ghost_surface_ops() -> Value {
+    json!({"type": "CUSTOM", "name": "a2ui", "value": {"a2ui_operations": [
+        {"version": "v0.9", "updateDataModel": {"surfaceId": "ghost", "path": "/x", "value": 1}}
+    ]}})
+}
+
+/// Issue 43: the A2UI errors queued for the agent were taken before the request was sent and
+/// lost when it could not be; they wait with the outbox, across the process, for the next one.
+#[tokio::test(start_paused = true)]
+async fn a2ui_errors_for_the_agent_survive_an_unsent_request_and_the_process() {
+    let file = store_file("a2ui-errors");
+    let server = TestServer::start(vec![
+        Reply::sse(&run_of("r1", vec![vec![ghost_surface_ops()]])),
+        Reply::status(503, "text/plain", b"down"),
+    ])
+    .await;
+    {
+        let store = open_store(&file);
+        let conv = open(&server, &store, "t");
+        conv.send_message("show me".into()).await.unwrap();
+        let error = conv.send_message("and now?".into()).await.unwrap_err();
+        assert!(matches!(error, SessionError::Transport(_)), "{error:?}");
+        store.flush();
+    }
+    let attempted = &server.requests()[1].body["forwardedProps"];
+    assert_eq!(attempted["a2uiErrors"][0]["error"]["surfaceId"], "ghost", "{attempted}");
+    server.push(Reply::sse(&run_of("r2", vec![text("a2", "Fixed.")])));
+
+    let store = open_store(&file);
+    let conv = open(&server, &store, "t");
+    assert!(conv.retry_pending().await.unwrap().is_some());
+    let requests = server.requests();
+    assert_eq!(requests.len(), 3);
+    let delivered = &requests[2].body;
+    assert_eq!(delivered["forwardedProps"]["a2uiErrors"], attempted["a2uiErrors"], "{delivered}");
+    let context = delivered["context"].as_array().unwrap();
+    assert!(context.iter().any(|c| c["value"].as_str().unwrap().contains("ghost")), "{context:?}");
+    // Delivered once: the next run carries none.
+    server.push(Reply::sse(&run_of("r3", vec![])));
+    conv.send_message("thanks".into()).await.unwrap();
+    assert!(server.requests()[3].body["forwardedProps"].get("a2uiErrors").is_none());
+    store.flush();
+    drop(conv);
+    let store = open_store(&file);
+    let conv = open(&server, &store, "t");
+    server.push(Reply::sse(&run_of("r4", vec![])));
+    conv.send_message("still there?".into()).await.unwrap();
+    assert!(server.requests()[4].body["forwardedProps"].get("a2uiErrors").is_none(), "not sent again after a restart");
+}
+
 #[tokio::test(start_paused = true)]
 async fn an_action_waiting_for_the_agent_survives_the_process_and_is_delivered_once() {
     let file = store_file("offline-action");
