@@ -15,7 +15,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use agentui_a2ui::A2uiError;
 use agentui_agui::transport::NetworkWait;
 use futures_util::FutureExt;
 use serde_json::{Map, Value};
@@ -197,13 +196,20 @@ struct RunRequest {
     reply: oneshot::Sender<Result<Option<RunSummary>, SessionError>>,
 }
 
+/// Runs one conversation queues behind the one in flight. A call past it fails at once with
+/// [`SessionError::RunQueueFull`] and queues nothing: a button pressed in a loop must not queue
+/// runs (and their messages) without end, and each queued run is a distinct message or action
+/// that coalescing would silently drop. An app keeps the user's intent by not offering the
+/// action again until runs end (the run phase says when).
+pub const MAX_QUEUED_RUNS: usize = 16;
+
 struct Inner {
     thread_id: String,
     /// The chat view's Markdown, from the session's options.
     markdown: Option<Arc<agentui_markdown::MarkdownOptions>>,
     shared: SharedParts,
     observers: Arc<Observers>,
-    runs: mpsc::UnboundedSender<RunRequest>,
+    runs: mpsc::Sender<RunRequest>,
     canceller: SessionCanceller,
     cancel_epoch: watch::Sender<u64>,
 }
@@ -302,7 +308,7 @@ impl Conversation {
             );
             session.add_listener(Arc::new(recorder));
         }
-        let (runs, requests) = mpsc::unbounded_channel();
+        let (runs, requests) = mpsc::channel(MAX_QUEUED_RUNS);
         let cancel_epoch = watch::Sender::new(0u64);
         let inner = Inner {
             thread_id,
@@ -330,7 +336,10 @@ impl Conversation {
         let epoch = *self.inner.cancel_epoch.borrow();
         let (reply, answer) = oneshot::channel();
         let gone = || SessionError::Internal { detail: "the conversation's actor has stopped".to_owned() };
-        self.inner.runs.send(RunRequest { kind, epoch, reply }).map_err(|_| gone())?;
+        self.inner.runs.try_send(RunRequest { kind, epoch, reply }).map_err(|e| match e {
+            mpsc::error::TrySendError::Full(_) => SessionError::RunQueueFull { limit: MAX_QUEUED_RUNS },
+            mpsc::error::TrySendError::Closed(_) => gone(),
+        })?;
         answer.await.unwrap_or_else(|_| Err(gone()))
     }
 
@@ -423,8 +432,11 @@ impl Conversation {
         }
     }
 
-    /// Writes user input into a surface's data model, at once (during a run too).
-    pub fn set_value(&self, surface_id: &str, path: &str, value: Value) -> Result<(), A2uiError> {
+    /// Writes user input into a surface's data model, at once (during a run too), on the
+    /// caller's thread. Refused by the engine: [`SessionError::A2ui`]; the session is unusable
+    /// after an internal error: [`SessionError::Internal`]; called from an app's A2UI function
+    /// while the conversation runs it: [`SessionError::Reentrant`].
+    pub fn set_value(&self, surface_id: &str, path: &str, value: Value) -> Result<(), SessionError> {
         self.inner.shared.set_value(surface_id, path, value)
     }
 
@@ -534,7 +546,7 @@ const RETRY_MAX: Duration = Duration::from_secs(60);
 /// The actor: takes the runs one at a time, in call order, until every handle is gone.
 async fn actor(
     mut session: ConversationSession,
-    mut requests: mpsc::UnboundedReceiver<RunRequest>,
+    mut requests: mpsc::Receiver<RunRequest>,
     epochs: watch::Receiver<u64>,
     canceller: SessionCanceller,
     _close: CloseOnDrop,

@@ -40,7 +40,8 @@ impl ConversationSession {
             conversation.mark_needs_resync();
         }
         {
-            let mut a2ui = lock(&self.shared.a2ui);
+            // Noted: recreating a surface resolves it, which may run an app's function.
+            let mut a2ui = crate::shared_conversation::lock_noted(&self.shared.a2ui);
             for (surface_id, messages) in takeover.surfaces {
                 a2ui.group_mut().restore_surface(messages).map_err(|e| (surface_id, e))?;
             }

@@ -19,7 +19,7 @@ use super::policy::ToolDecision;
 use super::tools::ToolInvocation;
 use super::{ConversationSession, RunSummary, SessionError, ToolCallReport, STATE_RESYNC_PROP};
 use crate::observe::ConversationDelta;
-use crate::shared_conversation::SharedConversation;
+use crate::shared_conversation::{lock_noted, SharedConversation};
 use agentui_agui::compat::PeerEra;
 use agentui_agui::event::*;
 use agentui_agui::input::{encode_run_agent_input, RunRequest};
@@ -516,7 +516,8 @@ impl ConversationSession {
         // them to the engine and queues its errors for the agent's next run. Its surface changes
         // are told under the bridge's lock, so they keep their place among the user's input.
         let a2ui_errors = {
-            let mut a2ui = lock(&self.shared.a2ui);
+            // Noted: an app's function the engine runs meanwhile cannot call back into it.
+            let mut a2ui = lock_noted(&self.shared.a2ui);
             let outcome = a2ui.on_event(event);
             for surface_event in outcome.events {
                 self.shared.listeners.emit(SessionUpdate::Surface(surface_event));

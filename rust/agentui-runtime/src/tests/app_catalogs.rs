@@ -5,15 +5,16 @@
 use crate::tests::support;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use agentui_a2ui::catalog::BASIC_CATALOG_ID;
 use agentui_demo_agent::{loyalty_catalog_json, DemoAgent, DemoAgentOptions, LOYALTY_CATALOG_ID};
 use agentui_runtime::session::{
-    AppCatalogError, AppFunction, ConversationSession, SessionOptions, MAX_APP_CATALOGS, MAX_APP_CATALOG_BYTES,
-    MAX_APP_FUNCTIONS,
+    AppCatalogError, AppFunction, ConversationSession, SessionError, SessionOptions, MAX_APP_CATALOGS,
+    MAX_APP_CATALOG_BYTES, MAX_APP_FUNCTIONS,
 };
+use agentui_runtime::Conversation;
 use serde_json::{json, Map, Value};
 use support::*;
 
@@ -220,4 +221,52 @@ fn functions_are_bounded_with_those_registered_on_the_engine() {
     ));
     s.add_app_catalogs(&[], all(&names[1..MAX_APP_FUNCTIONS])).unwrap();
     assert_eq!(s.a2ui().group().host_function_count(), MAX_APP_FUNCTIONS);
+}
+
+/// Issue 43: an app's function that calls back into its conversation (`set_value`) deadlocked
+/// the thread resolving the surface: a runtime worker during a run, the caller's own thread (the
+/// UI's) on a write. The call gets a typed error instead, and the resolution goes on.
+#[test]
+fn an_app_function_calling_back_into_its_conversation_gets_a_typed_error_not_a_deadlock() {
+    let (done, outcome) = std::sync::mpsc::channel();
+    // A thread and a runtime of its own: a regression deadlocks them, and the test fails on the
+    // timeout below instead of hanging.
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let answer = runtime.block_on(async {
+            let (mut s, _demo) = demo_session().await;
+            let slot: Arc<std::sync::OnceLock<Conversation>> = Arc::default();
+            let inner: Arc<Mutex<Vec<Result<(), SessionError>>>> = Arc::default();
+            let function = {
+                let (slot, inner) = (slot.clone(), inner.clone());
+                format_points(move |args| {
+                    if let Some(conv) = slot.get() {
+                        let answer = conv.set_value("loyalty", "/tier", json!("Platinum"));
+                        inner.lock().unwrap().push(answer);
+                    }
+                    points(args)
+                })
+            };
+            s.add_app_catalogs(&[loyalty_catalog_json()], vec![function]).unwrap();
+            let conv = Conversation::start(s, tokio::runtime::Handle::current());
+            slot.set(conv.clone()).unwrap();
+            tokio::time::timeout(LIMIT, conv.send_message("show my loyalty card".into())).await.unwrap().unwrap();
+            let during_run = inner.lock().unwrap().len();
+            // On this (the caller's) thread: a write the badge's points read.
+            let outer = conv.set_value("loyalty", "/points", json!(2000));
+            let tier = conv.surface("loyalty").map(|s| format!("{:?}", s.nodes));
+            let answers = inner.lock().unwrap().clone();
+            (during_run, outer, answers, tier)
+        });
+        let _ = done.send(answer);
+    });
+    let (during_run, outer, inner, tier) =
+        outcome.recv_timeout(LIMIT).expect("deadlocked: the app function's set_value never returned");
+    assert!(during_run >= 1, "the function called back during the run");
+    assert_eq!(outer, Ok(()), "the outer write went through");
+    assert!(inner.len() > during_run, "and called back on the caller's thread: {inner:?}");
+    for answer in &inner {
+        assert_eq!(answer, &Err(SessionError::Reentrant { call: "set_value" }));
+    }
+    assert!(!tier.unwrap_or_default().contains("Platinum"), "the refused write changed nothing");
 }

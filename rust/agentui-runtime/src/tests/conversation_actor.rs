@@ -13,8 +13,8 @@ use agentui_a2ui::SurfaceDiff;
 use agentui_agui::message::MessageContent;
 use agentui_agui::reducer::LocalOnly;
 use agentui_runtime::session::{
-    ActionResult, ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, SessionUpdate, ToolFailure,
-    ToolInvocation,
+    ActionResult, ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, SessionUpdate, ToolDecision,
+    ToolFailure, ToolInvocation,
 };
 use agentui_runtime::{Conversation, ConversationDelta, KeptLocal, Observed, Subscription, ABSORB_LIMIT};
 use serde_json::{json, Value};
@@ -659,4 +659,58 @@ async fn subscribers_joining_mid_stream_from_another_thread_see_each_piece_once(
         }
         assert_eq!(seen.as_deref(), Some(text.as_str()), "snapshot plus deltas is the text, each piece once");
     }
+}
+
+/// Issue 43: a poisoned session answered `set_value` with the engine's `ACTION_REFUSED`, as if
+/// the user's input were at fault. It is the session's own typed error now.
+#[tokio::test(start_paused = true)]
+async fn set_value_on_a_poisoned_session_is_an_internal_error_not_a_refused_action() {
+    let server =
+        TestServer::start(vec![Reply::sse(&run_of("r1", vec![form_events(), tool_call("c1", "lookup", "{}", "a1")]))])
+            .await;
+    let options = SessionOptions { thread_id: Some("t".into()), ..SessionOptions::default() };
+    let mut session = ConversationSession::connect(&server.url("/agent"), &[], options).unwrap();
+    session.set_tool_policy(Arc::new(|_: &ToolInvocation| -> ToolDecision { panic!("policy bug") }));
+    let conv = Conversation::start(session, tokio::runtime::Handle::current());
+    conv.register_tool(echo_tool("lookup")).unwrap();
+    let err = conv.send_message("go".into()).await.unwrap_err();
+    assert!(matches!(err, SessionError::Internal { .. }), "{err:?}");
+    let refused = conv.set_value("f", "/form/name", json!("Ada")).unwrap_err();
+    assert!(matches!(&refused, SessionError::Internal { detail } if detail.contains("unusable")), "{refused:?}");
+}
+
+/// Issue 43: the run queue was unbounded, so a button pressed in a loop queued runs without
+/// end. Past the bound, a call fails at once with a typed error and queues nothing.
+#[tokio::test(start_paused = true)]
+async fn a_button_pressed_in_a_loop_queues_a_bounded_number_of_runs() {
+    const LIMIT: usize = agentui_runtime::MAX_QUEUED_RUNS;
+    let server = TestServer::start(vec![Reply::sse_steps(vec![Step::Send(frame(&started("r1"))), Step::Hang])]).await;
+    let conv = conversation(&server);
+    let mut sub = conv.subscribe();
+    let first = tokio::spawn({
+        let conv = conv.clone();
+        async move { conv.send_message("first".into()).await }
+    });
+    wait_for_delta(&mut sub, |d| matches!(d, ConversationDelta::RunPhase(RunPhase::Running { .. }))).await;
+    // The run holds: every press queues behind it, up to the bound.
+    let mut waiting = Vec::new();
+    let mut refused = Vec::new();
+    for n in 0..LIMIT + 10 {
+        let conv = conv.clone();
+        let mut press = Box::pin(async move { conv.send_message(format!("press {n}")).await });
+        match poll_once(&mut press).await {
+            Some(answer) => refused.push(answer),
+            None => waiting.push(press),
+        }
+    }
+    assert_eq!((waiting.len(), refused.len()), (LIMIT, 10), "{refused:?}");
+    for answer in &refused {
+        assert_eq!(answer, &Err(SessionError::RunQueueFull { limit: LIMIT }));
+    }
+    conv.cancel();
+    assert!(matches!(first.await.unwrap(), Err(SessionError::Cancelled)));
+    for press in waiting {
+        assert!(matches!(press.await, Err(SessionError::Cancelled)));
+    }
+    assert_eq!(server.requests().len(), 1, "the refused presses were never queued");
 }
