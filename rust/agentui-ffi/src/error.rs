@@ -265,3 +265,22 @@ impl From<A2uiError> for SurfaceError {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 43: what a surface write meets reaches the app as its own case, not as the engine's
+    /// refusal of the input.
+    #[test]
+    fn surface_write_errors_keep_their_kind() {
+        let poisoned = SessionError::Internal { detail: "unusable".to_owned() };
+        assert_eq!(SurfaceError::from(poisoned), SurfaceError::Internal { detail: "unusable".to_owned() });
+        let reentrant = SurfaceError::from(SessionError::Reentrant { call: "set_value" });
+        assert!(matches!(reentrant, SurfaceError::Reentrant { detail } if detail.contains("set_value")));
+        let unknown = SurfaceError::from(SessionError::A2ui(A2uiError::UnknownSurface("s".to_owned())));
+        assert_eq!(unknown, SurfaceError::UnknownSurface { surface_id: "s".to_owned() });
+        let full = ConversationError::from(SessionError::RunQueueFull { limit: 16 });
+        assert_eq!(full, ConversationError::RunQueueFull { limit: 16 });
+    }
+}

@@ -232,7 +232,7 @@ impl A2uiBridge {
     ///
     /// [`BridgeLimits::max_pending_errors`]: super::BridgeLimits::max_pending_errors
     pub fn restore_pending_for_agent(&mut self, earlier: PendingForAgent) {
-        let later = std::mem::replace(&mut self.pending, PendingForAgent::default());
+        let later = std::mem::take(&mut self.pending);
         self.pending.append_within(earlier, self.limits.max_pending_errors);
         self.pending.append_within(later, self.limits.max_pending_errors);
     }
