@@ -25,7 +25,7 @@ use crate::attachment::Attachment;
 use crate::model::ConversationModel;
 pub use crate::observe::SurfaceSnapshot;
 use crate::observe::{ConversationSnapshot, Observed, SurfaceEntry, SurfaceUpdate};
-use crate::observers::{wait_for, Inbox, Observers, ViewItem};
+use crate::observers::{wait_for, Inbox, Observers, SubscriberItem, ViewItem};
 use crate::session::{
     ActionResult, ClientTool, ConversationSession, RunSummary, SessionCanceller, SessionError, SharedParts,
 };
@@ -35,7 +35,7 @@ use crate::view::{ViewBatch, ViewFeed};
 /// A live stream of a conversation's changes. Dropping it unsubscribes.
 pub struct Subscription {
     observers: Arc<Observers>,
-    inbox: Arc<Inbox<Observed>>,
+    inbox: Arc<Inbox<SubscriberItem>>,
 }
 
 impl std::fmt::Debug for Subscription {

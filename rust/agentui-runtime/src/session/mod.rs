@@ -519,7 +519,7 @@ impl ConversationSession {
         let mut conversation = self.conversation.lock();
         *conversation = ConversationState::new(history, state);
         *lock(&self.shared.interrupts) = InterruptBook::default();
-        self.shared.listeners.delta(ConversationDelta::MessagesReset(conversation.messages().to_vec()));
+        self.shared.listeners.messages_reset();
         self.shared.listeners.delta(ConversationDelta::StateReplaced(conversation.state().clone()));
         drop(conversation);
         self.shared.listeners.delta(ConversationDelta::Interrupts(Vec::new()));

@@ -829,7 +829,9 @@ impl ConversationSession {
 
     fn reset_messages(&self, conv: &ConversationState, ctx: &mut RunContext) {
         ctx.touched.clear();
-        self.shared.listeners.delta(ConversationDelta::MessagesReset(conv.messages().to_vec()));
+        // No copy of the list (photos included) under the lock: readers take it from the
+        // conversation when they read the reset.
+        self.shared.listeners.messages_reset();
         // The reset cleared the observers' marks; the ones the conversation still holds follow.
         for m in conv.messages() {
             if let Some(reason) = conv.local_only(&m.id) {

@@ -326,6 +326,11 @@ impl StoreRecorder {
                     changes.removed_surfaces.insert(surface_id.clone());
                 }
             },
+            // All message rows: read from the conversation at the batch's end.
+            SessionUpdate::MessagesReset => {
+                changes.all_messages = true;
+                changes.messages.clear();
+            }
             SessionUpdate::Outbox(entries) => {
                 changes.outbox = true;
                 kept.outbox = entries.clone();
