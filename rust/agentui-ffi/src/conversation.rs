@@ -43,7 +43,7 @@ impl ViewSubscription {
     /// The next batch: the whole state first (and after falling behind), then what changed; it
     /// waits while nothing changed. `None` once the conversation or this subscription is closed.
     pub async fn next_batch(&self) -> Result<Option<ViewBatch>, ConversationError> {
-        NoPanic(Box::pin(self.0.next_batch())).await
+        NoPanic(Box::pin(self.0.next_batch())).await?.map_err(Into::into)
     }
 
     /// A number that a later batch's `settled` reaches once every change published before this
@@ -299,8 +299,8 @@ impl Conversation {
         self.inner.unregister_tool(&name)
     }
 
-    pub fn snapshot(&self) -> ConversationSnapshot {
-        self.inner.snapshot()
+    pub fn snapshot(&self) -> Result<ConversationSnapshot, ConversationError> {
+        Ok(self.inner.snapshot()?)
     }
 
     /// The decoded bytes of media part `part` (its index in the message's content) of message
@@ -310,8 +310,7 @@ impl Conversation {
     /// it carries no inline data.
     pub async fn media_bytes(&self, message_id: String, part: u32) -> Result<Option<Vec<u8>>, ConversationError> {
         let inner = self.inner.clone();
-        self.on_runtime(async move { Ok::<_, ConversationError>(inner.media_bytes(&message_id, part as usize).await) })
-            .await
+        self.on_runtime(async move { inner.media_bytes(&message_id, part as usize).await }).await
     }
 
     /// One surface's resolved tree, if the agent created it and has not deleted it.

@@ -21,7 +21,7 @@ use tokio::sync::Notify;
 use crate::model::{kept_local, ConversationModel};
 use crate::observe::{ConversationDelta, ConversationSnapshot, Observed, SurfaceSnapshot, ABSORB_LIMIT};
 use crate::session::{SessionListener, SessionUpdate};
-use crate::shared_conversation::{wake_all, SharedConversation, Wake};
+use crate::shared_conversation::{inside_conversation_work, wake_all, SharedConversation, Wake};
 use crate::view::{for_view, ViewBatch, ViewFeed};
 
 /// Items one subscriber's queue holds before it counts as lagging.
@@ -206,6 +206,15 @@ impl<T: Absorb> Inbox<T> {
         })
     }
 
+    /// An inbox whose first read takes a fresh snapshot, as after falling behind: made without
+    /// the conversation's lock (see [`Observers::subscribe`]).
+    fn starting_behind() -> Arc<Self> {
+        Arc::new(Inbox {
+            state: Mutex::new(InboxState { queue: VecDeque::new(), lagging: true, closed: false }),
+            ready: Notify::new(),
+        })
+    }
+
     /// Queues `item`; true when the reader must be woken ([`Wake::wake`]), which the caller does
     /// once it holds no lock: a reader's waker may poll it again at once, on this thread (a
     /// Kotlin coroutine resumed unconfined), and that read takes the hub's lock.
@@ -333,8 +342,13 @@ impl Observers {
         self.hub().model.surface_snapshot(surface_id)
     }
 
-    /// A queue that starts with the current snapshot.
+    /// A queue that starts with the current snapshot. From inside the conversation's own work
+    /// (see [`inside_conversation_work`]) the conversation is not locked: the snapshot is taken
+    /// by the first read, which is then made outside.
     pub fn subscribe(&self) -> Arc<Inbox<SubscriberItem>> {
+        if inside_conversation_work() {
+            return self.register(Inbox::starting_behind(), |hub| &mut hub.subscribers);
+        }
         let conversation = self.conversation.lock();
         let mut hub = self.hub();
         let inbox =
@@ -346,8 +360,12 @@ impl Observers {
         inbox
     }
 
-    /// A view queue that starts with the current snapshot.
+    /// A view queue that starts with the current snapshot (taken by the first read from inside
+    /// the conversation's own work, as for [`Observers::subscribe`]).
     pub fn subscribe_view(&self) -> Arc<Inbox<ViewItem>> {
+        if inside_conversation_work() {
+            return self.register(Inbox::starting_behind(), |hub| &mut hub.view_subscribers);
+        }
         let conversation = self.conversation.lock();
         let mut hub = self.hub();
         let inbox = Inbox::new(ViewItem::Observed(view_snapshot(&conversation, &hub.model)));
@@ -355,6 +373,20 @@ impl Observers {
             inbox.close();
         }
         hub.view_subscribers.push(Arc::downgrade(&inbox));
+        inbox
+    }
+
+    /// Adds `inbox` to the hub's list that `list` picks (closed at once if the hub is).
+    fn register<T: Absorb>(
+        &self,
+        inbox: Arc<Inbox<T>>,
+        list: impl FnOnce(&mut Hub) -> &mut Vec<Weak<Inbox<T>>>,
+    ) -> Arc<Inbox<T>> {
+        let mut hub = self.hub();
+        if hub.closed {
+            inbox.mark_closed();
+        }
+        list(&mut hub).push(Arc::downgrade(&inbox));
         inbox
     }
 
@@ -538,13 +570,25 @@ impl Observers {
     }
 
     /// The next diff of `inbox` for `surface_id`; a reset if it fell behind (empty if the
-    /// surface is gone).
+    /// surface is gone). The conversation is not locked: surface changes are told under the
+    /// hub's lock, and a surface's subscriber may read from inside an app function.
     pub fn next_diff(&self, surface_id: &str, inbox: &Inbox<SurfaceDiff>) -> Option<Option<SurfaceDiff>> {
-        self.next_or_resync(inbox, |_, model| {
-            model
-                .surface(surface_id)
-                .map_or_else(|| SurfaceDiff::Reset { root: None, nodes: Vec::new() }, |view| view.reset())
-        })
+        match inbox.next() {
+            Next::Item(item) => Some(Some(item)),
+            Next::Closed => Some(None),
+            Next::Empty => None,
+            Next::Lagging => {
+                let hub = self.hub();
+                let mut state = lock(&inbox.state);
+                state.lagging = false;
+                state.queue.clear();
+                let reset = hub
+                    .model
+                    .surface(surface_id)
+                    .map_or_else(|| SurfaceDiff::Reset { root: None, nodes: Vec::new() }, |view| view.reset());
+                Some(Some(reset))
+            }
+        }
     }
 
     /// The next item of `inbox`: `None` when it is empty, `Some(None)` once it is closed, and

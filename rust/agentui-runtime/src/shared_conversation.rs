@@ -31,6 +31,18 @@ thread_local! {
     static INPUT_HELD: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Whether this thread is inside a conversation's own work: it holds a conversation locked (a
+/// run applying an event, a listener it tells), or a conversation's surfaces for input or
+/// evaluation (an app's A2UI function runs then). A call that locks a conversation from here
+/// would wait for its own thread, or take the surfaces' lock before the conversation's and
+/// deadlock against a run on another thread; one that waits for a run would wait for the work
+/// it interrupts. Such calls are refused instead ([`SessionError::Reentrant`]).
+///
+/// [`SessionError::Reentrant`]: crate::session::SessionError::Reentrant
+pub(crate) fn inside_conversation_work() -> bool {
+    HELD.with(Cell::get) > 0 || INPUT_HELD.with(|held| !held.borrow().is_empty())
+}
+
 /// Whether this thread holds `mutex` through [`lock_noted`]: a call that would lock it again
 /// here must fail instead of waiting for itself.
 pub(crate) fn held_here<T>(mutex: &Mutex<T>) -> bool {

@@ -784,8 +784,8 @@ mod tests {
         store.flush();
 
         let stored = store.load("t").unwrap().unwrap();
-        assert_eq!(stored.snapshot.messages, conv.snapshot().messages);
-        assert_eq!(stored.snapshot.phase, conv.snapshot().phase);
+        assert_eq!(stored.snapshot.messages, conv.snapshot().unwrap().messages);
+        assert_eq!(stored.snapshot.phase, conv.snapshot().unwrap().phase);
         assert_eq!(stored_name(&store, "t"), Some(json!("Ada")));
     }
 
@@ -829,7 +829,7 @@ mod tests {
         store.flush();
 
         let stored = store.load("t").unwrap().unwrap();
-        assert_eq!(stored.snapshot.messages, conv.snapshot().messages, "the first run's messages too");
+        assert_eq!(stored.snapshot.messages, conv.snapshot().unwrap().messages, "the first run's messages too");
         let mut store_warnings = Vec::new();
         while let Some(item) = sub.try_recv() {
             if let Observed::Delta(ConversationDelta::Warning(w)) = item {

@@ -203,17 +203,17 @@ async fn offline_the_outbox_waits_and_when_back_online_sends_at_once() {
         network.set_online(false);
         let error = conv.send_message("from the tunnel".into()).await.unwrap_err();
         assert!(matches!(error, SessionError::Transport(TransportError::Status { status: 503, .. })), "{error:?}");
-        assert_eq!(conv.snapshot().pending_sends.len(), 1);
+        assert_eq!(conv.snapshot().unwrap().pending_sends.len(), 1);
 
         // Ten minutes offline: the one-second, then doubling, retries would have tried ten times.
         tokio::time::sleep(Duration::from_secs(600)).await;
         assert_eq!(server.requests().len(), 1, "no attempt spent while offline");
-        assert_eq!(conv.snapshot().pending_sends[0].attempts, 1);
+        assert_eq!(conv.snapshot().unwrap().pending_sends[0].attempts, 1);
 
         let back = Instant::now();
         network.set_online(true);
         let mut sub = conv.subscribe();
-        while let Some(item) = sub.recv().await {
+        while let Some(item) = sub.recv().await.unwrap() {
             if matches!(&item, Observed::Delta(ConversationDelta::PendingSends(p)) if p.is_empty()) {
                 break;
             }
@@ -224,7 +224,7 @@ async fn offline_the_outbox_waits_and_when_back_online_sends_at_once() {
             back.elapsed()
         );
         assert_eq!(server.requests().len(), 2);
-        assert!(conv.snapshot().messages.iter().any(|m| m.id == "a1"));
+        assert!(conv.snapshot().unwrap().messages.iter().any(|m| m.id == "a1"));
     })
     .await
     .unwrap();
