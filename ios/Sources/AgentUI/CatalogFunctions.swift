@@ -5,9 +5,12 @@ import AgentUICore
 
 /// The app's implementation of a function its catalog declares: the call's evaluated arguments
 /// in (an argument whose data has not arrived yet is `.null`), the value out. It runs while a
-/// surface resolves, on a native thread, each time a value it reads changes: keep it quick and
-/// pure, and off the main actor's state. It runs while the conversation's surfaces are locked:
-/// never call the conversation from it (a `setValue` there would wait forever).
+/// surface resolves, each time a value it reads changes, on the thread that resolves it: a
+/// runtime thread while the agent streams, or the thread that called `setValue` or
+/// `dispatchAction` (the main thread when the UI calls them). Keep it quick and pure, and off
+/// the main actor's state. It runs while the conversation's surfaces are locked: a call back into
+/// the conversation from it (`setValue`, an action) is refused with `SurfaceError.Reentrant` /
+/// `ConversationError.Reentrant` instead of waiting.
 ///
 /// Throw `CatalogFunctionFailure` for a failure an agent's `callRendererFunction` may read as
 /// is; any other error fails the call too, with a generic text. A failed call's property is

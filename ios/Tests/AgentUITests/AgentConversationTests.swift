@@ -67,7 +67,7 @@ final class AgentConversationTests: XCTestCase {
         XCTAssertNil(conversation.toolCall("no-such-call"))
         // The result went back as a tool message, and the run continued from it.
         XCTAssertTrue(
-            conversation.native.snapshot().messages.contains { $0.role == .tool && $0.toolCallId == report.toolCallId },
+            try conversation.native.snapshot().messages.contains { $0.role == .tool && $0.toolCallId == report.toolCallId },
             "a tool message answers \(report.toolCallId)"
         )
     }

@@ -70,8 +70,14 @@ pub fn demo() -> Result<ExitCode, String> {
         turn(&mut demo, "what is my location?").await?;
         step("3. an A2UI surface");
         turn(&mut demo, "book a table for tonight").await?;
-        let surface_id =
-            demo.conversation.snapshot().surfaces.first().map(|s| s.surface_id.clone()).ok_or("no surface")?;
+        let surface_id = demo
+            .conversation
+            .snapshot()
+            .map_err(|e| e.to_string())?
+            .surfaces
+            .first()
+            .map(|s| s.surface_id.clone())
+            .ok_or("no surface")?;
         print_surface(&demo.conversation, &surface_id);
         step("4. the user fills the form and presses Book; the agent answers with the submitted values");
         for (path, value) in

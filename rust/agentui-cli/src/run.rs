@@ -450,7 +450,7 @@ pub(crate) async fn printing<T>(
         tokio::select! {
             biased;
             out = &mut call => break out,
-            Some(item) = subscription.recv() => printer.on_observed(&item),
+            Ok(Some(item)) = subscription.recv() => printer.on_observed(&item),
         }
     };
     while let Some(item) = subscription.try_recv() {
@@ -631,7 +631,7 @@ fn start_conversation(
     let conversation =
         Conversation::open(session, &store, &args.url, runtime).map_err(|e| store::store_error(path, e))?;
     if stored {
-        printer.restored(&conversation.snapshot(), path);
+        printer.restored(&conversation.snapshot().map_err(|e| e.to_string())?, path);
     } else if !args.json {
         println!("thread {thread_id}, stored in {}", path.display());
     }
@@ -686,7 +686,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             TurnEnd::Interrupted(_) => ("interrupted", ExitCode::from(EXIT_INTERRUPTED), None),
             TurnEnd::Failed(e) => ("failed", ExitCode::from(1), Some(e.to_string())),
         };
-        let snapshot = conversation.snapshot();
+        let snapshot = conversation.snapshot().map_err(|e| e.to_string())?;
         if args.json {
             // The turn's own word for how it ended, on the shape `store show --json` prints.
             let mut last = conversation_json(&snapshot);

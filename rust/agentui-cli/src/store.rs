@@ -154,7 +154,7 @@ fn show(file: &Path, thread_id: &str, as_json: bool) -> Result<ExitCode, String>
             .map_err(|e| format!("{}: conversation '{thread_id}': {e}", file.display()))?;
         session.restore_stored(stored).map_err(|e| store_error(file, e))?;
         let conversation = Conversation::start(session, tokio::runtime::Handle::current());
-        let snapshot = conversation.snapshot();
+        let snapshot = conversation.snapshot().map_err(|e| e.to_string())?;
         if as_json {
             println!("{}", json!({"final": conversation_json(&snapshot)}));
         } else {

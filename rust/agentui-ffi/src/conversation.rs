@@ -56,7 +56,8 @@ impl ViewSubscription {
             agentui_ffi_demo::view_batch_probe(&self.thread_id);
             batch
         }))
-        .await
+        .await?
+        .map_err(Into::into)
     }
 
     /// A number that a later batch's `settled` reaches once every change published before this
@@ -328,8 +329,8 @@ impl Conversation {
         self.inner.unregister_tool(&name)
     }
 
-    pub fn snapshot(&self) -> ConversationSnapshot {
-        self.inner.snapshot()
+    pub fn snapshot(&self) -> Result<ConversationSnapshot, ConversationError> {
+        Ok(self.inner.snapshot()?)
     }
 
     /// The decoded bytes of media part `part` (its index in the message's content) of message
@@ -339,8 +340,7 @@ impl Conversation {
     /// it carries no inline data.
     pub async fn media_bytes(&self, message_id: String, part: u32) -> Result<Option<Vec<u8>>, ConversationError> {
         let inner = self.inner.clone();
-        self.on_runtime(async move { Ok::<_, ConversationError>(inner.media_bytes(&message_id, part as usize).await) })
-            .await
+        self.on_runtime(async move { inner.media_bytes(&message_id, part as usize).await }).await
     }
 
     /// One surface's resolved tree, if the agent created it and has not deleted it.

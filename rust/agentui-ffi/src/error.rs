@@ -85,6 +85,14 @@ pub enum ConversationError {
     /// for what the store reports).
     #[error("conversation store: {detail}")]
     Store { detail: String },
+    /// Called from inside an app's A2UI function while the conversation runs it (the function
+    /// called back into its own conversation). Refused instead of deadlocking; nothing changed.
+    #[error("reentrant call: {detail}")]
+    Reentrant { detail: String },
+    /// `limit` runs already wait behind the one in flight (a button pressed in a loop): this
+    /// call was not queued. Offer the action again once runs end.
+    #[error("{limit} runs are already queued; this one was not")]
+    RunQueueFull { limit: u32 },
     /// A defect of this library (a panic or a lost task), reported instead of crashing.
     #[error("internal error: {detail}")]
     Internal { detail: String },
@@ -121,7 +129,12 @@ pub enum SurfaceError {
     /// The engine refused the input; `code` is the A2UI error code.
     #[error("A2UI {code}: {detail}")]
     Rejected { code: String, detail: String },
-    /// The library could not do it (the system refused a thread); not the input's fault.
+    /// Called from inside an app's A2UI function while the conversation runs it (the function
+    /// called `setValue` on its own conversation). Refused instead of deadlocking; nothing changed.
+    #[error("reentrant call: {detail}")]
+    Reentrant { detail: String },
+    /// The library could not do it (the system refused a thread, or the conversation is unusable
+    /// after an internal error: every later write fails the same way); not the input's fault.
     #[error("internal: {detail}")]
     Internal { detail: String },
 }
@@ -205,6 +218,10 @@ impl From<SessionError> for ConversationError {
             SessionError::Tools(e) => e.into(),
             SessionError::A2ui(e) => e.into(),
             SessionError::Internal { detail } => ConversationError::Internal { detail },
+            e @ SessionError::Reentrant { .. } => ConversationError::Reentrant { detail: e.to_string() },
+            SessionError::RunQueueFull { limit } => {
+                ConversationError::RunQueueFull { limit: u32::try_from(limit).unwrap_or(u32::MAX) }
+            }
             SessionError::AgentFunction { function_call_id, code, message } => {
                 ConversationError::AgentFunctionFailed { function_call_id, code, detail: message }
             }
@@ -226,6 +243,19 @@ impl From<SessionError> for ConversationError {
     }
 }
 
+/// What a surface write (`setValue`) can meet: the engine's refusal, a reentrant call, or a
+/// session left unusable by an internal error.
+impl From<SessionError> for SurfaceError {
+    fn from(e: SessionError) -> Self {
+        match e {
+            SessionError::A2ui(e) => e.into(),
+            e @ SessionError::Reentrant { .. } => SurfaceError::Reentrant { detail: e.to_string() },
+            SessionError::Internal { detail } => SurfaceError::Internal { detail },
+            other => SurfaceError::Internal { detail: other.to_string() },
+        }
+    }
+}
+
 impl From<A2uiError> for SurfaceError {
     fn from(e: A2uiError) -> Self {
         match e {
@@ -233,5 +263,24 @@ impl From<A2uiError> for SurfaceError {
             A2uiError::UnknownComponent(node_id) => SurfaceError::UnknownNode { node_id },
             other => SurfaceError::Rejected { code: other.code().to_owned(), detail: other.to_string() },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 43: what a surface write meets reaches the app as its own case, not as the engine's
+    /// refusal of the input.
+    #[test]
+    fn surface_write_errors_keep_their_kind() {
+        let poisoned = SessionError::Internal { detail: "unusable".to_owned() };
+        assert_eq!(SurfaceError::from(poisoned), SurfaceError::Internal { detail: "unusable".to_owned() });
+        let reentrant = SurfaceError::from(SessionError::Reentrant { call: "set_value" });
+        assert!(matches!(reentrant, SurfaceError::Reentrant { detail } if detail.contains("set_value")));
+        let unknown = SurfaceError::from(SessionError::A2ui(A2uiError::UnknownSurface("s".to_owned())));
+        assert_eq!(unknown, SurfaceError::UnknownSurface { surface_id: "s".to_owned() });
+        let full = ConversationError::from(SessionError::RunQueueFull { limit: 16 });
+        assert_eq!(full, ConversationError::RunQueueFull { limit: 16 });
     }
 }

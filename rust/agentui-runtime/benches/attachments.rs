@@ -163,7 +163,7 @@ fn timed_to_wire(
         let conv = conversation(runtime, url, *n);
         let reader = view_read.then(|| {
             let view = conv.subscribe_view();
-            runtime.spawn(async move { while view.next_batch().await.is_some() {} })
+            runtime.spawn(async move { while view.next_batch().await.unwrap().is_some() {} })
         });
         let attachment = Attachment::bytes("photo.png", "image/png", image.to_vec());
         let start = Instant::now();
@@ -219,7 +219,7 @@ fn rss() {
     // As an app: a view subscription whose batches are read as they come.
     let reader = with_view.then(|| {
         let view = conv.subscribe_view();
-        runtime.spawn(async move { while view.next_batch().await.is_some() {} })
+        runtime.spawn(async move { while view.next_batch().await.unwrap().is_some() {} })
     });
     let before = status("VmRSS:");
     if std::fs::write("/proc/self/clear_refs", "5").is_err() {

@@ -54,7 +54,7 @@ async fn play(server: &TestServer, body: &[u8], thread_id: &str) -> (Duration, u
     let mut subscription = conversation.subscribe();
     let drainer = tokio::spawn(async move {
         let mut appended = 0usize;
-        while let Some(item) = subscription.recv().await {
+        while let Some(item) = subscription.recv().await.unwrap() {
             match item {
                 Observed::Delta(ConversationDelta::TextAppended { delta, .. }) => appended += delta.len(),
                 Observed::Delta(ConversationDelta::RunPhase(RunPhase::Finished { .. })) => break,
@@ -69,7 +69,7 @@ async fn play(server: &TestServer, body: &[u8], thread_id: &str) -> (Duration, u
     let elapsed = start.elapsed();
     assert!(matches!(summary.phase, RunPhase::Finished { .. }), "{:?}", summary.phase);
     drainer.await.expect("drainer");
-    let messages = conversation.snapshot().messages;
+    let messages = conversation.snapshot().unwrap().messages;
     let assistant = messages.iter().filter(|m| m.role == Role::Assistant).count();
     (elapsed, assistant.max(messages.len()))
 }
@@ -91,7 +91,7 @@ async fn play_view(server: &TestServer, body: &[u8], thread_id: &str, markdown: 
     let start = Instant::now();
     let reader = tokio::spawn(async move {
         let mut trees = 0usize;
-        while let Some(batch) = view.next_batch().await {
+        while let Some(batch) = view.next_batch().await.unwrap() {
             // Markdown diffs, or items that carry a tree (a reader that fell behind gets a reset).
             trees += batch
                 .messages

@@ -41,7 +41,7 @@ async fn play(server: &TestServer, body: &[u8], store: Option<&ConversationStore
     };
     let mut subscription = conversation.subscribe();
     let drainer = tokio::spawn(async move {
-        while let Some(item) = subscription.recv().await {
+        while let Some(item) = subscription.recv().await.unwrap() {
             match item {
                 Observed::Delta(agentui_runtime::ConversationDelta::RunPhase(RunPhase::Finished { .. })) => break,
                 Observed::Snapshot(s) if matches!(s.phase, RunPhase::Finished { .. }) => break,
@@ -185,7 +185,7 @@ fn timed_restores(
         let store = ConversationStore::open(path).expect("store");
         let conversation =
             Conversation::open(session, &store, &server.url("/agent"), runtime.handle().clone()).expect("restore");
-        let snapshot = conversation.snapshot();
+        let snapshot = conversation.snapshot().unwrap();
         total += start.elapsed();
         assert_eq!(snapshot.messages.len(), messages);
     }

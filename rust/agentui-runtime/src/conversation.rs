@@ -9,13 +9,24 @@
 //! Observers see one sequence ([`crate::observe`]): `subscribe` gives a snapshot, then deltas.
 //! An async call returns after its run's end is published, so a subscriber that has seen the
 //! call return has also been handed the run's last delta.
+//!
+//! **Calls from inside the conversation's work.** An app's A2UI function runs while the
+//! conversation holds its surfaces (and, during a run, the conversation itself) on the thread
+//! resolving the surface: a runtime thread during a run, the caller's inside `set_value` or
+//! `dispatch_action`. A Rust listener runs under the conversation's lock too. A call from there
+//! that would lock the conversation or its surfaces, or wait for a run, is refused with
+//! [`SessionError::Reentrant`] instead of deadlocking: the input calls, `snapshot`, the runs
+//! (`send_message`, `send`, `continue_run`, `retry_pending`), `media_bytes`, and the waiting reads
+//! of subscriptions. The reads that do not wait (`try_recv`, `try_next_batch`) give nothing there
+//! and leave the queue as it is; a subscription made there takes its first snapshot when it is
+//! first read. `cancel`, the tool and interrupt calls and the surfaces' reads lock neither and
+//! work anywhere.
 
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use agentui_a2ui::A2uiError;
 use agentui_agui::transport::NetworkWait;
 use futures_util::FutureExt;
 use serde_json::{Map, Value};
@@ -26,17 +37,18 @@ use crate::attachment::Attachment;
 use crate::model::ConversationModel;
 pub use crate::observe::SurfaceSnapshot;
 use crate::observe::{ConversationSnapshot, Observed, SurfaceEntry, SurfaceUpdate};
-use crate::observers::{wait_for, Inbox, Observers, ViewItem};
+use crate::observers::{wait_for, Inbox, Observers, SubscriberItem, ViewItem};
 use crate::session::{
     ActionResult, ClientTool, ConversationSession, RunSummary, SessionCanceller, SessionError, SharedParts,
 };
+use crate::shared_conversation::inside_conversation_work;
 use crate::store::{ConversationStore, StoreError, StoreRecorder};
 use crate::view::{ViewBatch, ViewFeed};
 
 /// A live stream of a conversation's changes. Dropping it unsubscribes.
 pub struct Subscription {
     observers: Arc<Observers>,
-    inbox: Arc<Inbox<Observed>>,
+    inbox: Arc<Inbox<SubscriberItem>>,
 }
 
 impl std::fmt::Debug for Subscription {
@@ -47,16 +59,31 @@ impl std::fmt::Debug for Subscription {
 
 impl Subscription {
     /// The next item: a snapshot first (and after falling behind), then deltas. `None` once the
-    /// conversation is gone.
-    pub async fn recv(&mut self) -> Option<Observed> {
+    /// conversation is gone. Refused from inside the conversation's own work (see the module
+    /// notes): the wait would be for the work it interrupts.
+    pub async fn recv(&mut self) -> Result<Option<Observed>, SessionError> {
+        refuse_inside("Subscription::recv")?;
         let (observers, inbox) = (&self.observers, &self.inbox);
-        wait_for(inbox, || observers.next(inbox)).await
+        Ok(wait_for(inbox, || observers.next(inbox)).await)
     }
 
-    /// The next item if one is ready, without waiting.
+    /// The next item if one is ready, without waiting. `None` from inside the conversation's own
+    /// work (see the module notes): what is queued waits for a read outside.
     pub fn try_recv(&mut self) -> Option<Observed> {
+        if inside_conversation_work() {
+            return None;
+        }
         self.observers.next(&self.inbox).flatten()
     }
+}
+
+/// Refuses `call` from inside a conversation's own work on this thread, where it would wait for
+/// itself (see the module notes).
+fn refuse_inside(call: &'static str) -> Result<(), SessionError> {
+    if inside_conversation_work() {
+        return Err(SessionError::Reentrant { call });
+    }
+    Ok(())
 }
 
 /// What a UI shows of a conversation, pulled a batch at a time (see [`crate::view`]): no thread
@@ -77,14 +104,20 @@ impl std::fmt::Debug for ViewSubscription {
 
 impl ViewSubscription {
     /// The next batch: the whole state first (and after falling behind), then what changed. It
-    /// waits while nothing changed; `None` once the conversation is gone.
-    pub async fn next_batch(&self) -> Option<ViewBatch> {
+    /// waits while nothing changed; `None` once the conversation is gone. Refused from inside
+    /// the conversation's own work (see the module notes).
+    pub async fn next_batch(&self) -> Result<Option<ViewBatch>, SessionError> {
+        refuse_inside("ViewSubscription::next_batch")?;
         let (observers, inbox) = (&self.observers, &self.inbox);
-        wait_for(inbox, || self.try_batch(observers, inbox)).await
+        Ok(wait_for(inbox, || self.try_batch(observers, inbox)).await)
     }
 
-    /// The next batch if something is queued, without waiting.
+    /// The next batch if something is queued, without waiting. `None` from inside the
+    /// conversation's own work (see the module notes): what is queued waits for a read outside.
     pub fn try_next_batch(&self) -> Option<ViewBatch> {
+        if inside_conversation_work() {
+            return None;
+        }
         self.try_batch(&self.observers, &self.inbox).flatten()
     }
 
@@ -207,13 +240,20 @@ struct RunRequest {
     reply: oneshot::Sender<Result<Option<RunSummary>, SessionError>>,
 }
 
+/// Runs one conversation queues behind the one in flight. A call past it fails at once with
+/// [`SessionError::RunQueueFull`] and queues nothing: a button pressed in a loop must not queue
+/// runs (and their messages) without end, and each queued run is a distinct message or action
+/// that coalescing would silently drop. An app keeps the user's intent by not offering the
+/// action again until runs end (the run phase says when).
+pub const MAX_QUEUED_RUNS: usize = 16;
+
 struct Inner {
     thread_id: String,
     /// The chat view's Markdown, from the session's options.
     markdown: Option<Arc<agentui_markdown::MarkdownOptions>>,
     shared: SharedParts,
     observers: Arc<Observers>,
-    runs: mpsc::UnboundedSender<Request>,
+    runs: mpsc::Sender<Request>,
     canceller: SessionCanceller,
     cancel_epoch: watch::Sender<u64>,
 }
@@ -312,7 +352,7 @@ impl Conversation {
             );
             session.add_listener(Arc::new(recorder));
         }
-        let (runs, requests) = mpsc::unbounded_channel();
+        let (runs, requests) = mpsc::channel(MAX_QUEUED_RUNS);
         let cancel_epoch = watch::Sender::new(0u64);
         let inner = Inner {
             thread_id,
@@ -336,24 +376,31 @@ impl Conversation {
     /// Queues a run behind the runs before it and waits for its end. Dropping the returned
     /// future cancels the run (or withdraws it if it has not started). `None`: a `Deliver` found
     /// nothing waiting.
-    async fn request(&self, kind: RunKind) -> Result<Option<RunSummary>, SessionError> {
+    async fn request(&self, call: &'static str, kind: RunKind) -> Result<Option<RunSummary>, SessionError> {
+        // Waiting here from inside the conversation's work would wait for the work itself.
+        refuse_inside(call)?;
         let epoch = *self.inner.cancel_epoch.borrow();
         let (reply, answer) = oneshot::channel();
         let gone = || SessionError::Internal { detail: "the conversation's actor has stopped".to_owned() };
-        self.inner.runs.send(Request::Run(RunRequest { kind, epoch, reply })).map_err(|_| gone())?;
+        self.inner.runs.try_send(Request::Run(RunRequest { kind, epoch, reply })).map_err(|e| match e {
+            mpsc::error::TrySendError::Full(_) => SessionError::RunQueueFull { limit: MAX_QUEUED_RUNS },
+            mpsc::error::TrySendError::Closed(_) => gone(),
+        })?;
         answer.await.unwrap_or_else(|_| Err(gone()))
     }
 
     /// A run that always starts (a message, a continue, an action).
-    async fn run(&self, kind: RunKind) -> Result<RunSummary, SessionError> {
-        self.request(kind).await?.ok_or_else(|| SessionError::Internal { detail: "the run was not started".to_owned() })
+    async fn run(&self, call: &'static str, kind: RunKind) -> Result<RunSummary, SessionError> {
+        self.request(call, kind)
+            .await?
+            .ok_or_else(|| SessionError::Internal { detail: "the run was not started".to_owned() })
     }
 
     /// Delivers the messages and actions waiting for the agent now, without waiting for the
     /// next automatic attempt (call it when the network comes back). `Ok(None)` when nothing
     /// waits.
     pub async fn retry_pending(&self) -> Result<Option<RunSummary>, SessionError> {
-        self.request(RunKind::Deliver).await
+        self.request("retry_pending", RunKind::Deliver).await
     }
 
     /// Drops the message or action waiting for the agent under `key` (a
@@ -365,14 +412,15 @@ impl Conversation {
     pub async fn discard_pending(&self, key: &str) -> Result<bool, SessionError> {
         let (reply, answer) = oneshot::channel();
         let gone = || SessionError::Internal { detail: "the conversation's actor has stopped".to_owned() };
-        self.inner.runs.send(Request::DiscardPending { key: key.to_owned(), reply }).map_err(|_| gone())?;
+        // Waits for room in the queue rather than failing: a discard only shortens what waits.
+        self.inner.runs.send(Request::DiscardPending { key: key.to_owned(), reply }).await.map_err(|_| gone())?;
         answer.await.map_err(|_| gone())
     }
 
     /// Sends `text` as a user message and runs until the agent is done with it (client tools and
     /// follow-up runs included). Returns after the run's end was published to observers.
     pub async fn send_message(&self, text: String) -> Result<RunSummary, SessionError> {
-        self.run(RunKind::Message(text)).await
+        self.run("send_message", RunKind::Message(text)).await
     }
 
     /// Sends `text` with `attachments` as one user message (see [`crate::attachment`]). Every
@@ -382,12 +430,12 @@ impl Conversation {
     /// before anything is sent or queued. Then as [`send_message`](Self::send_message): the
     /// message waits in the outbox (and the store) until the agent took it.
     pub async fn send(&self, text: String, attachments: Vec<Attachment>) -> Result<RunSummary, SessionError> {
-        self.run(RunKind::WithAttachments(text, attachments)).await
+        self.run("send", RunKind::WithAttachments(text, attachments)).await
     }
 
     /// Runs without a new message: after answering interrupts, or to deliver held tool results.
     pub async fn continue_run(&self) -> Result<RunSummary, SessionError> {
-        self.run(RunKind::Continue).await
+        self.run("continue_run", RunKind::Continue).await
     }
 
     /// A user gesture on a node. Checked and resolved at once (the values the user sees); an
@@ -410,7 +458,7 @@ impl Conversation {
     ) -> Result<ActionResult, SessionError> {
         match self.inner.shared.user_action(surface_id, node_id, extensions)? {
             BridgeAction::SendToAgent { forwarded_props, .. } => {
-                Ok(ActionResult::Ran(Box::new(self.run(RunKind::Action(forwarded_props)).await?)))
+                Ok(ActionResult::Ran(Box::new(self.run("dispatch_action", RunKind::Action(forwarded_props)).await?)))
             }
             BridgeAction::OpenUrl(url) => Ok(ActionResult::OpenUrl(url)),
             BridgeAction::Handled => Ok(ActionResult::Handled),
@@ -434,7 +482,8 @@ impl Conversation {
     pub async fn call_agent_function(&self, surface_id: &str, call: Value) -> Result<Value, SessionError> {
         let prepared = self.inner.shared.call_agent_function(surface_id, call)?;
         let waiting = WaitingCall { shared: &self.inner.shared, id: Some(prepared.function_call_id) };
-        let run = self.run(RunKind::AgentFunction(prepared.forwarded_props, prepared.context)).await;
+        let run =
+            self.run("call_agent_function", RunKind::AgentFunction(prepared.forwarded_props, prepared.context)).await;
         let (id, answer) = waiting.finish();
         match answer {
             Some(Ok(value)) => Ok(value),
@@ -446,8 +495,11 @@ impl Conversation {
         }
     }
 
-    /// Writes user input into a surface's data model, at once (during a run too).
-    pub fn set_value(&self, surface_id: &str, path: &str, value: Value) -> Result<(), A2uiError> {
+    /// Writes user input into a surface's data model, at once (during a run too), on the
+    /// caller's thread. Refused by the engine: [`SessionError::A2ui`]; the session is unusable
+    /// after an internal error: [`SessionError::Internal`]; called from an app's A2UI function
+    /// while the conversation runs it: [`SessionError::Reentrant`].
+    pub fn set_value(&self, surface_id: &str, path: &str, value: Value) -> Result<(), SessionError> {
         self.inner.shared.set_value(surface_id, path, value)
     }
 
@@ -474,8 +526,11 @@ impl Conversation {
         self.inner.shared.unregister_tool(name)
     }
 
-    pub fn snapshot(&self) -> ConversationSnapshot {
-        self.inner.observers.snapshot()
+    /// The whole observable state now. Refused from inside the conversation's own work (see the
+    /// module notes).
+    pub fn snapshot(&self) -> Result<ConversationSnapshot, SessionError> {
+        refuse_inside("snapshot")?;
+        Ok(self.inner.observers.snapshot())
     }
 
     pub fn subscribe(&self) -> Subscription {
@@ -509,11 +564,13 @@ impl Conversation {
     /// The bytes of media part `part` (its index in the message's content) of message
     /// `message_id`, decoded on a blocking thread: how a UI gets an inline image its chat item
     /// holds back (see [`crate::view::VIEW_INLINE_DATA_LIMIT`]). `None` when there is no such
-    /// message or part, or the part carries no inline data.
-    pub async fn media_bytes(&self, message_id: &str, part: usize) -> Option<Vec<u8>> {
+    /// message or part, or the part carries no inline data. Refused from inside the
+    /// conversation's own work (see the module notes): the decoding thread would wait for it.
+    pub async fn media_bytes(&self, message_id: &str, part: usize) -> Result<Option<Vec<u8>>, SessionError> {
+        refuse_inside("media_bytes")?;
         let observers = self.inner.observers.clone();
         let message_id = message_id.to_owned();
-        tokio::task::spawn_blocking(move || observers.inline_media(&message_id, part)).await.ok().flatten()
+        Ok(tokio::task::spawn_blocking(move || observers.inline_media(&message_id, part)).await.ok().flatten())
     }
 
     pub fn surface(&self, surface_id: &str) -> Option<SurfaceSnapshot> {
@@ -557,7 +614,7 @@ const RETRY_MAX: Duration = Duration::from_secs(60);
 /// The actor: takes the runs one at a time, in call order, until every handle is gone.
 async fn actor(
     mut session: ConversationSession,
-    mut requests: mpsc::UnboundedReceiver<Request>,
+    mut requests: mpsc::Receiver<Request>,
     epochs: watch::Receiver<u64>,
     canceller: SessionCanceller,
     _close: CloseOnDrop,

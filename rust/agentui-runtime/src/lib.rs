@@ -47,7 +47,7 @@ mod bindings {
 
 pub use budget::SurfaceBudget;
 pub use conversation::{
-    Conversation, Subscription, SurfaceCloser, SurfaceSnapshot, SurfaceSubscription, ViewSubscription,
+    Conversation, Subscription, SurfaceCloser, SurfaceSnapshot, SurfaceSubscription, ViewSubscription, MAX_QUEUED_RUNS,
 };
 pub use observe::{ConversationDelta, ConversationSnapshot, KeptLocal, Observed, SurfaceEntry, ABSORB_LIMIT};
 pub use shared_conversation::ConversationGuard;

@@ -323,7 +323,10 @@ pub enum ConversationDelta {
     /// message as it now is.
     MessageReplaced(Message),
     /// The whole list was replaced (a `MESSAGES_SNAPSHOT`, an input echo, a restore). It clears
-    /// every kept-local mark; a `MessageKeptLocal` follows for each message still kept.
+    /// every kept-local mark; a `MessageKeptLocal` follows for each message still kept. The
+    /// session queues no copy of the list: a subscriber gets it as the conversation holds it when
+    /// the reset is read, and the message changes queued after the reset, which that list holds
+    /// already, are not delivered again (the other changes keep their places).
     MessagesReset(Vec<Message>),
     /// Message `message_id` stays on this device and is not sent back to the agent.
     MessageKeptLocal {

@@ -14,13 +14,14 @@ use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use agentui_a2ui::{SurfaceDiff, SurfaceEvent};
 use agentui_agui::reducer::ConversationState;
+use agentui_agui::Message;
 use serde_json::Value;
 use tokio::sync::Notify;
 
-use crate::model::ConversationModel;
+use crate::model::{kept_local, ConversationModel};
 use crate::observe::{ConversationDelta, ConversationSnapshot, Observed, SurfaceSnapshot, ABSORB_LIMIT};
 use crate::session::{SessionListener, SessionUpdate};
-use crate::shared_conversation::{wake_all, SharedConversation, Wake};
+use crate::shared_conversation::{inside_conversation_work, wake_all, SharedConversation, Wake};
 use crate::view::{for_view, ViewBatch, ViewFeed};
 
 /// Items one subscriber's queue holds before it counts as lagging.
@@ -59,17 +60,66 @@ fn absorb_delta(queued: &mut Observed, incoming: &ConversationDelta) -> bool {
     true
 }
 
+/// What a subscriber's queue holds: the conversation's items, and where its message list was
+/// replaced.
+// As `Observed`: boxing the hot variant would cost an allocation per streamed piece.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub(crate) enum SubscriberItem {
+    Observed(Observed),
+    /// The message list was replaced: read from the conversation when this is read (see
+    /// [`take_reset`]), so a reset queues no copy of the messages.
+    MessagesReset,
+}
+
 // Only deltas are published to every subscriber; a snapshot is made for one.
-impl Absorb for Observed {
+impl Absorb for SubscriberItem {
     type Published = ConversationDelta;
 
     fn absorb(&mut self, next: &ConversationDelta) -> bool {
-        absorb_delta(self, next)
+        match self {
+            SubscriberItem::Observed(queued) => absorb_delta(queued, next),
+            SubscriberItem::MessagesReset => false,
+        }
     }
 
     fn queued(next: &ConversationDelta) -> Self {
-        Observed::Delta(next.clone())
+        SubscriberItem::Observed(Observed::Delta(next.clone()))
     }
+}
+
+/// Whether `delta` changes the messages or their marks: a reset read later holds it already.
+fn about_messages(delta: &ConversationDelta) -> bool {
+    matches!(
+        delta,
+        ConversationDelta::MessageAdded(_)
+            | ConversationDelta::MessageReplaced(_)
+            | ConversationDelta::TextAppended { .. }
+            | ConversationDelta::ToolCallArgsAppended { .. }
+            | ConversationDelta::MessagesReset(_)
+            | ConversationDelta::MessageKeptLocal { .. }
+    )
+}
+
+/// A reset read from a queue: the messages as `conversation` holds them now (each as `copy`
+/// makes it), then the marks it holds now. The changes of the messages queued after the reset
+/// are in that list already: they leave `queue` (as does a later reset), so none applies twice,
+/// while the others keep their places. The session changes the messages and tells of it under
+/// the conversation's lock, which the caller holds: the queue holds exactly the message changes
+/// the conversation went through since the reset.
+fn take_reset<T>(
+    conversation: &ConversationState,
+    queue: &mut VecDeque<T>,
+    about_messages: impl Fn(&T) -> bool,
+    copy: fn(&Message) -> Message,
+) -> (ConversationDelta, Vec<ConversationDelta>) {
+    queue.retain(|item| !about_messages(item));
+    let messages = conversation.messages().iter().map(copy).collect();
+    let marks = kept_local(conversation)
+        .into_iter()
+        .map(|k| ConversationDelta::MessageKeptLocal { message_id: k.message_id, reason: k.reason })
+        .collect();
+    (ConversationDelta::MessagesReset(messages), marks)
 }
 
 /// What a view subscriber's queue holds: the conversation's items, and its own barriers.
@@ -80,6 +130,8 @@ pub(crate) enum ViewItem {
     Observed(Observed),
     /// Everything queued before it was published before `barrier()` returned this number.
     Barrier(u64),
+    /// The message list was replaced: read from the conversation when this is read.
+    MessagesReset,
 }
 
 impl Absorb for ViewItem {
@@ -88,7 +140,7 @@ impl Absorb for ViewItem {
     fn absorb(&mut self, next: &ConversationDelta) -> bool {
         match self {
             ViewItem::Observed(queued) => absorb_delta(queued, next),
-            ViewItem::Barrier(_) => false,
+            ViewItem::Barrier(_) | ViewItem::MessagesReset => false,
         }
     }
 
@@ -103,7 +155,6 @@ fn view_delta(delta: &ConversationDelta) -> ConversationDelta {
     match delta {
         ConversationDelta::MessageAdded(m) => ConversationDelta::MessageAdded(for_view(m)),
         ConversationDelta::MessageReplaced(m) => ConversationDelta::MessageReplaced(for_view(m)),
-        ConversationDelta::MessagesReset(ms) => ConversationDelta::MessagesReset(ms.iter().map(for_view).collect()),
         other => other.clone(),
     }
 }
@@ -151,6 +202,15 @@ impl<T: Absorb> Inbox<T> {
     fn new(first: T) -> Arc<Self> {
         Arc::new(Inbox {
             state: Mutex::new(InboxState { queue: VecDeque::from([first]), lagging: false, closed: false }),
+            ready: Notify::new(),
+        })
+    }
+
+    /// An inbox whose first read takes a fresh snapshot, as after falling behind: made without
+    /// the conversation's lock (see [`Observers::subscribe`]).
+    fn starting_behind() -> Arc<Self> {
+        Arc::new(Inbox {
+            state: Mutex::new(InboxState { queue: VecDeque::new(), lagging: true, closed: false }),
             ready: Notify::new(),
         })
     }
@@ -228,7 +288,7 @@ impl<T> Inbox<T> {
 struct Hub {
     /// What observers see besides the conversation's messages and state.
     model: ConversationModel,
-    subscribers: Vec<Weak<Inbox<Observed>>>,
+    subscribers: Vec<Weak<Inbox<SubscriberItem>>>,
     view_subscribers: Vec<Weak<Inbox<ViewItem>>>,
     /// Readers to wake once the hub's lock is released (see [`Inbox::push`]).
     woken: Vec<Arc<dyn Wake>>,
@@ -282,11 +342,17 @@ impl Observers {
         self.hub().model.surface_snapshot(surface_id)
     }
 
-    /// A queue that starts with the current snapshot.
-    pub fn subscribe(&self) -> Arc<Inbox<Observed>> {
+    /// A queue that starts with the current snapshot. From inside the conversation's own work
+    /// (see [`inside_conversation_work`]) the conversation is not locked: the snapshot is taken
+    /// by the first read, which is then made outside.
+    pub fn subscribe(&self) -> Arc<Inbox<SubscriberItem>> {
+        if inside_conversation_work() {
+            return self.register(Inbox::starting_behind(), |hub| &mut hub.subscribers);
+        }
         let conversation = self.conversation.lock();
         let mut hub = self.hub();
-        let inbox = Inbox::new(Observed::Snapshot(Box::new(hub.model.snapshot(&conversation))));
+        let inbox =
+            Inbox::new(SubscriberItem::Observed(Observed::Snapshot(Box::new(hub.model.snapshot(&conversation)))));
         if hub.closed {
             inbox.close();
         }
@@ -294,8 +360,12 @@ impl Observers {
         inbox
     }
 
-    /// A view queue that starts with the current snapshot.
+    /// A view queue that starts with the current snapshot (taken by the first read from inside
+    /// the conversation's own work, as for [`Observers::subscribe`]).
     pub fn subscribe_view(&self) -> Arc<Inbox<ViewItem>> {
+        if inside_conversation_work() {
+            return self.register(Inbox::starting_behind(), |hub| &mut hub.view_subscribers);
+        }
         let conversation = self.conversation.lock();
         let mut hub = self.hub();
         let inbox = Inbox::new(ViewItem::Observed(view_snapshot(&conversation, &hub.model)));
@@ -303,6 +373,20 @@ impl Observers {
             inbox.close();
         }
         hub.view_subscribers.push(Arc::downgrade(&inbox));
+        inbox
+    }
+
+    /// Adds `inbox` to the hub's list that `list` picks (closed at once if the hub is).
+    fn register<T: Absorb>(
+        &self,
+        inbox: Arc<Inbox<T>>,
+        list: impl FnOnce(&mut Hub) -> &mut Vec<Weak<Inbox<T>>>,
+    ) -> Arc<Inbox<T>> {
+        let mut hub = self.hub();
+        if hub.closed {
+            inbox.mark_closed();
+        }
+        list(&mut hub).push(Arc::downgrade(&inbox));
         inbox
     }
 
@@ -353,6 +437,30 @@ impl Observers {
                 Next::Item(ViewItem::Barrier(number)) => {
                     taken += 1;
                     batch.settled = batch.settled.max(number);
+                }
+                Next::Item(ViewItem::MessagesReset) => {
+                    taken += 1;
+                    // Copied under the locks without large media; the items are built after.
+                    let (reset, marks) = {
+                        let conversation = self.conversation.lock();
+                        let _hub = self.hub();
+                        let mut inbox_state = lock(&inbox.state);
+                        let about = |item: &ViewItem| match item {
+                            ViewItem::Observed(Observed::Delta(delta)) => about_messages(delta),
+                            ViewItem::MessagesReset => true,
+                            ViewItem::Observed(Observed::Snapshot(_)) | ViewItem::Barrier(_) => false,
+                        };
+                        take_reset(&conversation, &mut inbox_state.queue, about, for_view)
+                    };
+                    let mut state = || {
+                        state_changed = true;
+                        Value::Null
+                    };
+                    // Neither a reset nor a mark ends a batch.
+                    feed.push(&mut batch, &Observed::Delta(reset), &mut state);
+                    for mark in marks {
+                        feed.push(&mut batch, &Observed::Delta(mark), &mut state);
+                    }
                 }
                 Next::Lagging => {
                     // Under both locks no change is pushed, so the snapshot and the queue agree.
@@ -432,19 +540,55 @@ impl Observers {
         wake_all(woken);
     }
 
-    /// The next item of `inbox`; a fresh snapshot if it fell behind.
-    pub fn next(&self, inbox: &Inbox<Observed>) -> Option<Option<Observed>> {
-        self.next_or_resync(inbox, |conversation, model| Observed::Snapshot(Box::new(model.snapshot(conversation))))
+    /// The next item of `inbox`; a fresh snapshot if it fell behind, the list as it is now for a
+    /// reset (see [`take_reset`]).
+    pub fn next(&self, inbox: &Inbox<SubscriberItem>) -> Option<Option<Observed>> {
+        let item = self.next_or_resync(inbox, |conversation, model| {
+            SubscriberItem::Observed(Observed::Snapshot(Box::new(model.snapshot(conversation))))
+        });
+        match item {
+            Some(Some(SubscriberItem::Observed(item))) => Some(Some(item)),
+            Some(Some(SubscriberItem::MessagesReset)) => {
+                let conversation = self.conversation.lock();
+                let _hub = self.hub();
+                let mut state = lock(&inbox.state);
+                let about = |item: &SubscriberItem| match item {
+                    SubscriberItem::Observed(Observed::Delta(delta)) => about_messages(delta),
+                    SubscriberItem::MessagesReset => true,
+                    SubscriberItem::Observed(Observed::Snapshot(_)) => false,
+                };
+                let (reset, marks) = take_reset(&conversation, &mut state.queue, about, Message::clone);
+                // The marks are read next, before what was queued after the reset.
+                for mark in marks.into_iter().rev() {
+                    state.queue.push_front(SubscriberItem::Observed(Observed::Delta(mark)));
+                }
+                Some(Some(Observed::Delta(reset)))
+            }
+            Some(None) => Some(None),
+            None => None,
+        }
     }
 
     /// The next diff of `inbox` for `surface_id`; a reset if it fell behind (empty if the
-    /// surface is gone).
+    /// surface is gone). The conversation is not locked: surface changes are told under the
+    /// hub's lock, and a surface's subscriber may read from inside an app function.
     pub fn next_diff(&self, surface_id: &str, inbox: &Inbox<SurfaceDiff>) -> Option<Option<SurfaceDiff>> {
-        self.next_or_resync(inbox, |_, model| {
-            model
-                .surface(surface_id)
-                .map_or_else(|| SurfaceDiff::Reset { root: None, nodes: Vec::new() }, |view| view.reset())
-        })
+        match inbox.next() {
+            Next::Item(item) => Some(Some(item)),
+            Next::Closed => Some(None),
+            Next::Empty => None,
+            Next::Lagging => {
+                let hub = self.hub();
+                let mut state = lock(&inbox.state);
+                state.lagging = false;
+                state.queue.clear();
+                let reset = hub
+                    .model
+                    .surface(surface_id)
+                    .map_or_else(|| SurfaceDiff::Reset { root: None, nodes: Vec::new() }, |view| view.reset());
+                Some(Some(reset))
+            }
+        }
     }
 
     /// The next item of `inbox`: `None` when it is empty, `Some(None)` once it is closed, and
@@ -483,6 +627,29 @@ pub(crate) async fn wait_for<T, I>(inbox: &Inbox<I>, mut next: impl FnMut() -> O
 }
 
 impl Hub {
+    /// The message list was replaced: every queue notes it, without a copy of the list.
+    fn publish_reset(&mut self) {
+        let woken = &mut self.woken;
+        self.view_subscribers.retain(|weak| match weak.upgrade() {
+            Some(inbox) => {
+                if inbox.push_owned(ViewItem::MessagesReset) {
+                    woken.push(inbox);
+                }
+                true
+            }
+            None => false,
+        });
+        self.subscribers.retain(|weak| match weak.upgrade() {
+            Some(inbox) => {
+                if inbox.push_owned(SubscriberItem::MessagesReset) {
+                    woken.push(inbox);
+                }
+                true
+            }
+            None => false,
+        });
+    }
+
     fn publish(&mut self, item: &ConversationDelta) {
         // Dropped subscriptions are pruned as they are met.
         let woken = &mut self.woken;
@@ -528,6 +695,8 @@ impl SessionListener for Observers {
                 hub.model.apply(delta);
                 hub.publish(delta);
             }
+            // The model holds no messages: only the queues note it.
+            SessionUpdate::MessagesReset => hub.publish_reset(),
             SessionUpdate::Surface(event) => {
                 let change = hub.model.apply_surface(event);
                 if let Some(delta) = change.delta {
@@ -547,6 +716,8 @@ impl SessionListener for Observers {
                 hub.model.apply(&delta);
                 hub.publish(&delta);
             }
+            // For the agent, not the app: the run's warnings told the app already.
+            SessionUpdate::A2uiErrors(_) => {}
         }
         let woken = std::mem::take(&mut hub.woken);
         drop(hub);

@@ -25,6 +25,69 @@ thread_local! {
     static HELD: Cell<usize> = const { Cell::new(0) };
     /// Wakes asked for while one was held.
     static DEFERRED: RefCell<Vec<Arc<dyn Wake>>> = const { RefCell::new(Vec::new()) };
+    /// The input locks (a conversation's A2UI bridge) this thread holds, by address. The engine
+    /// runs an app's functions under that lock, on whichever thread resolves the surface; one
+    /// that calls back into its conversation would wait for its own thread.
+    static INPUT_HELD: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Whether this thread is inside a conversation's own work: it holds a conversation locked (a
+/// run applying an event, a listener it tells), or a conversation's surfaces for input or
+/// evaluation (an app's A2UI function runs then). A call that locks a conversation from here
+/// would wait for its own thread, or take the surfaces' lock before the conversation's and
+/// deadlock against a run on another thread; one that waits for a run would wait for the work
+/// it interrupts. Such calls are refused instead ([`SessionError::Reentrant`]).
+///
+/// [`SessionError::Reentrant`]: crate::session::SessionError::Reentrant
+pub(crate) fn inside_conversation_work() -> bool {
+    HELD.with(Cell::get) > 0 || INPUT_HELD.with(|held| !held.borrow().is_empty())
+}
+
+/// Whether this thread holds `mutex` through [`lock_noted`]: a call that would lock it again
+/// here must fail instead of waiting for itself.
+pub(crate) fn held_here<T>(mutex: &Mutex<T>) -> bool {
+    let address = mutex as *const Mutex<T> as usize;
+    INPUT_HELD.with(|held| held.borrow().contains(&address))
+}
+
+/// Locks `mutex` (taking over the data of a holder that panicked, as `session::lock` does) and
+/// notes it as held by this thread until the guard drops (see [`held_here`]).
+pub(crate) fn lock_noted<T>(mutex: &Mutex<T>) -> NotedGuard<'_, T> {
+    let guard = mutex.lock().unwrap_or_else(|p| p.into_inner());
+    let address = mutex as *const Mutex<T> as usize;
+    INPUT_HELD.with(|held| held.borrow_mut().push(address));
+    NotedGuard { guard: Some(guard), address }
+}
+
+/// A lock noted as held by this thread (see [`lock_noted`]).
+pub(crate) struct NotedGuard<'a, T> {
+    guard: Option<MutexGuard<'a, T>>,
+    address: usize,
+}
+
+impl<T> Deref for NotedGuard<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        self.guard.as_ref().expect("held until dropped")
+    }
+}
+
+impl<T> DerefMut for NotedGuard<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        self.guard.as_mut().expect("held until dropped")
+    }
+}
+
+impl<T> Drop for NotedGuard<'_, T> {
+    fn drop(&mut self) {
+        drop(self.guard.take());
+        INPUT_HELD.with(|held| {
+            let mut held = held.borrow_mut();
+            if let Some(at) = held.iter().rposition(|a| *a == self.address) {
+                held.remove(at);
+            }
+        });
+    }
 }
 
 /// Wakes `readers` now, or, while this thread holds a conversation, when it releases it.

@@ -116,8 +116,8 @@ impl Recorder {
                         let _ = done.send(());
                     }
                     item = subscription.recv() => match item {
-                        Some(item) => sink.lock().unwrap().push(item),
-                        None => break,
+                        Ok(Some(item)) => sink.lock().unwrap().push(item),
+                        Ok(None) | Err(_) => break,
                     },
                 }
             }
@@ -219,7 +219,7 @@ pub fn cancel_when(conversation: &Conversation, mut trigger: impl FnMut(&Observe
     let mut subscription = conversation.subscribe();
     let conversation = conversation.clone();
     tokio::spawn(async move {
-        while let Some(item) = subscription.recv().await {
+        while let Ok(Some(item)) = subscription.recv().await {
             if trigger(&item) {
                 conversation.cancel();
                 return;

@@ -145,7 +145,7 @@ async fn cancel_stops_the_run_in_flight_without_waiting() {
     // The answer cut short is marked in the snapshot, for a UI to show as incomplete.
     let cut = messages(&f.conversation).into_iter().rev().find(|m| m.role == Role::Assistant).unwrap();
     let kept = vec![KeptLocal { message_id: cut.id, reason: LocalOnly::Cancelled }];
-    assert_eq!(f.conversation.snapshot().kept_local, kept);
+    assert_eq!(f.conversation.snapshot().unwrap().kept_local, kept);
 
     // The conversation goes on afterwards.
     let summary = tokio::time::timeout(LIMIT, f.conversation.send_message("hello".into())).await.unwrap().unwrap();
@@ -185,7 +185,7 @@ async fn interrupts_are_answered_and_continued() {
     let summary =
         tokio::time::timeout(LIMIT, f.conversation.send_message("delete the report".into())).await.unwrap().unwrap();
     assert!(matches!(summary.phase, RunPhase::Interrupted { .. }), "{:?}", summary.phase);
-    let pending = f.conversation.snapshot().pending_interrupts;
+    let pending = f.conversation.snapshot().unwrap().pending_interrupts;
     assert_eq!(pending.len(), 1);
     assert_eq!(summary.pending_interrupts, pending);
     let id = pending[0].id.clone();
@@ -203,7 +203,7 @@ async fn interrupts_are_answered_and_continued() {
     f.conversation.resolve_interrupt(id, Some(r#"{"approved": true}"#.into())).unwrap();
     tokio::time::timeout(LIMIT, f.conversation.continue_run()).await.unwrap().unwrap();
     assert_eq!(last_assistant_text(&f.conversation), "Deleted report.pdf.");
-    assert!(f.conversation.snapshot().pending_interrupts.is_empty());
+    assert!(f.conversation.snapshot().unwrap().pending_interrupts.is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

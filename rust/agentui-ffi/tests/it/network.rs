@@ -63,7 +63,7 @@ async fn offline_the_outbox_holds_its_retries_and_tries_at_once_when_back_online
     runtime.set_online(false);
     let error = tokio::time::timeout(LIMIT, conversation.send_message("hello".into())).await.unwrap().unwrap_err();
     assert!(matches!(error, ConversationError::Network { .. }), "{error:?}");
-    let attempts = || conversation.snapshot().pending_sends[0].attempts;
+    let attempts = || conversation.snapshot().unwrap().pending_sends[0].attempts;
     assert_eq!(attempts(), 1);
     // Online, the actor would have tried again after 1 s and after 3 s.
     tokio::time::sleep(Duration::from_millis(3500)).await;

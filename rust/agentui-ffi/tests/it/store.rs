@@ -52,7 +52,7 @@ async fn a_conversation_comes_back_through_a_new_runtime_and_listeners_start_wit
         let runtime = Runtime::new().unwrap();
         let conversation = runtime.open(file.open(), agent.agent_url(), Vec::new(), on_thread("t")).unwrap();
         tokio::time::timeout(LIMIT, conversation.send_message("counter".into())).await.unwrap().unwrap();
-        conversation.snapshot()
+        conversation.snapshot().unwrap()
     };
 
     let runtime = Runtime::new().unwrap();
@@ -68,7 +68,7 @@ async fn a_conversation_comes_back_through_a_new_runtime_and_listeners_start_wit
     assert_eq!(shown.state, before.state);
     assert_eq!(shown.phase, before.phase);
     assert_eq!(shown.pending, 0);
-    assert_eq!(conversation.snapshot().messages, before.messages);
+    assert_eq!(conversation.snapshot().unwrap().messages, before.messages);
     agent.stop().unwrap();
 }
 
@@ -98,7 +98,7 @@ async fn list_pages_fork_copies_and_delete_is_idempotent_with_typed_errors() {
     assert_eq!(store.fork("a".into(), Some("b".into())), Err(StoreError::Exists { thread_id: "b".into() }));
     assert_eq!(store.fork("nope".into(), None), Err(StoreError::NotFound { thread_id: "nope".into() }));
     let copy = runtime.open(store.clone(), agent.agent_url(), Vec::new(), on_thread("a2")).unwrap();
-    assert_eq!(copy.snapshot().messages.len(), 2, "the fork holds the source's messages");
+    assert_eq!(copy.snapshot().unwrap().messages.len(), 2, "the fork holds the source's messages");
 
     assert!(store.delete("a".into()).unwrap());
     assert!(!store.delete("a".into()).unwrap());
@@ -119,7 +119,7 @@ async fn a_message_the_agent_could_not_receive_waits_and_retry_pending_delivers_
             runtime.open(file.open(), format!("http://{closed}/agent"), Vec::new(), on_thread("t")).unwrap();
         let error = tokio::time::timeout(LIMIT, conversation.send_message("hello".into())).await.unwrap().unwrap_err();
         assert!(matches!(error, ConversationError::Network { .. }), "{error:?}");
-        let pending = conversation.snapshot().pending_sends;
+        let pending = conversation.snapshot().unwrap().pending_sends;
         assert_eq!(pending.len(), 1);
         assert!(matches!(&pending[0].kind, PendingSendKind::Message { text, .. } if text == "hello"));
     }
@@ -129,10 +129,10 @@ async fn a_message_the_agent_could_not_receive_waits_and_retry_pending_delivers_
     let agent = agentui_ffi::demo::start_demo_agent().unwrap();
     let runtime = Runtime::new().unwrap();
     let conversation = runtime.open(file.open(), agent.agent_url(), Vec::new(), on_thread("t")).unwrap();
-    assert_eq!(conversation.snapshot().pending_sends.len(), 1);
+    assert_eq!(conversation.snapshot().unwrap().pending_sends.len(), 1);
     let summary = tokio::time::timeout(LIMIT, conversation.retry_pending()).await.unwrap().unwrap();
     assert!(summary.is_some(), "the waiting message was delivered by this call");
-    assert!(conversation.snapshot().pending_sends.is_empty());
+    assert!(conversation.snapshot().unwrap().pending_sends.is_empty());
     assert!(last_assistant_text(&conversation).starts_with("Hello!"), "{}", last_assistant_text(&conversation));
     assert_eq!(tokio::time::timeout(LIMIT, conversation.retry_pending()).await.unwrap().unwrap(), None);
     agent.stop().unwrap();

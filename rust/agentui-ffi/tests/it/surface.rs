@@ -31,7 +31,7 @@ async fn next_diffs(feed: &agentui_ffi::SurfaceFeed) -> Vec<SurfaceDiff> {
 async fn booking_form_round_trip() {
     let f = fixture();
     tokio::time::timeout(LIMIT, f.conversation.send_message("book a table".into())).await.unwrap().unwrap();
-    let entries = f.conversation.snapshot().surfaces;
+    let entries = f.conversation.snapshot().unwrap().surfaces;
     assert_eq!(entries.iter().map(|e: &SurfaceEntry| e.surface_id.as_str()).collect::<Vec<_>>(), vec!["booking"]);
     let surface = f.conversation.surface("booking".into()).expect("the agent's surface");
     assert!(f.conversation.surface("nope".into()).is_none());
@@ -81,7 +81,7 @@ async fn booking_form_round_trip() {
     let ActionResult::Ran(summary) = result else { panic!("an event action runs the agent") };
     assert_eq!(summary.run_ids.len(), 1);
     assert_eq!(last_assistant_text(&f.conversation), "Booked a table for 4 on 2026-12-24 under the name Ada.");
-    assert!(f.conversation.snapshot().surfaces.is_empty(), "the agent deleted the form");
+    assert!(f.conversation.snapshot().unwrap().surfaces.is_empty(), "the agent deleted the form");
     assert!(f.conversation.surface("booking".into()).is_none());
     let mut last = next_diffs(&feed).await;
     // The diffs the answer made before it deleted the form, if any, come first.

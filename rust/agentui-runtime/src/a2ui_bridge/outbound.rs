@@ -91,11 +91,12 @@ pub struct AgentFunctionCall {
 /// The agent's answer to a `callAgentFunction`: its `value`, or its error's `(code, message)`.
 pub type AgentFunctionAnswer = Result<Value, (String, String)>;
 
-/// Errors the next run must carry to the agent.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// Errors the next run must carry to the agent. Kept until a request carrying them reaches the
+/// agent, and by a store across process death, so they are held in their wire form.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PendingForAgent {
-    /// `error` messages (and v1.0 error `rendererFunctionResponse`s), oldest first.
-    pub errors: Vec<ClientMessage>,
+    /// `error` envelopes (and v1.0 error `rendererFunctionResponse`s), oldest first, as sent.
+    pub errors: Vec<Value>,
     /// Errors left out because [`BridgeLimits::max_pending_errors`] was reached.
     ///
     /// [`BridgeLimits::max_pending_errors`]: super::BridgeLimits::max_pending_errors
@@ -108,7 +109,19 @@ impl PendingForAgent {
     }
 
     fn wire_errors(&self) -> Vec<Value> {
-        self.errors.iter().map(ClientMessage::to_wire).collect()
+        self.errors.clone()
+    }
+
+    /// Adds `later` after these, within `max` errors; the rest are counted as omitted.
+    fn append_within(&mut self, later: PendingForAgent, max: usize) {
+        for error in later.errors {
+            if self.errors.len() < max {
+                self.errors.push(error);
+            } else {
+                self.omitted += 1;
+            }
+        }
+        self.omitted += later.omitted;
     }
 
     /// `forwardedProps` members: `a2uiErrors` (the envelopes) and, when some were left out,
@@ -203,9 +216,25 @@ impl A2uiBridge {
         Some(self.answers.remove(at).result)
     }
 
-    /// Errors collected since the last call, for the next run; empties the queue.
+    /// Errors collected since the last call, for the next run; empties the queue. A request
+    /// that then cannot be sent gives them back ([`Self::restore_pending_for_agent`]).
     pub fn take_pending_for_agent(&mut self) -> PendingForAgent {
         std::mem::take(&mut self.pending)
+    }
+
+    /// The errors waiting for the next run (what a store keeps).
+    pub fn pending_for_agent(&self) -> &PendingForAgent {
+        &self.pending
+    }
+
+    /// Puts back errors taken for a request that never reached the agent (or kept by a store),
+    /// before any queued since, within [`BridgeLimits::max_pending_errors`].
+    ///
+    /// [`BridgeLimits::max_pending_errors`]: super::BridgeLimits::max_pending_errors
+    pub fn restore_pending_for_agent(&mut self, earlier: PendingForAgent) {
+        let later = std::mem::take(&mut self.pending);
+        self.pending.append_within(earlier, self.limits.max_pending_errors);
+        self.pending.append_within(later, self.limits.max_pending_errors);
     }
 
     /// `a2uiClientCapabilities`: the catalog ids this client renders (no inline catalogs).
@@ -239,7 +268,7 @@ impl A2uiBridge {
         };
         for message in emitted.iter().filter(for_agent) {
             if self.pending.errors.len() < self.limits.max_pending_errors {
-                self.pending.errors.push(message.clone());
+                self.pending.errors.push(message.to_wire());
             } else {
                 self.pending.omitted += 1;
             }

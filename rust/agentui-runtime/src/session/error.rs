@@ -32,6 +32,17 @@ pub enum SessionError {
     /// is forgotten (a later answer naming it changes nothing).
     #[error("the agent did not answer function call '{function_call_id}'")]
     AgentFunctionUnanswered { function_call_id: String },
+    /// `call` was made from inside the conversation's own work on this thread: an app's A2UI
+    /// function (which the engine runs while it holds the surfaces) called back into its
+    /// conversation. Waiting would be waiting for itself, so the call is refused and changes
+    /// nothing; make it later, from the app's own code.
+    #[error("{call} was called from inside an app function the conversation is running; call it later, outside")]
+    Reentrant { call: &'static str },
+    /// More runs are queued than [`MAX_QUEUED_RUNS`](crate::conversation::MAX_QUEUED_RUNS): the
+    /// call is refused at once and nothing is queued (an app should stop offering the action
+    /// until the runs before it end).
+    #[error("{limit} runs are already queued; this one was not")]
+    RunQueueFull { limit: usize },
     /// A defect of this library: a run panicked. The session may have been left half-updated,
     /// so it refuses every later call with this error instead of going on from a broken state.
     #[error("internal error: {detail}")]

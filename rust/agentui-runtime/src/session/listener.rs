@@ -10,6 +10,7 @@ use std::sync::{Arc, RwLock};
 use agentui_a2ui::{SurfaceDiff, SurfaceEvent};
 
 use super::outbox::OutboxEntry;
+use crate::a2ui_bridge::PendingForAgent;
 use crate::observe::ConversationDelta;
 // The observable vocabulary lives in `crate::observe`; these are its session-side names.
 pub use crate::observe::{RunPhase, SessionWarning, SessionWarningKind, ToolCallPhase, ToolCallUpdate};
@@ -22,10 +23,18 @@ pub use crate::observe::{RunPhase, SessionWarning, SessionWarningKind, ToolCallP
 #[derive(Debug, Clone, PartialEq)]
 pub enum SessionUpdate {
     Delta(ConversationDelta),
+    /// The whole message list was replaced (a `MESSAGES_SNAPSHOT`, an input echo, a restore). It
+    /// carries no copy of the list, which may hold photos: read it from the conversation. Kept-local
+    /// marks are cleared; a `MessageKeptLocal` follows for each message still kept. Observers see
+    /// it as [`ConversationDelta::MessagesReset`] with the list as it is when they read it.
+    MessagesReset,
     Surface(SurfaceEvent),
     /// The messages and actions waiting for the agent changed: every entry, with what its run
     /// needs (observers see them as [`ConversationDelta::PendingSends`]; a store keeps them).
     Outbox(Vec<OutboxEntry>),
+    /// The A2UI errors waiting for the agent changed: all of them (a store keeps them until a
+    /// request carrying them reached the agent).
+    A2uiErrors(PendingForAgent),
 }
 
 impl fmt::Display for SessionUpdate {
@@ -33,6 +42,7 @@ impl fmt::Display for SessionUpdate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SessionUpdate::Delta(delta) => delta.fmt(f),
+            SessionUpdate::MessagesReset => f.write_str("messages reset"),
             SessionUpdate::Surface(SurfaceEvent::Created { surface_id, catalog_id }) => {
                 write!(f, "surface {surface_id} created ({catalog_id})")
             }
@@ -44,6 +54,9 @@ impl fmt::Display for SessionUpdate {
             },
             SessionUpdate::Surface(SurfaceEvent::Deleted { surface_id }) => write!(f, "surface {surface_id} deleted"),
             SessionUpdate::Outbox(entries) => write!(f, "waiting for the agent: {}", entries.len()),
+            SessionUpdate::A2uiErrors(pending) => {
+                write!(f, "A2UI errors waiting for the agent: {}", pending.errors.len() + pending.omitted)
+            }
         }
     }
 }
@@ -113,6 +126,11 @@ impl Listeners {
         for (_, l) in &list.listeners {
             let _ = catch_unwind(AssertUnwindSafe(|| l.on_update(&update)));
         }
+    }
+
+    /// The message list was replaced (see [`SessionUpdate::MessagesReset`]).
+    pub fn messages_reset(&self) {
+        self.emit(SessionUpdate::MessagesReset);
     }
 
     pub fn delta(&self, delta: ConversationDelta) {

@@ -41,7 +41,6 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use futures_util::FutureExt;
 use std::time::Duration;
 
-use agentui_a2ui::A2uiError;
 use serde_json::{Map, Value};
 
 pub use app_catalogs::{AppCatalogError, AppFunction, MAX_APP_CATALOGS, MAX_APP_CATALOG_BYTES, MAX_APP_FUNCTIONS};
@@ -60,7 +59,7 @@ use crate::a2ui_bridge::{A2uiBridge, AgentFunctionAnswer, AgentFunctionCall, Bri
 use crate::attachment::{self, Attachment, AttachmentError, AttachmentPolicy};
 use crate::budget::SurfaceBudget;
 use crate::observe::ConversationDelta;
-use crate::shared_conversation::{ConversationGuard, SharedConversation};
+use crate::shared_conversation::{held_here, lock_noted, ConversationGuard, NotedGuard, SharedConversation};
 use agentui_a2ui::catalog::CatalogRegistry;
 use agentui_a2ui::functions::UrlPolicy;
 use agentui_a2ui::{Limits as A2uiLimits, Localization, SurfaceGroup};
@@ -301,19 +300,28 @@ impl SharedParts {
         *lock(&self.poisoned) = Some(detail);
     }
 
-    /// Writes user input into a surface's data model; its surface changes go to the listeners
-    /// under the same lock, so they keep their place among the run's events.
-    pub fn set_value(&self, surface_id: &str, path: &str, value: Value) -> Result<(), A2uiError> {
-        if let Some(detail) = self.poisoned_detail() {
-            return Err(A2uiError::ActionRefused(format!("the session is unusable after an internal error: {detail}")));
+    /// Locks the surfaces for user input. A call from inside the conversation's own work on this
+    /// thread (an app's A2UI function the engine runs under this lock) is refused: it would wait
+    /// for itself.
+    fn lock_bridge_for(&self, call: &'static str) -> Result<NotedGuard<'_, A2uiBridge>, SessionError> {
+        if held_here(&self.a2ui) {
+            return Err(SessionError::Reentrant { call });
         }
-        let mut a2ui = lock(&self.a2ui);
+        Ok(lock_noted(&self.a2ui))
+    }
+
+    /// Writes user input into a surface's data model; its surface changes go to the listeners
+    /// under the same lock, so they keep their place among the run's events. The engine's
+    /// refusal is [`SessionError::A2ui`]; a poisoned session is [`SessionError::Internal`].
+    pub fn set_value(&self, surface_id: &str, path: &str, value: Value) -> Result<(), SessionError> {
+        self.check_poisoned()?;
+        let mut a2ui = self.lock_bridge_for("set_value")?;
         let outcome = match catch_unwind(AssertUnwindSafe(|| a2ui.set_value(surface_id, path, value))) {
-            Ok(result) => result?,
+            Ok(result) => result.map_err(SessionError::A2ui)?,
             Err(_) => {
                 drop(a2ui);
                 self.poison("a surface write panicked".to_owned());
-                return Err(A2uiError::ActionRefused("internal error: a surface write panicked".to_owned()));
+                return Err(SessionError::Internal { detail: "a surface write panicked".to_owned() });
             }
         };
         for event in outcome.events {
@@ -334,7 +342,7 @@ impl SharedParts {
         extensions: Map<String, Value>,
     ) -> Result<BridgeAction, SessionError> {
         self.check_poisoned()?;
-        let mut a2ui = lock(&self.a2ui);
+        let mut a2ui = self.lock_bridge_for("dispatch_action")?;
         match catch_unwind(AssertUnwindSafe(|| a2ui.user_action(surface_id, instance_id, extensions))) {
             Ok(result) => result.map_err(SessionError::A2ui),
             Err(_) => {
@@ -349,8 +357,8 @@ impl SharedParts {
     /// counted as waiting by the engine, shaped for the run that carries it.
     pub fn call_agent_function(&self, surface_id: &str, call: Value) -> Result<AgentFunctionCall, SessionError> {
         self.check_poisoned()?;
+        let mut a2ui = self.lock_bridge_for("call_agent_function")?;
         let id = lock(&self.call_ids).next("call");
-        let mut a2ui = lock(&self.a2ui);
         match catch_unwind(AssertUnwindSafe(|| a2ui.call_agent_function(surface_id, &id, call))) {
             Ok(result) => result.map_err(SessionError::A2ui),
             Err(_) => {
@@ -519,7 +527,7 @@ impl ConversationSession {
         let mut conversation = self.conversation.lock();
         *conversation = ConversationState::new(history, state);
         *lock(&self.shared.interrupts) = InterruptBook::default();
-        self.shared.listeners.delta(ConversationDelta::MessagesReset(conversation.messages().to_vec()));
+        self.shared.listeners.messages_reset();
         self.shared.listeners.delta(ConversationDelta::StateReplaced(conversation.state().clone()));
         drop(conversation);
         self.shared.listeners.delta(ConversationDelta::Interrupts(Vec::new()));

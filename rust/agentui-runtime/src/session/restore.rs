@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::outbox::{Outbox, OutboxEntry};
 use super::{lock, ConversationSession, RunPhase, ToolCallPhase, ToolCallUpdate};
+use crate::a2ui_bridge::PendingForAgent;
 use crate::observe::ConversationSnapshot;
 
 /// What a session takes over.
@@ -18,6 +19,8 @@ pub(crate) struct Takeover {
     /// Each surface as the messages that recreate it, with its id.
     pub surfaces: Vec<(String, Vec<Value>)>,
     pub outbox: Vec<OutboxEntry>,
+    /// A2UI errors the next request carries to the agent.
+    pub a2ui_errors: PendingForAgent,
     /// Client tool calls whose handler was started: never run again.
     pub executed_tool_calls: Vec<String>,
     pub needs_resync: bool,
@@ -37,11 +40,13 @@ impl ConversationSession {
             conversation.mark_needs_resync();
         }
         {
-            let mut a2ui = lock(&self.shared.a2ui);
+            // Noted: recreating a surface resolves it, which may run an app's function.
+            let mut a2ui = crate::shared_conversation::lock_noted(&self.shared.a2ui);
             for (surface_id, messages) in takeover.surfaces {
                 a2ui.group_mut().restore_surface(messages).map_err(|e| (surface_id, e))?;
             }
             a2ui.adopt_history(conversation.messages());
+            a2ui.restore_pending_for_agent(takeover.a2ui_errors);
         }
         for call in conversation.tool_calls() {
             // History: never executed after a restore, answered or not.

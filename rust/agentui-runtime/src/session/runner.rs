@@ -19,7 +19,7 @@ use super::policy::ToolDecision;
 use super::tools::ToolInvocation;
 use super::{ConversationSession, RunSummary, SessionError, ToolCallReport, STATE_RESYNC_PROP};
 use crate::observe::ConversationDelta;
-use crate::shared_conversation::SharedConversation;
+use crate::shared_conversation::{lock_noted, SharedConversation};
 use agentui_agui::compat::PeerEra;
 use agentui_agui::event::*;
 use agentui_agui::input::{encode_run_agent_input, RunRequest};
@@ -331,17 +331,28 @@ impl ConversationSession {
         let events = match opened {
             Ok(events) => events,
             Err(e) => {
-                // The request never reached the agent: the answers are still to be sent.
+                // The request never reached the agent: the answers and the A2UI errors are still
+                // to be sent, with the next request.
                 let pending = book_before.pending().to_vec();
                 lock(&self.shared.interrupts).restore(book_before);
                 if !pending.is_empty() {
                     self.shared.listeners.delta(ConversationDelta::Interrupts(pending));
                 }
+                if !pending_a2ui.is_empty() {
+                    let mut a2ui = lock(&self.shared.a2ui);
+                    a2ui.restore_pending_for_agent(pending_a2ui);
+                    self.shared.listeners.emit(SessionUpdate::A2uiErrors(a2ui.pending_for_agent().clone()));
+                }
                 let end = if e == TransportError::Cancelled { RunEnd::Cancelled } else { RunEnd::Failed(e) };
                 return (end, false);
             }
         };
-        // The agent answered: the message or action this run carries is delivered.
+        // The agent answered: the message or action this run carries is delivered, and so are
+        // the A2UI errors it carries (the store forgets them in the same batch).
+        if !pending_a2ui.is_empty() {
+            let a2ui = lock(&self.shared.a2ui);
+            self.shared.listeners.emit(SessionUpdate::A2uiErrors(a2ui.pending_for_agent().clone()));
+        }
         self.delivered();
         let conversation = self.conversation.clone();
         let mut ctx = {
@@ -505,10 +516,15 @@ impl ConversationSession {
         // them to the engine and queues its errors for the agent's next run. Its surface changes
         // are told under the bridge's lock, so they keep their place among the user's input.
         let a2ui_errors = {
-            let mut a2ui = lock(&self.shared.a2ui);
+            // Noted: an app's function the engine runs meanwhile cannot call back into it.
+            let mut a2ui = lock_noted(&self.shared.a2ui);
             let outcome = a2ui.on_event(event);
             for surface_event in outcome.events {
                 self.shared.listeners.emit(SessionUpdate::Surface(surface_event));
+            }
+            if !outcome.emitted.is_empty() {
+                // Queued for the agent: a store keeps them until a request carries them.
+                self.shared.listeners.emit(SessionUpdate::A2uiErrors(a2ui.pending_for_agent().clone()));
             }
             outcome.errors
         };
@@ -813,7 +829,9 @@ impl ConversationSession {
 
     fn reset_messages(&self, conv: &ConversationState, ctx: &mut RunContext) {
         ctx.touched.clear();
-        self.shared.listeners.delta(ConversationDelta::MessagesReset(conv.messages().to_vec()));
+        // No copy of the list (photos included) under the lock: readers take it from the
+        // conversation when they read the reset.
+        self.shared.listeners.messages_reset();
         // The reset cleared the observers' marks; the ones the conversation still holds follow.
         for m in conv.messages() {
             if let Some(reason) = conv.local_only(&m.id) {

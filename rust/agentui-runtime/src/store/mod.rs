@@ -33,6 +33,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::Value;
 
+use crate::a2ui_bridge::PendingForAgent;
 use crate::observe::{ConversationSnapshot, SurfaceEntry};
 use crate::session::outbox::OutboxEntry;
 use crate::session::RunPhase;
@@ -111,6 +112,8 @@ pub struct StoredConversation {
     pub snapshot: ConversationSnapshot,
     pub surfaces: Vec<StoredSurface>,
     pub outbox: Vec<OutboxEntry>,
+    /// A2UI errors the next request carries to the agent.
+    pub a2ui_errors: PendingForAgent,
     /// Client tool calls whose handler was started: never run again.
     pub executed_tool_calls: Vec<String>,
     /// A state delta failed before the process died: the next run resynchronises.
@@ -313,7 +316,7 @@ impl ConversationStore {
         let conn = self.conn();
         let row = conn
             .query_row(
-                "SELECT agent_url, state, phase, interrupts, kept_local, needs_resync, created_ms, updated_ms
+                "SELECT agent_url, state, phase, interrupts, kept_local, needs_resync, created_ms, updated_ms, a2ui_errors
                  FROM conversations WHERE thread_id = ?1",
                 [thread_id],
                 |row| {
@@ -326,12 +329,18 @@ impl ConversationStore {
                         row.get::<_, bool>(5)?,
                         row.get::<_, i64>(6)?,
                         row.get::<_, i64>(7)?,
+                        row.get::<_, String>(8)?,
                     ))
                 },
             )
             .optional()?;
-        let Some((agent_url, state, phase, interrupts, kept_local, needs_resync, created, updated)) = row else {
+        let Some((agent_url, state, phase, interrupts, kept_local, needs_resync, created, updated, a2ui_errors)) = row
+        else {
             return Ok(None);
+        };
+        let a2ui_errors = match a2ui_errors.as_str() {
+            "" => PendingForAgent::default(),
+            text => codec::decode("A2UI errors", text)?,
         };
         // One JSON array, built by SQLite and parsed once: a row and a string per message
         // cost more than the parse on a 4,000-message restore.
@@ -408,6 +417,7 @@ impl ConversationStore {
             snapshot,
             surfaces,
             outbox,
+            a2ui_errors,
             executed_tool_calls,
             needs_resync,
             created_at_ms: created,
@@ -774,8 +784,8 @@ mod tests {
         store.flush();
 
         let stored = store.load("t").unwrap().unwrap();
-        assert_eq!(stored.snapshot.messages, conv.snapshot().messages);
-        assert_eq!(stored.snapshot.phase, conv.snapshot().phase);
+        assert_eq!(stored.snapshot.messages, conv.snapshot().unwrap().messages);
+        assert_eq!(stored.snapshot.phase, conv.snapshot().unwrap().phase);
         assert_eq!(stored_name(&store, "t"), Some(json!("Ada")));
     }
 
@@ -819,7 +829,7 @@ mod tests {
         store.flush();
 
         let stored = store.load("t").unwrap().unwrap();
-        assert_eq!(stored.snapshot.messages, conv.snapshot().messages, "the first run's messages too");
+        assert_eq!(stored.snapshot.messages, conv.snapshot().unwrap().messages, "the first run's messages too");
         let mut store_warnings = Vec::new();
         while let Some(item) = sub.try_recv() {
             if let Observed::Delta(ConversationDelta::Warning(w)) = item {

@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use super::writer::{BatchRows, SurfaceRow};
 use super::{codec, ConversationStore};
-use crate::a2ui_bridge::A2uiBridge;
+use crate::a2ui_bridge::{A2uiBridge, PendingForAgent};
 use crate::observe::{ConversationDelta, ConversationSnapshot};
 use crate::observers::Observers;
 use crate::session::outbox::OutboxEntry;
@@ -46,6 +46,8 @@ struct Changes {
     created_surfaces: HashSet<String>,
     removed_surfaces: HashSet<String>,
     outbox: bool,
+    /// The A2UI errors waiting for the agent, as the batch left them, when they changed.
+    a2ui_errors: Option<PendingForAgent>,
 }
 
 /// State the recorder keeps whole because it is small and every write of it needs all of it.
@@ -324,10 +326,16 @@ impl StoreRecorder {
                     changes.removed_surfaces.insert(surface_id.clone());
                 }
             },
+            // All message rows: read from the conversation at the batch's end.
+            SessionUpdate::MessagesReset => {
+                changes.all_messages = true;
+                changes.messages.clear();
+            }
             SessionUpdate::Outbox(entries) => {
                 changes.outbox = true;
                 kept.outbox = entries.clone();
             }
+            SessionUpdate::A2uiErrors(pending) => changes.a2ui_errors = Some(pending.clone()),
         }
     }
 
@@ -349,6 +357,7 @@ impl StoreRecorder {
                 .map(|e| (e.pending.key.clone(), codec::encode_outbox_entry(e, self.files.as_deref())))
                 .collect()
         });
+        rows.a2ui_errors = changes.a2ui_errors.map(|p| if p.is_empty() { String::new() } else { codec::encode(&p) });
         rows.executed = changes.executed;
         rows.needs_resync = needs_resync;
         let snapshot = self.store.write_observer().map(|_| self.recording.observers.snapshot());

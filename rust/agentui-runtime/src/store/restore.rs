@@ -13,6 +13,7 @@ impl ConversationSession {
             snapshot: stored.snapshot,
             surfaces: stored.surfaces.into_iter().map(|s| (s.surface_id, s.messages)).collect(),
             outbox: stored.outbox,
+            a2ui_errors: stored.a2ui_errors,
             executed_tool_calls: stored.executed_tool_calls,
             needs_resync: stored.needs_resync,
         };

@@ -5,7 +5,7 @@ use rusqlite::Connection;
 
 use super::StoreError;
 
-pub(super) const SCHEMA_VERSION: i64 = 1;
+pub(super) const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA_V1: &str = "
 CREATE TABLE conversations (
@@ -61,6 +61,12 @@ CREATE TABLE outbox (
 ) WITHOUT ROWID;
 ";
 
+/// Version 2: the A2UI errors waiting for the agent (`PendingForAgent` as JSON; '' for none),
+/// kept like the outbox until a request carrying them reached the agent. Not copied by a fork.
+const MIGRATION_V2: &str = "
+ALTER TABLE conversations ADD COLUMN a2ui_errors TEXT NOT NULL DEFAULT '';
+";
+
 /// Sets a connection up.
 pub(super) fn configure(conn: &Connection) -> Result<(), StoreError> {
     // WAL: the writer does not block readers, and a commit appends instead of rewriting pages.
@@ -79,12 +85,34 @@ pub(super) fn configure(conn: &Connection) -> Result<(), StoreError> {
 pub(super) fn prepare(conn: &Connection) -> Result<(), StoreError> {
     configure(conn)?;
     let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
-    match version {
-        0 => {
-            conn.execute_batch(&format!("BEGIN; {SCHEMA_V1} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"))?;
-            Ok(())
-        }
-        SCHEMA_VERSION => Ok(()),
-        found => Err(StoreError::NewerSchema { found, supported: SCHEMA_VERSION }),
+    // Each step brings a file one version up, in one transaction with its version number.
+    let steps = match version {
+        0 => [SCHEMA_V1, MIGRATION_V2].concat(),
+        1 => MIGRATION_V2.to_owned(),
+        SCHEMA_VERSION => return Ok(()),
+        found => return Err(StoreError::NewerSchema { found, supported: SCHEMA_VERSION }),
+    };
+    conn.execute_batch(&format!("BEGIN; {steps} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_version_1_file_is_migrated_in_place() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(&format!("{SCHEMA_V1} PRAGMA user_version = 1;")).unwrap();
+        conn.execute(
+            "INSERT INTO conversations VALUES ('t', 'u', 0, 0, '', '{}', '\"idle\"', '[]', '[]', 0, 0, 0)",
+            [],
+        )
+        .unwrap();
+        prepare(&conn).unwrap();
+        let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0)).unwrap();
+        let errors: String = conn.query_row("SELECT a2ui_errors FROM conversations", [], |row| row.get(0)).unwrap();
+        assert_eq!((version, errors.as_str()), (SCHEMA_VERSION, ""), "the row is kept, with no errors waiting");
+        prepare(&conn).unwrap();
     }
 }

@@ -50,6 +50,8 @@ pub(super) struct BatchRows {
     pub removed_surfaces: Vec<String>,
     /// Every entry (key, body), when the outbox changed.
     pub outbox: Option<Vec<(String, String)>>,
+    /// The A2UI errors waiting for the agent, when they changed ('' for none).
+    pub a2ui_errors: Option<String>,
     pub executed: Vec<String>,
     pub needs_resync: bool,
 }
@@ -82,6 +84,7 @@ impl BatchRows {
         }
         upsert(&mut self.surfaces, later.surfaces, |s| &s.surface_id);
         self.outbox = later.outbox.or(self.outbox.take());
+        self.a2ui_errors = later.a2ui_errors.or(self.a2ui_errors.take());
         self.executed.extend(later.executed);
         self.needs_resync = later.needs_resync;
     }
@@ -394,6 +397,10 @@ fn write_batch(tx: &Transaction<'_>, id: &str, rows: &BatchRows) -> Result<bool,
         }
         tx.prepare_cached("UPDATE conversations SET pending_sends = ?2 WHERE thread_id = ?1")?
             .execute(params![id, entries.len() as i64])?;
+    }
+    if let Some(errors) = &rows.a2ui_errors {
+        tx.prepare_cached("UPDATE conversations SET a2ui_errors = ?2 WHERE thread_id = ?1")?
+            .execute(params![id, errors])?;
     }
     if let Some(state) = &rows.state {
         tx.prepare_cached("UPDATE conversations SET state = ?2 WHERE thread_id = ?1")?.execute(params![id, state])?;

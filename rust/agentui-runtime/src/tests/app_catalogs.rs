@@ -5,15 +5,16 @@
 use crate::tests::support;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use agentui_a2ui::catalog::BASIC_CATALOG_ID;
 use agentui_demo_agent::{loyalty_catalog_json, DemoAgent, DemoAgentOptions, LOYALTY_CATALOG_ID};
 use agentui_runtime::session::{
-    AppCatalogError, AppFunction, ConversationSession, SessionOptions, MAX_APP_CATALOGS, MAX_APP_CATALOG_BYTES,
-    MAX_APP_FUNCTIONS,
+    AppCatalogError, AppFunction, ConversationSession, SessionError, SessionOptions, MAX_APP_CATALOGS,
+    MAX_APP_CATALOG_BYTES, MAX_APP_FUNCTIONS,
 };
+use agentui_runtime::{Conversation, Observed, Subscription};
 use serde_json::{json, Map, Value};
 use support::*;
 
@@ -220,4 +221,134 @@ fn functions_are_bounded_with_those_registered_on_the_engine() {
     ));
     s.add_app_catalogs(&[], all(&names[1..MAX_APP_FUNCTIONS])).unwrap();
     assert_eq!(s.a2ui().group().host_function_count(), MAX_APP_FUNCTIONS);
+}
+
+/// Issue 43: an app's function that calls back into its conversation (`set_value`) deadlocked
+/// the thread resolving the surface: a runtime worker during a run, the caller's own thread (the
+/// UI's) on a write. The call gets a typed error instead, and the resolution goes on.
+#[test]
+fn an_app_function_calling_back_into_its_conversation_gets_a_typed_error_not_a_deadlock() {
+    let (done, outcome) = std::sync::mpsc::channel();
+    // A thread and a runtime of its own: a regression deadlocks them, and the test fails on the
+    // timeout below instead of hanging.
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let answer = runtime.block_on(async {
+            let (mut s, _demo) = demo_session().await;
+            let slot: Arc<std::sync::OnceLock<Conversation>> = Arc::default();
+            let inner: Arc<Mutex<Vec<Result<(), SessionError>>>> = Arc::default();
+            let function = {
+                let (slot, inner) = (slot.clone(), inner.clone());
+                format_points(move |args| {
+                    if let Some(conv) = slot.get() {
+                        let answer = conv.set_value("loyalty", "/tier", json!("Platinum"));
+                        inner.lock().unwrap().push(answer);
+                    }
+                    points(args)
+                })
+            };
+            s.add_app_catalogs(&[loyalty_catalog_json()], vec![function]).unwrap();
+            let conv = Conversation::start(s, tokio::runtime::Handle::current());
+            slot.set(conv.clone()).unwrap();
+            tokio::time::timeout(LIMIT, conv.send_message("show my loyalty card".into())).await.unwrap().unwrap();
+            let during_run = inner.lock().unwrap().len();
+            // On this (the caller's) thread: a write the badge's points read.
+            let outer = conv.set_value("loyalty", "/points", json!(2000));
+            let tier = conv.surface("loyalty").map(|s| format!("{:?}", s.nodes));
+            let answers = inner.lock().unwrap().clone();
+            (during_run, outer, answers, tier)
+        });
+        let _ = done.send(answer);
+    });
+    let (during_run, outer, inner, tier) =
+        outcome.recv_timeout(LIMIT).expect("deadlocked: the app function's set_value never returned");
+    assert!(during_run >= 1, "the function called back during the run");
+    assert_eq!(outer, Ok(()), "the outer write went through");
+    assert!(inner.len() > during_run, "and called back on the caller's thread: {inner:?}");
+    for answer in &inner {
+        assert_eq!(answer, &Err(SessionError::Reentrant { call: "set_value" }));
+    }
+    assert!(!tier.unwrap_or_default().contains("Platinum"), "the refused write changed nothing");
+}
+
+/// What an app function got from every call into its conversation it tried, by call.
+type Answers = Arc<Mutex<Vec<(&'static str, String)>>>;
+
+/// Every call of `conv` that locks the conversation or its surfaces, made from inside an app
+/// function, with what it answered.
+/// What is not refused (a subscription) is kept in `made`, to read outside.
+fn call_back_into(conv: &Conversation, answers: &Answers, made: &Mutex<Vec<Subscription>>) {
+    use futures_util::FutureExt as _;
+    let note = |call: &'static str, answer: String| answers.lock().unwrap().push((call, answer));
+    note("snapshot", format!("{:?}", conv.snapshot().map(|s| s.messages.len())));
+    // A call that waits is polled once: it must answer at once, not queue a run or wait.
+    note("send_message", format!("{:?}", conv.send_message("again".into()).now_or_never()));
+    note("send", format!("{:?}", conv.send("again".into(), Vec::new()).now_or_never()));
+    note("continue_run", format!("{:?}", conv.continue_run().now_or_never()));
+    note("retry_pending", format!("{:?}", conv.retry_pending().now_or_never()));
+    note("dispatch_action", format!("{:?}", conv.dispatch_action("loyalty", "root").now_or_never()));
+    note("media_bytes", format!("{:?}", conv.media_bytes("m", 0).now_or_never()));
+    let mut subscription = conv.subscribe();
+    note("Subscription::try_recv", format!("{:?}", subscription.try_recv()));
+    note("Subscription::recv", format!("{:?}", subscription.recv().now_or_never()));
+    let view = conv.subscribe_view();
+    note("ViewSubscription::try_next_batch", format!("{:?}", view.try_next_batch()));
+    note("ViewSubscription::next_batch", format!("{:?}", view.next_batch().now_or_never()));
+    made.lock().unwrap().push(subscription);
+}
+
+/// Issue 43: only the input calls were refused; any other call that locks the conversation
+/// (a snapshot, a view's read, a send) from inside an app function waited for its own thread
+/// during a run, or took the locks out of order on a write. Each gets a typed error (or, for a
+/// read that does not wait, nothing now) instead, during a run and on the caller's thread.
+#[test]
+fn every_call_back_into_the_conversation_from_an_app_function_gets_a_typed_error_not_a_deadlock() {
+    let (done, outcome) = std::sync::mpsc::channel();
+    // A thread and a runtime of its own: a regression deadlocks them, and the test fails on the
+    // timeout below instead of hanging.
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let answer = runtime.block_on(async {
+            let (mut s, _demo) = demo_session().await;
+            let slot: Arc<std::sync::OnceLock<Conversation>> = Arc::default();
+            let answers: Answers = Arc::default();
+            let made: Arc<Mutex<Vec<Subscription>>> = Arc::default();
+            let function = {
+                let (slot, answers, made) = (slot.clone(), answers.clone(), made.clone());
+                format_points(move |args| {
+                    if let Some(conv) = slot.get() {
+                        call_back_into(conv, &answers, &made);
+                    }
+                    points(args)
+                })
+            };
+            s.add_app_catalogs(&[loyalty_catalog_json()], vec![function]).unwrap();
+            let conv = Conversation::start(s, tokio::runtime::Handle::current());
+            slot.set(conv.clone()).unwrap();
+            tokio::time::timeout(LIMIT, conv.send_message("show my loyalty card".into())).await.unwrap().unwrap();
+            let during_run = answers.lock().unwrap().len();
+            // On this (the caller's) thread, under the surfaces' lock.
+            let outer = conv.set_value("loyalty", "/points", json!(2000));
+            let answers = answers.lock().unwrap().clone();
+            // Nothing the refused calls asked for was sent or queued.
+            let messages = format!(
+                "{:?}",
+                conv.snapshot().map(|s| (s.messages.iter().any(|m| m.text() == Some("again")), s.pending_sends.len()))
+            );
+            // A subscription made inside starts, read outside, from the whole state.
+            let first = made.lock().unwrap().first_mut().and_then(Subscription::try_recv);
+            assert!(matches!(first, Some(Observed::Snapshot(_))), "{first:?}");
+            (during_run, outer, answers, messages)
+        });
+        let _ = done.send(answer);
+    });
+    let (during_run, outer, answers, messages) =
+        outcome.recv_timeout(LIMIT).expect("deadlocked: a call from the app function never returned");
+    assert!(during_run >= 1, "the function called back during the run");
+    assert_eq!(outer, Ok(()), "the outer write went through");
+    assert!(answers.len() > during_run, "and called back on the caller's thread: {answers:?}");
+    for (call, answer) in &answers {
+        assert!(answer.contains("Reentrant") || answer == "None", "{call}: {answer}");
+    }
+    assert_eq!(messages, "Ok((false, 0))", "the conversation goes on, and the refused sends sent nothing");
 }

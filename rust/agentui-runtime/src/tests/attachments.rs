@@ -98,7 +98,7 @@ async fn the_agent_receives_the_bytes_the_app_attached_from_memory_and_from_a_fi
         ]
     );
     // The conversation holds the message as sent, parts and all.
-    let snapshot = conv.snapshot();
+    let snapshot = conv.snapshot().unwrap();
     let user = snapshot.messages.iter().find(|m| m.role == agentui_agui::message::Role::User).unwrap();
     assert!(matches!(&user.content, Some(agentui_agui::MessageContent::Parts(p)) if p.len() == 3));
 }
@@ -132,7 +132,7 @@ async fn a_refused_attachment_sends_nothing_and_queues_nothing() {
         assert_eq!(named, name, "{error}");
     }
     assert!(server.requests().is_empty(), "nothing was sent");
-    let snapshot = conv.snapshot();
+    let snapshot = conv.snapshot().unwrap();
     assert!(snapshot.messages.is_empty(), "nothing joined the conversation");
     assert!(snapshot.pending_sends.is_empty(), "nothing waits");
     // The conversation goes on.
@@ -168,7 +168,7 @@ async fn a_server_refusing_the_payload_is_reported_and_the_message_does_not_wait
             "{error:?}"
         );
         assert!(error.to_string().contains(&status.to_string()), "{error}");
-        assert!(conv.snapshot().pending_sends.is_empty());
+        assert!(conv.snapshot().unwrap().pending_sends.is_empty());
     }
 }
 
@@ -190,7 +190,7 @@ async fn a_message_with_attachments_waiting_for_the_agent_survives_a_restart_and
             .await
             .unwrap_err();
         assert!(matches!(error, SessionError::Transport(_)), "{error:?}");
-        let pending = conv.snapshot().pending_sends;
+        let pending = conv.snapshot().unwrap().pending_sends;
         assert!(matches!(&pending[0].kind, PendingSendKind::Message { text, .. } if text == "from the train"));
         store.flush();
         let dir = store.attachments_dir("t").unwrap();
@@ -204,7 +204,7 @@ async fn a_message_with_attachments_waiting_for_the_agent_survives_a_restart_and
 
     let store = ConversationStore::open(file.path()).unwrap();
     let conv = open(&server, &store);
-    let restored = conv.snapshot();
+    let restored = conv.snapshot().unwrap();
     assert_eq!(restored.pending_sends.len(), 1, "still waiting after the restart");
     assert!(conv.retry_pending().await.unwrap().is_some());
     tokio::time::sleep(std::time::Duration::from_secs(120)).await;
@@ -216,7 +216,7 @@ async fn a_message_with_attachments_waiting_for_the_agent_survives_a_restart_and
     assert_eq!(media, vec![("image".to_owned(), photo.clone(), "image/png".to_owned(), "photo.png".to_owned())]);
     let users = requests[1].body["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "user").count();
     assert_eq!(users, 1, "the message is in the conversation once");
-    let before = conv.snapshot().messages;
+    let before = conv.snapshot().unwrap().messages;
     drop(conv);
     store.flush();
 
@@ -254,6 +254,7 @@ async fn the_demo_agent_reports_the_bytes_it_received() {
     conv.send("here".into(), vec![Attachment::bytes("photo.png", "image/png", photo.clone())]).await.unwrap();
     let answer = conv
         .snapshot()
+        .unwrap()
         .messages
         .iter()
         .rev()
@@ -291,10 +292,10 @@ async fn an_image_the_agent_returns_is_in_the_chat_and_survives_a_restart() {
         let store = ConversationStore::open(file.path()).unwrap();
         let conv = Conversation::open(demo_session(&url), &store, &url, tokio::runtime::Handle::current()).unwrap();
         conv.send_message("draw".into()).await.unwrap();
-        assert_eq!(image_of(&conv.snapshot().messages), Some(expected.clone()));
+        assert_eq!(image_of(&conv.snapshot().unwrap().messages), Some(expected.clone()));
         // The chat item a UI shows carries the part.
         let view = conv.subscribe_view();
-        let batch = view.next_batch().await.unwrap();
+        let batch = view.next_batch().await.unwrap().unwrap();
         let shows_image =
             batch.messages.iter().any(|d| format!("{d:?}").contains(agentui_demo_agent::PICTURE_PNG_BASE64));
         assert!(shows_image, "the view's chat items carry the image part");
@@ -302,7 +303,7 @@ async fn an_image_the_agent_returns_is_in_the_chat_and_survives_a_restart() {
     }
     let store = ConversationStore::open(file.path()).unwrap();
     let conv = Conversation::open(demo_session(&url), &store, &url, tokio::runtime::Handle::current()).unwrap();
-    assert_eq!(image_of(&conv.snapshot().messages), Some(expected));
+    assert_eq!(image_of(&conv.snapshot().unwrap().messages), Some(expected));
 }
 
 /// An agent may echo the conversation in one event, the user's attachments inside it: one event
@@ -395,17 +396,17 @@ async fn a_view_gets_a_large_photo_by_reference_and_fetches_its_bytes() {
             batches.push(batch);
         }
         let (message_id, at) = check(&batches);
-        assert_eq!(conv.media_bytes(&message_id, at).await, Some(photo.clone()));
-        assert_eq!(conv.media_bytes(&message_id, 2).await, Some(icon.clone()));
+        assert_eq!(conv.media_bytes(&message_id, at).await.unwrap(), Some(photo.clone()));
+        assert_eq!(conv.media_bytes(&message_id, 2).await.unwrap(), Some(icon.clone()));
         // The text part, a part past the end and an unknown message have no bytes.
-        assert_eq!(conv.media_bytes(&message_id, 0).await, None);
-        assert_eq!(conv.media_bytes(&message_id, 3).await, None);
-        assert_eq!(conv.media_bytes("nope", 1).await, None);
+        assert_eq!(conv.media_bytes(&message_id, 0).await.unwrap(), None);
+        assert_eq!(conv.media_bytes(&message_id, 3).await.unwrap(), None);
+        assert_eq!(conv.media_bytes("nope", 1).await.unwrap(), None);
         store.flush();
     }
     let store = ConversationStore::open(file.path()).unwrap();
     let conv = open(&server, &store);
     let view = conv.subscribe_view();
-    let (message_id, at) = check(&[view.next_batch().await.unwrap()]);
-    assert_eq!(conv.media_bytes(&message_id, at).await, Some(photo));
+    let (message_id, at) = check(&[view.next_batch().await.unwrap().unwrap()]);
+    assert_eq!(conv.media_bytes(&message_id, at).await.unwrap(), Some(photo));
 }

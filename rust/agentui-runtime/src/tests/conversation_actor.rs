@@ -13,8 +13,8 @@ use agentui_a2ui::SurfaceDiff;
 use agentui_agui::message::MessageContent;
 use agentui_agui::reducer::LocalOnly;
 use agentui_runtime::session::{
-    ActionResult, ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, SessionUpdate, ToolFailure,
-    ToolInvocation,
+    ActionResult, ClientTool, ConversationSession, RunPhase, SessionError, SessionOptions, SessionUpdate, ToolDecision,
+    ToolFailure, ToolInvocation,
 };
 use agentui_runtime::{Conversation, ConversationDelta, KeptLocal, Observed, Subscription, ABSORB_LIMIT};
 use serde_json::{json, Value};
@@ -91,7 +91,7 @@ async fn poll_once<F: std::future::Future + Unpin>(future: &mut F) -> Option<F::
 }
 
 async fn wait_for_delta(sub: &mut Subscription, wanted: impl Fn(&ConversationDelta) -> bool) {
-    while let Some(item) = sub.recv().await {
+    while let Some(item) = sub.recv().await.unwrap() {
         if matches!(&item, Observed::Delta(d) if wanted(d)) {
             return;
         }
@@ -121,7 +121,7 @@ async fn a_subscriber_gets_the_snapshot_then_every_delta_in_order() {
             _ => None,
         })
         .collect();
-    let user_id = conv.snapshot().messages[0].id.clone();
+    let user_id = conv.snapshot().unwrap().messages[0].id.clone();
     assert_eq!(
         seen,
         [
@@ -135,7 +135,7 @@ async fn a_subscriber_gets_the_snapshot_then_every_delta_in_order() {
     );
 
     // The deltas applied to the first snapshot give the snapshot now.
-    let now = conv.snapshot();
+    let now = conv.snapshot().unwrap();
     assert_eq!(now.messages.len(), 2);
     assert_eq!(now.messages[1].text(), Some("Hello!"));
     assert!(matches!(now.phase, RunPhase::Finished { .. }));
@@ -150,7 +150,7 @@ async fn streamed_text_is_delivered_as_its_pieces_and_a_long_message_costs_linea
     let reader = tokio::spawn(async move {
         // Bytes of message text the subscriber was handed, and the pieces that carried it.
         let (mut text_bytes, mut pieces, mut snapshots, mut streamed) = (0usize, 0usize, 0usize, String::new());
-        while let Some(item) = sub.recv().await {
+        while let Some(item) = sub.recv().await.unwrap() {
             match item {
                 Observed::Snapshot(_) => snapshots += 1,
                 Observed::Delta(ConversationDelta::TextAppended { delta, .. }) => {
@@ -172,7 +172,7 @@ async fn streamed_text_is_delivered_as_its_pieces_and_a_long_message_costs_linea
     });
     conv.send_message("long".into()).await.unwrap();
     let (text_bytes, pieces, snapshots, streamed) = reader.await.unwrap();
-    let text = conv.snapshot().messages[1].text().map(str::to_owned);
+    let text = conv.snapshot().unwrap().messages[1].text().map(str::to_owned);
     assert_eq!(text.as_ref().map(String::len), Some(N));
     if snapshots == 1 {
         // Kept up: the pieces, in order, are the text.
@@ -257,7 +257,7 @@ async fn a_state_delta_is_observed_as_the_patch_that_was_applied() {
     let ConversationDelta::StatePatched(applied) = state[1] else { panic!("{:?}", state[1]) };
     assert_eq!(serde_json::to_value(applied).unwrap(), ops, "the ops as sent, not the whole state");
     assert!(matches!(state[2], ConversationDelta::StateResyncNeeded { .. }), "a patch that failed is not applied");
-    assert_eq!(conv.snapshot().state, json!({"title": "b", "count": 2}));
+    assert_eq!(conv.snapshot().unwrap().state, json!({"title": "b", "count": 2}));
 }
 
 #[tokio::test(start_paused = true)]
@@ -296,7 +296,7 @@ async fn a_state_patch_is_observed_as_the_agent_sent_it_and_replays_to_the_conve
     // Replayed on the state before it, the patch gives the state the conversation has.
     let mut replayed = start;
     agentui_agui::patch::apply_patch(&mut replayed, observed).unwrap();
-    assert_eq!(replayed, conv.snapshot().state);
+    assert_eq!(replayed, conv.snapshot().unwrap().state);
     assert_eq!(replayed, json!({"list": ["q", {"x": 1}], "a": {"x": 2}, "first": "p"}));
 }
 
@@ -465,7 +465,7 @@ async fn cancel_stops_the_run_in_flight_and_withdraws_the_queued_ones() {
         assert!(matches!(call.await.unwrap(), Err(SessionError::Cancelled)));
     }
     assert_eq!(server.requests().len(), 1, "the queued runs never went out");
-    assert_eq!(conv.snapshot().phase, RunPhase::Cancelled);
+    assert_eq!(conv.snapshot().unwrap().phase, RunPhase::Cancelled);
 
     // The text cut short is marked for observers, not only warned about (queued before the end).
     let seen = drain(&mut sub);
@@ -489,7 +489,7 @@ async fn cancel_stops_the_run_in_flight_and_withdraws_the_queued_ones() {
     conv.send_message("four".into()).await.unwrap();
     let seen = drain(&mut sub);
     assert!(deltas(&seen).iter().any(|d| matches!(d, ConversationDelta::MessagesReset(_))), "{seen:?}");
-    assert_eq!(conv.snapshot().kept_local, cut);
+    assert_eq!(conv.snapshot().unwrap().kept_local, cut);
 }
 
 #[tokio::test(start_paused = true)]
@@ -536,7 +536,7 @@ async fn a_panicking_tool_or_listener_does_not_take_the_conversation_down() {
     let summary = conv.send_message("go".into()).await.unwrap();
     assert_eq!(summary.tool_calls[0].outcome, Err(ToolFailure::Crashed));
     assert!(heard.load(Ordering::Relaxed) > 0);
-    let last = conv.snapshot().messages.last().cloned().unwrap();
+    let last = conv.snapshot().unwrap().messages.last().cloned().unwrap();
     assert_eq!(last.content, Some(MessageContent::Text("recovered".into())));
 }
 
@@ -554,7 +554,7 @@ async fn a_deleted_surface_resets_its_subscribers_to_empty() {
     assert_eq!(nodes.iter().map(|n| n.id.to_string()).collect::<Vec<_>>(), ["root", "name", "send", "send-label"]);
     conv.send_message("close".into()).await.unwrap();
     assert_eq!(surface.try_recv(), Some(SurfaceDiff::Reset { root: None, nodes: Vec::new() }));
-    assert!(conv.snapshot().surfaces.is_empty());
+    assert!(conv.snapshot().unwrap().surfaces.is_empty());
     assert!(conv.subscribe_surface("f").is_none());
 }
 
@@ -564,8 +564,8 @@ async fn subscriptions_end_when_the_conversation_is_gone() {
     let conv = conversation(&server);
     let mut sub = conv.subscribe();
     drop(conv);
-    assert!(matches!(sub.recv().await, Some(Observed::Snapshot(_))));
-    assert_eq!(sub.recv().await, None);
+    assert!(matches!(sub.recv().await.unwrap(), Some(Observed::Snapshot(_))));
+    assert_eq!(sub.recv().await.unwrap(), None);
 }
 
 #[tokio::test(start_paused = true)]
@@ -606,7 +606,7 @@ async fn runs_of_one_conversation_reuse_a_kept_alive_connection() {
     }
     let connections: Vec<usize> = server.requests().iter().map(|r| r.connection).collect();
     assert_eq!(connections, [0, 0, 0], "every run on the first connection");
-    assert_eq!(conv.snapshot().messages.len(), 6);
+    assert_eq!(conv.snapshot().unwrap().messages.len(), 6);
 }
 
 /// The snapshot comes from the conversation the run applies to, under the lock the run tells
@@ -640,7 +640,7 @@ async fn subscribers_joining_mid_stream_from_another_thread_see_each_piece_once(
     conv.send_message("long".into()).await.unwrap();
     done.store(true, Ordering::SeqCst);
     let joined = joiner.join().unwrap();
-    let text = conv.snapshot().messages[1].text().unwrap().to_owned();
+    let text = conv.snapshot().unwrap().messages[1].text().unwrap().to_owned();
     assert_eq!(text.len(), N);
     // The run did not end before a join could interleave with it (else this proves little).
     assert!(!joined.is_empty(), "no subscriber joined while the text streamed");
@@ -659,4 +659,58 @@ async fn subscribers_joining_mid_stream_from_another_thread_see_each_piece_once(
         }
         assert_eq!(seen.as_deref(), Some(text.as_str()), "snapshot plus deltas is the text, each piece once");
     }
+}
+
+/// Issue 43: a poisoned session answered `set_value` with the engine's `ACTION_REFUSED`, as if
+/// the user's input were at fault. It is the session's own typed error now.
+#[tokio::test(start_paused = true)]
+async fn set_value_on_a_poisoned_session_is_an_internal_error_not_a_refused_action() {
+    let server =
+        TestServer::start(vec![Reply::sse(&run_of("r1", vec![form_events(), tool_call("c1", "lookup", "{}", "a1")]))])
+            .await;
+    let options = SessionOptions { thread_id: Some("t".into()), ..SessionOptions::default() };
+    let mut session = ConversationSession::connect(&server.url("/agent"), &[], options).unwrap();
+    session.set_tool_policy(Arc::new(|_: &ToolInvocation| -> ToolDecision { panic!("policy bug") }));
+    let conv = Conversation::start(session, tokio::runtime::Handle::current());
+    conv.register_tool(echo_tool("lookup")).unwrap();
+    let err = conv.send_message("go".into()).await.unwrap_err();
+    assert!(matches!(err, SessionError::Internal { .. }), "{err:?}");
+    let refused = conv.set_value("f", "/form/name", json!("Ada")).unwrap_err();
+    assert!(matches!(&refused, SessionError::Internal { detail } if detail.contains("unusable")), "{refused:?}");
+}
+
+/// Issue 43: the run queue was unbounded, so a button pressed in a loop queued runs without
+/// end. Past the bound, a call fails at once with a typed error and queues nothing.
+#[tokio::test(start_paused = true)]
+async fn a_button_pressed_in_a_loop_queues_a_bounded_number_of_runs() {
+    const LIMIT: usize = agentui_runtime::MAX_QUEUED_RUNS;
+    let server = TestServer::start(vec![Reply::sse_steps(vec![Step::Send(frame(&started("r1"))), Step::Hang])]).await;
+    let conv = conversation(&server);
+    let mut sub = conv.subscribe();
+    let first = tokio::spawn({
+        let conv = conv.clone();
+        async move { conv.send_message("first".into()).await }
+    });
+    wait_for_delta(&mut sub, |d| matches!(d, ConversationDelta::RunPhase(RunPhase::Running { .. }))).await;
+    // The run holds: every press queues behind it, up to the bound.
+    let mut waiting = Vec::new();
+    let mut refused = Vec::new();
+    for n in 0..LIMIT + 10 {
+        let conv = conv.clone();
+        let mut press = Box::pin(async move { conv.send_message(format!("press {n}")).await });
+        match poll_once(&mut press).await {
+            Some(answer) => refused.push(answer),
+            None => waiting.push(press),
+        }
+    }
+    assert_eq!((waiting.len(), refused.len()), (LIMIT, 10), "{refused:?}");
+    for answer in &refused {
+        assert_eq!(answer, &Err(SessionError::RunQueueFull { limit: LIMIT }));
+    }
+    conv.cancel();
+    assert!(matches!(first.await.unwrap(), Err(SessionError::Cancelled)));
+    for press in waiting {
+        assert!(matches!(press.await, Err(SessionError::Cancelled)));
+    }
+    assert_eq!(server.requests().len(), 1, "the refused presses were never queued");
 }

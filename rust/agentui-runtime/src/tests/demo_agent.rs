@@ -122,7 +122,7 @@ async fn an_a2ui_form_renders_and_its_submitted_values_come_back_from_the_agent(
     conv.set_value("booking", "/booking/guests", json!(["4"])).unwrap();
     let result = tokio::time::timeout(LIMIT, conv.dispatch_action("booking", "book")).await.unwrap().unwrap();
     assert!(matches!(result, ActionResult::Ran(_)));
-    let text = last_assistant_text(&conv.snapshot().messages);
+    let text = last_assistant_text(&conv.snapshot().unwrap().messages);
     assert!(text.contains("Ada") && text.contains("2026-12-24") && text.contains('4'), "{text}");
 }
 
@@ -234,7 +234,7 @@ async fn the_v10_card_answers_agent_function_calls_and_quotes_action_metadata() 
         .unwrap()
         .unwrap();
     assert!(matches!(result, ActionResult::Ran(_)));
-    let text = last_assistant_text(&conv.snapshot().messages);
+    let text = last_assistant_text(&conv.snapshot().unwrap().messages);
     assert_eq!(
         text,
         "Signed up zoe@example.com for 2 newsletters a month. Metadata: {\"client_audit\":{\"signature\":\"abc123token\"}}"

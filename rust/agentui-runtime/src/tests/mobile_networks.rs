@@ -205,18 +205,18 @@ async fn offline_the_outbox_waits_and_when_back_online_sends_at_once() {
         network.set_online(false);
         let error = conv.send_message("from the tunnel".into()).await.unwrap_err();
         assert!(matches!(error, SessionError::Transport(TransportError::Status { status: 503, .. })), "{error:?}");
-        assert_eq!(conv.snapshot().pending_sends.len(), 1);
-        assert_eq!(conv.snapshot().pending_sends[0].reason, PendingReason::Unreached);
+        assert_eq!(conv.snapshot().unwrap().pending_sends.len(), 1);
+        assert_eq!(conv.snapshot().unwrap().pending_sends[0].reason, PendingReason::Unreached);
 
         // Ten minutes offline: the one-second, then doubling, retries would have tried ten times.
         tokio::time::sleep(Duration::from_secs(600)).await;
         assert_eq!(server.requests().len(), 1, "no attempt spent while offline");
-        assert_eq!(conv.snapshot().pending_sends[0].attempts, 1);
+        assert_eq!(conv.snapshot().unwrap().pending_sends[0].attempts, 1);
 
         let back = Instant::now();
         network.set_online(true);
         let mut sub = conv.subscribe();
-        while let Some(item) = sub.recv().await {
+        while let Some(item) = sub.recv().await.unwrap() {
             if matches!(&item, Observed::Delta(ConversationDelta::PendingSends(p)) if p.is_empty()) {
                 break;
             }
@@ -227,7 +227,7 @@ async fn offline_the_outbox_waits_and_when_back_online_sends_at_once() {
             back.elapsed()
         );
         assert_eq!(server.requests().len(), 2);
-        assert!(conv.snapshot().messages.iter().any(|m| m.id == "a1"));
+        assert!(conv.snapshot().unwrap().messages.iter().any(|m| m.id == "a1"));
     })
     .await
     .unwrap();
@@ -344,7 +344,7 @@ async fn a_send_refused_for_its_credentials_waits_for_the_app_not_for_a_timer() 
         let conv = Conversation::start(session, tokio::runtime::Handle::current());
         let err = conv.send_message("hello".into()).await.unwrap_err();
         assert!(matches!(err, SessionError::Transport(TransportError::Unauthorized { .. })), "{err:?}");
-        let pending = conv.snapshot().pending_sends;
+        let pending = conv.snapshot().unwrap().pending_sends;
         assert_eq!(pending.len(), 1);
         assert_eq!(pending[0].reason, PendingReason::Unauthorized);
         assert_eq!(pending[0].attempts, 1);
@@ -353,13 +353,13 @@ async fn a_send_refused_for_its_credentials_waits_for_the_app_not_for_a_timer() 
         // Ten minutes: a timer's one-second, then doubling, retries would have tried ten times.
         tokio::time::sleep(Duration::from_secs(600)).await;
         assert_eq!(server.requests().len(), 2, "not sent again without the app");
-        assert_eq!(conv.snapshot().pending_sends[0].attempts, 1);
+        assert_eq!(conv.snapshot().unwrap().pending_sends[0].attempts, 1);
 
         // The user signs in again; the app retries.
         *tokens.issued.lock().unwrap() = "t2".into();
         assert!(conv.retry_pending().await.unwrap().is_some());
-        assert!(conv.snapshot().pending_sends.is_empty());
-        assert!(conv.snapshot().messages.iter().any(|m| m.id == "a1"));
+        assert!(conv.snapshot().unwrap().pending_sends.is_empty());
+        assert!(conv.snapshot().unwrap().messages.iter().any(|m| m.id == "a1"));
     })
     .await
     .unwrap();

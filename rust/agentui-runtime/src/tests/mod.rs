@@ -14,6 +14,7 @@ mod conversation_actor;
 mod demo_agent;
 mod hostile_session;
 mod lessons;
+mod messages_reset;
 mod mobile_networks;
 mod server_interop_defects;
 mod session_budget;

@@ -88,6 +88,35 @@ async fn a2ui_data_model_over_budget_is_reported_to_the_agent() {
     .unwrap();
 }
 
+/// Issue 43: errors queued for the agent are taken for a request; one that never reached the
+/// agent (a gateway's 503) puts them back, so the next request carries them.
+#[tokio::test]
+async fn a2ui_errors_survive_a_request_that_could_not_be_sent() {
+    timeout(TEST_BOUND, async {
+        let ghost = json!({"type": "CUSTOM", "name": "a2ui", "value": {"a2ui_operations": [
+            {"version": "v0.9", "updateDataModel": {"surfaceId": "ghost", "path": "/x", "value": 1}}
+        ]}});
+        let server = TestServer::start(vec![
+            Reply::sse(&run_of("r1", vec![vec![ghost]])),
+            Reply::status(503, "text/plain", b"down"),
+            Reply::sse(&run_of("r2", vec![])),
+        ])
+        .await;
+        let mut s = connect(&server, MemoryBudget::default());
+        s.run("show").await.unwrap();
+        s.run("next").await.unwrap_err();
+        s.deliver_pending().await.unwrap().unwrap();
+        let requests = server.requests();
+        assert_eq!(requests.len(), 3);
+        for attempt in &requests[1..] {
+            let props = &attempt.body["forwardedProps"];
+            assert_eq!(props["a2uiErrors"][0]["error"]["surfaceId"], "ghost", "{props}");
+        }
+    })
+    .await
+    .unwrap();
+}
+
 /// Issue #11: "a panic caught inside a run leaves the session half-updated (no rollback, no
 /// poisoning)". A panic in the run (here the app's tool policy) is a typed error, and the
 /// session refuses to go on from the state the panic left.

@@ -100,7 +100,7 @@ async fn a_reopened_conversation_equals_what_was_applied_and_nothing_runs_again(
         conv.send_message("hi".into()).await.unwrap();
         // The user types into the form and does not send it.
         conv.set_value("f", "/form/name", json!("Ada")).unwrap();
-        let snapshot = conv.snapshot();
+        let snapshot = conv.snapshot().unwrap();
         let surface = conv.surface("f").unwrap();
         // The first process ends cleanly: what it applied is on disk (the writer is a thread).
         store.flush();
@@ -112,13 +112,15 @@ async fn a_reopened_conversation_equals_what_was_applied_and_nothing_runs_again(
     let store = open_store(&file);
     let conv = open(&server, &store, "t");
     conv.register_tool(counter_tool(runs.clone())).unwrap();
-    let after = conv.snapshot();
+    let after = conv.snapshot().unwrap();
     assert_eq!(restorable(&after), restorable(&before.0));
     assert!(matches!(after.phase, RunPhase::Finished { .. }), "{:?}", after.phase);
     let surface = conv.surface("f").unwrap();
     assert_eq!(surface.nodes, before.1.nodes, "the surface, with the user's unsent input, comes back");
     let mut sub = conv.subscribe();
-    let Some(Observed::Snapshot(first)) = sub.recv().await else { panic!("a subscriber starts with the snapshot") };
+    let Some(Observed::Snapshot(first)) = sub.recv().await.unwrap() else {
+        panic!("a subscriber starts with the snapshot")
+    };
     assert_eq!(restorable(&first), restorable(&before.0));
 
     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -145,7 +147,7 @@ async fn a_run_open_when_the_process_died_comes_back_abandoned_with_its_calls_no
         let conv = conv.clone();
         async move { conv.send_message("go".into()).await }
     });
-    while let Some(item) = sub.recv().await {
+    while let Some(item) = sub.recv().await.unwrap() {
         if matches!(item, Observed::Delta(ConversationDelta::ToolCall(ref t)) if t.phase != ToolCallPhase::Streaming && t.phase != ToolCallPhase::Requested)
         {
             break;
@@ -158,7 +160,7 @@ async fn a_run_open_when_the_process_died_comes_back_abandoned_with_its_calls_no
     let stored = reopened.load("t").unwrap().unwrap();
     assert!(matches!(stored.snapshot.phase, RunPhase::Running { .. }), "{:?}", stored.snapshot.phase);
     let other = open(&server, &reopened, "t");
-    let snapshot = other.snapshot();
+    let snapshot = other.snapshot().unwrap();
     assert_eq!(snapshot.phase, RunPhase::Abandoned { run_id: Some("r1".into()) });
     assert_eq!(snapshot.messages.iter().filter(|m| m.id == "a1").count(), 1);
     let call = snapshot.tool_calls.iter().find(|t| t.tool_call_id == "c1").unwrap();
@@ -179,14 +181,14 @@ async fn a_message_sent_while_the_agent_is_unreachable_waits_and_is_delivered_on
     let conv = open(&server, &store, "t");
     let error = conv.send_message("are you there?".into()).await.unwrap_err();
     assert!(matches!(error, SessionError::Transport(_)), "{error:?}");
-    let pending = conv.snapshot().pending_sends;
+    let pending = conv.snapshot().unwrap().pending_sends;
     assert_eq!(pending.len(), 1);
     assert!(matches!(&pending[0].kind, PendingSendKind::Message { text, .. } if text == "are you there?"));
     assert_eq!(store.load("t").unwrap().unwrap().outbox.len(), 1, "the store holds it");
 
     // The actor tries again on its own.
     let mut sub = conv.subscribe();
-    while let Some(item) = sub.recv().await {
+    while let Some(item) = sub.recv().await.unwrap() {
         if matches!(&item, Observed::Delta(ConversationDelta::PendingSends(p)) if p.is_empty()) {
             break;
         }
@@ -199,7 +201,58 @@ async fn a_message_sent_while_the_agent_is_unreachable_waits_and_is_delivered_on
     let users = |r: &Recorded| r.body["messages"].as_array().unwrap().iter().filter(|m| m["role"] == "user").count();
     assert_eq!(users(&requests[1]), 1, "the message is in the conversation once");
     assert!(store.load("t").unwrap().unwrap().outbox.is_empty());
-    assert!(conv.snapshot().messages.iter().any(|m| m.id == "a1"));
+    assert!(conv.snapshot().unwrap().messages.iter().any(|m| m.id == "a1"));
+}
+
+/// A2UI operations for a surface that never exists: the engine's error waits for the next run.
+fn ghost_surface_ops() -> Value {
+    json!({"type": "CUSTOM", "name": "a2ui", "value": {"a2ui_operations": [
+        {"version": "v0.9", "updateDataModel": {"surfaceId": "ghost", "path": "/x", "value": 1}}
+    ]}})
+}
+
+/// Issue 43: the A2UI errors queued for the agent were taken before the request was sent and
+/// lost when it could not be; they wait with the outbox, across the process, for the next one.
+#[tokio::test(start_paused = true)]
+async fn a2ui_errors_for_the_agent_survive_an_unsent_request_and_the_process() {
+    let file = store_file("a2ui-errors");
+    let server = TestServer::start(vec![
+        Reply::sse(&run_of("r1", vec![vec![ghost_surface_ops()]])),
+        Reply::status(503, "text/plain", b"down"),
+    ])
+    .await;
+    {
+        let store = open_store(&file);
+        let conv = open(&server, &store, "t");
+        conv.send_message("show me".into()).await.unwrap();
+        let error = conv.send_message("and now?".into()).await.unwrap_err();
+        assert!(matches!(error, SessionError::Transport(_)), "{error:?}");
+        store.flush();
+    }
+    let attempted = &server.requests()[1].body["forwardedProps"];
+    assert_eq!(attempted["a2uiErrors"][0]["error"]["surfaceId"], "ghost", "{attempted}");
+    server.push(Reply::sse(&run_of("r2", vec![text("a2", "Fixed.")])));
+
+    let store = open_store(&file);
+    let conv = open(&server, &store, "t");
+    assert!(conv.retry_pending().await.unwrap().is_some());
+    let requests = server.requests();
+    assert_eq!(requests.len(), 3);
+    let delivered = &requests[2].body;
+    assert_eq!(delivered["forwardedProps"]["a2uiErrors"], attempted["a2uiErrors"], "{delivered}");
+    let context = delivered["context"].as_array().unwrap();
+    assert!(context.iter().any(|c| c["value"].as_str().unwrap().contains("ghost")), "{context:?}");
+    // Delivered once: the next run carries none.
+    server.push(Reply::sse(&run_of("r3", vec![])));
+    conv.send_message("thanks".into()).await.unwrap();
+    assert!(server.requests()[3].body["forwardedProps"].get("a2uiErrors").is_none());
+    store.flush();
+    drop(conv);
+    let store = open_store(&file);
+    let conv = open(&server, &store, "t");
+    server.push(Reply::sse(&run_of("r4", vec![])));
+    conv.send_message("still there?".into()).await.unwrap();
+    assert!(server.requests()[4].body["forwardedProps"].get("a2uiErrors").is_none(), "not sent again after a restart");
 }
 
 #[tokio::test(start_paused = true)]
@@ -217,7 +270,7 @@ async fn an_action_waiting_for_the_agent_survives_the_process_and_is_delivered_o
         conv.set_value("f", "/form/name", json!("Ada")).unwrap();
         let error = conv.dispatch_action("f", "send").await.unwrap_err();
         assert!(matches!(error, SessionError::Transport(_)), "{error:?}");
-        let pending = conv.snapshot().pending_sends;
+        let pending = conv.snapshot().unwrap().pending_sends;
         assert!(matches!(&pending[0].kind, PendingSendKind::Action { action_name, .. } if action_name == "submit"));
         store.flush();
         pending[0].key.clone()
@@ -226,9 +279,9 @@ async fn an_action_waiting_for_the_agent_survives_the_process_and_is_delivered_o
 
     let store = open_store(&file);
     let conv = open(&server, &store, "t");
-    assert_eq!(conv.snapshot().pending_sends.len(), 1, "still waiting after the restart");
+    assert_eq!(conv.snapshot().unwrap().pending_sends.len(), 1, "still waiting after the restart");
     assert!(conv.retry_pending().await.unwrap().is_some());
-    assert!(conv.snapshot().pending_sends.is_empty());
+    assert!(conv.snapshot().unwrap().pending_sends.is_empty());
     tokio::time::sleep(Duration::from_secs(120)).await;
     let requests = server.requests();
     assert_eq!(requests.len(), 3, "one delivery after the failed attempt, and no more");
@@ -245,7 +298,7 @@ async fn an_agent_error_that_a_retry_would_not_change_drops_the_message_from_the
     let store = open_store(&file);
     let conv = open(&server, &store, "t");
     assert!(conv.send_message("hi".into()).await.is_err());
-    assert!(conv.snapshot().pending_sends.is_empty());
+    assert!(conv.snapshot().unwrap().pending_sends.is_empty());
     assert!(store.load("t").unwrap().unwrap().outbox.is_empty());
 }
 
@@ -311,7 +364,7 @@ async fn an_action_that_opens_a_url_is_not_stored_to_fire_again() {
     let stored = store.load("t").unwrap().unwrap();
     assert!(stored.outbox.is_empty(), "an openUrl is the app's, at the user's gesture, never queued");
     let conv = open(&server, &store, "t");
-    assert!(conv.snapshot().pending_sends.is_empty());
+    assert!(conv.snapshot().unwrap().pending_sends.is_empty());
     assert_eq!(server.requests().len(), 1);
 }
 
@@ -328,11 +381,11 @@ async fn the_state_a_conversation_starts_from_comes_back_when_the_agent_never_se
         let given =
             Conversation::open(with_state, &store, &server.url("/agent"), tokio::runtime::Handle::current()).unwrap();
         store.flush();
-        (fresh.snapshot().state, given.snapshot().state)
+        (fresh.snapshot().unwrap().state, given.snapshot().unwrap().state)
     };
     let store = open_store(&file);
-    assert_eq!(open(&server, &store, "t").snapshot().state, fresh, "not null in place of the empty object");
-    assert_eq!(open(&server, &store, "given").snapshot().state, given);
+    assert_eq!(open(&server, &store, "t").snapshot().unwrap().state, fresh, "not null in place of the empty object");
+    assert_eq!(open(&server, &store, "given").snapshot().unwrap().state, given);
     assert_eq!(given, json!({"plan": "free"}));
 }
 
@@ -361,20 +414,20 @@ async fn a_discarded_pending_send_leaves_the_outbox_and_the_store_and_is_never_s
     conv.send_message("first".into()).await.unwrap_err();
     // Its turn never comes: the first is tried again, in vain, and the second waits behind it.
     conv.send_message("second".into()).await.unwrap_err();
-    let pending = conv.snapshot().pending_sends;
+    let pending = conv.snapshot().unwrap().pending_sends;
     assert_eq!(pending.len(), 2);
     let (first, second) = (pending[0].key.clone(), pending[1].key.clone());
     let texts =
-        |c: &Conversation| c.snapshot().messages.iter().filter_map(|m| m.text().map(str::to_owned)).collect::<Vec<_>>();
+        |c: &Conversation| c.snapshot().unwrap().messages.iter().filter_map(|m| m.text().map(str::to_owned)).collect::<Vec<_>>();
     assert_eq!(texts(&conv), ["first"], "only the attempted message joined");
 
     let mut sub = conv.subscribe();
     assert!(conv.discard_pending(&second).await.unwrap());
-    let pending = conv.snapshot().pending_sends;
+    let pending = conv.snapshot().unwrap().pending_sends;
     assert_eq!(pending.iter().map(|p| p.key.as_str()).collect::<Vec<_>>(), [first.as_str()]);
     assert_eq!(texts(&conv), ["first"], "the unsent message is gone");
     let mut told = None;
-    while let Ok(Some(item)) = tokio::time::timeout(Duration::from_secs(1), sub.recv()).await {
+    while let Ok(Ok(Some(item))) = tokio::time::timeout(Duration::from_secs(1), sub.recv()).await {
         if let Observed::Delta(ConversationDelta::PendingSends(p)) = item {
             told = Some(p.len());
             break;
@@ -385,7 +438,7 @@ async fn a_discarded_pending_send_leaves_the_outbox_and_the_store_and_is_never_s
     assert!(!conv.discard_pending("no-such-key").await.unwrap());
 
     assert!(conv.discard_pending(&first).await.unwrap());
-    assert!(conv.snapshot().pending_sends.is_empty());
+    assert!(conv.snapshot().unwrap().pending_sends.is_empty());
     assert_eq!(texts(&conv), ["first"], "a message already in the conversation stays");
     store.flush();
     assert!(store.load("t").unwrap().unwrap().outbox.is_empty(), "the stored rows are gone");

@@ -179,7 +179,7 @@ async fn open_steps_are_part_of_the_state_a_late_subscriber_gets() {
     });
     // Mid-run, inside "plan": a subscriber that joins now (as after a resync) sees it open.
     tokio::time::sleep(HOLD / 2).await;
-    assert_eq!(conv.snapshot().active_steps, ["plan"]);
+    assert_eq!(conv.snapshot().unwrap().active_steps, ["plan"]);
     assert_eq!(Shown::fresh(&conv).steps, ["plan"]);
     seen.drain(&early);
     assert_eq!(seen.steps, ["plan"]);
@@ -189,7 +189,7 @@ async fn open_steps_are_part_of_the_state_a_late_subscriber_gets() {
     run.await.unwrap().unwrap();
     seen.drain(&early);
     assert!(seen.steps.is_empty() && Shown::fresh(&conv).steps.is_empty());
-    assert!(conv.snapshot().active_steps.is_empty());
+    assert!(conv.snapshot().unwrap().active_steps.is_empty());
 }
 
 #[tokio::test(start_paused = true)]

@@ -52,7 +52,7 @@ async fn streamed_text(server: Server, path: &str, expected: &str) {
         let (c, rec, thread) = conversation(&server.url(path), "text");
         let summary = c.send_message("hello".into()).await.unwrap();
         assert!(matches!(summary.phase, RunPhase::Finished { .. }), "{:?}", summary.phase);
-        let messages = c.snapshot().messages;
+        let messages = c.snapshot().unwrap().messages;
         assert_eq!(last_assistant_text(&messages), expected);
         // The model streams three chunks: subscribers get each as its own piece, only the new
         // text, and the message as added plus the pieces is the final text.
@@ -97,7 +97,7 @@ async fn server_tool(server: Server, path: &str) {
         assert!(summary.tool_calls.is_empty(), "the client answered nothing");
         assert_eq!(count.load(Ordering::SeqCst), 0);
         assert_eq!(rec.phases_of("get_weather").await.last(), Some(&ToolCallPhase::CompletedByServer));
-        let text = last_assistant_text(&c.snapshot().messages);
+        let text = last_assistant_text(&c.snapshot().unwrap().messages);
         assert!(text.starts_with("Tool get_weather returned:") && text.contains("sunny"), "{text}");
         assert_eq!(server.inputs(&thread).await.len(), 1, "no follow-up run for a server tool");
         assert_no_fabricated_results(&server, &thread, &[]).await;
@@ -128,7 +128,7 @@ async fn client_tool_round_trip(server: Server, path: &str) {
             inputs[0]["tools"].as_array().unwrap().iter().filter_map(|t| t["name"].as_str()).collect();
         assert_eq!(declared, ["get_location"]);
         assert_eq!(tool_results(&inputs[1]), [(call_id.clone(), r#"{"lat":1.5,"lon":2.5}"#.to_owned(), None)]);
-        let text = last_assistant_text(&c.snapshot().messages);
+        let text = last_assistant_text(&c.snapshot().unwrap().messages);
         assert_eq!(text, r#"Tool get_location returned: {"lat":1.5,"lon":2.5}"#, "the agent quotes the real result");
         assert_no_fabricated_results(&server, &thread, &[&call_id]).await;
     })
@@ -163,7 +163,7 @@ async fn parallel_client_calls(server: Server, path: &str) {
             let (_, content, _) = results.iter().find(|(id, _, _)| *id == report.tool_call_id).expect("paired by id");
             assert_eq!(content, &agentui_runtime::session::result_text(report.outcome.as_ref().unwrap()));
         }
-        let text = last_assistant_text(&c.snapshot().messages);
+        let text = last_assistant_text(&c.snapshot().unwrap().messages);
         assert!(
             text.contains(r#"{"item":"apple","price":3}"#) && text.contains(r#"{"item":"pear","price":5}"#),
             "{text}"
@@ -192,7 +192,7 @@ async fn failing_client_tool(server: Server, path: &str) {
         assert_eq!(results.len(), 1);
         assert!(results[0].1.contains("disk full"), "{results:?}");
         assert!(results[0].2.as_deref().is_some_and(|e| e.contains("disk full")), "the error field: {results:?}");
-        let text = last_assistant_text(&c.snapshot().messages);
+        let text = last_assistant_text(&c.snapshot().unwrap().messages);
         assert!(text.starts_with("Tool explode returned:") && text.contains("disk full"), "{text}");
     })
     .await
@@ -239,7 +239,7 @@ async fn adk_default_human_in_the_loop_through_the_confirmation_tool() {
         assert_eq!(count.load(Ordering::SeqCst), 1);
         assert_eq!(summary.tool_calls.len(), 1);
         let confirmation_id = summary.tool_calls[0].tool_call_id.clone();
-        assert_eq!(last_assistant_text(&c.snapshot().messages), "Deleted /tmp/report.txt");
+        assert_eq!(last_assistant_text(&c.snapshot().unwrap().messages), "Deleted /tmp/report.txt");
         assert_eq!(rec.phases_of("delete_file").await.last(), Some(&ToolCallPhase::CompletedByServer));
         let inputs = server.inputs(&thread).await;
         assert_eq!(inputs.len(), 2);
@@ -273,7 +273,7 @@ async fn adk_interrupt_outcome_human_in_the_loop() {
             c.resolve_interrupt(&interrupt.id, Some(json!({"confirmed": approve}))).unwrap();
             let resumed = c.continue_run().await.unwrap();
             assert!(matches!(resumed.phase, RunPhase::Finished { .. }), "{:?}", resumed.phase);
-            assert_eq!(last_assistant_text(&c.snapshot().messages), expected);
+            assert_eq!(last_assistant_text(&c.snapshot().unwrap().messages), expected);
             let inputs = server.inputs(&thread).await;
             assert_eq!(inputs.len(), 2);
             assert_eq!(inputs[1]["resume"][0]["interruptId"], interrupt.id.as_str());
@@ -306,9 +306,9 @@ async fn langgraph_interrupt(path: &str, approve: bool) {
         assert!(matches!(resumed.phase, RunPhase::Finished { .. }), "{path}: {:?}", resumed.phase);
         let expected = if approve { "Deleted /tmp/report.txt" } else { "Not deleted" };
         assert!(
-            last_assistant_text(&c.snapshot().messages).contains(expected),
+            last_assistant_text(&c.snapshot().unwrap().messages).contains(expected),
             "{path}: {:?}",
-            last_assistant_text(&c.snapshot().messages)
+            last_assistant_text(&c.snapshot().unwrap().messages)
         );
         let inputs = server.inputs(&thread).await;
         assert_eq!(inputs.len(), 2);
@@ -376,7 +376,7 @@ async fn adk_state_snapshot_and_delta() {
         let counters = observed_counters(&rec).await;
         assert_eq!(counters.first(), Some(&json!(1)), "{counters:?}");
         assert_eq!(counters.last(), Some(&json!(2)), "{counters:?}");
-        assert_eq!(c.snapshot().state["counter"], 2);
+        assert_eq!(c.snapshot().unwrap().state["counter"], 2);
         assert!(rec.saw(|d| matches!(d, ConversationDelta::StatePatched(_))).await, "patches, as ADK sent them");
         // Every delta applied: the run ended in sync and no subscriber was told to resync.
         assert!(!summary.needs_resync, "every delta applied");
@@ -396,7 +396,7 @@ async fn langgraph_state_snapshots() {
             conversation_with(&server.url("/langgraph"), "state", |s| s.set_state(json!({"theme": "dark"})));
         c.send_message("increment the state".into()).await.unwrap();
         assert_eq!(observed_counters(&rec).await.last(), Some(&json!(2)));
-        assert_eq!(c.snapshot().state["counter"], 2);
+        assert_eq!(c.snapshot().unwrap().state["counter"], 2);
         assert_eq!(server.inputs(&thread).await[0]["state"]["theme"], "dark");
     })
     .await
@@ -407,7 +407,7 @@ async fn langgraph_state_snapshots() {
 async fn next_turn_leaves_out(c: &Conversation, server: &Server, thread: &str, partial: &str, hello: &str) {
     let summary = c.send_message("hello".into()).await.unwrap();
     assert!(matches!(summary.phase, RunPhase::Finished { .. }));
-    assert_eq!(last_assistant_text(&c.snapshot().messages), hello);
+    assert_eq!(last_assistant_text(&c.snapshot().unwrap().messages), hello);
     let inputs = server.inputs(thread).await;
     let sent = inputs.last().unwrap()["messages"].as_array().unwrap().clone();
     assert!(sent.iter().all(|m| m["id"] != partial), "the cut-short message is not sent as complete");
@@ -434,7 +434,7 @@ async fn dropped_mid_answer(server: Server, path: &str, hello: &str) {
             SessionError::Transport(_) => {}
             other => panic!("expected the transport's error, got {other:?}"),
         }
-        assert!(matches!(c.snapshot().phase, RunPhase::Failed { .. }), "{:?}", c.snapshot().phase);
+        assert!(matches!(c.snapshot().unwrap().phase, RunPhase::Failed { .. }), "{:?}", c.snapshot().unwrap().phase);
         let deltas = rec.deltas().await;
         let warned = |kind: SessionWarningKind| {
             deltas.iter().filter_map(move |d| match d {
@@ -444,7 +444,7 @@ async fn dropped_mid_answer(server: Server, path: &str, hello: &str) {
         };
         assert_eq!(warned(SessionWarningKind::StreamResumed).count(), 0, "nothing was resumed");
         let kept: Vec<String> = warned(SessionWarningKind::KeptLocal).collect();
-        let snapshot = c.snapshot();
+        let snapshot = c.snapshot().unwrap();
         let partial = snapshot
             .messages
             .iter()
@@ -494,7 +494,7 @@ async fn cancel_during_text(server: Server, path: &str, hello: &str) {
         assert!(matches!(err, SessionError::Cancelled), "{err:?}");
         // The cut-short text is marked: a KeptLocal warning names it (the runtime warns so only
         // for a message cut short by a cancel).
-        let messages = c.snapshot().messages;
+        let messages = c.snapshot().unwrap().messages;
         let warnings: Vec<String> = rec
             .deltas()
             .await
@@ -554,7 +554,7 @@ async fn cancel_during_client_tool(server: Server, path: &str, hello: &str) {
 
         let summary = c.send_message("hello".into()).await.unwrap();
         assert!(matches!(summary.phase, RunPhase::Finished { .. }), "{:?}", summary.phase);
-        assert_eq!(last_assistant_text(&c.snapshot().messages), hello);
+        assert_eq!(last_assistant_text(&c.snapshot().unwrap().messages), hello);
         let inputs = server.inputs(&thread).await;
         assert_eq!(inputs.len(), 2, "no follow-up after the cancel; one new turn");
         let results = tool_results(&inputs[1]);
@@ -592,6 +592,7 @@ async fn snapshot_replay_executes_nothing(server: Server, path: &str) {
         assert_eq!(count.load(Ordering::SeqCst), 1, "{}: history re-ran nothing", server.name);
         let calls = c
             .snapshot()
+            .unwrap()
             .messages
             .iter()
             .flat_map(|m| m.tool_calls.iter().flatten())
@@ -636,7 +637,7 @@ async fn attachments_arrive_intact(server: Server, path: &str, expected_kinds: [
             .await
             .unwrap_or_else(|e| panic!("{}: {e}", server.name));
         assert!(matches!(summary.phase, RunPhase::Finished { .. }), "{}: {:?}", server.name, summary.phase);
-        let answer = last_assistant_text(&c.snapshot().messages);
+        let answer = last_assistant_text(&c.snapshot().unwrap().messages);
         let expected = format!(
             "media {} image/png bytes={} fnv={:016x}\nmedia {} application/pdf bytes={} fnv={:016x}",
             expected_kinds[0],
@@ -678,7 +679,7 @@ async fn a_large_attachment(server: Server, path: &str) {
             .await
             .unwrap_or_else(|e| panic!("{}: {e}", server.name));
         assert!(matches!(summary.phase, RunPhase::Finished { .. }), "{}: {:?}", server.name, summary.phase);
-        let answer = last_assistant_text(&c.snapshot().messages);
+        let answer = last_assistant_text(&c.snapshot().unwrap().messages);
         let expected = format!("image/png bytes={} fnv={:016x}", image.len(), fnv1a64(&image));
         assert!(answer.contains(&expected), "{}: {answer}", server.name);
     })

@@ -104,11 +104,11 @@ impl Shown {
 }
 
 pub fn messages(conversation: &Conversation) -> Vec<Message> {
-    conversation.snapshot().messages
+    conversation.snapshot().unwrap().messages
 }
 
 pub fn phase(conversation: &Conversation) -> RunPhase {
-    conversation.snapshot().phase
+    conversation.snapshot().unwrap().phase
 }
 
 pub fn last_assistant_text(conversation: &Conversation) -> String {

@@ -45,7 +45,10 @@ impl Recorder {
             .iter()
             .filter_map(|u| match u {
                 SessionUpdate::Delta(d) => Some(d.clone()),
-                SessionUpdate::Surface(_) | SessionUpdate::Outbox(_) => None,
+                SessionUpdate::MessagesReset
+                | SessionUpdate::Surface(_)
+                | SessionUpdate::Outbox(_)
+                | SessionUpdate::A2uiErrors(_) => None,
             })
             .collect()
     }
