@@ -26,6 +26,7 @@ use crate::attachment::Attachment;
 use crate::model::ConversationModel;
 pub use crate::observe::SurfaceSnapshot;
 use crate::observe::{ConversationSnapshot, Observed, SurfaceEntry, SurfaceUpdate};
+use crate::observers::InlineMedia;
 use crate::observers::{wait_for, Inbox, Observers, ViewItem};
 use crate::session::{
     ActionResult, ClientTool, ConversationSession, RunSummary, SessionCanceller, SessionError, SharedParts,
@@ -206,6 +207,8 @@ struct Inner {
     runs: mpsc::UnboundedSender<RunRequest>,
     canceller: SessionCanceller,
     cancel_epoch: watch::Sender<u64>,
+    /// Where the store keeps the conversation's large media, when it does.
+    media: Option<Arc<crate::store::StoredMedia>>,
 }
 
 /// One conversation with one agent. Cheap to clone; every clone is the same conversation.
@@ -255,6 +258,9 @@ impl Conversation {
                 RecorderSeed::default()
             }
         };
+        if session.stored_media().is_none() {
+            session.set_stored_media(store.files_dir(session.thread_id()).map(crate::store::StoredMedia::new));
+        }
         Ok(Self::start_with(session, runtime, Some((store, seed))))
     }
 
@@ -297,6 +303,7 @@ impl Conversation {
                 thread_id.clone(),
                 observers.clone(),
                 a2ui,
+                session.stored_media().cloned(),
                 seed.outbox,
                 seed.needs_resync,
             );
@@ -312,6 +319,7 @@ impl Conversation {
             runs,
             canceller: session.canceller(),
             cancel_epoch,
+            media: session.stored_media().cloned(),
         };
         let epochs = inner.cancel_epoch.subscribe();
         let canceller = inner.canceller.clone();
@@ -489,8 +497,17 @@ impl Conversation {
     /// message or part, or the part carries no inline data.
     pub async fn media_bytes(&self, message_id: &str, part: usize) -> Option<Vec<u8>> {
         let observers = self.inner.observers.clone();
+        let media = self.inner.media.clone();
         let message_id = message_id.to_owned();
-        tokio::task::spawn_blocking(move || observers.inline_media(&message_id, part)).await.ok().flatten()
+        let read = move || match observers.inline_media(&message_id, part)? {
+            InlineMedia::Bytes(bytes) => Some(bytes),
+            // Held by the store: read back from its file (a lost one has no bytes).
+            InlineMedia::Stored(reference, length) => {
+                let text = media?.read(&reference, length).ok()?;
+                base64::Engine::decode(&base64::engine::general_purpose::STANDARD, text.as_bytes()).ok()
+            }
+        };
+        tokio::task::spawn_blocking(read).await.ok().flatten()
     }
 
     pub fn surface(&self, surface_id: &str) -> Option<SurfaceSnapshot> {
