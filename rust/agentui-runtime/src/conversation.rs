@@ -510,6 +510,16 @@ impl Conversation {
         tokio::task::spawn_blocking(read).await.ok().flatten()
     }
 
+    /// Base64 characters of media this conversation holds in memory: inline in its messages, or
+    /// moved out and not yet written by the store.
+    #[cfg(test)]
+    pub(crate) fn held_media_chars(&self) -> usize {
+        let inline = self.inner.observers.quietly_mut(|conversation| {
+            conversation.messages().iter().map(agentui_agui::Message::inline_data_bytes).sum::<usize>()
+        });
+        inline + self.inner.media.as_ref().map_or(0, |media| media.held_bytes())
+    }
+
     pub fn surface(&self, surface_id: &str) -> Option<SurfaceSnapshot> {
         self.inner.observers.surface(surface_id)
     }

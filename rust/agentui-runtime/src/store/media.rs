@@ -249,7 +249,7 @@ impl StoredMedia {
     /// On the writer's thread: the file each stored part of `message` is in, written (and
     /// synced) now if it is not yet. The message as its row holds it, every reference a file
     /// name (`None`: it is so already). `written` collects (message id, part index, reference,
-    /// file) of each file written.
+    /// file) of each part moved out this session that the row names by its file.
     pub fn write_files(
         &self,
         message: &Message,
@@ -265,7 +265,13 @@ impl StoredMedia {
             let Some((reference, length)) = stored_reference(part).map(|(r, l)| (r.to_owned(), l)) else { continue };
             let bytes = stored_bytes(part).unwrap_or(decoded_len(length, 0));
             let file = match self.file_of(&reference) {
-                Some(file) => file,
+                // A restored part: its reference is its file.
+                Some(file) if file == reference => file,
+                // Written by an earlier write whose commit failed: named again here.
+                Some(file) => {
+                    written.push((message.id.clone(), index, reference.clone(), file.clone()));
+                    file
+                }
                 None => {
                     let data = lock(&self.moved).get(&reference).and_then(|m| m.data.clone());
                     let Some(data) = data else { continue };

@@ -513,3 +513,66 @@ async fn a_message_replaced_under_its_id_comes_back_with_its_new_media() {
     // Compared without printing: the bytes are long.
     assert!(conv.media_bytes("pic", 0).await == Some(second), "the bytes of the message as it was replaced");
 }
+
+/// Past the budget's conversation-wide media bound a message with attachments is refused with a
+/// typed error before anything is read, sent or added; below it, it goes.
+#[tokio::test]
+async fn the_conversation_media_bound_refuses_a_message_that_would_cross_it_and_adds_nothing() {
+    let reply = |run: &str| Reply::sse(&run_of(run, vec![text(&format!("a-{run}"), "Nice.")]));
+    let server = TestServer::start(vec![reply("r1"), reply("r2")]).await;
+    let budget = agentui_agui::MemoryBudget { max_conversation_media_bytes: 250_000, ..Default::default() };
+    let conv = Conversation::start(
+        session(&server, SessionOptions { budget, ..SessionOptions::default() }),
+        tokio::runtime::Handle::current(),
+    );
+    conv.send("one".into(), vec![Attachment::bytes("a.png", "image/png", image_bytes(200_000))]).await.unwrap();
+    let before = conv.snapshot().messages;
+    let error =
+        conv.send("two".into(), vec![Attachment::bytes("b.png", "image/png", image_bytes(60_000))]).await.unwrap_err();
+    match error {
+        SessionError::Attachment(AttachmentError::ConversationMediaFull { name, held, total, limit }) => {
+            assert_eq!((name.as_str(), held, total, limit), ("b.png", 200_000, 260_000, 250_000));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(conv.snapshot().messages, before, "nothing of the refused message was added");
+    assert!(conv.snapshot().pending_sends.is_empty(), "nor queued");
+    assert_eq!(server.requests().len(), 1, "nor sent");
+    // A message within the bound still goes.
+    conv.send("three".into(), vec![Attachment::bytes("c.png", "image/png", image_bytes(40_000))]).await.unwrap();
+    assert_eq!(server.requests().len(), 2);
+}
+
+/// On a store, media already written are not held in memory: the conversation keeps a reference
+/// and reads the file back for a request (which carries the bytes) and for a view.
+#[tokio::test]
+async fn a_stored_conversations_written_media_are_not_held_in_memory() {
+    let reply = |run: &str| Reply::sse(&run_of(run, vec![text(&format!("a-{run}"), "Nice.")]));
+    let server = TestServer::start(vec![reply("r1"), reply("r2"), reply("r3")]).await;
+    let photo = image_bytes(300_001);
+    let plain = start(&server);
+    plain.send("look".into(), vec![Attachment::bytes("photo.png", "image/png", photo.clone())]).await.unwrap();
+    assert!(plain.held_media_chars() >= 400_000, "without a store the conversation holds its photo");
+
+    let file = TempDbFile::new("attachments-not-held");
+    let store = ConversationStore::open(file.path()).unwrap();
+    let conv = open(&server, &store);
+    conv.send("look".into(), vec![Attachment::bytes("photo.png", "image/png", photo.clone())]).await.unwrap();
+    store.flush();
+    assert_eq!(conv.held_media_chars(), 0, "the photo is in its file, not in memory");
+    let user_id =
+        conv.snapshot().messages.iter().find(|m| m.role == agentui_agui::message::Role::User).unwrap().id.clone();
+    assert!(conv.media_bytes(&user_id, 1).await == Some(photo.clone()), "a view reads it back");
+    conv.send_message("again".into()).await.unwrap();
+    let body = &server.requests()[2].body;
+    let first = body["messages"].as_array().unwrap().iter().find(|m| m["id"] == user_id.as_str()).unwrap();
+    let sent = base64::engine::general_purpose::STANDARD
+        .decode(first["content"][1]["source"]["value"].as_str().unwrap())
+        .unwrap();
+    assert!(sent == photo, "the next request carries the photo's bytes, read back from its file");
+    assert!(
+        first["content"][1]["metadata"].get(agentui_runtime::store::STORED_KEY).is_none(),
+        "the store's reference is not sent"
+    );
+    assert_eq!(conv.held_media_chars(), 0, "and does not keep them");
+}
