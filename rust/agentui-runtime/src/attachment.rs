@@ -3,9 +3,10 @@
 //! An attachment is bytes or a file, with its MIME type and a name. Before anything is sent,
 //! every attachment of a message is checked (its MIME type against the app's
 //! [`AttachmentPolicy`], its size against the [`MemoryBudget`]'s per-attachment and per-message
-//! bounds, the file's readability) and encoded into an AG-UI media part with an inline `data`
-//! source (base64) and the name in `metadata.filename` (where ag-ui-adk reads it). The first that
-//! fails refuses the whole message with an [`AttachmentError`] naming it: nothing is half sent.
+//! bounds, the file's readability; and, before anything is read, the conversation's media with
+//! this message's against its `max_conversation_media_bytes`, [`check_conversation_media`]) and
+//! encoded into an AG-UI media part with an inline `data` source (base64) and the name in
+//! `metadata.filename` (where ag-ui-adk reads it). The first that fails refuses the whole message with an [`AttachmentError`] naming it: nothing is half sent.
 //! [`encode_parts`] reads and encodes; it blocks, so the conversation runs it on a blocking
 //! thread, never on the caller's.
 //!

@@ -200,7 +200,7 @@ impl StoredMedia {
     }
 
     /// Moves every large inline part of `message` out (the value is moved, not copied) and
-    /// leaves a reference. Under the conversation's lock: this is all the store does there.
+    /// leaves a reference. Under the conversation's lock, at a batch's end: a move per part.
     pub fn move_out(&self, message: &mut Message) {
         let id = message.id.clone();
         let Some(MessageContent::Parts(parts)) = &mut message.content else { return };

@@ -1,10 +1,13 @@
 //! Records one conversation into the store: a listener that notes what each update changed and
 //! hands it to the store's writer ([`super::writer`]) without ever waiting for it.
 //!
-//! - At the end of a batch of the run (or of the actor's own input: a message, the state), the
-//!   changed rows are read from the observers' model (messages, state, phases) and the bridge
-//!   (surfaces) and serialized on that thread, so a message that streamed a hundred pieces in one
-//!   batch is written once, as it now is, and the rows are those of the batch's end.
+//! - At the end of a batch of the run (or of the actor's own input: a message, the state), what
+//!   changed is taken on that thread, so a message that streamed a hundred pieces in one batch is
+//!   written once, as it now is, and the rows are those of the batch's end. Taken, not
+//!   serialized: under the conversation's lock each changed message's large media are moved out
+//!   ([`super::media`]) and the message, small now, is copied; under the hub's lock the model's
+//!   small rows are serialized; the bridge's lock is held to copy a changed surface. The writer's
+//!   thread makes the messages' text and writes the media's files.
 //! - A value the user wrote into a surface (`set_value`, on the UI thread) is only noted: the
 //!   surface's id. The writer exports the surface on its own thread when it writes, taking the
 //!   bridge's lock for that copy only.

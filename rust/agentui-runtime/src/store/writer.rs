@@ -9,7 +9,9 @@
 //!
 //! Each round takes every queued conversation and writes them in one transaction (a group
 //! commit). A surface the user wrote into is exported here, on this thread, when the round takes
-//! it; everything else was serialized at the end of the run's batch that changed it.
+//! it; the messages, state and outbox a batch handed over are serialized here, and the files of
+//! their large media written and synced before the transaction that names them. Only the
+//! model's small rows and the surfaces a run changed were serialized at the batch's end.
 //!
 //! Values the user types are written at most once per [`INPUT_DEBOUNCE`]: a round that would
 //! write nothing but input waits until that long after the last such round. Each export copies
