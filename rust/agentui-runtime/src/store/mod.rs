@@ -783,6 +783,42 @@ mod tests {
         assert_eq!(stored_name(&store, "t"), Some(json!("third")));
     }
 
+    /// Issue 43: a batch's end (on the run's thread, under the conversation's and the hub's
+    /// locks) neither encodes a photo nor writes its file: with the writer held, the message's
+    /// batch has ended and nothing is on disk; the writer writes it when it runs.
+    #[test]
+    fn a_photos_file_is_written_by_the_writer_not_at_the_batch_end() {
+        let path = temp_store_path("photo-off-lock");
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let server = runtime.block_on(TestServer::start(vec![Reply::sse(&run_of("r1", vec![text("a1", "Nice.")]))]));
+        let store = ConversationStore::open(&path).unwrap();
+        let writes = Arc::new(HeldWriter::default());
+        store.set_write_observer(Some(writes.clone()));
+        let conv = open_conversation(&server, &store, runtime.handle().clone());
+        let dir = store.attachments_dir("t").unwrap();
+        let files = |dir: &Path| std::fs::read_dir(dir).map(|d| d.count()).unwrap_or(0);
+
+        writes.hold(true);
+        let photo = crate::attachment::Attachment::bytes("photo.png", "image/png", vec![7u8; 200_000]);
+        runtime.block_on(conv.send("look".into(), vec![photo])).unwrap();
+        writes.wait_until_held();
+        let on_disk_while_held = files(&dir);
+        let held_in_memory = conv.held_media_chars();
+        writes.hold(false);
+        assert_eq!(on_disk_while_held, 0, "the batch's end wrote no file");
+        assert!(held_in_memory > 0, "the photo waits in memory for the writer");
+        store.flush();
+        assert_eq!(files(&dir), 1, "the writer wrote it");
+        assert_eq!(conv.held_media_chars(), 0, "and the conversation no longer holds it");
+        drop(conv);
+        drop(runtime);
+        drop(store);
+        let _ = files::remove_dir(&dir);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    }
+
     #[tokio::test]
     async fn a_value_written_after_a_failed_write_carries_what_failed() {
         let server = TestServer::start(vec![
