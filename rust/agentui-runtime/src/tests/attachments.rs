@@ -507,6 +507,8 @@ async fn a_message_replaced_under_its_id_comes_back_with_its_new_media() {
         conv.send_message("two".into()).await.unwrap();
         store.flush();
         assert!(conv.media_bytes("pic", 0).await == Some(second.clone()), "the replaced bytes, in memory");
+        let files = std::fs::read_dir(store.attachments_dir("t").unwrap()).unwrap().count();
+        assert_eq!(files, 1, "the replaced part's file was removed once the new row was committed");
     }
     let store = ConversationStore::open(file.path()).unwrap();
     let conv = open(&server, &store);
