@@ -56,6 +56,12 @@ pub struct MemoryBudget {
     /// and once more as the request body while it is sent.
     #[cfg_attr(feature = "uniffi", uniffi(default = 16777216))]
     pub max_message_attachment_bytes: usize,
+    /// Bytes of the media one conversation holds, every message's together (decoded; the app's
+    /// attachments and the media the agent returned alike). Every run re-sends them in its
+    /// request body, and a conversation without a store holds them in memory; past this bound a
+    /// new message with attachments is refused. Default 48 MiB (three full messages).
+    #[cfg_attr(feature = "uniffi", uniffi(default = 50331648))]
+    pub max_conversation_media_bytes: usize,
     /// Media parts (images, audio, video, documents) one message from the agent may carry: a
     /// tool result's, or a message a `MESSAGES_SNAPSHOT` adds or changes. Default 64. (Their
     /// bytes count against `max_run_content_bytes` when a tool result brings them, and every
@@ -94,6 +100,7 @@ impl Default for MemoryBudget {
             max_run_content_bytes: 16 * 1024 * 1024,
             max_attachment_bytes: 8 * 1024 * 1024,
             max_message_attachment_bytes: 16 * 1024 * 1024,
+            max_conversation_media_bytes: 48 * 1024 * 1024,
             max_received_media_parts: 64,
             max_markdown_depth: 16,
             max_markdown_nodes: 65_536,

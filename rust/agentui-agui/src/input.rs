@@ -99,13 +99,33 @@ pub fn encode_run_agent_input(
     request: &RunRequest,
     era: &PeerEra,
 ) -> Result<(bytes::Bytes, Vec<Warning>), serde_json::Error> {
+    encode_run_agent_input_with(conversation, request, era, &mut |_| None, 0)
+}
+
+/// [`encode_run_agent_input`], each message first offered to `substitute`: what it returns is
+/// sent in the message's place (a client that keeps a message's media elsewhere puts them back
+/// for the request). `extra_bytes`: what the substitutes add to the body, to size it up front.
+pub fn encode_run_agent_input_with(
+    conversation: &ConversationState,
+    request: &RunRequest,
+    era: &PeerEra,
+    substitute: &mut dyn FnMut(&Message) -> Option<Message>,
+    extra_bytes: usize,
+) -> Result<(bytes::Bytes, Vec<Warning>), serde_json::Error> {
     let mut warnings = Vec::new();
     let messages = conversation
         .messages()
         .iter()
         .filter(|m| travels_to_producer(m) && conversation.local_only(&m.id).is_none())
         .map(|m| {
-            if era.changes(m) {
+            if let Some(mut copy) = substitute(m) {
+                if era.changes(&copy) {
+                    let mut list = [copy];
+                    era.downgrade_messages(&mut list, &mut warnings);
+                    [copy] = list;
+                }
+                Outgoing::Downgraded(Box::new(copy))
+            } else if era.changes(m) {
                 let mut copy = [m.clone()];
                 era.downgrade_messages(&mut copy, &mut warnings);
                 let [copy] = copy;
@@ -139,7 +159,13 @@ pub fn encode_run_agent_input(
     // Sized for the inline media up front: growing a multi-megabyte buffer by doubling would
     // hold the old and the new one at once.
     let mut out = Vec::with_capacity(
-        conversation.messages().iter().map(Message::inline_data_bytes).sum::<usize>().saturating_add(16 * 1024),
+        conversation
+            .messages()
+            .iter()
+            .map(Message::inline_data_bytes)
+            .sum::<usize>()
+            .saturating_add(extra_bytes)
+            .saturating_add(16 * 1024),
     );
     serde_json::to_writer(&mut out, &body)?;
     Ok((out.into(), warnings))

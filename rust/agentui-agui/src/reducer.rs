@@ -352,7 +352,9 @@ impl ConversationState {
         self.reindex_from(0);
     }
 
-    fn message_mut(&mut self, id: &str) -> Option<&mut Message> {
+    /// Message `id` to change in place, keeping its id and place (a client moving a large part's
+    /// data elsewhere, e.g. into a file). The id must not change.
+    pub fn message_mut(&mut self, id: &str) -> Option<&mut Message> {
         let i = *self.positions.get(id)?;
         self.messages.get_mut(i)
     }

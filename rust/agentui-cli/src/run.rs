@@ -786,7 +786,12 @@ pub(crate) fn media_parts(message: &Message) -> Vec<Value> {
                 PartSource::Data { value, mime_type } => {
                     line["mimeType"] = json!(mime_type);
                     let padding = value.bytes().rev().take_while(|b| *b == b'=').count();
-                    line["bytes"] = json!((value.len() / 4 * 3).saturating_sub(padding));
+                    // A part the store holds in its file says how long it is.
+                    let stored = media.metadata.as_ref().and_then(|m| m.get(agentui_runtime::store::STORED_KEY));
+                    line["bytes"] = match stored.and_then(|s| s.get("bytes")) {
+                        Some(bytes) => bytes.clone(),
+                        None => json!((value.len() / 4 * 3).saturating_sub(padding)),
+                    };
                 }
                 PartSource::Url { value, mime_type } => {
                     line["mimeType"] = json!(mime_type);
@@ -803,7 +808,7 @@ pub(crate) fn media_parts(message: &Message) -> Vec<Value> {
 }
 
 /// One media part on one line: `image image/png gradient.png, 166 bytes`.
-fn media_label(part: &Value) -> String {
+pub(crate) fn media_label(part: &Value) -> String {
     let text = |key: &str| part[key].as_str().unwrap_or("-").to_owned();
     let what = match (&part["bytes"], &part["url"], &part["fileId"]) {
         (Value::Number(n), _, _) => format!("{n} bytes"),

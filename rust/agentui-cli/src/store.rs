@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use agentui_agui::message::Role;
-use agentui_agui::Message;
+use agentui_agui::{ContentPart, Message, MessageContent};
 use agentui_runtime::session::{ConversationSession, SessionOptions};
 use agentui_runtime::{Conversation, ConversationSnapshot, ConversationStore, StoreError};
 use serde_json::json;
@@ -171,6 +171,42 @@ fn show(file: &Path, thread_id: &str, as_json: bool) -> Result<ExitCode, String>
     })
 }
 
+/// A message's text: its text, or its text parts joined (a placeholder for a lost media part
+/// is listed with the media instead).
+fn shown_text(message: &Message) -> String {
+    match &message.content {
+        Some(MessageContent::Text(text)) => text.clone(),
+        Some(MessageContent::Parts(parts)) => parts
+            .iter()
+            .filter_map(|p| match p {
+                ContentPart::Text(t) if !is_placeholder(t) => Some(t.text.as_str()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+        _ => String::new(),
+    }
+}
+
+fn is_placeholder(part: &agentui_agui::TextPart) -> bool {
+    part.metadata.as_ref().is_some_and(|m| m.get(agentui_runtime::store::UNAVAILABLE_KEY).is_some())
+}
+
+/// One line per media part of `message`, and per part the store lost.
+fn print_parts(message: &Message) {
+    for part in crate::run::media_parts(message) {
+        println!("  [{} {}]", message.role.as_str(), crate::run::media_label(&part));
+    }
+    let Some(MessageContent::Parts(parts)) = &message.content else { return };
+    for part in parts {
+        if let ContentPart::Text(t) = part {
+            if is_placeholder(t) {
+                println!("  {}", t.text);
+            }
+        }
+    }
+}
+
 /// The messages of a restored conversation as a transcript, as `run` would have printed them.
 pub fn print_transcript(snapshot: &ConversationSnapshot) {
     for message in &snapshot.messages {
@@ -179,9 +215,12 @@ pub fn print_transcript(snapshot: &ConversationSnapshot) {
 }
 
 fn print_message(message: &Message) {
-    let text = message.text().unwrap_or_default();
+    let text = shown_text(message);
     match message.role {
-        Role::User => println!("you: {text}"),
+        Role::User => {
+            println!("you: {text}");
+            print_parts(message);
+        }
         Role::Assistant => {
             if !text.is_empty() {
                 println!("agent: {text}");

@@ -111,6 +111,9 @@ pub enum AttachmentRefusal {
     Unreadable,
     /// The agent's protocol version (the options' peer ceiling) predates media parts.
     NotSupportedByAgent,
+    /// The conversation's media with this message's would be over the memory budget's
+    /// `max_conversation_media_bytes` (every run re-sends them all).
+    ConversationMediaFull,
 }
 
 impl From<StoreError> for ConversationError {
@@ -236,6 +239,9 @@ impl From<SessionError> for ConversationError {
                     AttachmentError::TypeNotAllowed { name, .. } => (name, AttachmentRefusal::TypeNotAllowed),
                     AttachmentError::Unreadable { name, .. } => (name, AttachmentRefusal::Unreadable),
                     AttachmentError::NotSupportedByAgent { name, .. } => (name, AttachmentRefusal::NotSupportedByAgent),
+                    AttachmentError::ConversationMediaFull { name, .. } => {
+                        (name, AttachmentRefusal::ConversationMediaFull)
+                    }
                 };
                 ConversationError::AttachmentRefused { name, reason, detail }
             }

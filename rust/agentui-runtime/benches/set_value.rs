@@ -10,6 +10,11 @@
 //! (after 1,000 to warm up) prints p50 / p99 / max of each, measured per call: "paced" waits for
 //! each patch before the next write (typing), "burst" writes back to back (a paste, a slider).
 //! Run only that pass with `cargo bench -p agentui-runtime --bench set_value -- percentiles`.
+//!
+//! Last, with a store on, the calling thread's figures while the conversation sends
+//! [`PHOTO_RUNS`] messages with a 5 MB photo one after the other (issue 43): each of those
+//! batches hands the store a message whose photo goes to a file. Paced writes go on until the
+//! last photo's run has ended and its file is written. Only that pass: `-- photo`.
 
 use std::time::{Duration, Instant};
 
@@ -23,6 +28,9 @@ use tokio::runtime::Runtime;
 const NODES: usize = 1_000;
 const WARM_UP_CALLS: usize = 1_000;
 const MEASURED_CALLS: usize = 10_000;
+/// Photo messages sent while values are written (within the default conversation media bound).
+const PHOTO_RUNS: usize = 6;
+const PHOTO_BYTES: usize = 5 * 1024 * 1024;
 
 /// One run that creates surface "wide": a Column of 999 Texts, each bound to `/items/n<i>`.
 fn wide_surface_events() -> Vec<Value> {
@@ -52,8 +60,8 @@ struct Wide {
     surface: SurfaceSubscription,
     round: usize,
     // Kept for the conversation's life: its agent, and the store's file and writer.
-    _server: TestServer,
-    _store: Option<(ConversationStore, TempDbFile)>,
+    server: TestServer,
+    store: Option<(ConversationStore, TempDbFile)>,
 }
 
 impl Wide {
@@ -73,7 +81,7 @@ impl Wide {
         runtime.block_on(conversation.send_message("wide".to_owned())).expect("the run finishes");
         let mut surface = conversation.subscribe_surface("wide").expect("the surface exists");
         while surface.try_recv().is_some() {}
-        Wide { conversation, surface, round: 0, _server: server, _store: store }
+        Wide { conversation, surface, round: 0, server, store }
     }
 
     /// Writes the next value into the next bound path (each write changes one node).
@@ -132,6 +140,14 @@ fn set_value(c: &mut Criterion) {
     }
 }
 
+/// Whether the per-call pass `name` runs: only under `cargo bench` (criterion's test mode runs
+/// each bench once, and these are not benches), and not when the filter names the other pass.
+fn pass_runs(name: &str) -> bool {
+    let args: Vec<String> = std::env::args().collect();
+    let other_named = ["percentiles", "photo"].iter().any(|pass| *pass != name && args.iter().any(|a| a == pass));
+    args.iter().any(|a| a == "--bench") && !other_named
+}
+
 /// p50 / p99 / max of `samples`, in microseconds.
 fn percentiles(mut samples: Vec<Duration>) -> String {
     samples.sort_unstable();
@@ -141,8 +157,7 @@ fn percentiles(mut samples: Vec<Duration>) -> String {
 
 /// Per-call figures, which criterion does not give: `MEASURED_CALLS` calls per case.
 fn set_value_percentiles(_: &mut Criterion) {
-    // Only under `cargo bench` (criterion's test mode runs each bench once, and this is not one).
-    if !std::env::args().any(|a| a == "--bench") {
+    if !pass_runs("percentiles") {
         return;
     }
     let runtime = runtime();
@@ -178,5 +193,61 @@ fn set_value_percentiles(_: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, set_value, set_value_percentiles);
+/// The calling thread's figures while photo messages are sent and stored (see the module notes).
+fn set_value_during_photo_batches(_: &mut Criterion) {
+    if !pass_runs("photo") {
+        return;
+    }
+    let runtime = runtime();
+    let mut wide = Wide::new(&runtime, Some(TempDbFile::new("bench-set-value-photo")));
+    // The same conversation without photos first: the bound the photo pass is held to.
+    let mut quiet = Vec::new();
+    for n in 0..WARM_UP_CALLS + MEASURED_CALLS {
+        let start = Instant::now();
+        wide.write();
+        let returned = start.elapsed();
+        wide.node_at_subscriber(&runtime);
+        if n >= WARM_UP_CALLS {
+            quiet.push(returned);
+        }
+    }
+    for n in 0..PHOTO_RUNS {
+        wide.server.push(Reply::sse(&agentui_test_server::run_of(
+            &format!("photo{n}"),
+            vec![agentui_test_server::text(&format!("a-photo{n}"), "Nice.")],
+        )));
+    }
+    let sender = wide.conversation.clone();
+    let photos = runtime.spawn(async move {
+        for n in 0..PHOTO_RUNS {
+            let photo: Vec<u8> = (0..PHOTO_BYTES).map(|i| (i * 31 + n) as u8).collect();
+            let attachment = agentui_runtime::attachment::Attachment::bytes("photo.jpg", "image/jpeg", photo);
+            sender.send(format!("photo {n}"), vec![attachment]).await.expect("the photo's run");
+        }
+    });
+    let mut during = Vec::new();
+    while !photos.is_finished() {
+        let start = Instant::now();
+        wide.write();
+        during.push(start.elapsed());
+        wide.node_at_subscriber(&runtime);
+    }
+    // Until the last photo's file and row are written.
+    let store = wide.store.as_ref().map(|(store, _)| store.clone()).expect("a store");
+    let flushing = std::thread::spawn(move || store.flush());
+    while !flushing.is_finished() {
+        let start = Instant::now();
+        wide.write();
+        during.push(start.elapsed());
+        wide.node_at_subscriber(&runtime);
+    }
+    println!("set_value, store on, no photos: calling thread              {}", percentiles(quiet));
+    let calls = during.len();
+    println!(
+        "set_value, store on, {PHOTO_RUNS} x 5 MB photos sent: calling thread  {} ({calls} calls)",
+        percentiles(during)
+    );
+}
+
+criterion_group!(benches, set_value, set_value_percentiles, set_value_during_photo_batches);
 criterion_main!(benches);

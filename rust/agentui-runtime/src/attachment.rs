@@ -3,9 +3,10 @@
 //! An attachment is bytes or a file, with its MIME type and a name. Before anything is sent,
 //! every attachment of a message is checked (its MIME type against the app's
 //! [`AttachmentPolicy`], its size against the [`MemoryBudget`]'s per-attachment and per-message
-//! bounds, the file's readability) and encoded into an AG-UI media part with an inline `data`
-//! source (base64) and the name in `metadata.filename` (where ag-ui-adk reads it). The first that
-//! fails refuses the whole message with an [`AttachmentError`] naming it: nothing is half sent.
+//! bounds, the file's readability; and, before anything is read, the conversation's media with
+//! this message's against its `max_conversation_media_bytes`, [`check_conversation_media`]) and
+//! encoded into an AG-UI media part with an inline `data` source (base64) and the name in
+//! `metadata.filename` (where ag-ui-adk reads it). The first that fails refuses the whole message with an [`AttachmentError`] naming it: nothing is half sent.
 //! [`encode_parts`] reads and encodes; it blocks, so the conversation runs it on a blocking
 //! thread, never on the caller's.
 //!
@@ -68,6 +69,12 @@ pub enum AttachmentError {
     Unreadable { name: String, detail: String },
     #[error("attachment '{name}' cannot be sent: the agent's protocol ({version}) has no media parts")]
     NotSupportedByAgent { name: String, version: String },
+    /// The conversation's media with this message's would be over the budget's
+    /// `max_conversation_media_bytes` (every run re-sends them all).
+    #[error(
+        "the conversation holds {held} bytes of media; with the attachments up to '{name}' it would hold {total}, over the limit of {limit}"
+    )]
+    ConversationMediaFull { name: String, held: u64, total: u64, limit: u64 },
 }
 
 /// Which MIME types the app sends. A pattern is `type/subtype`, `type/*` or `*/*`, compared
@@ -103,6 +110,28 @@ fn split_mime(mime_type: &str) -> Option<(&str, &str)> {
     let (kind, sub) = essence.split_once('/')?;
     let token = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$&^_.+-*".contains(&b));
     (token(kind) && token(sub)).then_some((kind, sub))
+}
+
+/// Refuses `attachments` if the conversation, holding `held` bytes of media, would hold more than
+/// the budget's `max_conversation_media_bytes` with them. Sizes only: nothing is read.
+pub fn check_conversation_media(
+    attachments: &[Attachment],
+    held: u64,
+    budget: &MemoryBudget,
+) -> Result<(), AttachmentError> {
+    let limit = budget.max_conversation_media_bytes as u64;
+    let mut total = held;
+    for a in attachments {
+        total = total.saturating_add(match &a.data {
+            AttachmentData::Bytes { bytes } => bytes.len() as u64,
+            // Unreadable files are refused by name when encoded; here they count as empty.
+            AttachmentData::File { path } => std::fs::metadata(path).map(|m| m.len()).unwrap_or(0),
+        });
+        if total > limit {
+            return Err(AttachmentError::ConversationMediaFull { name: a.name.clone(), held, total, limit });
+        }
+    }
+    Ok(())
 }
 
 /// Checks every attachment, then encodes them into the parts of one user message: `text` first

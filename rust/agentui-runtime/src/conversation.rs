@@ -37,6 +37,7 @@ use crate::attachment::Attachment;
 use crate::model::ConversationModel;
 pub use crate::observe::SurfaceSnapshot;
 use crate::observe::{ConversationSnapshot, Observed, SurfaceEntry, SurfaceUpdate};
+use crate::observers::InlineMedia;
 use crate::observers::{wait_for, Inbox, Observers, SubscriberItem, ViewItem};
 use crate::session::{
     ActionResult, ClientTool, ConversationSession, RunSummary, SessionCanceller, SessionError, SharedParts,
@@ -256,6 +257,8 @@ struct Inner {
     runs: mpsc::Sender<Request>,
     canceller: SessionCanceller,
     cancel_epoch: watch::Sender<u64>,
+    /// Where the store keeps the conversation's large media, when it does.
+    media: Option<Arc<crate::store::StoredMedia>>,
 }
 
 /// One conversation with one agent. Cheap to clone; every clone is the same conversation.
@@ -305,6 +308,9 @@ impl Conversation {
                 RecorderSeed::default()
             }
         };
+        if session.stored_media().is_none() {
+            session.set_stored_media(store.files_dir(session.thread_id()).map(crate::store::StoredMedia::new));
+        }
         Ok(Self::start_with(session, runtime, Some((store, seed))))
     }
 
@@ -347,6 +353,7 @@ impl Conversation {
                 thread_id.clone(),
                 observers.clone(),
                 a2ui,
+                session.stored_media().cloned(),
                 seed.outbox,
                 seed.needs_resync,
             );
@@ -362,6 +369,7 @@ impl Conversation {
             runs,
             canceller: session.canceller(),
             cancel_epoch,
+            media: session.stored_media().cloned(),
         };
         let epochs = inner.cancel_epoch.subscribe();
         let canceller = inner.canceller.clone();
@@ -569,8 +577,27 @@ impl Conversation {
     pub async fn media_bytes(&self, message_id: &str, part: usize) -> Result<Option<Vec<u8>>, SessionError> {
         refuse_inside("media_bytes")?;
         let observers = self.inner.observers.clone();
+        let media = self.inner.media.clone();
         let message_id = message_id.to_owned();
-        Ok(tokio::task::spawn_blocking(move || observers.inline_media(&message_id, part)).await.ok().flatten())
+        let read = move || match observers.inline_media(&message_id, part)? {
+            InlineMedia::Bytes(bytes) => Some(bytes),
+            // Held by the store: read back from its file (a lost one has no bytes).
+            InlineMedia::Stored(reference, length) => {
+                let text = media?.read(&reference, length).ok()?;
+                base64::Engine::decode(&base64::engine::general_purpose::STANDARD, text.as_bytes()).ok()
+            }
+        };
+        Ok(tokio::task::spawn_blocking(read).await.ok().flatten())
+    }
+
+    /// Base64 characters of media this conversation holds in memory: inline in its messages, or
+    /// moved out and not yet written by the store.
+    #[cfg(test)]
+    pub(crate) fn held_media_chars(&self) -> usize {
+        let inline = self.inner.observers.quietly_mut(|conversation| {
+            conversation.messages().iter().map(agentui_agui::Message::inline_data_bytes).sum::<usize>()
+        });
+        inline + self.inner.media.as_ref().map_or(0, |media| media.held_bytes())
     }
 
     pub fn surface(&self, surface_id: &str) -> Option<SurfaceSnapshot> {

@@ -297,6 +297,13 @@ struct Hub {
 }
 
 /// The model and its subscribers. Installed as the session's listener.
+/// A media part's bytes as the conversation holds them.
+pub(crate) enum InlineMedia {
+    Bytes(Vec<u8>),
+    /// Held by the store: (reference, base64 length), read back by the caller.
+    Stored(String, usize),
+}
+
 pub(crate) struct Observers {
     /// The session's conversation: always locked before `hub`.
     conversation: SharedConversation,
@@ -332,6 +339,19 @@ impl Observers {
     pub fn read<R>(&self, read: impl FnOnce(&ConversationState, &ConversationModel) -> R) -> R {
         let conversation = self.conversation.lock();
         read(&conversation, &self.hub().model)
+    }
+
+    /// Changes the conversation's messages in place without telling anyone: only for what no
+    /// observer sees change (the store moving a part's data into its file; views already hold
+    /// large data back, see [`crate::view`]).
+    pub fn quietly_mut<R>(&self, change: impl FnOnce(&mut ConversationState) -> R) -> R {
+        let mut conversation = self.conversation.lock();
+        change(&mut conversation)
+    }
+
+    /// Reads the model alone (the hub's lock, which a keystroke takes too: keep it short).
+    pub fn read_model<R>(&self, read: impl FnOnce(&ConversationModel) -> R) -> R {
+        read(&self.hub().model)
     }
 
     pub fn snapshot(&self) -> ConversationSnapshot {
@@ -492,20 +512,29 @@ impl Observers {
     /// decoded; `None` when there is no such part, it has no inline data, or the data is not
     /// base64. Decoded under the conversation's lock (a few milliseconds for a photo, no copy of
     /// its text); the caller runs it on a blocking thread.
-    pub fn inline_media(&self, message_id: &str, part: usize) -> Option<Vec<u8>> {
+    pub fn inline_media(&self, message_id: &str, part: usize) -> Option<InlineMedia> {
         use agentui_agui::message::{ContentPart, MessageContent};
         use base64::Engine as _;
-        let conversation = self.conversation.lock();
-        let Some(MessageContent::Parts(parts)) = &conversation.message(message_id)?.content else { return None };
-        let (ContentPart::Image(media)
-        | ContentPart::Audio(media)
-        | ContentPart::Video(media)
-        | ContentPart::Document(media)) = parts.get(part)?
-        else {
-            return None;
+        // Under the lock only what finds the data: a stored part's reference, or a copy of the
+        // inline text (decoded after the lock is released).
+        let text = {
+            let conversation = self.conversation.lock();
+            let Some(MessageContent::Parts(parts)) = &conversation.message(message_id)?.content else { return None };
+            let part = parts.get(part)?;
+            if let Some((reference, length)) = crate::store::media::stored_reference(part) {
+                return Some(InlineMedia::Stored(reference.to_owned(), length));
+            }
+            let (ContentPart::Image(media)
+            | ContentPart::Audio(media)
+            | ContentPart::Video(media)
+            | ContentPart::Document(media)) = part
+            else {
+                return None;
+            };
+            let agentui_agui::PartSource::Data { value, .. } = &media.source else { return None };
+            value.clone()
         };
-        let agentui_agui::PartSource::Data { value, .. } = &media.source else { return None };
-        base64::engine::general_purpose::STANDARD.decode(value).ok()
+        base64::engine::general_purpose::STANDARD.decode(text).ok().map(InlineMedia::Bytes)
     }
 
     /// A queue that starts with the surface's reset; `None` if there is no such surface.

@@ -190,12 +190,14 @@ fn media(part: &ContentPart) -> Option<&agentui_agui::MediaPart> {
 }
 
 fn holds_large_data(part: &ContentPart) -> bool {
-    media(part).is_some_and(
-        |p| matches!(&p.source, agentui_agui::PartSource::Data { value, .. } if value.len() > VIEW_INLINE_DATA_LIMIT),
-    )
+    crate::store::media::stored_reference(part).is_some()
+        || media(part).is_some_and(
+            |p| matches!(&p.source, agentui_agui::PartSource::Data { value, .. } if value.len() > VIEW_INLINE_DATA_LIMIT),
+        )
 }
 
-/// A part without its large inline data, its decoded length in the metadata.
+/// A part without its large inline data, its decoded length in the metadata. A part the store
+/// holds in a file is shown the same way (its reference is the store's, not the view's).
 fn held_back(part: &ContentPart) -> ContentPart {
     let Some(media) = media(part).filter(|_| holds_large_data(part)) else { return part.clone() };
     let agentui_agui::PartSource::Data { value, mime_type } = &media.source else { return part.clone() };
@@ -203,7 +205,14 @@ fn held_back(part: &ContentPart) -> ContentPart {
         Some(Value::Object(map)) => map.clone(),
         _ => serde_json::Map::new(),
     };
-    metadata.insert(HELD_BYTES_KEY.to_owned(), Value::from(decoded_len(value)));
+    let held_bytes = match crate::store::media::stored_reference(part) {
+        Some((_, length)) => {
+            crate::store::media::stored_bytes(part).unwrap_or_else(|| crate::store::media::decoded_len(length, 0))
+        }
+        None => decoded_len(value),
+    };
+    metadata.remove(crate::store::STORED_KEY);
+    metadata.insert(HELD_BYTES_KEY.to_owned(), Value::from(held_bytes));
     let held = agentui_agui::MediaPart {
         id: media.id.clone(),
         source: agentui_agui::PartSource::Data { value: String::new(), mime_type: mime_type.clone() },

@@ -218,3 +218,44 @@ fn store_commands_never_create_a_missing_file_and_trace_store_is_hidden() {
         assert!(store_help.contains(command), "{store_help}");
     }
 }
+
+/// Issue 43: a photo sent with `--store` whose file beside the database is deleted leaves the
+/// conversation readable: `store show` and `run --resume` succeed and say the part is unavailable.
+#[test]
+fn a_deleted_attachment_file_leaves_the_conversation_readable_and_says_the_part_is_unavailable() {
+    let agent = Agent::start();
+    let file = StoreFile::new("lost-photo");
+    let attachments = std::path::PathBuf::from(format!("{}-attachments", file.path()));
+    let _ = std::fs::remove_dir_all(&attachments);
+    let url = agent.url();
+    let photo = std::env::temp_dir().join(format!("agentui-cli-lost-photo-{}.png", std::process::id()));
+    std::fs::write(&photo, (0..100_000u32).map(|i| (i * 31 % 256) as u8).collect::<Vec<_>>()).unwrap();
+
+    let sent =
+        agentui(&["run", "--store", file.path(), "--thread", "t", &url, "look", "--attach", photo.to_str().unwrap()]);
+    assert!(sent.status.success(), "{}", stderr(&sent));
+    let files: Vec<_> =
+        std::fs::read_dir(&attachments).unwrap().flat_map(|d| std::fs::read_dir(d.unwrap().path()).unwrap()).collect();
+    assert_eq!(files.len(), 1, "the photo is in a file beside the database");
+    std::fs::remove_file(files[0].as_ref().unwrap().path()).unwrap();
+
+    let shown = agentui(&["store", "show", file.path(), "t"]);
+    let text = stdout(&shown);
+    assert!(shown.status.success(), "{}{}", text, stderr(&shown));
+    assert!(text.contains("you: look"), "{text}");
+    let photo_name = photo.file_name().unwrap().to_str().unwrap();
+    assert!(text.contains("unavailable") && text.contains(photo_name), "the part is reported unavailable: {text}");
+    let shown_json = agentui(&["store", "show", file.path(), "t", "--json"]);
+    assert!(shown_json.status.success(), "{}", stderr(&shown_json));
+
+    let resumed = agentui(&["run", "--store", file.path(), "--resume", "t", &url, "still there?"]);
+    let text = stdout(&resumed);
+    assert!(resumed.status.success(), "{text}{}", stderr(&resumed));
+    assert!(text.contains("unavailable") && text.contains(photo_name), "the part is reported unavailable: {text}");
+    let resumed_json = agentui(&["run", "--store", file.path(), "--resume", "t", "--json", &url, "and now?"]);
+    assert!(resumed_json.status.success(), "{}", stderr(&resumed_json));
+    assert_eq!(final_of(&resumed_json)["status"], "completed", "the conversation continued");
+
+    let _ = std::fs::remove_file(&photo);
+    let _ = std::fs::remove_dir_all(&attachments);
+}

@@ -256,6 +256,9 @@ pub struct ConversationSession {
     restored_tool_calls: Vec<ToolCallUpdate>,
     /// The catalogs and functions the app added (`add_app_catalogs`).
     app_catalogs: app_catalogs::AppCatalogs,
+    /// Where the conversation's large media are when a store holds them (read back for each
+    /// request); `None` without a store file.
+    stored_media: Option<Arc<crate::store::StoredMedia>>,
 }
 
 /// The parts of a session that input changes while a run streams. Each sits behind its own
@@ -445,7 +448,17 @@ impl ConversationSession {
             delivering: None,
             restored_tool_calls: Vec::new(),
             app_catalogs: app_catalogs::AppCatalogs::default(),
+            stored_media: None,
         }
+    }
+
+    /// Where the conversation's large media are kept, when a store holds them.
+    pub(crate) fn stored_media(&self) -> Option<&Arc<crate::store::StoredMedia>> {
+        self.stored_media.as_ref()
+    }
+
+    pub(crate) fn set_stored_media(&mut self, media: Option<Arc<crate::store::StoredMedia>>) {
+        self.stored_media = media;
     }
 
     /// The A2UI surfaces of this conversation (resolved nodes, data models). Held briefly:
@@ -682,6 +695,10 @@ impl ConversationSession {
         }
         let policy = self.options.attachments.clone();
         let budget = self.options.budget;
+        // The conversation's media bound first: a message that would cross it is refused before
+        // anything is read, and nothing of it is added.
+        let held = self.conversation.lock().messages().iter().map(crate::store::media_bytes).sum::<u64>();
+        attachment::check_conversation_media(&attachments, held, &budget)?;
         let parts = tokio::task::spawn_blocking(move || attachment::encode_parts(&text, attachments, &policy, &budget))
             .await
             .map_err(|e| SessionError::Internal { detail: format!("encoding attachments failed: {e}") })??;

@@ -22,7 +22,7 @@ use crate::observe::ConversationDelta;
 use crate::shared_conversation::{lock_noted, SharedConversation};
 use agentui_agui::compat::PeerEra;
 use agentui_agui::event::*;
-use agentui_agui::input::{encode_run_agent_input, RunRequest};
+use agentui_agui::input::{encode_run_agent_input_with, RunRequest};
 use agentui_agui::message::{Interrupt, Message, RunOutcome};
 use agentui_agui::pipeline::EventPipeline;
 use agentui_agui::reducer::{Change, ConversationState, LocalOnly, RunStatus, ToolCallOrigin, ToolCallStatus};
@@ -297,20 +297,41 @@ impl ConversationSession {
         };
         let declared: HashSet<String> = request.tools.iter().map(|t| t.name.clone()).collect();
         let era = PeerEra::new(self.options.pipeline.peer_max_protocol_version.as_deref());
+        // The media a store holds in files are read first, off the conversation's lock (and off
+        // this task's thread); a part that cannot be read back is sent as a text placeholder.
+        let stored_parts = self.stored_media.as_ref().map(|media| {
+            let wanted = crate::store::stored_references(&self.conversation.lock());
+            (media.clone(), wanted)
+        });
+        let read_back = match stored_parts {
+            Some((media, wanted)) if !wanted.is_empty() => {
+                tokio::task::spawn_blocking(move || crate::store::read_stored(&media, wanted)).await.unwrap_or_default()
+            }
+            _ => std::collections::HashMap::new(),
+        };
+        let mut unavailable = Vec::new();
         // Encoded from the conversation as it is, under its lock: no copy of the messages (an
-        // attachment's parts are large) beyond the body itself.
+        // attachment's parts are large) beyond the body itself, and those read back above.
         let (encoded, sent_media) = {
             let conversation = self.conversation.lock();
+            let extra = read_back.values().filter_map(|r| r.as_ref().ok()).map(|d| d.len()).sum::<usize>();
+            let mut substitute =
+                |m: &agentui_agui::Message| crate::store::with_read_back(m, &read_back, &mut unavailable);
             (
-                encode_run_agent_input(&conversation, &request, &era),
+                encode_run_agent_input_with(&conversation, &request, &era, &mut substitute, extra),
                 conversation
                     .messages()
                     .iter()
                     .filter(|m| m.role == agentui_agui::message::Role::User)
-                    .map(agentui_agui::Message::inline_data_bytes)
+                    .map(|m| crate::store::media_bytes(m) as usize / 3 * 4)
                     .sum::<usize>(),
             )
         };
+        drop(read_back);
+        for (message_id, part, reason) in unavailable {
+            let message = format!("message '{message_id}', part {part}: sent as a placeholder, {reason}");
+            self.warn(&mut summary.warnings, SessionWarningKind::Store, message);
+        }
         // An agent may echo the conversation back in one event (ag-ui-langgraph's
         // MESSAGES_SNAPSHOT does): the user's own attachments then arrive inside it. One event
         // may be that much larger than the budget's message bound, never more.

@@ -52,11 +52,16 @@ pub(super) fn encode_outbox_entry(entry: &OutboxEntry, files: Option<&Path>) -> 
     }
 }
 
-pub(super) fn decode_outbox_entry(text: &str, files: Option<&Path>) -> Result<OutboxEntry, StoreError> {
+pub(super) fn decode_outbox_entry(
+    text: &str,
+    files: Option<&Path>,
+    unavailable: &mut Vec<super::UnavailableMedia>,
+) -> Result<OutboxEntry, StoreError> {
     let mut body: Value = decode("outbox entry", text)?;
     if super::files::refers_to_files(text) {
         if let Some(message) = body.get_mut("message") {
-            super::files::hydrate(message, files)?;
+            // Whole: the message is sent as it is once the agent is reachable.
+            super::files::restore_parts(message, files, super::files::Restore::Whole, unavailable);
         }
     }
     let corrupt = |detail: &str| StoreError::Corrupt { what: "outbox entry".to_owned(), detail: detail.to_owned() };

@@ -4,18 +4,18 @@
 //! reads nothing more.
 //!
 //! The files of a conversation are in one folder, `<database>-attachments/<thread>/`, one file
-//! per part (`<message>.<part index>`, the part's base64 text as it was sent or received). The
-//! store owns them: `fork` copies the folder, `delete` removes it. A file is written (to a
-//! temporary name, then renamed) before the row that refers to it is handed to the writer, so a
-//! row on disk never refers to a file that is not complete; a crash in between leaves at most an
-//! unreferenced file, removed with its conversation.
+//! per part (`<message>.<part index>.<content hash>`, the part's base64 text as it was sent or
+//! received). The store owns them: `fork` copies the folder, `delete` removes it. The writer's
+//! thread writes a file (to a temporary name, synced, renamed, the folder synced) before it
+//! commits the row that names it, so a row on disk never names a file that is not complete and
+//! durable; a crash in between leaves at most an unreferenced file, removed with its
+//! conversation. A file that is lost anyway (deleted by hand, a damaged disk) costs only its
+//! part (see [`restore_parts`]).
 
 use std::path::{Path, PathBuf};
 
 use agentui_agui::{ContentPart, Message, MessageContent, PartSource};
 use serde_json::Value;
-
-use super::StoreError;
 
 /// Inline data parts at least this long (base64 characters) go to a file.
 pub(crate) const EXTERNAL_MIN_CHARS: usize = 16 * 1024;
@@ -36,7 +36,7 @@ pub(crate) fn thread_dir(root: &Path, thread_id: &str) -> PathBuf {
 
 /// A name any id maps to, one-to-one for the ids of usual length (hex of the bytes); a long
 /// one is hashed (FNV-1a 64 with its length).
-fn file_name(id: &str) -> String {
+pub(crate) fn file_name(id: &str) -> String {
     let bytes = id.as_bytes();
     if bytes.len() <= 48 {
         let mut out = String::with_capacity(1 + bytes.len() * 2);
@@ -54,8 +54,28 @@ fn file_name(id: &str) -> String {
     format!("h{hash:016x}{:x}", bytes.len())
 }
 
-fn part_file(message_id: &str, index: usize) -> String {
-    format!("{}.{index}", file_name(message_id))
+/// The file of part `index` of message `message_id` holding `value`: named by its content too,
+/// so a part replaced under the same id never finds the old one's file and keeps stale bytes,
+/// and the same part written again (a row rewritten, an outbox entry) finds its own.
+pub(crate) fn content_file_name(message_id: &str, index: usize, value: &str) -> String {
+    format!("{}.{index}.{:016x}", file_name(message_id), content_hash(value.as_bytes()))
+}
+
+/// FNV-1a over 8-byte words, with the length: tells apart the contents of one part's files
+/// (not a defence against a chosen collision: at worst a part shows the bytes the same
+/// message's same part had before).
+fn content_hash(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325 ^ bytes.len() as u64;
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        hash ^= u64::from_le_bytes(word.try_into().unwrap_or_default());
+        hash = hash.wrapping_mul(0x0100_0000_01b3).rotate_left(29);
+    }
+    for b in words.remainder() {
+        hash ^= u64::from(*b);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
 }
 
 fn large_data(part: &ContentPart) -> Option<(&str, &str)> {
@@ -89,8 +109,8 @@ pub(crate) fn encode_message(message: &Message, dir: Option<&Path>) -> Result<St
     for (index, part) in parts.iter().enumerate() {
         match large_data(part) {
             Some((value, mime_type)) => {
-                let name = part_file(&message.id, index);
-                write_once(dir, &name, value)?;
+                let name = content_file_name(&message.id, index, value);
+                write_synced(dir, &name, value)?;
                 files.push((index, name, value.len()));
                 let mut part = part_without_value(part);
                 if let Some(media) = media_mut(&mut part) {
@@ -135,47 +155,148 @@ fn media_mut(part: &mut ContentPart) -> Option<&mut agentui_agui::MediaPart> {
     }
 }
 
-/// Writes `value` as `dir/name` unless that file is there with this length (a message's parts
-/// do not change; a row is rewritten whenever the message list is).
-fn write_once(dir: &Path, name: &str, value: &str) -> Result<(), std::io::Error> {
+/// Writes `value` as `dir/name` unless that file is there with this length (a name is its
+/// content's), durably: the data, then the name, then the folder's entry are synced before this
+/// returns, so a row committed after it never names a file a power loss can take back.
+pub(crate) fn write_synced(dir: &Path, name: &str, value: &str) -> Result<(), std::io::Error> {
+    use std::io::Write as _;
     let path = dir.join(name);
     if std::fs::metadata(&path).is_ok_and(|m| m.len() == value.len() as u64) {
         return Ok(());
     }
-    std::fs::create_dir_all(dir)?;
+    if !dir.exists() {
+        std::fs::create_dir_all(dir)?;
+        // The new folder's own entry, in the attachments folder.
+        if let Some(parent) = dir.parent() {
+            sync_dir(parent)?;
+        }
+    }
     let partial = dir.join(format!("{name}.partial"));
-    std::fs::write(&partial, value.as_bytes())?;
-    std::fs::rename(&partial, &path)
+    let mut file = std::fs::File::create(&partial)?;
+    file.write_all(value.as_bytes())?;
+    file.sync_all()?;
+    drop(file);
+    std::fs::rename(&partial, &path)?;
+    sync_dir(dir)
+}
+
+/// Makes a folder's entries (a file created or renamed in it) durable. Where a folder cannot be
+/// opened to sync (not on Unix), the file's own sync is what there is.
+fn sync_dir(dir: &Path) -> Result<(), std::io::Error> {
+    #[cfg(unix)]
+    {
+        std::fs::File::open(dir)?.sync_all()?;
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
+}
+
+/// Removes the files of part `index` of message `message_id` other than `keep` (what a replaced
+/// part left behind), once the row naming `keep` is committed.
+pub(crate) fn remove_replaced(dir: &Path, message_id: &str, index: usize, keep: &str) {
+    let prefix = format!("{}.{index}", file_name(message_id));
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let same_part = name == prefix || name.strip_prefix(&prefix).is_some_and(|rest| rest.starts_with('.'));
+        if same_part && name != keep && !name.ends_with(".partial") {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Whether some row in `text` refers to a file (a quick look before parsing it as such).
 pub(crate) fn refers_to_files(text: &str) -> bool {
-    text.contains(FILE_KEY)
+    text.contains(FILE_KEY) || text.contains(super::media::STORED_KEY)
 }
 
-/// Puts the files' contents back into the parts of `messages` (an array of message rows, or
-/// one row) that refer to them.
-pub(crate) fn hydrate(rows: &mut Value, dir: Option<&Path>) -> Result<(), StoreError> {
-    let corrupt = |detail: String| StoreError::Corrupt { what: "attachment".to_owned(), detail };
+/// How [`restore_parts`] brings a stored part back.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Restore {
+    /// As a reference, its file only checked (there, with its length): the conversation's
+    /// messages, read back when needed.
+    Lazily,
+    /// With its data read: a message waiting for the agent in the outbox.
+    Whole,
+}
+
+/// Brings back the stored parts of `rows` (an array of message rows, or one row). A part whose
+/// file is missing, cut short or unreadable becomes a text placeholder and is told in
+/// `unavailable` (message id, part index, reason): one lost file never costs the conversation.
+pub(crate) fn restore_parts(
+    rows: &mut Value,
+    dir: Option<&Path>,
+    how: Restore,
+    unavailable: &mut Vec<super::UnavailableMedia>,
+) {
     let list: Vec<&mut Value> = match rows {
         Value::Array(list) => list.iter_mut().collect(),
         one => vec![one],
     };
     for message in list {
+        let message_id = message.get("id").and_then(Value::as_str).unwrap_or_default().to_owned();
         let Some(Value::Array(parts)) = message.get_mut("content") else { continue };
-        for part in parts {
-            let Some(Value::Object(source)) = part.get_mut("source") else { continue };
-            let Some(Value::String(name)) = source.remove(FILE_KEY) else { continue };
-            let length = source.remove(LENGTH_KEY).and_then(|v| v.as_u64());
-            let dir = dir.ok_or_else(|| corrupt(format!("'{name}' is in a file, and this store has none")))?;
-            let text = std::fs::read_to_string(dir.join(&name)).map_err(|e| corrupt(format!("'{name}': {e}")))?;
-            if length.is_some_and(|l| l != text.len() as u64) {
-                return Err(corrupt(format!("'{name}' is {} bytes, the row says {length:?}", text.len())));
-            }
-            source.insert("value".to_owned(), Value::String(text));
+        for (index, part) in parts.iter_mut().enumerate() {
+            let Some((name, length)) = take_file_reference(part) else { continue };
+            let result = match dir {
+                None => Err("this store keeps no files".to_owned()),
+                Some(dir) => match how {
+                    Restore::Lazily => super::media::check_file(&dir.join(&name), length).map(Err),
+                    Restore::Whole => super::media::read_file(&dir.join(&name), length).map(Ok),
+                },
+            };
+            let Ok(typed) = serde_json::from_value::<ContentPart>(part.clone()) else { continue };
+            let restored = match result {
+                Ok(Err(bytes)) => {
+                    let mut typed = typed;
+                    super::media::mark_stored(&mut typed, &name, length, bytes);
+                    typed
+                }
+                Ok(Ok(text)) => {
+                    let mut typed = typed;
+                    if let Some(media) = media_mut(&mut typed) {
+                        if let PartSource::Data { value, .. } = &mut media.source {
+                            *value = text;
+                        }
+                    }
+                    typed
+                }
+                Err(reason) => {
+                    let placeholder = super::media::placeholder(&typed, &reason);
+                    unavailable.push(super::UnavailableMedia {
+                        message_id: message_id.clone(),
+                        part: index,
+                        detail: reason,
+                    });
+                    placeholder
+                }
+            };
+            *part = serde_json::to_value(&restored).unwrap_or(Value::Null);
         }
     }
-    Ok(())
+}
+
+/// Takes a part's file reference out of its row: (file name, base64 length). Rows name the file
+/// in the part's source (`agentuiFile`, `agentuiLength`) or, written from a part moved out of
+/// memory, in its `metadata.agentuiStored`.
+fn take_file_reference(part: &mut Value) -> Option<(String, usize)> {
+    if let Some(Value::Object(source)) = part.get_mut("source") {
+        if let Some(Value::String(name)) = source.remove(FILE_KEY) {
+            let length = source.remove(LENGTH_KEY).and_then(|v| v.as_u64()).unwrap_or(0);
+            return Some((name, length as usize));
+        }
+    }
+    let Some(Value::Object(metadata)) = part.get_mut("metadata") else { return None };
+    let stored = metadata.remove(super::media::STORED_KEY)?;
+    if metadata.is_empty() {
+        if let Some(part) = part.as_object_mut() {
+            part.remove("metadata");
+        }
+    }
+    let name = stored.get("file")?.as_str()?.to_owned();
+    Some((name, stored.get("length")?.as_u64()? as usize))
 }
 
 /// Copies the files of one conversation's folder to another's (a fork).

@@ -21,6 +21,7 @@
 
 mod codec;
 mod files;
+pub(crate) mod media;
 mod recorder;
 mod restore;
 mod schema;
@@ -38,6 +39,8 @@ use crate::observe::{ConversationSnapshot, SurfaceEntry};
 use crate::session::outbox::OutboxEntry;
 use crate::session::RunPhase;
 
+pub use media::STORED_KEY;
+pub(crate) use media::{media_bytes, read_stored, stored_references, with_read_back, StoredMedia};
 use recorder::Recording;
 pub(crate) use recorder::StoreRecorder;
 use writer::Writer;
@@ -120,7 +123,26 @@ pub struct StoredConversation {
     pub needs_resync: bool,
     pub created_at_ms: i64,
     pub updated_at_ms: i64,
+    /// Media parts whose file beside the database is missing, cut short or unreadable: each is
+    /// a text placeholder now (see [`UNAVAILABLE_KEY`]); the rest of the conversation is whole.
+    pub unavailable_media: Vec<UnavailableMedia>,
+    /// Where its media are read back from (`None` in memory).
+    pub(crate) media: Option<Arc<StoredMedia>>,
 }
+
+/// A media part of a stored message that could not be read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnavailableMedia {
+    pub message_id: String,
+    /// The part's index in the message's content.
+    pub part: usize,
+    /// What is wrong with its file.
+    pub detail: String,
+}
+
+/// The metadata key of the text part that stands in for a media part whose stored file was lost:
+/// `{"type", "mimeType", "filename", "reason"}` of the part it replaces.
+pub const UNAVAILABLE_KEY: &str = "agentuiUnavailable";
 
 /// A handle on one store file. Cheap to clone; every clone is the same connection.
 #[derive(Clone)]
@@ -352,19 +374,24 @@ impl ConversationStore {
             .query_row([thread_id], |row| row.get(0))?;
         let files = self.files_dir(thread_id);
         // Every row parsed straight into messages (a part in a file comes out with empty data);
-        // then only the rows that refer to files are parsed again, as JSON trees, to put their
-        // files' text back: a tree of the whole list cost several times the typed parse.
+        // then only the rows that refer to files are parsed again, as JSON trees, to check their
+        // files and mark their parts (no file is read: the media are read back when needed, see
+        // [`media`]). A tree of the whole list cost several times the typed parse.
         let refers_to_files = files::refers_to_files(&messages);
         let mut messages = codec::decode::<Vec<agentui_agui::Message>>("messages", &messages)?;
+        let mut unavailable_media = Vec::new();
         if refers_to_files {
             let mut statement = conn.prepare_cached(
-                "SELECT body FROM messages WHERE thread_id = ?1 AND instr(body, ?2) > 0 ORDER BY position",
+                "SELECT body FROM messages WHERE thread_id = ?1
+                 AND (instr(body, ?2) > 0 OR instr(body, ?3) > 0) ORDER BY position",
             )?;
-            let rows =
-                statement.query_map(rusqlite::params![thread_id, files::FILE_KEY], |row| row.get::<_, String>(0))?;
+            let rows = statement
+                .query_map(rusqlite::params![thread_id, files::FILE_KEY, media::STORED_KEY], |row| {
+                    row.get::<_, String>(0)
+                })?;
             for body in rows {
                 let mut row: Value = codec::decode("messages", &body?)?;
-                files::hydrate(&mut row, files.as_deref())?;
+                files::restore_parts(&mut row, files.as_deref(), files::Restore::Lazily, &mut unavailable_media);
                 let message: agentui_agui::Message = serde_json::from_value(row)
                     .map_err(|e| StoreError::Corrupt { what: "messages".to_owned(), detail: e.to_string() })?;
                 if let Some(slot) = messages.iter_mut().find(|m| m.id == message.id) {
@@ -392,7 +419,7 @@ impl ConversationStore {
         }
         let mut outbox = Vec::new();
         for body in texts(&conn, "SELECT body FROM outbox WHERE thread_id = ?1 ORDER BY position", thread_id)? {
-            outbox.push(codec::decode_outbox_entry(&body, files.as_deref())?);
+            outbox.push(codec::decode_outbox_entry(&body, files.as_deref(), &mut unavailable_media)?);
         }
         let executed_tool_calls =
             texts(&conn, "SELECT tool_call_id FROM executed_tool_calls WHERE thread_id = ?1", thread_id)?;
@@ -422,6 +449,8 @@ impl ConversationStore {
             needs_resync,
             created_at_ms: created,
             updated_at_ms: updated,
+            unavailable_media,
+            media: files.map(StoredMedia::new),
         }))
     }
 
@@ -762,6 +791,42 @@ mod tests {
         });
         flushed.recv_timeout(Duration::from_secs(30)).expect("flush returned");
         assert_eq!(stored_name(&store, "t"), Some(json!("third")));
+    }
+
+    /// Issue 43: a batch's end (on the run's thread, under the conversation's and the hub's
+    /// locks) neither encodes a photo nor writes its file: with the writer held, the message's
+    /// batch has ended and nothing is on disk; the writer writes it when it runs.
+    #[test]
+    fn a_photos_file_is_written_by_the_writer_not_at_the_batch_end() {
+        let path = temp_store_path("photo-off-lock");
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let server = runtime.block_on(TestServer::start(vec![Reply::sse(&run_of("r1", vec![text("a1", "Nice.")]))]));
+        let store = ConversationStore::open(&path).unwrap();
+        let writes = Arc::new(HeldWriter::default());
+        store.set_write_observer(Some(writes.clone()));
+        let conv = open_conversation(&server, &store, runtime.handle().clone());
+        let dir = store.attachments_dir("t").unwrap();
+        let files = |dir: &Path| std::fs::read_dir(dir).map(|d| d.count()).unwrap_or(0);
+
+        writes.hold(true);
+        let photo = crate::attachment::Attachment::bytes("photo.png", "image/png", vec![7u8; 200_000]);
+        runtime.block_on(conv.send("look".into(), vec![photo])).unwrap();
+        writes.wait_until_held();
+        let on_disk_while_held = files(&dir);
+        let held_in_memory = conv.held_media_chars();
+        writes.hold(false);
+        assert_eq!(on_disk_while_held, 0, "the batch's end wrote no file");
+        assert!(held_in_memory > 0, "the photo waits in memory for the writer");
+        store.flush();
+        assert_eq!(files(&dir), 1, "the writer wrote it");
+        assert_eq!(conv.held_media_chars(), 0, "and the conversation no longer holds it");
+        drop(conv);
+        drop(runtime);
+        drop(store);
+        let _ = files::remove_dir(&dir);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
     }
 
     #[tokio::test]

@@ -1,10 +1,13 @@
 //! Records one conversation into the store: a listener that notes what each update changed and
 //! hands it to the store's writer ([`super::writer`]) without ever waiting for it.
 //!
-//! - At the end of a batch of the run (or of the actor's own input: a message, the state), the
-//!   changed rows are read from the observers' model (messages, state, phases) and the bridge
-//!   (surfaces) and serialized on that thread, so a message that streamed a hundred pieces in one
-//!   batch is written once, as it now is, and the rows are those of the batch's end.
+//! - At the end of a batch of the run (or of the actor's own input: a message, the state), what
+//!   changed is taken on that thread, so a message that streamed a hundred pieces in one batch is
+//!   written once, as it now is, and the rows are those of the batch's end. Taken, not
+//!   serialized: under the conversation's lock each changed message's large media are moved out
+//!   ([`super::media`]) and the message, small now, is copied; under the hub's lock the model's
+//!   small rows are serialized; the bridge's lock is held to copy a changed surface. The writer's
+//!   thread makes the messages' text and writes the media's files.
 //! - A value the user wrote into a surface (`set_value`, on the UI thread) is only noted: the
 //!   surface's id. The writer exports the surface on its own thread when it writes, taking the
 //!   bridge's lock for that copy only.
@@ -20,6 +23,7 @@ use agentui_a2ui::SurfaceEvent;
 use agentui_agui::message::Role;
 use serde_json::Value;
 
+use super::media::StoredMedia;
 use super::writer::{BatchRows, SurfaceRow};
 use super::{codec, ConversationStore};
 use crate::a2ui_bridge::{A2uiBridge, PendingForAgent};
@@ -101,6 +105,19 @@ pub(super) struct Recording {
     /// The conversation as the last write left it (when observed): a write of values only
     /// leaves the rest as it was (a value in a surface is not part of a snapshot).
     last_snapshot: Mutex<Option<ConversationSnapshot>>,
+    /// Where its large media go (`None` for a store in memory: rows hold everything).
+    media: Option<Arc<StoredMedia>>,
+}
+
+/// A write's rows as text, made on the writer's thread.
+pub(super) struct EncodedRows {
+    /// (message id, position, body)
+    pub messages: Vec<(String, i64, String)>,
+    /// (key, body) of every entry, when the outbox changed.
+    pub outbox: Option<Vec<(String, String)>>,
+    pub state: Option<String>,
+    /// Parts whose file this write wrote: (message id, part index, reference, file).
+    pub new_files: Vec<(String, usize, String, String)>,
 }
 
 impl Recording {
@@ -174,6 +191,74 @@ impl Recording {
         Some(Write { rows, input_surfaces, batches })
     }
 
+    /// The rows of `rows` as text, with the files of the media moved out of the conversation
+    /// written (and synced) first. On the writer's thread: nothing here holds a lock a UI
+    /// thread takes but for a lookup.
+    pub fn encode(&self, rows: &BatchRows) -> EncodedRows {
+        let mut new_files = Vec::new();
+        let messages = rows
+            .messages
+            .iter()
+            .map(|(id, at, message)| (id.clone(), *at, self.encode_message(message, &mut new_files)))
+            .collect();
+        let dir = self.media.as_deref().map(StoredMedia::dir);
+        let outbox = rows.outbox.as_ref().map(|entries| {
+            entries.iter().map(|e| (e.pending.key.clone(), codec::encode_outbox_entry(e, dir))).collect()
+        });
+        EncodedRows { messages, outbox, state: rows.state.as_ref().map(codec::encode), new_files }
+    }
+
+    fn encode_message(
+        &self,
+        message: &agentui_agui::Message,
+        new_files: &mut Vec<(String, usize, String, String)>,
+    ) -> String {
+        let Some(media) = &self.media else { return codec::encode(message) };
+        let mut written = Vec::new();
+        match media.write_files(message, &mut written) {
+            Ok(Some(row)) => {
+                new_files.extend(written);
+                codec::encode(&row)
+            }
+            Ok(None) => codec::encode_message(message, Some(media.dir())),
+            Err(_) => {
+                // A file could not be written (a full disk): the row holds the data, larger,
+                // never lost; the next write of the message tries the file again.
+                let wanted = super::media::stored_references_of(message);
+                let read_back = super::media::read_stored(media, wanted);
+                let whole = super::media::with_read_back(message, &read_back, &mut Vec::new());
+                codec::encode(whole.as_ref().unwrap_or(message))
+            }
+        }
+    }
+
+    /// The rows naming `new_files` are committed: the conversation's parts now name their files
+    /// (as a restore would), and the moved values are dropped; the files those parts had before
+    /// (a part replaced under the same id) are removed.
+    pub fn files_committed(&self, new_files: &[(String, usize, String, String)]) {
+        let Some(media) = &self.media else { return };
+        if new_files.is_empty() {
+            return;
+        }
+        self.observers.quietly_mut(|conversation| {
+            for (message_id, index, reference, file) in new_files {
+                let Some(message) = conversation.message_mut(message_id) else { continue };
+                let Some(agentui_agui::MessageContent::Parts(parts)) = &mut message.content else { continue };
+                let Some(part) = parts.get_mut(*index) else { continue };
+                if let Some((current, length)) = super::media::stored_reference(part) {
+                    if current == reference {
+                        let bytes = super::media::stored_bytes(part).unwrap_or_default();
+                        super::media::mark_stored(part, file, length, bytes);
+                    }
+                }
+            }
+        });
+        media.committed(new_files.iter().map(|(_, _, reference, _)| reference.as_str()));
+        for (message_id, index, _, file) in new_files {
+            super::files::remove_replaced(media.dir(), message_id, *index, file);
+        }
+    }
+
     /// `write` committed.
     pub fn written(&self, mut write: Write) {
         *lock(&self.last_snapshot) = write.batches.pop().map(|(_, snapshot)| snapshot);
@@ -229,8 +314,6 @@ impl Recording {
 
 pub(crate) struct StoreRecorder {
     store: ConversationStore,
-    /// Where the conversation's large media parts go (`None` for a store in memory).
-    files: Option<std::path::PathBuf>,
     recording: Arc<Recording>,
     kept: Mutex<Kept>,
 }
@@ -241,6 +324,7 @@ impl StoreRecorder {
         thread_id: String,
         observers: Arc<Observers>,
         a2ui: Arc<Mutex<A2uiBridge>>,
+        media: Option<Arc<StoredMedia>>,
         outbox: Vec<OutboxEntry>,
         needs_resync: bool,
     ) -> Self {
@@ -253,10 +337,9 @@ impl StoreRecorder {
             written_exports: Mutex::default(),
             failing: AtomicBool::new(false),
             last_snapshot: Mutex::default(),
+            media,
         };
-        let files = store.files_dir(&recording.thread_id);
         StoreRecorder {
-            files,
             store,
             recording: Arc::new(recording),
             kept: Mutex::new(Kept { outbox, needs_resync, ..Kept::default() }),
@@ -351,12 +434,8 @@ impl StoreRecorder {
             (changes, outbox, kept.needs_resync)
         };
         let mut rows = self.rows(&changes);
-        rows.outbox = outbox.map(|entries| {
-            entries
-                .iter()
-                .map(|e| (e.pending.key.clone(), codec::encode_outbox_entry(e, self.files.as_deref())))
-                .collect()
-        });
+        // Entries share their messages (`Arc`s): encoded on the writer's thread.
+        rows.outbox = outbox;
         rows.a2ui_errors = changes.a2ui_errors.map(|p| if p.is_empty() { String::new() } else { codec::encode(&p) });
         rows.executed = changes.executed;
         rows.needs_resync = needs_resync;
@@ -403,44 +482,64 @@ impl StoreRecorder {
         }
     }
 
+    /// What the batch changed, for the writer: the changed messages (their large media moved
+    /// out first, so what is copied is small), the state as a value, the model's small rows. No
+    /// text is made and no file written here: the writer's thread does that.
     fn rows(&self, changes: &Changes) -> BatchRows {
-        let mut rows = self.recording.observers.read(|conversation, model| {
-            let encode_message = |at: usize, m: &agentui_agui::Message| {
-                (m.id.clone(), at as i64, codec::encode_message(m, self.files.as_deref()))
-            };
-            let messages = if changes.all_messages {
-                conversation.messages().iter().enumerate().map(|(at, m)| encode_message(at, m)).collect()
-            } else {
-                changes
-                    .messages
+        let media = self.recording.media.as_deref();
+        // The conversation's lock alone (a keystroke does not take it).
+        let (messages, message_count, title, state, kept_local) =
+            self.recording.observers.quietly_mut(|conversation| {
+                let ids: Vec<String> = if changes.all_messages {
+                    conversation.messages().iter().map(|m| m.id.clone()).collect()
+                } else {
+                    changes.messages.iter().cloned().collect()
+                };
+                if let Some(media) = media {
+                    for id in &ids {
+                        if let Some(message) = conversation.message_mut(id) {
+                            media.move_out(message);
+                        }
+                    }
+                }
+                let messages: Vec<_> = ids
                     .iter()
                     .filter_map(|id| Some((conversation.position(id)?, conversation.message(id)?)))
-                    .map(|(at, m)| encode_message(at, m))
-                    .collect()
-            };
+                    .map(|(at, m)| (m.id.clone(), at as i64, m.clone()))
+                    .collect();
+                let title = conversation
+                    .messages()
+                    .iter()
+                    .find(|m| m.role == Role::User)
+                    .map(codec::message_text)
+                    .map(|t| t.chars().take(TITLE_CHARS).collect::<String>());
+                (
+                    messages,
+                    conversation.messages().len() as i64,
+                    title,
+                    changes.state.then(|| conversation.state().clone()),
+                    codec::encode(&crate::model::kept_local(conversation)),
+                )
+            });
+        // Then the model's lock alone, for its small rows (a keystroke takes it: kept short).
+        let mut rows = self.recording.observers.read_model(|model| {
             let tool_calls = changes
                 .tool_calls
                 .iter()
                 .filter_map(|id| model.tool_call(id))
                 .map(|(at, t)| (t.tool_call_id.clone(), at as i64, codec::encode(t)))
                 .collect();
-            let title = conversation
-                .messages()
-                .iter()
-                .find(|m| m.role == Role::User)
-                .map(codec::message_text)
-                .map(|t| t.chars().take(TITLE_CHARS).collect::<String>());
             let surface_positions = model.surface_entries().iter().map(|s| s.surface_id.clone()).collect::<Vec<_>>();
             (
                 BatchRows {
                     all_messages: changes.all_messages,
                     messages,
-                    message_count: conversation.messages().len() as i64,
+                    message_count,
                     title,
-                    state: changes.state.then(|| codec::encode(conversation.state())),
+                    state,
                     phase: codec::encode(model.phase()),
                     interrupts: codec::encode(model.pending_interrupts()),
-                    kept_local: codec::encode(&crate::model::kept_local(conversation)),
+                    kept_local,
                     tool_calls,
                     removed_surfaces: changes.removed_surfaces.iter().cloned().collect(),
                     ..BatchRows::default()
@@ -531,6 +630,7 @@ mod tests {
             written_exports: Mutex::default(),
             failing: AtomicBool::new(false),
             last_snapshot: Mutex::default(),
+            media: None,
         }
     }
 

@@ -9,6 +9,7 @@ impl ConversationSession {
     /// [`RunPhase::Abandoned`](crate::session::RunPhase::Abandoned), and its tool calls that had
     /// not finished are shown as skipped.
     pub fn restore_stored(&mut self, stored: StoredConversation) -> Result<(), StoreError> {
+        self.set_stored_media(stored.media.clone());
         let takeover = Takeover {
             snapshot: stored.snapshot,
             surfaces: stored.surfaces.into_iter().map(|s| (s.surface_id, s.messages)).collect(),

@@ -9,7 +9,9 @@
 //!
 //! Each round takes every queued conversation and writes them in one transaction (a group
 //! commit). A surface the user wrote into is exported here, on this thread, when the round takes
-//! it; everything else was serialized at the end of the run's batch that changed it.
+//! it; the messages, state and outbox a batch handed over are serialized here, and the files of
+//! their large media written and synced before the transaction that names them. Only the
+//! model's small rows and the surfaces a run changed were serialized at the batch's end.
 //!
 //! Values the user types are written at most once per [`INPUT_DEBOUNCE`]: a round that would
 //! write nothing but input waits until that long after the last such round. Each export copies
@@ -26,21 +28,27 @@ use std::time::{Duration, Instant};
 
 use rusqlite::{params, Connection, Transaction};
 
-use super::recorder::{Recording, Write};
+use agentui_agui::Message;
+use serde_json::Value;
+
+use super::recorder::{EncodedRows, Recording, Write};
 use super::{now_ms, StoreError, WriteObserver};
 use crate::session::lock;
+use crate::session::outbox::OutboxEntry;
 
-/// One or more batches of one conversation, serialized; a later batch merges in with
-/// [`BatchRows::absorb`].
+/// One or more batches of one conversation; a later batch merges in with [`BatchRows::absorb`].
+/// Messages, the state and the outbox are as the batch left them, serialized here when written
+/// (large media were moved out of the messages, so a copy is small); the model's rows are small
+/// and serialized by the batch.
 #[derive(Debug, Default)]
 pub(super) struct BatchRows {
     /// Every message row is rewritten (the list was replaced).
     pub all_messages: bool,
-    /// (message id, position, body)
-    pub messages: Vec<(String, i64, String)>,
+    /// (message id, position, message)
+    pub messages: Vec<(String, i64, Message)>,
     pub message_count: i64,
     pub title: Option<String>,
-    pub state: Option<String>,
+    pub state: Option<Value>,
     pub phase: String,
     pub interrupts: String,
     pub kept_local: String,
@@ -48,8 +56,8 @@ pub(super) struct BatchRows {
     pub tool_calls: Vec<(String, i64, String)>,
     pub surfaces: Vec<SurfaceRow>,
     pub removed_surfaces: Vec<String>,
-    /// Every entry (key, body), when the outbox changed.
-    pub outbox: Option<Vec<(String, String)>>,
+    /// Every entry, when the outbox changed.
+    pub outbox: Option<Vec<OutboxEntry>>,
     /// The A2UI errors waiting for the agent, when they changed ('' for none).
     pub a2ui_errors: Option<String>,
     pub executed: Vec<String>,
@@ -283,17 +291,24 @@ fn write_round(conn: &mut Connection, round: &[Arc<Recording>], observer: Option
             }
         }
     }
+    // Made here, off every lock a UI thread takes: the rows' text and the media's files, synced
+    // before the transaction that names them.
+    let encoded: Vec<Option<EncodedRows>> =
+        writes.iter().map(|(recording, write)| write.rows.as_ref().map(|rows| recording.encode(rows))).collect();
     let result = (|| -> Result<(), StoreError> {
         let tx = conn.transaction()?;
-        for (recording, write) in &writes {
-            write_conversation(&tx, &recording.thread_id, write)?;
+        for ((recording, write), encoded) in writes.iter().zip(&encoded) {
+            write_conversation(&tx, &recording.thread_id, write, encoded.as_ref())?;
         }
         tx.commit()?;
         Ok(())
     })();
     match result {
         Ok(()) => {
-            for (recording, write) in writes {
+            for ((recording, write), encoded) in writes.into_iter().zip(encoded) {
+                if let Some(encoded) = &encoded {
+                    recording.files_committed(&encoded.new_files);
+                }
                 if let Some(observer) = observer {
                     for (batch, _) in &write.batches {
                         observer.written(&recording.thread_id, *batch);
@@ -311,10 +326,15 @@ fn write_round(conn: &mut Connection, round: &[Arc<Recording>], observer: Option
     }
 }
 
-fn write_conversation(tx: &Transaction<'_>, id: &str, write: &Write) -> Result<(), StoreError> {
-    let exists = match &write.rows {
-        Some(rows) => write_batch(tx, id, rows)?,
-        None => {
+fn write_conversation(
+    tx: &Transaction<'_>,
+    id: &str,
+    write: &Write,
+    encoded: Option<&EncodedRows>,
+) -> Result<(), StoreError> {
+    let exists = match (&write.rows, encoded) {
+        (Some(rows), Some(encoded)) => write_batch(tx, id, rows, encoded)?,
+        _ => {
             tx.prepare_cached("UPDATE conversations SET updated_ms = ?2 WHERE thread_id = ?1")?
                 .execute(params![id, now_ms()])?
                 > 0
@@ -341,7 +361,7 @@ fn upsert_surfaces(tx: &Transaction<'_>, id: &str, surfaces: &[SurfaceRow]) -> R
 }
 
 /// Writes `rows`; `false` when the conversation has no row to write to.
-fn write_batch(tx: &Transaction<'_>, id: &str, rows: &BatchRows) -> Result<bool, StoreError> {
+fn write_batch(tx: &Transaction<'_>, id: &str, rows: &BatchRows, encoded: &EncodedRows) -> Result<bool, StoreError> {
     let updated = tx
         .prepare_cached(
             "UPDATE conversations SET updated_ms = ?2, message_count = ?3, phase = ?4, interrupts = ?5,
@@ -368,7 +388,7 @@ fn write_batch(tx: &Transaction<'_>, id: &str, rows: &BatchRows) -> Result<bool,
         "INSERT INTO messages (thread_id, message_id, position, body) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (thread_id, message_id) DO UPDATE SET position = excluded.position, body = excluded.body",
     )?;
-    for (message_id, at, body) in &rows.messages {
+    for (message_id, at, body) in &encoded.messages {
         upsert.execute(params![id, message_id, at, body])?;
     }
     let mut upsert = tx.prepare_cached(
@@ -388,7 +408,7 @@ fn write_batch(tx: &Transaction<'_>, id: &str, rows: &BatchRows) -> Result<bool,
     for surface_id in &rows.removed_surfaces {
         delete.execute(params![id, surface_id])?;
     }
-    if let Some(entries) = &rows.outbox {
+    if let Some(entries) = &encoded.outbox {
         tx.prepare_cached("DELETE FROM outbox WHERE thread_id = ?1")?.execute([id])?;
         let mut insert =
             tx.prepare_cached("INSERT INTO outbox (thread_id, key, position, body) VALUES (?1, ?2, ?3, ?4)")?;
@@ -402,7 +422,7 @@ fn write_batch(tx: &Transaction<'_>, id: &str, rows: &BatchRows) -> Result<bool,
         tx.prepare_cached("UPDATE conversations SET a2ui_errors = ?2 WHERE thread_id = ?1")?
             .execute(params![id, errors])?;
     }
-    if let Some(state) = &rows.state {
+    if let Some(state) = &encoded.state {
         tx.prepare_cached("UPDATE conversations SET state = ?2 WHERE thread_id = ?1")?.execute(params![id, state])?;
     }
     Ok(true)
@@ -412,8 +432,10 @@ fn write_batch(tx: &Transaction<'_>, id: &str, rows: &BatchRows) -> Result<bool,
 mod tests {
     use super::*;
 
-    fn message(id: &str, at: i64, body: &str) -> (String, i64, String) {
-        (id.to_owned(), at, body.to_owned())
+    fn message(id: &str, at: i64, body: &str) -> (String, i64, Message) {
+        let mut message = Message::new(id, agentui_agui::message::Role::Assistant);
+        message.content = Some(agentui_agui::MessageContent::Text(body.to_owned()));
+        (id.to_owned(), at, message)
     }
 
     fn surface(id: &str, export: u64) -> SurfaceRow {
@@ -430,10 +452,10 @@ mod tests {
     fn merged_batches_write_each_row_once_as_the_later_batch_left_it() {
         let mut rows = BatchRows {
             messages: vec![message("m1", 0, "hel"), message("m2", 1, "a")],
-            state: Some("{\"n\":1}".to_owned()),
+            state: Some(serde_json::json!({"n": 1})),
             phase: "running".to_owned(),
             surfaces: vec![surface("kept", 1), surface("gone", 2)],
-            outbox: Some(vec![("k".to_owned(), "entry".to_owned())]),
+            outbox: Some(Vec::new()),
             executed: vec!["c1".to_owned()],
             ..BatchRows::default()
         };
@@ -446,7 +468,7 @@ mod tests {
             ..BatchRows::default()
         });
         assert_eq!(rows.messages, vec![message("m1", 0, "hello"), message("m2", 1, "a"), message("m3", 2, "b")]);
-        assert_eq!(rows.state.as_deref(), Some("{\"n\":1}"), "a batch that did not change the state keeps it");
+        assert_eq!(rows.state, Some(serde_json::json!({"n": 1})), "a batch that did not change the state keeps it");
         assert_eq!(rows.phase, "finished");
         assert_eq!(rows.surfaces.iter().map(|s| (s.surface_id.as_str(), s.export)).collect::<Vec<_>>(), [("kept", 3)]);
         assert_eq!(rows.removed_surfaces, ["gone"]);

@@ -410,3 +410,186 @@ async fn a_view_gets_a_large_photo_by_reference_and_fetches_its_bytes() {
     let (message_id, at) = check(&[view.next_batch().await.unwrap().unwrap()]);
     assert_eq!(conv.media_bytes(&message_id, at).await.unwrap(), Some(photo));
 }
+
+/// The media parts of message `id` in `messages`: each part's index, kind and source.
+fn parts_of(messages: &[agentui_agui::Message], id: &str) -> Vec<agentui_agui::ContentPart> {
+    let message = messages.iter().find(|m| m.id == id).expect("the message");
+    match &message.content {
+        Some(agentui_agui::MessageContent::Parts(parts)) => parts.clone(),
+        other => panic!("no parts: {other:?}"),
+    }
+}
+
+/// One file the store lost (deleted beside the database, cut short) makes its part unavailable,
+/// never the conversation: it loads, says which part and why, opens, sends a placeholder for
+/// the part in the next run, and can be forked and deleted.
+#[tokio::test]
+async fn a_missing_or_short_attachment_file_makes_its_part_unavailable_not_the_conversation() {
+    let reply = |run: &str| Reply::sse(&run_of(run, vec![text(&format!("a-{run}"), "Nice.")]));
+    let server = TestServer::start(vec![reply("r1"), reply("r2")]).await;
+    let file = TempDbFile::new("attachments-missing");
+    let photo = image_bytes(300_001);
+    let drawing = image_bytes(200_002);
+    let user_id = {
+        let store = ConversationStore::open(file.path()).unwrap();
+        let conv = open(&server, &store);
+        let attachments = vec![
+            Attachment::bytes("photo.png", "image/png", photo.clone()),
+            Attachment::bytes("drawing.png", "image/png", drawing.clone()),
+        ];
+        conv.send("look".into(), attachments).await.unwrap();
+        store.flush();
+        conv.snapshot()
+            .unwrap()
+            .messages
+            .iter()
+            .find(|m| m.role == agentui_agui::message::Role::User)
+            .unwrap()
+            .id
+            .clone()
+    };
+    let store = ConversationStore::open(file.path()).unwrap();
+    let dir = store.attachments_dir("t").unwrap();
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert_eq!(files.len(), 2, "one file per large part: {files:?}");
+    // The photo's file (part 1) is gone; the drawing's (part 2) is cut short.
+    let (photo_file, drawing_file) = if files[0].to_string_lossy().contains(".1") {
+        (files[0].clone(), files[1].clone())
+    } else {
+        (files[1].clone(), files[0].clone())
+    };
+    std::fs::remove_file(&photo_file).unwrap();
+    let text = std::fs::read(&drawing_file).unwrap();
+    std::fs::write(&drawing_file, &text[..text.len() / 2]).unwrap();
+
+    let stored = store.load("t").unwrap().expect("the conversation still loads");
+    let unavailable: Vec<(String, usize)> =
+        stored.unavailable_media.iter().map(|u| (u.message_id.clone(), u.part)).collect();
+    assert_eq!(unavailable, vec![(user_id.clone(), 1), (user_id.clone(), 2)]);
+    let parts = parts_of(&stored.snapshot.messages, &user_id);
+    assert!(matches!(&parts[0], agentui_agui::ContentPart::Text(t) if t.text == "look"));
+    for at in [1, 2] {
+        let agentui_agui::ContentPart::Text(placeholder) = &parts[at] else { panic!("part {at}: {:?}", parts[at]) };
+        assert!(placeholder.text.contains("unavailable"), "{}", placeholder.text);
+        let marked = placeholder.metadata.as_ref().and_then(|m| m.get(agentui_runtime::store::UNAVAILABLE_KEY));
+        assert_eq!(marked.and_then(|m| m["type"].as_str()), Some("image"), "{:?}", placeholder.metadata);
+    }
+
+    // It opens and continues: the next run's request carries placeholders for the two parts.
+    let conv = open(&server, &store);
+    conv.send_message("again".into()).await.expect("the next run's request does not fail");
+    let body = &server.requests()[1].body;
+    let first = body["messages"].as_array().unwrap().iter().find(|m| m["id"] == user_id.as_str()).unwrap();
+    let kinds: Vec<&str> = first["content"].as_array().unwrap().iter().map(|p| p["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, vec!["text", "text", "text"], "{first}");
+    drop(conv);
+    store.flush();
+
+    let fork = store.fork("t", Some("t-fork")).unwrap();
+    assert!(store.load(&fork).unwrap().is_some());
+    assert!(store.delete("t").unwrap());
+    assert!(store.delete(&fork).unwrap());
+}
+
+/// A message the agent replaces under the same id with other media of the same length comes back
+/// with the new media, not the file of the old.
+#[tokio::test]
+async fn a_message_replaced_under_its_id_comes_back_with_its_new_media() {
+    let b64 = |bytes: &[u8]| base64::engine::general_purpose::STANDARD.encode(bytes);
+    let first = image_bytes(100_000);
+    let second: Vec<u8> = first.iter().map(|b| b.wrapping_add(1)).collect();
+    let snapshot_with = |run: &str, image: &[u8]| {
+        let message = serde_json::json!({"id": "pic", "role": "tool", "toolCallId": "c1", "content": [
+            {"type": "image", "source": {"type": "data", "value": b64(image), "mimeType": "image/png"}}
+        ]});
+        Reply::sse(&run_of(run, vec![vec![serde_json::json!({"type": "MESSAGES_SNAPSHOT", "messages": [message]})]]))
+    };
+    let server = TestServer::start(vec![snapshot_with("r1", &first), snapshot_with("r2", &second)]).await;
+    let file = TempDbFile::new("attachments-replaced");
+    {
+        let store = ConversationStore::open(file.path()).unwrap();
+        let conv = open(&server, &store);
+        conv.send_message("one".into()).await.unwrap();
+        store.flush();
+        conv.send_message("two".into()).await.unwrap();
+        store.flush();
+        assert!(conv.media_bytes("pic", 0).await.unwrap() == Some(second.clone()), "the replaced bytes, in memory");
+        let files = std::fs::read_dir(store.attachments_dir("t").unwrap()).unwrap().count();
+        assert_eq!(files, 1, "the replaced part's file was removed once the new row was committed");
+    }
+    let store = ConversationStore::open(file.path()).unwrap();
+    let conv = open(&server, &store);
+    // Compared without printing: the bytes are long.
+    assert!(conv.media_bytes("pic", 0).await.unwrap() == Some(second), "the bytes of the message as it was replaced");
+}
+
+/// Past the budget's conversation-wide media bound a message with attachments is refused with a
+/// typed error before anything is read, sent or added; below it, it goes.
+#[tokio::test]
+async fn the_conversation_media_bound_refuses_a_message_that_would_cross_it_and_adds_nothing() {
+    let reply = |run: &str| Reply::sse(&run_of(run, vec![text(&format!("a-{run}"), "Nice.")]));
+    let server = TestServer::start(vec![reply("r1"), reply("r2")]).await;
+    let budget = agentui_agui::MemoryBudget { max_conversation_media_bytes: 250_000, ..Default::default() };
+    let conv = Conversation::start(
+        session(&server, SessionOptions { budget, ..SessionOptions::default() }),
+        tokio::runtime::Handle::current(),
+    );
+    conv.send("one".into(), vec![Attachment::bytes("a.png", "image/png", image_bytes(200_000))]).await.unwrap();
+    let before = conv.snapshot().unwrap().messages;
+    let error =
+        conv.send("two".into(), vec![Attachment::bytes("b.png", "image/png", image_bytes(60_000))]).await.unwrap_err();
+    match error {
+        SessionError::Attachment(AttachmentError::ConversationMediaFull { name, held, total, limit }) => {
+            assert_eq!((name.as_str(), held, total, limit), ("b.png", 200_000, 260_000, 250_000));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(conv.snapshot().unwrap().messages, before, "nothing of the refused message was added");
+    assert!(conv.snapshot().unwrap().pending_sends.is_empty(), "nor queued");
+    assert_eq!(server.requests().len(), 1, "nor sent");
+    // A message within the bound still goes.
+    conv.send("three".into(), vec![Attachment::bytes("c.png", "image/png", image_bytes(40_000))]).await.unwrap();
+    assert_eq!(server.requests().len(), 2);
+}
+
+/// On a store, media already written are not held in memory: the conversation keeps a reference
+/// and reads the file back for a request (which carries the bytes) and for a view.
+#[tokio::test]
+async fn a_stored_conversations_written_media_are_not_held_in_memory() {
+    let reply = |run: &str| Reply::sse(&run_of(run, vec![text(&format!("a-{run}"), "Nice.")]));
+    let server = TestServer::start(vec![reply("r1"), reply("r2"), reply("r3")]).await;
+    let photo = image_bytes(300_001);
+    let plain = start(&server);
+    plain.send("look".into(), vec![Attachment::bytes("photo.png", "image/png", photo.clone())]).await.unwrap();
+    assert!(plain.held_media_chars() >= 400_000, "without a store the conversation holds its photo");
+
+    let file = TempDbFile::new("attachments-not-held");
+    let store = ConversationStore::open(file.path()).unwrap();
+    let conv = open(&server, &store);
+    conv.send("look".into(), vec![Attachment::bytes("photo.png", "image/png", photo.clone())]).await.unwrap();
+    store.flush();
+    assert_eq!(conv.held_media_chars(), 0, "the photo is in its file, not in memory");
+    let user_id = conv
+        .snapshot()
+        .unwrap()
+        .messages
+        .iter()
+        .find(|m| m.role == agentui_agui::message::Role::User)
+        .unwrap()
+        .id
+        .clone();
+    assert!(conv.media_bytes(&user_id, 1).await.unwrap() == Some(photo.clone()), "a view reads it back");
+    conv.send_message("again".into()).await.unwrap();
+    let body = &server.requests()[2].body;
+    let first = body["messages"].as_array().unwrap().iter().find(|m| m["id"] == user_id.as_str()).unwrap();
+    let sent = base64::engine::general_purpose::STANDARD
+        .decode(first["content"][1]["source"]["value"].as_str().unwrap())
+        .unwrap();
+    assert!(sent == photo, "the next request carries the photo's bytes, read back from its file");
+    assert!(
+        first["content"][1]["metadata"].get(agentui_runtime::store::STORED_KEY).is_none(),
+        "the store's reference is not sent"
+    );
+    assert_eq!(conv.held_media_chars(), 0, "and does not keep them");
+}
