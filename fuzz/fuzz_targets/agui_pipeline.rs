@@ -19,6 +19,7 @@ fuzz_target!(|data: &[u8]| {
         max_run_content_bytes: 256 * 1024,
         max_attachment_bytes: 64 * 1024,
         max_message_attachment_bytes: 128 * 1024,
+        max_conversation_media_bytes: 256 * 1024,
         max_received_media_parts: 8,
         max_markdown_depth: 8,
         max_markdown_nodes: 1_024,
