@@ -417,8 +417,9 @@ async fn a_discarded_pending_send_leaves_the_outbox_and_the_store_and_is_never_s
     let pending = conv.snapshot().unwrap().pending_sends;
     assert_eq!(pending.len(), 2);
     let (first, second) = (pending[0].key.clone(), pending[1].key.clone());
-    let texts =
-        |c: &Conversation| c.snapshot().unwrap().messages.iter().filter_map(|m| m.text().map(str::to_owned)).collect::<Vec<_>>();
+    let texts = |c: &Conversation| {
+        c.snapshot().unwrap().messages.iter().filter_map(|m| m.text().map(str::to_owned)).collect::<Vec<_>>()
+    };
     assert_eq!(texts(&conv), ["first"], "only the attempted message joined");
 
     let mut sub = conv.subscribe();
