@@ -31,7 +31,10 @@ fun interface HeaderProvider {
  */
 data class AuthChallenge(val wwwAuthenticate: List<String>, val dpopNonce: String?)
 
-/** A header provider failure whose [message] reaches the app in `ConversationException.HeaderProvider`; it must not hold a credential. */
+/**
+ * A header provider failure whose [message] reaches the app in
+ * `ConversationException.HeaderProvider`; it must not hold a credential.
+ */
 class HeaderProviderFailure(message: String) : Exception(message)
 
 /** The layer's [HeaderProvider] as the core's foreign interface. */
