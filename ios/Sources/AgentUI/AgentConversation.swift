@@ -276,7 +276,7 @@ public final class AgentRuntime {
     /// `ConversationError.Store` when the store cannot restore it.
     ///
     /// `headerProvider`, when given, is asked for headers before every request and again on a
-    /// 401 (see `HeaderProvider`); its headers go over `headers`.
+    /// 401 with its `AuthChallenge` (see `HeaderProvider`); its headers go over `headers`.
     @MainActor
     public func connect(
         url: String,
@@ -347,12 +347,12 @@ public final class AgentRuntime {
         options: ConversationOptions
     ) throws -> Conversation {
         let headers = headers.map { Header(name: $0.key, value: $0.value) }
-        let adapter = provider.map { HeaderProviderAdapter($0) }
+        var options = options
+        options.headerProvider = provider.map { HeaderProviderAdapter($0) }
         if let store {
-            return try native.openWithProvider(
-                store: store, url: url, headers: headers, headerProvider: adapter, options: options)
+            return try native.open(store: store, url: url, headers: headers, options: options)
         }
-        return try native.connectWithProvider(url: url, headers: headers, headerProvider: adapter, options: options)
+        return try native.connect(url: url, headers: headers, options: options)
     }
 
     /// `locale` as the BCP-47 language tag the core expects (`de-DE`, `sr-Latn-RS`). Foundation

@@ -9,17 +9,33 @@ import Network
 
 /// Gives the headers of each request to the agent: credentials that expire while a conversation
 /// lives. Called off the main actor before every request (a message, a retry of a waiting one, a
-/// resumed stream). `unauthorized` is true when the agent answered 401 to the headers given
-/// last: return fresh ones (the request is sent once more) or throw. A second 401 fails the call
-/// with `ConversationError.Unauthorized` (sign the user in again).
+/// resumed stream), with `challenge` nil. When the agent answered 401 to the headers given last
+/// it is called again with that 401's `AuthChallenge`: return fresh headers (the request is sent
+/// once more) or throw. A second 401 fails the call with `ConversationError.Unauthorized` (sign
+/// the user in again).
 ///
 /// Throw `HeaderProviderFailure(detail)` when there are no headers to give (signed out): the
 /// call fails with `ConversationError.HeaderProvider(detail)`. Any other error fails it too,
 /// without its text. An answer later than 10 s fails the call and cancels this task. Its headers
 /// go over the fixed ones given to `connect`; values are never logged.
-public typealias HeaderProvider = @Sendable (_ unauthorized: Bool) async throws -> [String: String]
+public typealias HeaderProvider = @Sendable (_ challenge: AuthChallenge?) async throws -> [String: String]
 
-/// What a `HeaderProvider` throws when it has no headers to give; `detail` reaches the app's error.
+/// What the agent said with its 401: the values of its `WWW-Authenticate` headers in order (at
+/// most 8, each at most 2 KiB; longer ones are left out), e.g. `DPoP error="use_dpop_nonce"` or
+/// `Bearer error="insufficient_scope", scope="..."`, and its `DPoP-Nonce` (RFC 9449) when it
+/// sent a well-formed one. The agent's text: parse it as untrusted input.
+public struct AuthChallenge: Sendable, Equatable {
+    public let wwwAuthenticate: [String]
+    public let dpopNonce: String?
+
+    public init(wwwAuthenticate: [String], dpopNonce: String?) {
+        self.wwwAuthenticate = wwwAuthenticate
+        self.dpopNonce = dpopNonce
+    }
+}
+
+/// What a `HeaderProvider` throws when it has no headers to give; `detail` reaches the app's
+/// error and must not hold a credential.
 public struct HeaderProviderFailure: Error {
     public let detail: String
     public init(_ detail: String) { self.detail = detail }
@@ -31,10 +47,12 @@ final class HeaderProviderAdapter: RequestHeaderProvider {
     init(_ provider: @escaping HeaderProvider) { self.provider = provider }
 
     func headers(reason: HeaderReason) async throws -> [Header] {
-        var unauthorized = false
-        if case .unauthorized = reason { unauthorized = true }
+        var challenge: AuthChallenge?
+        if case let .unauthorized(challenges, dpopNonce) = reason {
+            challenge = AuthChallenge(wwwAuthenticate: challenges, dpopNonce: dpopNonce)
+        }
         do {
-            return try await provider(unauthorized).map { Header(name: $0.key, value: $0.value) }
+            return try await provider(challenge).map { Header(name: $0.key, value: $0.value) }
         } catch let failure as HeaderProviderFailure {
             throw HeaderProviderError.Failed(detail: failure.detail)
         } catch let error as HeaderProviderError {

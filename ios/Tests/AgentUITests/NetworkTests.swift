@@ -14,8 +14,8 @@ final class NetworkTests: XCTestCase {
     func testTheHeaderProviderIsAskedBeforeEachRequest() async throws {
         let url = try DemoAgent.agentURL()
         let asked = Box<[Bool]>([])
-        let conversation = try AgentRuntime().connect(url: url, headerProvider: { unauthorized in
-            asked.value.append(unauthorized)
+        let conversation = try AgentRuntime().connect(url: url, headerProvider: { challenge in
+            asked.value.append(challenge != nil)
             try await Task.sleep(nanoseconds: 10_000_000) // a token refresh
             return ["Authorization": "Bearer s3cret"]
         })
@@ -25,6 +25,27 @@ final class NetworkTests: XCTestCase {
             XCTAssertTrue(summary.phase.isFinished, "\(summary.phase)")
         }
         XCTAssertEqual(asked.value, [false, false])
+    }
+
+    @MainActor
+    func testAfterA401TheProviderIsGivenItsChallengeAndItsFreshHeadersAreSent() async throws {
+        let url = try DemoAgent.baseURL() + "/dpop/agent"
+        let asked = Box<[AuthChallenge?]>([])
+        // A stand-in DPoP proof: the agent accepts it only with the nonce of its 401.
+        let conversation = try AgentRuntime().connect(url: url, headerProvider: { challenge in
+            asked.value.append(challenge)
+            return ["DPoP": "proof-for-\(challenge?.dpopNonce ?? "none")"]
+        })
+        defer { conversation.close() }
+        let summary = try await conversation.send("hello")
+        XCTAssertTrue(summary.phase.isFinished, "\(summary.phase)")
+        XCTAssertEqual(asked.value.count, 2)
+        XCTAssertNil(asked.value.first ?? nil)
+        let challenge = try XCTUnwrap(asked.value.last ?? nil)
+        XCTAssertEqual(
+            challenge.wwwAuthenticate,
+            ["DPoP error=\"use_dpop_nonce\", error_description=\"Resource server requires nonce in DPoP proof\""])
+        XCTAssertNotNil(challenge.dpopNonce)
     }
 
     @MainActor

@@ -101,7 +101,7 @@ mod tests {
     async fn the_command_is_told_why_and_its_failures_are_errors() {
         let echo = HeaderCommand::new("echo \"X-Reason: $AGENTUI_HEADER_REASON\"".into());
         assert_eq!(echo.headers_for(HeaderReason::Request).await.unwrap()[0].1, "request");
-        let refused = HeaderReason::Unauthorized { challenge: None };
+        let refused = HeaderReason::Unauthorized { challenges: Vec::new(), dpop_nonce: None };
         assert_eq!(echo.headers_for(refused).await.unwrap()[0].1, "unauthorized");
         let failing = HeaderCommand::new("echo 'X-Token: s3cret'; exit 3".into());
         let err = failing.headers_for(HeaderReason::Request).await.unwrap_err();

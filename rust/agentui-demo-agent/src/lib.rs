@@ -24,6 +24,9 @@
 //!   sign-up card's `sign_up`), or tool messages at the end
 //!   of `messages` (client tool results, quoted back verbatim and paired by `toolCallId`).
 //! - `POST /fault/<kind>`: broken responses, see [`FAULTS`].
+//! - `POST /dpop/agent`: as `/agent` once the request's `DPoP` header mentions
+//!   [`DEMO_DPOP_NONCE`]; before that a 401 with `WWW-Authenticate: DPoP error="use_dpop_nonce"`
+//!   and `DPoP-Nonce` (for header provider tests).
 //! - A body that is not JSON, or not a `RunAgentInput`, gets 400 with
 //!   `{"error": {"code": "malformed_json" | "invalid_input", "message"}}`.
 //!
@@ -48,4 +51,4 @@ pub use options::DemoAgentOptions;
 pub use scenarios::custom_catalog::{loyalty_catalog_json, LOYALTY_CATALOG_ID};
 pub use scenarios::media::{fnv1a64, PICTURE_PNG_BASE64};
 pub use scenarios::{ScenarioInfo, SCENARIOS};
-pub use server::{DemoAgent, DemoAgentHandle};
+pub use server::{DemoAgent, DemoAgentHandle, DEMO_DPOP_NONCE};

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::StatusCode;
+use axum::http::header::WWW_AUTHENTICATE;
+use axum::http::{HeaderMap, HeaderName, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
@@ -122,6 +123,7 @@ fn router(state: AppState) -> Router {
         .route("/agent", post(agent))
         .route("/agent/{scenario}", post(agent_scenario))
         .route("/fault/{kind}", post(fault))
+        .route("/dpop/agent", post(dpop_agent))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
         .with_state(state)
@@ -132,7 +134,7 @@ async fn index() -> String {
         "agentui demo agent: a scripted AG-UI 1.1 server (no LLM).\n\n\
          POST /agent             picks a scenario by keyword in the latest user message\n\
          POST /agent/<scenario>  runs that scenario\n\
-         POST /fault/<kind>      answers with a broken response\n\nScenarios:\n",
+         POST /fault/<kind>      answers with a broken response\n         POST /dpop/agent        as /agent, once a DPoP proof carries the nonce of its 401\n\nScenarios:\n",
     );
     for s in SCENARIOS {
         let keyword = s.keyword.map(|k| format!("\"{k}\"")).unwrap_or_default();
@@ -159,6 +161,22 @@ fn run(state: AppState, scenario: Option<&str>, body: &[u8]) -> Response {
         Ok(input) => sse::event_stream(scenarios::steps_for(scenario, &input), state.options, state.shutdown),
         Err(e) => error(StatusCode::BAD_REQUEST, e.code(), e.message()),
     }
+}
+
+/// The nonce `/dpop/agent` asks for (RFC 9449): fixed, the demo checks no proof.
+pub const DEMO_DPOP_NONCE: &str = "demo-nonce-1";
+
+/// `/agent` behind a DPoP nonce: a request whose `DPoP` header does not mention
+/// [`DEMO_DPOP_NONCE`] gets a 401 with the `use_dpop_nonce` challenge and the nonce, as an
+/// authorization server or resource server does, so a header provider can be shown the challenge.
+async fn dpop_agent(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+    let proof = headers.get("dpop").and_then(|v| v.to_str().ok()).unwrap_or_default();
+    if proof.contains(DEMO_DPOP_NONCE) {
+        return run(state, None, &body);
+    }
+    let challenge = "DPoP error=\"use_dpop_nonce\", error_description=\"Resource server requires nonce in DPoP proof\"";
+    let head = [(WWW_AUTHENTICATE, challenge), (HeaderName::from_static("dpop-nonce"), DEMO_DPOP_NONCE)];
+    (StatusCode::UNAUTHORIZED, head, "a DPoP proof with the nonce is required").into_response()
 }
 
 async fn fault(State(state): State<AppState>, Path(kind): Path<String>, body: Bytes) -> Response {

@@ -77,7 +77,8 @@ impl DemoAgentHandle {
         self.url.clone()
     }
 
-    /// The endpoint choosing the scenario by keyword.
+    /// The endpoint choosing the scenario by keyword (`/dpop/agent` is the same behind a DPoP
+    /// nonce: see `demo_dpop_nonce`).
     pub fn agent_url(&self) -> String {
         self.agent_url.clone()
     }
@@ -100,6 +101,12 @@ impl Drop for DemoAgentHandle {
             runtime.shutdown_background();
         }
     }
+}
+
+/// The nonce the demo agent's `/dpop/agent` endpoint asks a DPoP proof to carry.
+#[uniffi::export]
+pub fn demo_dpop_nonce() -> String {
+    agentui_demo_agent::DEMO_DPOP_NONCE.to_owned()
 }
 
 /// The demo agent's own catalog (A2UI catalog JSON), which its `custom-catalog` scenario

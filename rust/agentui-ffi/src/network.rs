@@ -27,13 +27,22 @@ impl From<uniffi::UnexpectedUniFFICallbackError> for HeaderProviderError {
 
 /// Gives each request's headers. Implemented in Kotlin (`suspend fun headers`) or Swift
 /// (`async`), called off the main thread before every request (a run, a retry, an outbox
-/// delivery, a resumption). `Unauthorized`: the agent answered 401 to the last headers; give
-/// fresh ones (the request is sent once more) or throw. A provider that takes longer than the
+/// delivery, a resumption). `Unauthorized`: the agent answered 401 to the last headers, with
+/// the challenges and DPoP nonce it sent (bounded, the agent's untrusted text); give fresh ones
+/// (the request is sent once more) or throw. A provider that takes longer than the
 /// conversation's header timeout fails the request (its coroutine or task is cancelled).
+/// Given as `ConversationOptions::header_provider`.
 #[uniffi::export(foreign)]
 #[async_trait::async_trait]
 pub trait RequestHeaderProvider: Send + Sync {
     async fn headers(&self, reason: HeaderReason) -> Result<Vec<Header>, HeaderProviderError>;
+}
+
+impl std::fmt::Debug for dyn RequestHeaderProvider {
+    // Options are shown in logs; a provider is shown by its kind only.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RequestHeaderProvider")
+    }
 }
 
 /// A foreign provider as the transport's.

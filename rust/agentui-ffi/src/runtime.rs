@@ -134,6 +134,10 @@ pub struct ConversationOptions {
     /// Runs the calls of `a2ui_functions`; required when that list is not empty.
     #[uniffi(default = None)]
     pub a2ui_function_handler: Option<Arc<dyn A2uiFunctionHandler>>,
+    /// Asked for headers before every request (over the fixed `headers` of `connect`/`open`:
+    /// a name both give is the provider's), and again once on a 401, with its challenge.
+    #[uniffi(default = None)]
+    pub header_provider: Option<Arc<dyn RequestHeaderProvider>>,
 }
 
 impl Default for ConversationOptions {
@@ -160,6 +164,7 @@ impl Default for ConversationOptions {
             catalogs_json: Vec::new(),
             a2ui_functions: Vec::new(),
             a2ui_function_handler: None,
+            header_provider: None,
         }
     }
 }
@@ -186,6 +191,10 @@ impl ConversationOptions {
                 connect_timeout: positive("connect_timeout_ms", self.connect_timeout_ms)?,
                 idle_timeout: positive("idle_timeout_ms", self.idle_timeout_ms)?,
                 tls: crate::tls::tls_options(self)?,
+                header_provider: self
+                    .header_provider
+                    .clone()
+                    .map(|p| SharedHeaderProvider(Arc::new(ForeignHeaders(p)))),
                 ..TransportOptions::default()
             },
             tool_timeout: positive("tool_timeout_ms", self.tool_timeout_ms)?,
@@ -329,26 +338,15 @@ impl Runtime {
     }
 
     /// A conversation with the AG-UI agent at `url`, kept in memory only. No I/O happens here:
-    /// the first request is made by `send_message`.
+    /// the first request is made by `send_message`. `headers` go with every request;
+    /// `options.header_provider` gives per-request ones over them.
     pub fn connect(
         &self,
         url: String,
         headers: Vec<Header>,
         options: ConversationOptions,
     ) -> Result<Arc<Conversation>, ConversationError> {
-        self.connect_with_provider(url, headers, None, options)
-    }
-
-    /// [`connect`](Self::connect), with `header_provider` asked for headers before every request
-    /// (over the fixed `headers`: a name both give is the provider's), and again once on a 401.
-    pub fn connect_with_provider(
-        &self,
-        url: String,
-        headers: Vec<Header>,
-        header_provider: Option<Arc<dyn RequestHeaderProvider>>,
-        options: ConversationOptions,
-    ) -> Result<Arc<Conversation>, ConversationError> {
-        let session = self.session(&url, headers, options, header_provider)?;
+        let session = self.session(&url, headers, options)?;
         let conversation = agentui_runtime::Conversation::start(session, self.core.handle().clone());
         Ok(Conversation::new(self.core.clone(), conversation))
     }
@@ -357,7 +355,7 @@ impl Runtime {
     /// `store`: restored as last written when the store holds it, created otherwise; every change
     /// is then written. Restoring re-runs nothing: no tool runs again, nothing is re-sent but
     /// what never reached the agent, a run open when the app stopped is `Abandoned`. Blocks on
-    /// disk I/O (a restore reads the whole conversation).
+    /// disk I/O (a restore reads the whole conversation). Headers as for [`connect`](Self::connect).
     pub fn open(
         &self,
         store: Arc<ConversationStore>,
@@ -365,20 +363,7 @@ impl Runtime {
         headers: Vec<Header>,
         options: ConversationOptions,
     ) -> Result<Arc<Conversation>, ConversationError> {
-        self.open_with_provider(store, url, headers, None, options)
-    }
-
-    /// [`open`](Self::open), with a header provider as for
-    /// [`connect_with_provider`](Self::connect_with_provider).
-    pub fn open_with_provider(
-        &self,
-        store: Arc<ConversationStore>,
-        url: String,
-        headers: Vec<Header>,
-        header_provider: Option<Arc<dyn RequestHeaderProvider>>,
-        options: ConversationOptions,
-    ) -> Result<Arc<Conversation>, ConversationError> {
-        let session = self.session(&url, headers, options, header_provider)?;
+        let session = self.session(&url, headers, options)?;
         let handle = self.core.handle().clone();
         let conversation = agentui_runtime::Conversation::open(session, store.core(), &url, handle)?;
         Ok(Conversation::new(self.core.clone(), conversation))
@@ -399,12 +384,10 @@ impl Runtime {
         url: &str,
         headers: Vec<Header>,
         options: ConversationOptions,
-        header_provider: Option<Arc<dyn RequestHeaderProvider>>,
     ) -> Result<ConversationSession, ConversationError> {
         let app_options = options;
         let mut options = app_options.to_session_options()?;
         options.transport.connectivity = self.connectivity.clone();
-        options.transport.header_provider = header_provider.map(|p| SharedHeaderProvider(Arc::new(ForeignHeaders(p))));
         let headers: Vec<(String, String)> = headers.into_iter().map(|h| (h.name, h.value)).collect();
         // The HTTP client may register with the reactor while it is built.
         let _context = self.core.handle().enter();

@@ -380,11 +380,17 @@ impl RequireBearer {
 
 /// A 401 with a bearer challenge.
 pub fn unauthorized() -> Reply {
+    unauthorized_with(&[("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
+}
+
+/// A 401 carrying `headers` (challenges, a `DPoP-Nonce`), in order, with a short text body.
+pub fn unauthorized_with(headers: &[(&str, &str)]) -> Reply {
     let body = b"token expired";
-    let head = format!(
-        "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer error=\"invalid_token\"\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
+    let mut head = String::from("HTTP/1.1 401 Unauthorized\r\n");
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str(&format!("Content-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len()));
     Reply { head, chunked: false, steps: vec![Step::Send(body.to_vec())] }
 }
 

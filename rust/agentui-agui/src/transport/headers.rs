@@ -16,7 +16,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, WWW_AUTHENTICATE};
 
 use super::TransportError;
 
@@ -26,9 +26,55 @@ use super::TransportError;
 pub enum HeaderReason {
     /// A request is about to be sent.
     Request,
-    /// The agent answered 401 to the headers last given; `challenge` is its `WWW-Authenticate`
-    /// header, if any. Give fresh credentials (the request is sent once more) or fail.
-    Unauthorized { challenge: Option<String> },
+    /// The agent answered 401 to the headers last given. Give fresh credentials (the request is
+    /// sent once more) or fail. `challenges` are the values of its `WWW-Authenticate` headers,
+    /// in order (at most [`MAX_CHALLENGES`], each at most [`MAX_CHALLENGE_BYTES`]; a longer one
+    /// is left out); `dpop_nonce` is its `DPoP-Nonce` (RFC 9449), the nonce a fresh DPoP proof
+    /// must carry, when it sent a well-formed one. Both are the agent's text, unchecked
+    /// otherwise: parse them as untrusted input.
+    Unauthorized { challenges: Vec<String>, dpop_nonce: Option<String> },
+}
+
+/// The most `WWW-Authenticate` values a provider is given for one 401; later ones are left out.
+pub const MAX_CHALLENGES: usize = 8;
+/// The longest `WWW-Authenticate` or `DPoP-Nonce` value a provider is given, in bytes.
+pub const MAX_CHALLENGE_BYTES: usize = 2048;
+
+/// Why the provider is asked again after a 401 whose headers are `response`. What does not fit
+/// the bounds is left out with a warning rather than cut: half a challenge parameter or nonce
+/// would be wrong, not shorter.
+pub(crate) fn unauthorized_reason(response: &HeaderMap) -> HeaderReason {
+    let mut challenges = Vec::new();
+    let mut left_out = 0usize;
+    for value in response.get_all(WWW_AUTHENTICATE) {
+        if value.len() > MAX_CHALLENGE_BYTES || challenges.len() == MAX_CHALLENGES {
+            left_out += 1;
+            continue;
+        }
+        // Header values may hold obs-text bytes; they reach the app as replacement characters.
+        challenges.push(String::from_utf8_lossy(value.as_bytes()).into_owned());
+    }
+    if left_out > 0 {
+        tracing::warn!(left_out, "WWW-Authenticate values over the bounds are not given to the header provider");
+    }
+    let dpop_nonce = response.get(DPOP_NONCE).and_then(|value| {
+        let nonce = value.as_bytes();
+        if !nonce.is_empty() && nonce.len() <= MAX_CHALLENGE_BYTES && nonce.iter().all(|&b| is_nonce_char(b)) {
+            // Only ASCII passed the check.
+            Some(String::from_utf8_lossy(nonce).into_owned())
+        } else {
+            tracing::warn!(bytes = nonce.len(), "a malformed DPoP-Nonce is not given to the header provider");
+            None
+        }
+    });
+    HeaderReason::Unauthorized { challenges, dpop_nonce }
+}
+
+const DPOP_NONCE: &str = "dpop-nonce";
+
+/// RFC 9449's NQCHAR: visible ASCII but the quote and the backslash.
+fn is_nonce_char(b: u8) -> bool {
+    matches!(b, 0x21 | 0x23..=0x5B | 0x5D..=0x7E)
 }
 
 /// What a provider answers: header names and values, or why it could not give them (the text

@@ -21,13 +21,15 @@ mod tls;
 use std::fmt;
 use std::time::Duration;
 
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE, WWW_AUTHENTICATE};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
 use reqwest::StatusCode;
 
 pub use cancel::CancelToken;
 pub use connectivity::{Connectivity, NetworkWait};
 pub use error::{CertificateRejection, TransportError, Truncation};
-pub use headers::{HeaderFuture, HeaderProvider, HeaderReason, SharedHeaderProvider};
+pub use headers::{
+    HeaderFuture, HeaderProvider, HeaderReason, SharedHeaderProvider, MAX_CHALLENGES, MAX_CHALLENGE_BYTES,
+};
 pub use resume::ResumeOptions;
 pub use retry::{retry_decision, RetryDecision, RetryPolicy};
 pub use stream::{EventStream, ReceivedEvent, RunStream, RELEASE_LIMIT};
@@ -190,11 +192,7 @@ impl HttpTransport {
                 return Ok(response);
             }
             if self.options.header_provider.is_some() && reason == HeaderReason::Request {
-                let challenge = response
-                    .headers()
-                    .get(WWW_AUTHENTICATE)
-                    .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-                reason = HeaderReason::Unauthorized { challenge };
+                reason = headers::unauthorized_reason(response.headers());
                 continue;
             }
             let body_excerpt = self.excerpt(response, cancel).await;

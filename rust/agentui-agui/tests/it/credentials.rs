@@ -9,7 +9,7 @@ use tokio::time::timeout;
 use crate::support::input;
 use agentui_agui::transport::{
     CancelToken, HeaderFuture, HeaderProvider, HeaderReason, HttpTransport, SharedHeaderProvider, TransportError,
-    TransportOptions,
+    TransportOptions, MAX_CHALLENGES, MAX_CHALLENGE_BYTES,
 };
 use agentui_agui::{ConversationState, PipelineOptions};
 use agentui_test_server::*;
@@ -109,8 +109,9 @@ async fn a_401_asks_the_provider_again_with_the_reason_and_sends_once_more() {
         let (c, r) = run_on(&transport).await;
         r.unwrap();
         assert_eq!(c.message("m1").unwrap().text(), Some("hi"));
-        let challenge = Some("Bearer error=\"invalid_token\"".to_owned());
-        assert_eq!(source.asked(), [HeaderReason::Request, HeaderReason::Unauthorized { challenge }]);
+        let challenges = vec!["Bearer error=\"invalid_token\"".to_owned()];
+        let refused = HeaderReason::Unauthorized { challenges, dpop_nonce: None };
+        assert_eq!(source.asked(), [HeaderReason::Request, refused]);
         let sent: Vec<_> = server.requests().iter().map(|r| r.header("authorization").unwrap().to_owned()).collect();
         assert_eq!(sent, ["Bearer t1", "Bearer t2"]);
         assert_eq!(server.requests()[1].body, server.requests()[0].body);
@@ -234,6 +235,85 @@ async fn a_resumption_asks_for_fresh_headers_too() {
                 ("Bearer t2".to_owned(), Some("2".to_owned())),
             ]
         );
+    })
+    .await
+    .unwrap();
+}
+
+/// Signs each request with a DPoP proof for the last nonce it was given (a stand-in for a real
+/// proof: the nonce in a header). Records why it was asked.
+struct DpopSigner {
+    asked: Mutex<Vec<HeaderReason>>,
+}
+
+impl HeaderProvider for DpopSigner {
+    fn headers(&self, reason: HeaderReason) -> HeaderFuture<'_> {
+        Box::pin(async move {
+            self.asked.lock().unwrap().push(reason.clone());
+            let proof = match reason {
+                HeaderReason::Unauthorized { dpop_nonce: Some(nonce), .. } => format!("proof-for-{nonce}"),
+                _ => "proof-without-nonce".to_owned(),
+            };
+            Ok(vec![("Authorization".to_owned(), "DPoP t1".to_owned()), ("DPoP".to_owned(), proof)])
+        })
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_dpop_nonce_challenge_reaches_the_provider_and_its_fresh_proof_is_sent() {
+    timeout(TEST_BOUND, async {
+        let server = TestServer::with_handler(vec![], |request: &Recorded| {
+            if request.header("dpop") == Some("proof-for-n-42") {
+                return ok_run(request);
+            }
+            unauthorized_with(&[
+                ("WWW-Authenticate", "DPoP error=\"use_dpop_nonce\", error_description=\"nonce required\""),
+                ("WWW-Authenticate", "Bearer realm=\"agent\""),
+                ("DPoP-Nonce", "n-42"),
+            ])
+        })
+        .await;
+        let signer = Arc::new(DpopSigner { asked: Mutex::default() });
+        let o = TransportOptions { header_provider: Some(SharedHeaderProvider(signer.clone())), ..Default::default() };
+        let transport = HttpTransport::new(&server.url("/agent"), &[], o).unwrap();
+        let (c, r) = run_on(&transport).await;
+        r.unwrap();
+        assert_eq!(c.message("m1").unwrap().text(), Some("hi"));
+        let challenges = vec![
+            "DPoP error=\"use_dpop_nonce\", error_description=\"nonce required\"".to_owned(),
+            "Bearer realm=\"agent\"".to_owned(),
+        ];
+        let refused = HeaderReason::Unauthorized { challenges, dpop_nonce: Some("n-42".to_owned()) };
+        assert_eq!(*signer.asked.lock().unwrap(), [HeaderReason::Request, refused]);
+        let proofs: Vec<_> = server.requests().iter().map(|r| r.header("dpop").unwrap().to_owned()).collect();
+        assert_eq!(proofs, ["proof-without-nonce", "proof-for-n-42"]);
+    })
+    .await
+    .unwrap();
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_challenge_is_bounded_in_count_and_size_and_a_malformed_nonce_is_dropped() {
+    timeout(TEST_BOUND, async {
+        let huge = format!("Bearer realm=\"{}\"", "x".repeat(MAX_CHALLENGE_BYTES));
+        let many: Vec<String> = (0..MAX_CHALLENGES + 5).map(|i| format!("Scheme{i} realm=\"a\"")).collect();
+        let mut reply: Vec<(String, String)> = vec![("WWW-Authenticate".into(), huge)];
+        reply.extend(many.iter().map(|c| ("WWW-Authenticate".to_owned(), c.clone())));
+        // A space and a quote are outside a nonce's characters (RFC 9449, NQCHAR).
+        reply.push(("DPoP-Nonce".into(), "bad \"nonce".into()));
+        let server = TestServer::with_handler(vec![], move |_: &Recorded| {
+            let reply: Vec<(&str, &str)> = reply.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+            unauthorized_with(&reply)
+        })
+        .await;
+        let source = TokenSource::new("t1", "t2");
+        let transport = HttpTransport::new(&server.url("/agent"), &[], options(source.clone())).unwrap();
+        let (_, r) = run_on(&transport).await;
+        assert!(matches!(r, Err(TransportError::Unauthorized { .. })), "{r:?}");
+        let asked = source.asked();
+        let HeaderReason::Unauthorized { challenges, dpop_nonce } = &asked[1] else { panic!("{asked:?}") };
+        assert_eq!(*challenges, many[..MAX_CHALLENGES], "the oversized one is dropped, the rest cut at the bound");
+        assert_eq!(*dpop_nonce, None);
     })
     .await
     .unwrap();

@@ -71,8 +71,8 @@ class AgentRuntime private constructor(
      * that was open when the app stopped comes back as [RunPhase.Abandoned]. Throws
      * `ConversationException.Store` when the store cannot restore it.
      *
-     * @param headerProvider asked for headers before every request, and again on a 401 (see
-     *   [HeaderProvider]); its headers go over [headers].
+     * @param headerProvider asked for headers before every request, and again on a 401 with
+     *   its [AuthChallenge] (see [HeaderProvider]); its headers go over [headers].
      */
     fun connect(
         url: String,
@@ -83,10 +83,10 @@ class AgentRuntime private constructor(
     ): AgentConversation {
         check(!closed.get()) { "AgentRuntime is closed" }
         val nativeHeaders = headers.map { (name, value) -> Header(name, value) }
-        val provider = headerProvider?.let(::NativeHeaderProvider)
+        val nativeOptions = options.toNative(headerProvider)
         val conversation = when (store) {
-            null -> native.connectWithProvider(url, nativeHeaders, provider, options.toNative())
-            else -> native.openWithProvider(store, url, nativeHeaders, provider, options.toNative())
+            null -> native.connect(url, nativeHeaders, nativeOptions)
+            else -> native.open(store, url, nativeHeaders, nativeOptions)
         }
         return AgentConversation.wrap(conversation, dispatcher)
     }
@@ -249,7 +249,7 @@ data class AgentOptions(
     val catalogs: List<String> = emptyList(),
     val functions: Map<CatalogFunctionId, CatalogFunction> = emptyMap(),
 ) {
-    internal fun toNative() = ConversationOptions(
+    internal fun toNative(headerProvider: HeaderProvider? = null) = ConversationOptions(
         threadId = threadId,
         connectTimeoutMs = connectTimeout.inWholeMilliseconds.coerceAtLeast(0).toULong(),
         idleTimeoutMs = idleTimeout.inWholeMilliseconds.coerceAtLeast(0).toULong(),
@@ -271,5 +271,6 @@ data class AgentOptions(
         catalogsJson = catalogs,
         a2uiFunctions = functions.keys.map { A2uiFunction(it.catalogId, it.name) },
         a2uiFunctionHandler = if (functions.isEmpty()) null else CatalogFunctionsAdapter(functions.toMap()),
+        headerProvider = headerProvider?.let(::NativeHeaderProvider),
     )
 }

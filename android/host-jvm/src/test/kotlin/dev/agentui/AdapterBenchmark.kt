@@ -155,7 +155,7 @@ class AdapterBenchmark {
      */
     private fun runtimeAloneMs(url: String, threadId: String): Double {
         val options = AgentOptions(threadId = threadId, chatMarkdown = MARKDOWN).toNative()
-        return Fixtures.runtime.native.connectWithProvider(url, emptyList(), null, options).use { conversation ->
+        return Fixtures.runtime.native.connect(url, emptyList(), options).use { conversation ->
             val t0 = System.nanoTime()
             val summary = runBlocking { conversation.sendMessage("go") }
             val ms = (System.nanoTime() - t0) / 1e6

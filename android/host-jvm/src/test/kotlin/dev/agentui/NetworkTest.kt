@@ -1,7 +1,7 @@
 package dev.agentui
 
 import dev.agentui.core.ConversationException
-import dev.agentui.core.HeaderProviderException
+import dev.agentui.core.demo.demoDpopNonce
 import kotlinx.coroutines.delay
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeout
@@ -36,8 +36,8 @@ class NetworkTest {
     @Test
     fun `the header provider is asked off the main thread before each request`(): Unit = runBlocking {
         val asked = Collections.synchronizedList(mutableListOf<Pair<Boolean, String>>())
-        val provider = HeaderProvider { unauthorized ->
-            asked.add(unauthorized to Thread.currentThread().name)
+        val provider = HeaderProvider { challenge ->
+            asked.add((challenge != null) to Thread.currentThread().name)
             delay(10) // a suspending token refresh
             mapOf("Authorization" to "Bearer s3cret")
         }
@@ -54,8 +54,27 @@ class NetworkTest {
     }
 
     @Test
+    fun `after a 401 the provider is given its challenge and its fresh headers are sent`(): Unit = runBlocking {
+        val asked = Collections.synchronizedList(mutableListOf<AuthChallenge?>())
+        // A stand-in DPoP proof: the nonce the agent asked for, when the provider was given one.
+        val signer = HeaderProvider { challenge ->
+            asked.add(challenge)
+            mapOf("DPoP" to "proof-for-${challenge?.dpopNonce}")
+        }
+        val url = Fixtures.agent.url() + "/dpop/agent"
+        AgentRuntime().use { runtime ->
+            runtime.connect(url, dispatcher = main.dispatcher, headerProvider = signer).use { conversation ->
+                val summary = withTimeout(WAIT_MS) { conversation.send("hello") }
+                assertIs<RunPhase.Finished>(summary.phase)
+            }
+        }
+        val challenge = """DPoP error="use_dpop_nonce", error_description="Resource server requires nonce in DPoP proof""""
+        assertEquals(listOf(null, AuthChallenge(listOf(challenge), demoDpopNonce())), asked.toList())
+    }
+
+    @Test
     fun `a provider that fails fails the send with HeaderProvider`(): Unit = runBlocking {
-        val signedOut = HeaderProvider { throw HeaderProviderException.Failed("signed out") }
+        val signedOut = HeaderProvider { throw HeaderProviderFailure("signed out") }
         AgentRuntime().use { runtime ->
             runtime.connect(Fixtures.agent.agentUrl(), dispatcher = main.dispatcher, headerProvider = signedOut).use { conversation ->
                 val error = assertFailsWith<ConversationException.HeaderProvider> { conversation.send("hello") }
