@@ -44,7 +44,7 @@ pub use logging::{set_log_level, LogLevel};
 pub use network::{HeaderProviderError, RequestHeaderProvider};
 pub use runtime::{default_memory_budget, ConversationOptions, Header, Runtime};
 pub use store::ConversationStore;
-pub use tools::{ClientToolHandler, ToolHandlerError, TypedClientToolHandler};
+pub use tools::{ClientToolHandler, ToolHandlerError, TypedClientToolHandler, TypedToolResult};
 
 // The core types the API carries, as they are, for Rust callers of this crate.
 pub use agentui_a2ui::node::{Accessibility, ActionKind, Binding, CheckResult, ResolvedNode, Severity, SurfaceDiff};

@@ -45,7 +45,15 @@ pub trait ClientToolHandler: Send + Sync {
 #[uniffi::export(foreign)]
 #[async_trait::async_trait]
 pub trait TypedClientToolHandler: Send + Sync {
-    async fn call(&self, tool_call_id: String, arguments: NodeValue) -> Result<NodeValue, ToolHandlerError>;
+    async fn call(&self, tool_call_id: String, arguments: NodeValue) -> Result<TypedToolResult, ToolHandlerError>;
+}
+
+/// What a typed tool returns: the value the agent reads. A record rather than a bare `NodeValue`
+/// because UniFFI's Kotlin code for an async foreign method returning another crate's type does
+/// not compile (it mixes the two packages' `RustBuffer` classes).
+#[derive(Debug, Clone, PartialEq, uniffi::Record)]
+pub struct TypedToolResult {
+    pub value: NodeValue,
 }
 
 /// The text the agent reads when a typed handler's result holds a number JSON cannot (NaN).
@@ -85,7 +93,7 @@ pub(crate) fn typed_client_tool(
         let handler = handler.clone();
         async move {
             let result = match handler.call(call.tool_call_id, NodeValue::from(call.arguments)).await {
-                Ok(value) => value.to_json().map_err(|e| {
+                Ok(TypedToolResult { value }) => value.to_json().map_err(|e| {
                     // The app's defect, told to the app; the agent reads a fixed text.
                     tracing::warn!(tool = %call.tool_name, path = %e.path, reason = e.reason(), "tool result is not JSON");
                     ToolHandlerError::Failed { detail: RESULT_NOT_JSON.to_owned() }

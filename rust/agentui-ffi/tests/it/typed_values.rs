@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use agentui_ffi::{
     ConversationError, ConversationOptions, NodeValue, PropEntry, Runtime, ToolFailure, ToolHandlerError,
-    TypedClientToolHandler,
+    TypedClientToolHandler, TypedToolResult,
 };
 use common::*;
 use serde_json::json;
@@ -20,9 +20,9 @@ struct TypedTool {
 
 #[async_trait::async_trait]
 impl TypedClientToolHandler for TypedTool {
-    async fn call(&self, _tool_call_id: String, arguments: NodeValue) -> Result<NodeValue, ToolHandlerError> {
+    async fn call(&self, _tool_call_id: String, arguments: NodeValue) -> Result<TypedToolResult, ToolHandlerError> {
         self.calls.lock().unwrap().push(arguments);
-        Ok(self.answer.clone())
+        Ok(TypedToolResult { value: self.answer.clone() })
     }
 }
 
