@@ -165,19 +165,33 @@ public struct MessageToolCall: Equatable, Identifiable {
 }
 
 /// What the agent streams besides conversation state, in stream order: AG-UI `CUSTOM`, `RAW`,
-/// `STEP_STARTED` and `STEP_FINISHED` events. Values stay JSON text; decode them with
-/// `JSONSerialization` or a `Decodable` of the app's own.
+/// `STEP_STARTED` and `STEP_FINISHED` events. Values arrive as the core's `NodeValue`, with
+/// their JSON text as a convenience (`valueJson`, `eventJson`).
 public enum AgentEvent: Equatable, Sendable {
     /// A `CUSTOM` event (an app-specific event, ADK's `PredictState`, LangGraph's
-    /// `on_interrupt`); `valueJson` is its value as JSON text. An `on_interrupt` is also a pending
-    /// interrupt, answered with `resolveInterrupt` like any other.
-    case custom(name: String, valueJson: String)
+    /// `on_interrupt`) and its value. An `on_interrupt` is also a pending interrupt, answered
+    /// with `resolveInterrupt` like any other.
+    case custom(name: String, value: NodeValue)
     /// A `RAW` event: a provider-native event passed through verbatim.
-    case raw(eventJson: String, source: String?)
+    case raw(event: NodeValue, source: String?)
     /// The agent began step `name`.
     case stepStarted(name: String)
     /// Step `name` is done.
     case stepFinished(name: String)
+}
+
+extension AgentEvent {
+    /// A `.custom` event's value as compact JSON text (keys sorted); nil for other events.
+    public var valueJson: String? {
+        if case .custom(_, let value) = self { return JSONText.text(JSONText.foundation(value)) }
+        return nil
+    }
+
+    /// A `.raw` event's event as compact JSON text (keys sorted); nil for other events.
+    public var eventJson: String? {
+        if case .raw(let event, _) = self { return JSONText.text(JSONText.foundation(event)) }
+        return nil
+    }
 }
 
 /// A surface the agent created; its nodes are observed one surface at a time
@@ -190,6 +204,11 @@ public struct SurfaceInfo: Equatable, Identifiable {
 /// A client tool: receives the validated arguments (JSON text), returns the result text the
 /// agent reads. Throw `ClientToolFailure` for a failure the agent should read.
 public typealias ClientTool = @Sendable (_ argumentsJson: String) async throws -> String
+
+/// A client tool taking and returning values: the validated arguments (an object's members),
+/// and a result the agent reads (`.text` as plain text, anything else as JSON). Throw
+/// `ClientToolFailure` for a failure the agent should read.
+public typealias TypedClientTool = @Sendable (_ arguments: [String: NodeValue]) async throws -> NodeValue
 
 public struct ClientToolFailure: Error {
     public let detail: String
@@ -614,6 +633,18 @@ public final class AgentConversation: ObservableObject {
         try native.resolveInterrupt(id: id, payloadJson: payloadJson)
     }
 
+    /// Answers interrupt `id` with a value: the agent reads it as the JSON it stands for. `nil`
+    /// sends no payload (`.null` sends a JSON null). Throws as the JSON-text form does.
+    public func resolveInterrupt(id: String, answer: NodeValue?) throws {
+        try native.resolveInterruptValue(id: id, answer: answer)
+    }
+
+    public func resolveInterrupt<Answer: NodeValueConvertible>(id: String, answer: Answer) throws {
+        // Straight to the core: `resolveInterrupt(id:answer:)` here would pick this generic
+        // overload again (a NodeValue is convertible) and recurse.
+        try native.resolveInterruptValue(id: id, answer: answer.nodeValue)
+    }
+
     public func cancelInterrupt(id: String) throws { try native.cancelInterrupt(id: id) }
 
     /// The registry that executes tools is the one the agent sees in `RunAgentInput.tools`; a
@@ -624,6 +655,22 @@ public final class AgentConversation: ObservableObject {
             description: description,
             parametersJsonSchema: parametersJsonSchema,
             handler: ToolAdapter(tool: tool)
+        )
+    }
+
+    /// `registerTool` with values: `parameters` is the JSON Schema object, and the tool takes
+    /// its arguments and returns its result as `NodeValue`s, not text.
+    public func registerTool(
+        name: String,
+        description: String,
+        parameters: [String: NodeValue],
+        tool: @escaping TypedClientTool
+    ) throws {
+        try native.registerTypedTool(
+            name: name,
+            description: description,
+            parameters: parameters.nodeValue,
+            handler: TypedToolAdapter(tool: tool)
         )
     }
 
@@ -726,9 +773,9 @@ public final class AgentConversation: ObservableObject {
         switch batch.event {
         case nil: break
         case .custom(let name, let value)?:
-            eventSubject.send(.custom(name: name, valueJson: JSONText.text(JSONText.foundation(value))))
+            eventSubject.send(.custom(name: name, value: value))
         case .raw(let event, let source)?:
-            eventSubject.send(.raw(eventJson: JSONText.text(JSONText.foundation(event)), source: source))
+            eventSubject.send(.raw(event: event, source: source))
         case .stepStarted(let name)?: eventSubject.send(.stepStarted(name: name))
         case .stepFinished(let name)?: eventSubject.send(.stepFinished(name: name))
         case .warning(let warning)?: warningSubject.send(warning)
@@ -848,16 +895,38 @@ private final class ToolAdapter: ClientToolHandler {
     private let tool: ClientTool
     init(tool: @escaping ClientTool) { self.tool = tool }
     func call(toolCallId: String, argumentsJson: String) async throws -> String {
-        do {
-            return try await tool(argumentsJson)
-        } catch let failure as ClientToolFailure {
-            throw ToolHandlerError.Failed(detail: failure.detail)
-        } catch let error as ToolHandlerError {
-            throw error
-        } catch {
-            // Fails the call; the agent reads only a generic text (the details may hold app
-            // internals), as in the Kotlin layer.
-            throw ToolHandlerError.Unexpected(detail: String(describing: error))
+        try await toolErrors { try await tool(argumentsJson) }
+    }
+}
+
+/// A Swift closure taking and returning values as the core's typed tool handler.
+private final class TypedToolAdapter: TypedClientToolHandler {
+    private let tool: TypedClientTool
+    init(tool: @escaping TypedClientTool) { self.tool = tool }
+    func call(toolCallId: String, arguments: NodeValue) async throws -> TypedToolResult {
+        try await toolErrors {
+            // The core sends the object the agent produced; the schema may let another kind through.
+            guard case .object(let entries) = arguments else {
+                throw ToolHandlerError.Failed(detail: "the tool's arguments are not a JSON object")
+            }
+            var members: [String: NodeValue] = [:]
+            for entry in entries { members[entry.name] = entry.value }
+            return TypedToolResult(value: try await tool(members))
         }
+    }
+}
+
+/// `body`'s result, its errors as the core's: `ClientToolFailure` as is, others generic.
+private func toolErrors<T>(_ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch let failure as ClientToolFailure {
+        throw ToolHandlerError.Failed(detail: failure.detail)
+    } catch let error as ToolHandlerError {
+        throw error
+    } catch {
+        // Fails the call; the agent reads only a generic text (the details may hold app
+        // internals), as in the Kotlin layer.
+        throw ToolHandlerError.Unexpected(detail: String(describing: error))
     }
 }

@@ -38,7 +38,11 @@ public struct AgentOptions {
     /// Ambient information given to the agent with every run: description to value, sent in
     /// key order (a Swift dictionary has no order of its own).
     public var context: [String: String]
+    /// `forwardedProps` sent with every run, as JSON text; or `forwardedProps`, not both.
     public var forwardedPropsJson: String?
+    /// `forwardedProps` sent with every run, as values; setting it and `forwardedPropsJson`
+    /// makes connect throw `ConversationError.InvalidOptions`.
+    public var forwardedProps: [String: NodeValue]?
     public var memoryBudget: MemoryBudget?
     /// Whose roots vouch for the agent's certificate; nil is the platform's.
     public var trustStore: TrustStore?
@@ -74,6 +78,7 @@ public struct AgentOptions {
         maxFollowUpRuns: Int = 5,
         context: [String: String] = [:],
         forwardedPropsJson: String? = nil,
+        forwardedProps: [String: NodeValue]? = nil,
         memoryBudget: MemoryBudget? = nil,
         trustStore: TrustStore? = nil,
         extraRootsPem: [String] = [],
@@ -95,6 +100,7 @@ public struct AgentOptions {
         self.maxFollowUpRuns = maxFollowUpRuns
         self.context = context
         self.forwardedPropsJson = forwardedPropsJson
+        self.forwardedProps = forwardedProps
         self.memoryBudget = memoryBudget
         self.trustStore = trustStore
         self.extraRootsPem = extraRootsPem
@@ -120,6 +126,7 @@ public struct AgentOptions {
             maxFollowUpRuns: UInt32(clamping: maxFollowUpRuns),
             context: context.keys.sorted().map { Context(description: $0, value: context[$0]!) },
             forwardedPropsJson: forwardedPropsJson,
+            forwardedProps: forwardedProps?.nodeValue,
             memoryBudget: memoryBudget,
             trustStore: trustStore,
             extraRootsPem: extraRootsPem,

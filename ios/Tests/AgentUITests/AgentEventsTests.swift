@@ -34,12 +34,16 @@ final class AgentEventsTests: XCTestCase {
         XCTAssertEqual(received.count, 4, "\(received)")
         guard received.count == 4 else { return }
         XCTAssertEqual(received[0].event, .stepStarted(name: "research"))
-        guard case .raw(let eventJson, let source) = received[1].event else {
+        guard case .raw(let event, let source) = received[1].event else {
             return XCTFail("second event is RAW: \(received[1].event)")
         }
         XCTAssertEqual(source, "demo-agent")
+        XCTAssertEqual(event[member: "kind"], .text(value: "trace"), "the RAW event arrives as a value")
+        let eventJson = try XCTUnwrap(received[1].event.eventJson)
         XCTAssertTrue(eventJson.contains("\"kind\":\"trace\""), eventJson)
-        XCTAssertEqual(received[2].event, .custom(name: "progress", valueJson: #"{"percent":50}"#))
+        // The value arrives typed, its JSON text a convenience beside it.
+        XCTAssertEqual(received[2].event, .custom(name: "progress", value: ["percent": 50].nodeValue))
+        XCTAssertEqual(received[2].event.valueJson, #"{"percent":50}"#)
         XCTAssertEqual(received[3].event, .stepFinished(name: "research"))
         // The text streamed inside the step was already published when the step's end arrived.
         XCTAssertEqual(received[3].text, "Research step done.")
@@ -70,8 +74,10 @@ final class AgentEventsTests: XCTestCase {
 
         // Delivered as it came too: the value is JSON text holding JSON text.
         let custom = try await eventually("the on_interrupt CUSTOM event") { customs.first }
-        guard case .custom(let name, let valueJson) = custom else { return XCTFail("\(custom)") }
+        guard case .custom(let name, let value) = custom else { return XCTFail("\(custom)") }
         XCTAssertEqual(name, "on_interrupt")
+        XCTAssertEqual(value, .text(value: #"{"message":"Approve?"}"#), "typed: the string LangGraph sent")
+        let valueJson = try XCTUnwrap(custom.valueJson)
         XCTAssertTrue(valueJson.hasPrefix("\"") && valueJson.contains("Approve?"), valueJson)
 
         try conversation.resolveInterrupt(id: interrupt.id, payloadJson: #"{"approved": true}"#)

@@ -19,7 +19,7 @@ use tokio::runtime::Handle;
 
 use crate::error::{ConversationError, SurfaceError};
 use crate::runtime::RuntimeCore;
-use crate::tools::{client_tool, ClientToolHandler};
+use crate::tools::{client_tool, typed_client_tool, ClientToolHandler, TypedClientToolHandler};
 
 /// One write of user input, for `Conversation::set_value`. One argument rather than three
 /// because it runs per keystroke, and on Kotlin each argument costs a native buffer and a status
@@ -308,6 +308,13 @@ impl Conversation {
         Ok(self.inner.resolve_interrupt(&id, payload)?)
     }
 
+    /// `resolve_interrupt` with a typed answer: the agent reads `answer` as the JSON value it is
+    /// (`None`: no payload). An answer JSON cannot hold (a NaN) is `InvalidJson`.
+    pub fn resolve_interrupt_value(&self, id: String, answer: Option<NodeValue>) -> Result<(), ConversationError> {
+        let payload = answer.map(|value| json_value(&value, "interrupt answer")).transpose()?;
+        Ok(self.inner.resolve_interrupt(&id, payload)?)
+    }
+
     /// Abandons an interrupt; the next `continue_run` tells the agent.
     pub fn cancel_interrupt(&self, id: String) -> Result<(), ConversationError> {
         Ok(self.inner.cancel_interrupt(&id)?)
@@ -322,6 +329,25 @@ impl Conversation {
         handler: Arc<dyn ClientToolHandler>,
     ) -> Result<(), ConversationError> {
         Ok(self.inner.register_tool(client_tool(name, description, &parameters_json_schema, handler)?)?)
+    }
+
+    /// `register_tool` with typed values: `parameters` is the JSON Schema object, and the
+    /// handler takes its arguments and returns its result as values, not text.
+    pub fn register_typed_tool(
+        &self,
+        name: String,
+        description: String,
+        parameters: NodeValue,
+        handler: Arc<dyn TypedClientToolHandler>,
+    ) -> Result<(), ConversationError> {
+        let parameters = match json_value(&parameters, "parameters of a tool")? {
+            serde_json::Value::Object(map) => map,
+            _ => {
+                let detail = format!("parameters of tool '{name}' must be a JSON Schema object");
+                return Err(ConversationError::InvalidJson { detail });
+            }
+        };
+        Ok(self.inner.register_tool(typed_client_tool(name, description, parameters, handler)?)?)
     }
 
     /// Removes a tool; later calls to it get a "not registered" error result.

@@ -8,7 +8,7 @@
 //!   memory, [`Runtime::open`] one kept in a [`ConversationStore`] (restored if it holds it).
 //! - What a UI shows is pulled, never pushed: [`ViewSubscription`] (batches of list diffs built
 //!   by the core) and [`SurfaceFeed`] (one surface's diffs); no thread per subscriber. Client
-//!   tools ([`ClientToolHandler`]) and the app's A2UI catalog functions
+//!   tools ([`ClientToolHandler`], [`TypedClientToolHandler`]) and the app's A2UI catalog functions
 //!   ([`A2uiFunctionHandler`], for the catalogs in `ConversationOptions.catalogs_json`) are
 //!   foreign traits.
 //! - Panics: UniFFI catches a panic in any exported function; async calls contain their own;
@@ -44,7 +44,7 @@ pub use logging::{set_log_level, LogLevel};
 pub use network::{HeaderProviderError, RequestHeaderProvider};
 pub use runtime::{default_memory_budget, ConversationOptions, Header, Runtime};
 pub use store::ConversationStore;
-pub use tools::{ClientToolHandler, ToolHandlerError};
+pub use tools::{ClientToolHandler, ToolHandlerError, TypedClientToolHandler, TypedToolResult};
 
 // The core types the API carries, as they are, for Rust callers of this crate.
 pub use agentui_a2ui::node::{Accessibility, ActionKind, Binding, CheckResult, ResolvedNode, Severity, SurfaceDiff};

@@ -18,6 +18,7 @@ use agentui_a2ui::locale::{DEFAULT_LOCALE, DEFAULT_TIME_ZONE};
 use agentui_a2ui::Localization;
 use agentui_agui::message::Context;
 use agentui_agui::MemoryBudget;
+use agentui_json::value::NodeValue;
 
 use agentui_agui::transport::{Connectivity, SharedHeaderProvider, TransportOptions};
 use agentui_runtime::attachment::AttachmentPolicy;
@@ -76,6 +77,10 @@ pub struct ConversationOptions {
     /// `forwardedProps` sent with every run, as JSON text.
     #[uniffi(default = None)]
     pub forwarded_props_json: Option<String>,
+    /// `forwardedProps` sent with every run, as a value; set this or `forwarded_props_json`,
+    /// not both (`InvalidOptions`).
+    #[uniffi(default = None)]
+    pub forwarded_props: Option<NodeValue>,
     /// Bounds on what the agent can make this conversation hold; the phone defaults
     /// ([`default_memory_budget`]) when absent. A zero bound is `InvalidOptions`.
     #[uniffi(default = None)]
@@ -150,6 +155,7 @@ impl Default for ConversationOptions {
             max_follow_up_runs: 5,
             context: Vec::new(),
             forwarded_props_json: None,
+            forwarded_props: None,
             memory_budget: None,
             trust_store: None,
             extra_roots_pem: Vec::new(),
@@ -178,12 +184,19 @@ impl ConversationOptions {
                 Ok(Duration::from_millis(ms))
             }
         };
-        let forwarded_props = match &self.forwarded_props_json {
-            None => None,
-            Some(text) => Some(
+        let forwarded_props = match (&self.forwarded_props_json, &self.forwarded_props) {
+            (None, None) => None,
+            (Some(_), Some(_)) => {
+                let detail = "set forwarded_props or forwarded_props_json, not both".to_owned();
+                return Err(ConversationError::InvalidOptions { detail });
+            }
+            (Some(text), None) => Some(
                 serde_json::from_str(text)
                     .map_err(|e| ConversationError::InvalidJson { detail: format!("forwarded_props_json: {e}") })?,
             ),
+            (None, Some(value)) => Some(value.to_json().map_err(|e| ConversationError::InvalidJson {
+                detail: format!("forwarded_props: not JSON at '{}': {}", e.path, e.reason()),
+            })?),
         };
         Ok(SessionOptions {
             thread_id: self.thread_id.clone(),

@@ -2,8 +2,9 @@
 
 use std::sync::Arc;
 
+use agentui_json::value::NodeValue;
 use agentui_runtime::session::{ClientTool, ToolError, ToolInvocation};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::error::ConversationError;
 
@@ -37,6 +38,27 @@ pub trait ClientToolHandler: Send + Sync {
     async fn call(&self, tool_call_id: String, arguments_json: String) -> Result<String, ToolHandlerError>;
 }
 
+/// Executes one client tool with typed values: the arguments arrive as the JSON value the agent
+/// sent (an object, validated against the parameter schema) and the result goes back as a JSON
+/// value (a `Text` is read as plain text, anything else as compact JSON). Otherwise as
+/// `ClientToolHandler`. The core converts both ways, so the platform parses no JSON.
+#[uniffi::export(foreign)]
+#[async_trait::async_trait]
+pub trait TypedClientToolHandler: Send + Sync {
+    async fn call(&self, tool_call_id: String, arguments: NodeValue) -> Result<TypedToolResult, ToolHandlerError>;
+}
+
+/// What a typed tool returns: the value the agent reads. A record rather than a bare `NodeValue`
+/// because UniFFI's Kotlin code for an async foreign method returning another crate's type does
+/// not compile (it mixes the two packages' `RustBuffer` classes).
+#[derive(Debug, Clone, PartialEq, uniffi::Record)]
+pub struct TypedToolResult {
+    pub value: NodeValue,
+}
+
+/// The text the agent reads when a typed handler's result holds a number JSON cannot (NaN).
+pub(crate) const RESULT_NOT_JSON: &str = "the app's tool returned a value that is not JSON";
+
 /// The text the agent reads when a handler threw something other than `Failed`.
 pub(crate) const UNEXPECTED_FAILURE: &str = "the app's tool handler failed unexpectedly";
 
@@ -52,16 +74,48 @@ pub(crate) fn client_tool(
         let handler = handler.clone();
         async move {
             let arguments = call.arguments.to_string();
-            match handler.call(call.tool_call_id, arguments).await {
-                Ok(text) => Ok(Value::String(text)),
-                Err(ToolHandlerError::Failed { detail }) => Err(ToolError::new(detail)),
-                Err(ToolHandlerError::Unexpected { detail }) => {
-                    // Debug only: the text may quote the arguments.
-                    tracing::debug!(%detail, tool = %call.tool_name, "tool handler threw");
-                    Err(ToolError::new(UNEXPECTED_FAILURE))
-                }
-            }
+            let result = handler.call(call.tool_call_id, arguments).await;
+            handler_result(&call.tool_name, result.map(Value::String))
         }
     })?;
     Ok(tool)
+}
+
+/// A client tool whose handler takes and returns typed values; `parameters` is the JSON Schema
+/// object its arguments are validated against.
+pub(crate) fn typed_client_tool(
+    name: String,
+    description: String,
+    parameters: Map<String, Value>,
+    handler: Arc<dyn TypedClientToolHandler>,
+) -> Result<ClientTool, ConversationError> {
+    let tool = ClientTool::new(name, description, Value::Object(parameters), move |call: ToolInvocation| {
+        let handler = handler.clone();
+        async move {
+            let result = match handler.call(call.tool_call_id, NodeValue::from(call.arguments)).await {
+                Ok(TypedToolResult { value }) => value.to_json().map_err(|e| {
+                    // The app's defect, told to the app; the agent reads a fixed text.
+                    tracing::warn!(tool = %call.tool_name, path = %e.path, reason = e.reason(), "tool result is not JSON");
+                    ToolHandlerError::Failed { detail: RESULT_NOT_JSON.to_owned() }
+                }),
+                Err(e) => Err(e),
+            };
+            handler_result(&call.tool_name, result)
+        }
+    })?;
+    Ok(tool)
+}
+
+/// A handler's answer as the core's tool outcome: `Failed` is read by the agent as is, any
+/// other failure as a generic text.
+fn handler_result(tool_name: &str, result: Result<Value, ToolHandlerError>) -> Result<Value, ToolError> {
+    match result {
+        Ok(value) => Ok(value),
+        Err(ToolHandlerError::Failed { detail }) => Err(ToolError::new(detail)),
+        Err(ToolHandlerError::Unexpected { detail }) => {
+            // Debug only: the text may quote the arguments.
+            tracing::debug!(%detail, tool = %tool_name, "tool handler threw");
+            Err(ToolError::new(UNEXPECTED_FAILURE))
+        }
+    }
 }

@@ -13,3 +13,4 @@ mod panics;
 mod store;
 mod surface;
 mod tls;
+mod typed_values;

@@ -281,14 +281,30 @@ class AgentConversation private constructor(
     /** Stops the run in flight and the runs queued behind it; never blocks. */
     fun cancel() = native.cancel()
 
-    /** Answers interrupt [id]; the answer goes with the next [continueRun]. */
+    /** Answers interrupt [id] with JSON text; the answer goes with the next [continueRun]. */
     fun resolveInterrupt(id: String, payloadJson: String?) = native.resolveInterrupt(id, payloadJson)
+
+    /**
+     * Answers interrupt [id] with a value (plain Kotlin values, see [nodeValueOf]): the agent
+     * reads it as the JSON it stands for. Null sends no payload (`NodeValue.Null` sends a JSON
+     * null). Name the argument for a String answer (`answer = "yes"`): positionally a String
+     * picks the JSON-text form. Throws `ConversationException` as the text form does.
+     */
+    fun resolveInterrupt(id: String, answer: Any?) = native.resolveInterruptValue(id, answer?.let(::nodeValueOf))
 
     fun cancelInterrupt(id: String) = native.cancelInterrupt(id)
 
     /** Registers a client tool; a run in flight keeps its tools, the next request has it. */
     fun registerTool(name: String, description: String, parametersJsonSchema: String, tool: ClientTool) =
         native.registerTool(name, description, parametersJsonSchema, ClientToolAdapter(tool))
+
+    /**
+     * Registers a client tool that takes and returns values: [parameters] is the JSON Schema
+     * object; the tool gets the arguments as a map and returns its result as plain values (a
+     * String is read as text, anything else as JSON).
+     */
+    fun registerTool(name: String, description: String, parameters: Map<String, Any?>, tool: TypedClientTool) =
+        native.registerTypedTool(name, description, nodeValueOf(parameters), TypedClientToolAdapter(tool))
 
     fun unregisterTool(name: String): Boolean = native.unregisterTool(name)
 
@@ -413,8 +429,8 @@ class AgentConversation private constructor(
         batch.phase?.let { _phase.value = it.toPhase() }
         when (val event = batch.event) {
             null -> Unit
-            is ViewEvent.Custom -> _events.tryEmit(AgentEvent.Custom(event.name, toJson(event.value.toKotlin())))
-            is ViewEvent.Raw -> _events.tryEmit(AgentEvent.Raw(toJson(event.event.toKotlin()), event.source))
+            is ViewEvent.Custom -> _events.tryEmit(AgentEvent.Custom(event.name, event.value.toKotlin()))
+            is ViewEvent.Raw -> _events.tryEmit(AgentEvent.Raw(event.event.toKotlin(), event.source))
             is ViewEvent.StepStarted -> _events.tryEmit(AgentEvent.StepStarted(event.name))
             is ViewEvent.StepFinished -> _events.tryEmit(AgentEvent.StepFinished(event.name))
             is ViewEvent.Warning -> _warnings.tryEmit(event.warning.toWarning())

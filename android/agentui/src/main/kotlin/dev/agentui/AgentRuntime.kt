@@ -221,7 +221,13 @@ data class AgentOptions(
     val maxFollowUpRuns: Int = 5,
     /** Ambient information given to the agent with every run: description to value. */
     val context: Map<String, String> = emptyMap(),
+    /** `forwardedProps` sent with every run, as JSON text; or [forwardedProps], not both. */
     val forwardedPropsJson: String? = null,
+    /**
+     * `forwardedProps` sent with every run, as plain values (see [nodeValueOf]); setting it and
+     * [forwardedPropsJson] makes connect throw `ConversationException.InvalidOptions`.
+     */
+    val forwardedProps: Map<String, Any?>? = null,
     val memoryBudget: MemoryBudget? = null,
     /** Whose roots vouch for the agent's certificate; null is the platform's. */
     val trustStore: TrustStore? = null,
@@ -257,6 +263,7 @@ data class AgentOptions(
         maxFollowUpRuns = maxFollowUpRuns.toUInt(),
         context = context.map { (description, value) -> ContextEntry(description, value) },
         forwardedPropsJson = forwardedPropsJson,
+        forwardedProps = forwardedProps?.let(::nodeValueOf),
         memoryBudget = memoryBudget,
         trustStore = trustStore,
         extraRootsPem = extraRootsPem,

@@ -170,6 +170,8 @@ data class Interrupt(
     val message: String?,
     val toolCallId: String?,
     val responseSchemaJson: String?,
+    /** The JSON Schema an answer must satisfy, as plain values; [responseSchemaJson] as text. */
+    val responseSchema: Map<String, Any?>?,
     /** RFC 3339. */
     val expiresAt: String?,
     val metadata: Any?,
@@ -422,6 +424,7 @@ internal fun CoreInterrupt.toInterrupt() = Interrupt(
     message = message,
     toolCallId = toolCallId,
     responseSchemaJson = responseSchema?.let { toJson(NodeValue.Object(it).toKotlin()) },
+    responseSchema = responseSchema?.associate { it.name to it.value.toKotlin() },
     expiresAt = expiresAt,
     metadata = metadata?.let { NodeValue.Object(it).toKotlin() },
     subagentRunId = subagentRunId,

@@ -61,7 +61,10 @@ class AgentEventsTest {
             val raw = assertIs<AgentEvent.Raw>(events[1].first)
             assertEquals("demo-agent", raw.source)
             assertTrue(raw.eventJson.contains("\"kind\":\"trace\""), raw.eventJson)
-            assertEquals(AgentEvent.Custom("progress", """{"percent":50}"""), events[2].first)
+            assertEquals("trace", assertIs<Map<*, *>>(raw.event)["kind"], "the RAW event arrives as values")
+            // The value arrives typed, its JSON text a convenience beside it.
+            assertEquals(AgentEvent.Custom("progress", mapOf("percent" to 50.0)), events[2].first)
+            assertEquals("""{"percent":50}""", (events[2].first as AgentEvent.Custom).valueJson)
             assertEquals(AgentEvent.StepFinished("research"), events[3].first)
             // State is published before each event: the text streamed inside the step is
             // already in the messages flow when the step's end arrives.
@@ -111,6 +114,7 @@ class AgentEventsTest {
             val event = assertIs<AgentEvent.Custom>(withTimeout(WAIT_MS) { custom.await() })
             assertEquals("on_interrupt", event.name)
             assertTrue(event.valueJson.startsWith("\"") && event.valueJson.contains("Approve?"), event.valueJson)
+            assertEquals("""{"message":"Approve?"}""", event.value, "typed: the string LangGraph sent")
 
             conversation.resolveInterrupt(interrupt.id, """{"approved": true}""")
             val next = conversation.continueRun()
