@@ -30,7 +30,10 @@ cd "$(dirname "$0")/.."
 # AttachmentRefused / MessageRejected errors (not broken down by crate). Raised by that cost, so
 # the headroom others had stays.
 # Both together (issue 25 then 27): budget the sum of the two raises over 9,370,000.
-BUDGET_BYTES=9447500
+# Issue 43 (the edges: store media, resumption, outbox, re-entrancy) +95,680 and issue 44's first
+# slices (typed values, the header provider's challenge) +26,640 over 9,404,328 at 151ad34:
+# raised by their sum (docs/size.md), the headroom kept.
+BUDGET_BYTES=9569820
 
 # ICU4X and its support crates: their code is reported apart.
 is_icu4x='^(icu_[a-z0-9_]+|zerovec|zerotrie|tinystr|writeable|yoke|zerofrom|litemap|fixed_decimal|potential_utf|calendrical_calculations|ixdtf)$'
