@@ -40,6 +40,12 @@ android {
     }
 }
 
+// Explicit-API mode: a public declaration must say so and name its type, so nothing becomes
+// part of the published API by accident (the host-JVM Maven build checks the same sources).
+kotlin {
+    explicitApi()
+}
+
 dependencies {
     // The renderer's API takes AgentConversation and reads the bindings' records.
     api(project(":agentui"))

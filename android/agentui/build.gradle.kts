@@ -129,6 +129,16 @@ android {
     }
 }
 
+// Explicit-API mode for the published layer: every public declaration says so and names its
+// type. Warning, not strict, in this one module only because the UniFFI bindings compile with
+// the layer (NativeThreads.kt reaches their `internal` declarations) and are generated without
+// explicit visibility; the mode is a whole-compilation switch. Strict mode for these same
+// sources (src/main/kotlin, src/android/kotlin) is enforced by the host-JVM and host-Android
+// Maven builds, which compile the bindings separately and the layer with -Xfriend-paths.
+kotlin {
+    explicitApiWarning()
+}
+
 dependencies {
     // The Kotlin half of rustls-platform-verifier (org.rustls.platformverifier.*), which the Rust
     // verifier calls through JNI to reach Android's TrustManager. Its version must be the one the

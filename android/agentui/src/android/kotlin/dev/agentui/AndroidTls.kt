@@ -17,11 +17,11 @@ import java.io.File
  * (the dynamic linker returns the already loaded library) and registers it with the VM, which
  * then binds `Java_dev_agentui_AndroidTls_initPlatformVerifier`.
  */
-object AndroidTls {
+public object AndroidTls {
     @Volatile private var initialised = false
 
     /** Idempotent and thread-safe; the first call does the work (a few JNI calls). */
-    fun init(context: Context) {
+    public fun init(context: Context) {
         if (initialised) return
         synchronized(this) {
             if (initialised) return
@@ -51,7 +51,7 @@ object AndroidTls {
  * `context.noBackupFilesDir`: a store restored from a backup onto another device would hold
  * that device's waiting messages and open runs, not this one's.
  */
-fun AgentRuntime(context: Context, workerThreads: Int? = null, storeFile: File? = null): AgentRuntime {
+public fun AgentRuntime(context: Context, workerThreads: Int? = null, storeFile: File? = null): AgentRuntime {
     AndroidTls.init(context)
     val runtime = when {
         workerThreads != null -> AgentRuntime.withWorkerThreads(workerThreads, storeFile)

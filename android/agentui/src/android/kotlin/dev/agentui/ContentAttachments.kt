@@ -25,7 +25,7 @@ import java.io.IOException
  *
  * Android-only source set.
  */
-suspend fun Attachment.Companion.fromUri(
+public suspend fun Attachment.Companion.fromUri(
     context: Context,
     uri: Uri,
     mimeType: String? = null,

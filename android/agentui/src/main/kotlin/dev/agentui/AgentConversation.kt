@@ -55,7 +55,7 @@ import java.util.concurrent.atomic.AtomicBoolean
  * Surfaces are listed in [surfaces]; their nodes are observed one surface at a time with
  * [surfaceDiffs] (the Compose renderer does this), so a node change costs what it changed.
  */
-class AgentConversation private constructor(
+public class AgentConversation private constructor(
     /** The generated object; internal so the layer's tests can reach it, never part of the API. */
     internal val native: Conversation,
     dispatcher: CoroutineDispatcher,
@@ -87,33 +87,33 @@ class AgentConversation private constructor(
      * that stays on this device has [ChatMessage.localOnly] set (text cut short by a cancel is
      * [ChatMessage.isIncomplete]).
      */
-    val messages: StateFlow<List<ChatMessage>> = _messages.asStateFlow()
-    val phase: StateFlow<RunPhase> = _phase.asStateFlow()
+    public val messages: StateFlow<List<ChatMessage>> = _messages.asStateFlow()
+    public val phase: StateFlow<RunPhase> = _phase.asStateFlow()
     /** The agent's live A2UI surfaces, in creation order ([surface] finds one). */
-    val surfaces: StateFlow<List<SurfaceInfo>> = _surfaces.asStateFlow()
+    public val surfaces: StateFlow<List<SurfaceInfo>> = _surfaces.asStateFlow()
     /** The last phase of every tool call, in the order the calls started ([toolCall] finds one). */
-    val toolCalls: StateFlow<List<ToolCallUpdate>> = _toolCalls.asStateFlow()
+    public val toolCalls: StateFlow<List<ToolCallUpdate>> = _toolCalls.asStateFlow()
     /** What a run waits for the user to answer ([resolveInterrupt], [cancelInterrupt]). */
-    val interrupts: StateFlow<List<Interrupt>> = _interrupts.asStateFlow()
+    public val interrupts: StateFlow<List<Interrupt>> = _interrupts.asStateFlow()
     /** The shared agent state as plain Kotlin values (Map, List, String, Double, Boolean, null). */
-    val state: StateFlow<Any?> = _state.asStateFlow()
+    public val state: StateFlow<Any?> = _state.asStateFlow()
     /** [state] as JSON text (`{}` when none). */
-    val stateJson: StateFlow<String> = _stateJson.asStateFlow()
+    public val stateJson: StateFlow<String> = _stateJson.asStateFlow()
     /** Non-fatal observations as they happen; not replayed, the latest 64 buffered. */
-    val warnings: SharedFlow<SessionWarning> = _warnings.asSharedFlow()
+    public val warnings: SharedFlow<SessionWarning> = _warnings.asSharedFlow()
     /** The agent's CUSTOM, RAW and STEP events in stream order; not replayed, the latest 256 buffered. */
-    val events: SharedFlow<AgentEvent> = _events.asSharedFlow()
+    public val events: SharedFlow<AgentEvent> = _events.asSharedFlow()
     /** The steps of the current run that started and have not finished, outermost first. */
-    val activeSteps: StateFlow<List<String>> = _activeSteps.asStateFlow()
+    public val activeSteps: StateFlow<List<String>> = _activeSteps.asStateFlow()
     /**
      * Messages and actions the agent has not received yet, in call order: each one while its
      * request is under way, and those the agent could not be reached for ([send] threw) until
      * they are delivered, once, automatically or by [retryPending]. A waiting message also shows
      * as [ChatMessage.isPending]. A runtime with a store file keeps them across process death.
      */
-    val pendingSends: StateFlow<List<PendingSend>> = _pendingSends.asStateFlow()
+    public val pendingSends: StateFlow<List<PendingSend>> = _pendingSends.asStateFlow()
 
-    val threadId: String = native.threadId()
+    public val threadId: String = native.threadId()
 
     /** The published items, copied and changed once per batch. */
     private val items = ArrayList<ChatMessage>()
@@ -183,13 +183,13 @@ class AgentConversation private constructor(
     }
 
     /** The last phase of tool call [id], null if there is none. */
-    fun toolCall(id: String): ToolCallUpdate? = _toolCalls.value.firstOrNull { it.toolCallId == id }
+    public fun toolCall(id: String): ToolCallUpdate? = _toolCalls.value.firstOrNull { it.toolCallId == id }
 
     /** Live surface [id], null when the agent has not created it or has deleted it. */
-    fun surface(id: String): SurfaceInfo? = _surfaces.value.firstOrNull { it.id == id }
+    public fun surface(id: String): SurfaceInfo? = _surfaces.value.firstOrNull { it.id == id }
 
     /** Sends a user message and runs the agent (and client-tool follow-ups) to the end. */
-    suspend fun send(text: String): RunSummary = settled { native.sendMessage(text) }.toSummary()
+    public suspend fun send(text: String): RunSummary = settled { native.sendMessage(text) }.toSummary()
 
     /**
      * Sends [text] with [attachments] as one user message. The core checks each attachment
@@ -200,7 +200,7 @@ class AgentConversation private constructor(
      * agent that refuses the message (HTTP 413 or 415) fails it with
      * `ConversationException.MessageRejected`.
      */
-    suspend fun send(text: String, attachments: List<Attachment>): RunSummary =
+    public suspend fun send(text: String, attachments: List<Attachment>): RunSummary =
         settled { native.send(text, attachments.map { it.native }) }.toSummary()
 
     /**
@@ -210,7 +210,7 @@ class AgentConversation private constructor(
      * held once, by the core) is fetched from it, decoded on its threads. Null for a URL or a
      * provider file, and when the message is gone.
      */
-    suspend fun mediaBytes(media: MessagePart.Media): ByteArray? = when {
+    public suspend fun mediaBytes(media: MessagePart.Media): ByteArray? = when {
         media.heldBytes != null && media.messageId != null && media.partIndex != null ->
             native.mediaBytes(media.messageId, media.partIndex.toUInt())
         media.base64 != null -> kotlinx.coroutines.withContext(kotlinx.coroutines.Dispatchers.Default) { media.bytes() }
@@ -218,7 +218,7 @@ class AgentConversation private constructor(
     }
 
     /** Starts the next run: after answering interrupts, or when the follow-up bound was reached. */
-    suspend fun continueRun(): RunSummary = settled { native.continueRun() }.toSummary()
+    public suspend fun continueRun(): RunSummary = settled { native.continueRun() }.toSummary()
 
     /**
      * The user acted on node [nodeId] of surface [surfaceId] (a Button's action...).
@@ -228,7 +228,7 @@ class AgentConversation private constructor(
      * takes. Null or empty: none. Metadata for a surface that is not v1.0 throws
      * `ConversationException.A2ui` (`ACTION_REFUSED`): it is refused, never dropped.
      */
-    suspend fun dispatchAction(surfaceId: String, nodeId: String, metadata: Map<String, Any?>? = null): ActionResult =
+    public suspend fun dispatchAction(surfaceId: String, nodeId: String, metadata: Map<String, Any?>? = null): ActionResult =
         settled { native.dispatchAction(surfaceId, nodeId, metadata?.let(::nodeValueOf)) }.toResult()
 
     /**
@@ -241,7 +241,7 @@ class AgentConversation private constructor(
      * `AgentFunctionUnanswered` (the run ended without an answer), `A2ui` (`ACTION_REFUSED`: not
      * a v1.0 surface, no function named, too many calls waiting).
      */
-    suspend fun callAgentFunction(surfaceId: String, call: Map<String, Any?>): Any? =
+    public suspend fun callAgentFunction(surfaceId: String, call: Map<String, Any?>): Any? =
         settled { native.callAgentFunction(surfaceId, nodeValueOf(call)) }.toKotlin()
 
     /**
@@ -250,7 +250,7 @@ class AgentConversation private constructor(
      * conversation also retries on its own, less often each time an attempt fails, except a send
      * the agent refused the credentials of ([PendingReason.UNAUTHORIZED]).
      */
-    suspend fun retryPending(): RunSummary? = settled { native.retryPending() }?.toSummary()
+    public suspend fun retryPending(): RunSummary? = settled { native.retryPending() }?.toSummary()
 
     /**
      * Drops the message or action waiting for the agent under [key] (a [PendingSend.key]) and
@@ -258,17 +258,17 @@ class AgentConversation private constructor(
      * [messages] yet is gone with it; one that had (a send was attempted) stays there. False when
      * nothing waits under [key]: it was delivered (or discarded) meanwhile, or never queued.
      */
-    suspend fun discardPending(key: String): Boolean = settled { native.discardPending(key) }
+    public suspend fun discardPending(key: String): Boolean = settled { native.discardPending(key) }
 
     /** [send] in this conversation's own scope: the run outlives the caller's scope. */
-    fun sendAsync(text: String): Deferred<RunSummary> = scope.async { send(text) }
+    public fun sendAsync(text: String): Deferred<RunSummary> = scope.async { send(text) }
 
     /** [send] with [attachments] in this conversation's own scope, like [sendAsync]. */
-    fun sendAsync(text: String, attachments: List<Attachment>): Deferred<RunSummary> =
+    public fun sendAsync(text: String, attachments: List<Attachment>): Deferred<RunSummary> =
         scope.async { send(text, attachments) }
 
     /** [dispatchAction] in this conversation's own scope, like [sendAsync]. */
-    fun dispatchActionAsync(surfaceId: String, nodeId: String, metadata: Map<String, Any?>? = null): Deferred<ActionResult> =
+    public fun dispatchActionAsync(surfaceId: String, nodeId: String, metadata: Map<String, Any?>? = null): Deferred<ActionResult> =
         scope.async { dispatchAction(surfaceId, nodeId, metadata) }
 
     /**
@@ -276,13 +276,13 @@ class AgentConversation private constructor(
      * bound nodes follow through [surfaceDiffs]. Throws `SurfaceException` (`UnknownSurface`,
      * `UnknownNode`, `Rejected`).
      */
-    fun setValue(surfaceId: String, path: String, value: Any?) = native.setValue(ValueWrite(surfaceId, path, nodeValueOf(value)))
+    public fun setValue(surfaceId: String, path: String, value: Any?): Unit = native.setValue(ValueWrite(surfaceId, path, nodeValueOf(value)))
 
     /** Stops the run in flight and the runs queued behind it; never blocks. */
-    fun cancel() = native.cancel()
+    public fun cancel(): Unit = native.cancel()
 
     /** Answers interrupt [id] with JSON text; the answer goes with the next [continueRun]. */
-    fun resolveInterrupt(id: String, payloadJson: String?) = native.resolveInterrupt(id, payloadJson)
+    public fun resolveInterrupt(id: String, payloadJson: String?): Unit = native.resolveInterrupt(id, payloadJson)
 
     /**
      * Answers interrupt [id] with a value (plain Kotlin values, see [nodeValueOf]): the agent
@@ -290,12 +290,12 @@ class AgentConversation private constructor(
      * null). Name the argument for a String answer (`answer = "yes"`): positionally a String
      * picks the JSON-text form. Throws `ConversationException` as the text form does.
      */
-    fun resolveInterrupt(id: String, answer: Any?) = native.resolveInterruptValue(id, answer?.let(::nodeValueOf))
+    public fun resolveInterrupt(id: String, answer: Any?): Unit = native.resolveInterruptValue(id, answer?.let(::nodeValueOf))
 
-    fun cancelInterrupt(id: String) = native.cancelInterrupt(id)
+    public fun cancelInterrupt(id: String): Unit = native.cancelInterrupt(id)
 
     /** Registers a client tool; a run in flight keeps its tools, the next request has it. */
-    fun registerTool(name: String, description: String, parametersJsonSchema: String, tool: ClientTool) =
+    public fun registerTool(name: String, description: String, parametersJsonSchema: String, tool: ClientTool): Unit =
         native.registerTool(name, description, parametersJsonSchema, ClientToolAdapter(tool))
 
     /**
@@ -303,10 +303,10 @@ class AgentConversation private constructor(
      * object; the tool gets the arguments as a map and returns its result as plain values (a
      * String is read as text, anything else as JSON).
      */
-    fun registerTool(name: String, description: String, parameters: Map<String, Any?>, tool: TypedClientTool) =
+    public fun registerTool(name: String, description: String, parameters: Map<String, Any?>, tool: TypedClientTool): Unit =
         native.registerTypedTool(name, description, nodeValueOf(parameters), TypedClientToolAdapter(tool))
 
-    fun unregisterTool(name: String): Boolean = native.unregisterTool(name)
+    public fun unregisterTool(name: String): Boolean = native.unregisterTool(name)
 
     /**
      * One surface's nodes: a [SurfaceDiff.Reset] first (empty once the agent deleted the
@@ -314,7 +314,7 @@ class AgentConversation private constructor(
      * core as the collector takes them (diffs queued meanwhile come together); cancelling the
      * collection ends the native subscription. Throws `SurfaceException.UnknownSurface`.
      */
-    fun surfaceDiffs(surfaceId: String): Flow<SurfaceDiff> = flow {
+    public fun surfaceDiffs(surfaceId: String): Flow<SurfaceDiff> = flow {
         val feed = native.surfaceFeed(surfaceId)
         try {
             while (true) {
@@ -487,7 +487,7 @@ class AgentConversation private constructor(
     /** Where streamed pieces go: the text of item [at], or the arguments of its tool call [call]. */
     private data class AppendTarget(val at: Int, val call: Int?)
 
-    companion object {
+    public companion object {
         private const val EVENT_BUFFER = 256
         /** How a failed phase and warning of a stopped view begin (the same text as Swift's). */
         internal const val VIEW_FAILED_PREFIX = "the view stopped on an internal error: "

@@ -6,7 +6,7 @@ package dev.agentui
  *
  * Values arrive as plain Kotlin values (see [toKotlin]), with their JSON text as a convenience.
  */
-sealed interface AgentEvent {
+public sealed interface AgentEvent {
     /**
      * A `CUSTOM` event: the agent's own extension (an app-specific event, ADK's `PredictState`,
      * LangGraph's `on_interrupt`). [value] is its `value` (null, Boolean, Double, String,
@@ -14,18 +14,18 @@ sealed interface AgentEvent {
      * `"\"text\""`). An `on_interrupt` is also a pending interrupt, answered with
      * [AgentConversation.resolveInterrupt] like any other.
      */
-    data class Custom(val name: String, val value: Any?) : AgentEvent {
+    public data class Custom(val name: String, val value: Any?) : AgentEvent {
         val valueJson: String get() = toJson(value)
     }
 
     /** A `RAW` event: a provider-native event passed through verbatim; [eventJson] as JSON text. */
-    data class Raw(val event: Any?, val source: String?) : AgentEvent {
+    public data class Raw(val event: Any?, val source: String?) : AgentEvent {
         val eventJson: String get() = toJson(event)
     }
 
     /** A `STEP_STARTED` event: the agent began step [name]. */
-    data class StepStarted(val name: String) : AgentEvent
+    public data class StepStarted(val name: String) : AgentEvent
 
     /** A `STEP_FINISHED` event: step [name] is done. */
-    data class StepFinished(val name: String) : AgentEvent
+    public data class StepFinished(val name: String) : AgentEvent
 }

@@ -20,13 +20,13 @@ import dev.agentui.core.json.PropEntry
  * is; any other exception fails the call too, with a generic text. A failed call's property
  * is null.
  */
-typealias CatalogFunction = (args: Map<String, Any?>) -> Any?
+public typealias CatalogFunction = (args: Map<String, Any?>) -> Any?
 
 /** Function [name] of the catalog [catalogId]. */
-data class CatalogFunctionId(val catalogId: String, val name: String)
+public data class CatalogFunctionId(val catalogId: String, val name: String)
 
 /** A catalog function's failure whose [message] the agent reads. */
-class CatalogFunctionFailure(message: String) : Exception(message)
+public class CatalogFunctionFailure(message: String) : Exception(message)
 
 /** Runs the app's [functions] for the native engine, by catalog id and name. */
 internal class CatalogFunctionsAdapter(

@@ -17,17 +17,17 @@ import kotlin.coroutines.cancellation.CancellationException
  * fails the call, but the agent reads only a generic text (exception messages may hold app
  * internals); nothing is ever swallowed as success.
  */
-typealias ClientTool = suspend (argumentsJson: String) -> String
+public typealias ClientTool = suspend (argumentsJson: String) -> String
 
 /**
  * A client tool taking and returning values: the call's arguments (validated against the tool's
  * parameter schema) as a map of plain Kotlin values, and a result of plain values (see
  * [nodeValueOf]; a String is read as text, anything else as JSON). Otherwise as [ClientTool].
  */
-typealias TypedClientTool = suspend (arguments: Map<String, Any?>) -> Any?
+public typealias TypedClientTool = suspend (arguments: Map<String, Any?>) -> Any?
 
 /** A tool failure whose [message] goes back to the agent in the error result. */
-class ClientToolFailure(message: String) : Exception(message)
+public class ClientToolFailure(message: String) : Exception(message)
 
 /** Adapts a [ClientTool] lambda to the foreign trait the native registry calls. */
 internal class ClientToolAdapter(private val tool: ClientTool) : ClientToolHandler {

@@ -35,13 +35,13 @@ import kotlin.time.toKotlinDuration
 // The layer's public vocabulary. The generated records stay inside the layer: these types are
 // what apps match on, and they change only when the app-facing meaning does.
 
-enum class Role { DEVELOPER, SYSTEM, ASSISTANT, USER, TOOL, ACTIVITY, REASONING }
+public enum class Role { DEVELOPER, SYSTEM, ASSISTANT, USER, TOOL, ACTIVITY, REASONING }
 
 /** A call an assistant message made; [argumentsJson] is the text the model produced. */
-data class MessageToolCall(val id: String, val name: String, val argumentsJson: String)
+public data class MessageToolCall(val id: String, val name: String, val argumentsJson: String)
 
 /** Why a message stays on this device and is never sent back to the agent. */
-enum class LocalOnly {
+public enum class LocalOnly {
     /** A tool result that matched no call. */
     ORPHAN_TOOL_RESULT,
     /** Text cut short by a cancel: the agent never finished it. */
@@ -62,7 +62,7 @@ enum class LocalOnly {
  * [markdown] is an assistant or reasoning message's text as the core parsed it (null for the
  * others): draw it, never parse [text] again.
  */
-data class ChatMessage(
+public data class ChatMessage(
     val id: String,
     val role: Role,
     val text: String,
@@ -86,26 +86,26 @@ data class ChatMessage(
 }
 
 /** A file the user attaches to a message ([AgentConversation.send]). */
-class Attachment private constructor(internal val native: CoreAttachment) {
-    val name: String get() = native.name
-    val mimeType: String get() = native.mimeType
+public class Attachment private constructor(internal val native: CoreAttachment) {
+    public val name: String get() = native.name
+    public val mimeType: String get() = native.mimeType
 
-    companion object {
+    public companion object {
         /** Bytes in memory (copied once into the core). */
-        fun bytes(name: String, mimeType: String, bytes: ByteArray) =
+        public fun bytes(name: String, mimeType: String, bytes: ByteArray): Attachment =
             Attachment(CoreAttachment(name, mimeType, CoreAttachmentData.Bytes(bytes)))
 
         /** A file the core reads, on its own threads, when the message is sent. */
-        fun file(file: java.io.File, mimeType: String, name: String = file.name) =
+        public fun file(file: java.io.File, mimeType: String, name: String = file.name): Attachment =
             Attachment(CoreAttachment(name, mimeType, CoreAttachmentData.File(file.path)))
     }
 }
 
-enum class MediaKind { IMAGE, AUDIO, VIDEO, DOCUMENT }
+public enum class MediaKind { IMAGE, AUDIO, VIDEO, DOCUMENT }
 
 /** One part of a message's content. */
-sealed interface MessagePart {
-    data class Text(val text: String) : MessagePart
+public sealed interface MessagePart {
+    public data class Text(val text: String) : MessagePart
 
     /**
      * An image, audio, video or document: inline bytes, a [url] (checked against the media URL
@@ -113,7 +113,7 @@ sealed interface MessagePart {
      * Inline bytes come as [base64] when small; over 16 KiB the core holds them back and the
      * part has only their length, [heldBytes]: get either with [AgentConversation.mediaBytes].
      */
-    data class Media(
+    public data class Media(
         val kind: MediaKind,
         val mimeType: String?,
         /** `metadata.filename`, when the sender named it. */
@@ -128,7 +128,7 @@ sealed interface MessagePart {
         val partIndex: Int? = null,
     ) : MessagePart {
         /** Inline bytes the part carries itself ([base64]), decoded; null for held-back ones. */
-        fun bytes(): ByteArray? = base64?.let { java.util.Base64.getDecoder().decode(it) }
+        public fun bytes(): ByteArray? = base64?.let { java.util.Base64.getDecoder().decode(it) }
 
         /** Inline bytes, carried or held back by the core. */
         val isInline: Boolean get() = base64 != null || heldBytes != null
@@ -164,7 +164,7 @@ private fun CoreMediaPart.toMedia(kind: MediaKind, messageId: String?, at: Int):
 }
 
 /** Something a run needs from the user before it can continue. */
-data class Interrupt(
+public data class Interrupt(
     val id: String,
     val reason: String,
     val message: String?,
@@ -179,81 +179,81 @@ data class Interrupt(
     val subagentRunId: String?,
 )
 
-sealed interface RunOutcome {
-    data class Success(val pendingToolCallIds: List<String>) : RunOutcome
-    data class Interrupt(val interrupts: List<dev.agentui.Interrupt>) : RunOutcome
-    data object Cancelled : RunOutcome
+public sealed interface RunOutcome {
+    public data class Success(val pendingToolCallIds: List<String>) : RunOutcome
+    public data class Interrupt(val interrupts: List<dev.agentui.Interrupt>) : RunOutcome
+    public data object Cancelled : RunOutcome
 }
 
 /** Where the conversation's current (or last) run stands. */
-sealed interface RunPhase {
-    data object Idle : RunPhase
-    data class Starting(val runId: String) : RunPhase
-    data class Running(val runId: String) : RunPhase
-    data class Finished(val runId: String, val outcome: RunOutcome?) : RunPhase
+public sealed interface RunPhase {
+    public data object Idle : RunPhase
+    public data class Starting(val runId: String) : RunPhase
+    public data class Running(val runId: String) : RunPhase
+    public data class Finished(val runId: String, val outcome: RunOutcome?) : RunPhase
     /** Answer the interrupts, then [AgentConversation.continueRun]. */
-    data class Interrupted(val runId: String, val interrupts: List<Interrupt>) : RunPhase
+    public data class Interrupted(val runId: String, val interrupts: List<Interrupt>) : RunPhase
     /** The agent ended the run with RUN_ERROR: its [message] and [code]. */
-    data class AgentError(val message: String, val code: String?) : RunPhase
+    public data class AgentError(val message: String, val code: String?) : RunPhase
     /** The run failed on this side (transport, protocol, budget): [error] says why. */
-    data class Failed(val error: String) : RunPhase
-    data object Cancelled : RunPhase
+    public data class Failed(val error: String) : RunPhase
+    public data object Cancelled : RunPhase
     /**
      * The app stopped while this run was open; the conversation was restored from its store.
      * Nothing of the run is replayed: the user may send again, or [AgentConversation.continueRun].
      */
-    data class Abandoned(val runId: String?) : RunPhase
+    public data class Abandoned(val runId: String?) : RunPhase
 
     /** The run has ended (or none ran): nothing is streaming. */
-    val hasEnded: Boolean get() = this !is Starting && this !is Running
+    public val hasEnded: Boolean get() = this !is Starting && this !is Running
 }
 
 /** Why a client tool call failed, as the core (and Swift) tell it. */
-sealed interface ToolFailure {
+public sealed interface ToolFailure {
     /** No tool of that name is registered here and no server result answered the call. */
-    data class NotRegistered(val name: String) : ToolFailure
+    public data class NotRegistered(val name: String) : ToolFailure
     /** The app's tool policy refused the call. */
-    data class Denied(val reason: String) : ToolFailure
+    public data class Denied(val reason: String) : ToolFailure
     /** The arguments were not JSON or did not satisfy the parameters schema. */
-    data class InvalidArguments(val detail: String) : ToolFailure
+    public data class InvalidArguments(val detail: String) : ToolFailure
     /** The handler failed ([ClientToolFailure]'s message, or a generic text for another exception). */
-    data class Failed(val message: String) : ToolFailure
+    public data class Failed(val message: String) : ToolFailure
     /** The handler did not finish within the conversation's tool timeout. */
-    data class TimedOut(val after: Duration) : ToolFailure
+    public data class TimedOut(val after: Duration) : ToolFailure
     /** The handler crashed. */
-    data object Crashed : ToolFailure
+    public data object Crashed : ToolFailure
     /** The run was cancelled before the call completed. */
-    data object Cancelled : ToolFailure
+    public data object Cancelled : ToolFailure
     /** The run ended before the call's arguments were complete. */
-    data object Incomplete : ToolFailure
+    public data object Incomplete : ToolFailure
 }
 
 /** How far one tool call has got; "requested" and "succeeded" are different states (lesson 1). */
-sealed interface ToolCallPhase {
-    data object Streaming : ToolCallPhase
-    data object Requested : ToolCallPhase
-    data object Running : ToolCallPhase
-    data class Succeeded(val result: String) : ToolCallPhase
+public sealed interface ToolCallPhase {
+    public data object Streaming : ToolCallPhase
+    public data object Requested : ToolCallPhase
+    public data object Running : ToolCallPhase
+    public data class Succeeded(val result: String) : ToolCallPhase
     /** [detail] is the text the agent read (Swift: `String(describing: failure)`). */
-    data class Failed(val failure: ToolFailure, val detail: String) : ToolCallPhase
-    data object CompletedByServer : ToolCallPhase
-    data class Skipped(val reason: String) : ToolCallPhase
+    public data class Failed(val failure: ToolFailure, val detail: String) : ToolCallPhase
+    public data object CompletedByServer : ToolCallPhase
+    public data class Skipped(val reason: String) : ToolCallPhase
     /** A call to a tool this client did not declare: shown, never answered here. */
-    data object OwnedByServer : ToolCallPhase
-    data class AwaitingInterrupt(val interruptId: String) : ToolCallPhase
+    public data object OwnedByServer : ToolCallPhase
+    public data class AwaitingInterrupt(val interruptId: String) : ToolCallPhase
 }
 
 /**
  * The last update of one tool call: its phase. Not `ToolCall`, which is a message's call in
  * AG-UI (the core's `ToolCall`, [MessageToolCall] here); Swift and the core use this name too.
  */
-data class ToolCallUpdate(val toolCallId: String, val toolName: String, val phase: ToolCallPhase)
+public data class ToolCallUpdate(val toolCallId: String, val toolName: String, val phase: ToolCallPhase)
 
 /**
  * What a [SessionWarning] is about. One flat enum: the core's protocol kinds (Swift:
  * `.protocol(.stripped)`...) are entries here beside the session's own.
  */
-enum class SessionWarningKind {
+public enum class SessionWarningKind {
     DROPPED_EVENT, STRIPPED, COMPATIBILITY, VERSION, PATCH_NOT_APPLIED, SKIPPED, UNRESOLVED_TOOL_CALL,
     UNMATCHED_TOOL_RESULT, DUPLICATE_TOOL_CALL, SERVER_ANSWERED_CLIENT_TOOL, FOLLOW_UP_LIMIT,
     IGNORED_AFTER_RUN_END, UNANSWERED_INTERRUPT, INPUT_DOWNGRADE, A2UI, KEPT_LOCAL,
@@ -272,13 +272,13 @@ enum class SessionWarningKind {
 }
 
 /** A non-fatal observation. */
-data class SessionWarning(val kind: SessionWarningKind, val message: String)
+public data class SessionWarning(val kind: SessionWarningKind, val message: String)
 
 /**
  * What one [AgentConversation.send] / [AgentConversation.continueRun] and its follow-up runs came
  * to: a summary of one or more runs ([runIds]), the core's and Swift's `RunSummary` too.
  */
-data class RunSummary(
+public data class RunSummary(
     val threadId: String,
     val runIds: List<String>,
     /** `Finished` or `Interrupted`. */
@@ -292,24 +292,24 @@ data class RunSummary(
     val warnings: List<SessionWarning>,
 )
 
-sealed interface ActionResult {
-    data class Ran(val summary: RunSummary) : ActionResult
+public sealed interface ActionResult {
+    public data class Ran(val summary: RunSummary) : ActionResult
     /** Open this URL (already checked against the URL policy). */
-    data class OpenUrl(val url: String) : ActionResult
+    public data class OpenUrl(val url: String) : ActionResult
     /** A local function ran; nothing went to the agent. */
-    data object Handled : ActionResult
+    public data object Handled : ActionResult
 }
 
 /** What a waiting [PendingSend] delivers. */
-sealed interface PendingSendKind {
+public sealed interface PendingSendKind {
     /** A user message, already in [AgentConversation.messages] once first attempted; [text] is empty for media. */
-    data class Message(val messageId: String, val text: String) : PendingSendKind
+    public data class Message(val messageId: String, val text: String) : PendingSendKind
     /** A user action (its event name [actionName]) on a node of surface [surfaceId]. */
-    data class Action(val surfaceId: String, val actionName: String) : PendingSendKind
+    public data class Action(val surfaceId: String, val actionName: String) : PendingSendKind
 }
 
 /** Why a [PendingSend] waits. */
-enum class PendingReason {
+public enum class PendingReason {
     /** Not tried yet, or the agent could not be reached: sent again automatically (when the network is back, or on a timer). */
     UNREACHED,
     /**
@@ -326,7 +326,7 @@ enum class PendingReason {
  * [AgentConversation.retryPending]; dropped by [AgentConversation.discardPending]. [key] goes
  * with every attempt as `forwardedProps.agentuiIdempotencyKey`.
  */
-data class PendingSend(
+public data class PendingSend(
     val key: String,
     val kind: PendingSendKind,
     val attempts: Int,
@@ -335,7 +335,7 @@ data class PendingSend(
 )
 
 /** One stored conversation, as [AgentRuntime.conversations] lists it. Times are epoch milliseconds. */
-data class ConversationSummary(
+public data class ConversationSummary(
     val threadId: String,
     /** The start of the first user message; empty before there is one. */
     val title: String,
@@ -353,25 +353,25 @@ data class ConversationSummary(
 )
 
 /** One page of stored conversations, most recently written first; [nextCursor] is null on the last page. */
-data class ConversationPage(val conversations: List<ConversationSummary>, val nextCursor: String?)
+public data class ConversationPage(val conversations: List<ConversationSummary>, val nextCursor: String?)
 
 /** A surface the agent created. */
-data class SurfaceInfo(val id: String, val catalogId: String)
+public data class SurfaceInfo(val id: String, val catalogId: String)
 
 /** A resolved A2UI node, field for field what the core resolved (the renderer's input). */
-typealias Node = ResolvedNode
+public typealias Node = ResolvedNode
 
 /** A change to one surface's nodes: a [Reset] first (empty when the agent deleted it), then [Patch]es. */
-sealed interface SurfaceDiff {
-    data class Reset(val root: String?, val nodes: List<Node>) : SurfaceDiff
-    data class Patch(val upserted: List<Node>, val removed: List<String>) : SurfaceDiff
+public sealed interface SurfaceDiff {
+    public data class Reset(val root: String?, val nodes: List<Node>) : SurfaceDiff
+    public data class Patch(val upserted: List<Node>, val removed: List<String>) : SurfaceDiff
 }
 
 /** The resolved value of property [name], or null when the node has none. */
-fun Node.prop(name: String): NodeValue? = props.firstOrNull { it.name == name }?.value
+public fun Node.prop(name: String): NodeValue? = props.firstOrNull { it.name == name }?.value
 
 /** The data-model path [property] is bound to (an input writes there), null for a literal. */
-fun Node.bindingPath(property: String = "value"): String? = bindings.firstOrNull { it.property == property }?.path
+public fun Node.bindingPath(property: String = "value"): String? = bindings.firstOrNull { it.property == property }?.path
 
 // Conversions from the generated core types, used only inside the layer.
 
@@ -412,8 +412,8 @@ internal fun ChatItem.toChat() = ChatMessage(
  * the renderers draw it). While a long block streams the blocks may cover less than the text:
  * [pendingText] is the rest, to show as plain text after the last block.
  */
-data class ChatMarkdown(val blocks: List<MdBlock>, val coveredUtf16: Int) {
-    fun pendingText(text: String): String = if (coveredUtf16 in 0 until text.length) text.substring(coveredUtf16) else ""
+public data class ChatMarkdown(val blocks: List<MdBlock>, val coveredUtf16: Int) {
+    public fun pendingText(text: String): String = if (coveredUtf16 in 0 until text.length) text.substring(coveredUtf16) else ""
 }
 
 internal fun MarkdownText.toChat() = ChatMarkdown(blocks, coveredUtf16.toInt())

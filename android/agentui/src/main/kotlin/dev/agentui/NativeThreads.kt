@@ -26,12 +26,12 @@ import java.util.concurrent.atomic.AtomicBoolean
  * The callback objects are `internal` in the generated file, visible here because the bindings
  * and this layer compile as one module (in the AAR and in the host-JVM build alike).
  */
-object NativeThreads {
-    const val THREAD_NAME = "agentui-native"
-    const val DETACH_PROPERTY = "dev.agentui.detachCallbackThreads"
+public object NativeThreads {
+    public const val THREAD_NAME: String = "agentui-native"
+    public const val DETACH_PROPERTY: String = "dev.agentui.detachCallbackThreads"
     private val installed = AtomicBoolean(false)
 
-    fun install() {
+    public fun install() {
         if (!installed.compareAndSet(false, true)) return
         // Diagnostic switch, to measure JNA's default attach-per-callback behaviour.
         if (System.getProperty(DETACH_PROPERTY) == "true") return

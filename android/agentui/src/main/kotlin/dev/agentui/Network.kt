@@ -19,8 +19,8 @@ import kotlin.coroutines.cancellation.CancellationException
  * it too, without its text. An answer later than 10 s fails the call and cancels this
  * coroutine. Its headers go over the fixed ones given to `connect`; values are never logged.
  */
-fun interface HeaderProvider {
-    suspend fun headers(challenge: AuthChallenge?): Map<String, String>
+public fun interface HeaderProvider {
+    public suspend fun headers(challenge: AuthChallenge?): Map<String, String>
 }
 
 /**
@@ -29,13 +29,13 @@ fun interface HeaderProvider {
  * `Bearer error="insufficient_scope", scope="..."`, and its `DPoP-Nonce` (RFC 9449) when it
  * sent a well-formed one. The agent's text: parse it as untrusted input.
  */
-data class AuthChallenge(val wwwAuthenticate: List<String>, val dpopNonce: String?)
+public data class AuthChallenge(val wwwAuthenticate: List<String>, val dpopNonce: String?)
 
 /**
  * A header provider failure whose [message] reaches the app in
  * `ConversationException.HeaderProvider`; it must not hold a credential.
  */
-class HeaderProviderFailure(message: String) : Exception(message)
+public class HeaderProviderFailure(message: String) : Exception(message)
 
 /** The layer's [HeaderProvider] as the core's foreign interface. */
 internal class NativeHeaderProvider(private val provider: HeaderProvider) : RequestHeaderProvider {

@@ -8,7 +8,7 @@ import dev.agentui.core.json.PropEntry
  * Accepted: null, Boolean, any Number (sent as a Double), String, Iterable / Array (JSON
  * arrays), Map with String keys (JSON objects, in iteration order), and NodeValue itself.
  */
-fun nodeValueOf(value: Any?): NodeValue = when (value) {
+public fun nodeValueOf(value: Any?): NodeValue = when (value) {
     null -> NodeValue.Null
     is NodeValue -> value
     is Boolean -> NodeValue.Bool(value)
@@ -26,7 +26,7 @@ fun nodeValueOf(value: Any?): NodeValue = when (value) {
 }
 
 /** The plain Kotlin value: null, Boolean, Double, String, List<Any?> or Map<String, Any?>. */
-fun NodeValue.toKotlin(): Any? = when (this) {
+public fun NodeValue.toKotlin(): Any? = when (this) {
     is NodeValue.Null -> null
     is NodeValue.Bool -> value
     is NodeValue.Number -> value
@@ -36,7 +36,7 @@ fun NodeValue.toKotlin(): Any? = when (this) {
 }
 
 /** The text of a Text value, or null for any other kind. */
-val NodeValue.textOrNull: String? get() = (this as? NodeValue.Text)?.value
+public val NodeValue.textOrNull: String? get() = (this as? NodeValue.Text)?.value
 
 /** [value] (plain Kotlin values, as [toKotlin] gives them) as compact JSON text. */
 internal fun toJson(value: Any?): String = StringBuilder().also { writeJson(it, value) }.toString()

@@ -66,7 +66,7 @@ class AndroidRuntimeTest {
         assertFalse(storeFile.exists())
         val before = AgentRuntime(context, storeFile = storeFile).use { runtime ->
             assertTrue(runtime.isPersistent)
-            runtime.connect(agent.agentUrl(), options = AgentOptions(threadId = "kept"), dispatcher = main).use { conversation ->
+            runtime.connect(agent.agentUrl(), options = AgentOptions { threadId = "kept" }, dispatcher = main).use { conversation ->
                 withTimeout(WAIT_MS) { conversation.send("hello") }
                 conversation.messages.value
             }
@@ -75,7 +75,7 @@ class AndroidRuntimeTest {
 
         AgentRuntime(context, workerThreads = 1, storeFile = storeFile).use { runtime ->
             assertEquals(listOf("kept"), runtime.conversations().conversations.map { it.threadId })
-            runtime.connect(agent.agentUrl(), options = AgentOptions(threadId = "kept"), dispatcher = main).use { conversation ->
+            runtime.connect(agent.agentUrl(), options = AgentOptions { threadId = "kept" }, dispatcher = main).use { conversation ->
                 // The restored messages arrive with the conversation's first update, on `main`.
                 val restored = withTimeout(WAIT_MS) { conversation.messages.first { it.isNotEmpty() } }
                 assertEquals(before.map { it.id to it.text }, restored.map { it.id to it.text })

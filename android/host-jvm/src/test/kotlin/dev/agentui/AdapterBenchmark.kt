@@ -79,7 +79,7 @@ class AdapterBenchmark {
     /** One send() against [url], timed until it returned; [until] must hold at once after it. */
     private fun timedRun(url: String, threadId: String, until: (AgentConversation) -> Boolean): Run {
         // A recorded stream answers on its own thread: continue that one.
-        val conversation = Fixtures.runtime.connect(url, options = AgentOptions(threadId = threadId, chatMarkdown = MARKDOWN), dispatcher = main.dispatcher)
+        val conversation = Fixtures.runtime.connect(url, options = AgentOptions { this.threadId = threadId; chatMarkdown = MARKDOWN }, dispatcher = main.dispatcher)
         val t0 = System.nanoTime()
         runBlocking { conversation.send("go") }
         val ms = (System.nanoTime() - t0) / 1e6
@@ -154,7 +154,7 @@ class AdapterBenchmark {
      * its summary. Returns its time; the messages are counted after it.
      */
     private fun runtimeAloneMs(url: String, threadId: String): Double {
-        val options = AgentOptions(threadId = threadId, chatMarkdown = MARKDOWN).toNative()
+        val options = AgentOptions { this.threadId = threadId; chatMarkdown = MARKDOWN }.toNative()
         return Fixtures.runtime.native.connect(url, emptyList(), options).use { conversation ->
             val t0 = System.nanoTime()
             val summary = runBlocking { conversation.sendMessage("go") }

@@ -332,7 +332,7 @@ class AgentConversationTest {
             // The demo's counter scenario sends {"counter": 0, "items": []}: about 330 bytes once
             // parsed, over a 200-byte state budget.
             val budget = MemoryBudget(maxStateBytes = 200uL)
-            connect(options = AgentOptions(memoryBudget = budget))
+            connect(options = AgentOptions { memoryBudget = budget })
                 .use { conversation ->
                     val error = runCatching { conversation.send("counter") }.exceptionOrNull()
                     assertIs<ConversationException.LimitExceeded>(error, "got $error")
@@ -342,7 +342,7 @@ class AgentConversationTest {
                 }
             // The same scenario within the default budget (the phone defaults) applies the state.
             assertEquals(4_194_304uL, defaultMemoryBudget().maxStateBytes)
-            connect(options = AgentOptions(memoryBudget = defaultMemoryBudget())).use { conversation ->
+            connect(options = AgentOptions { memoryBudget = defaultMemoryBudget() }).use { conversation ->
                 conversation.send("counter")
                 assertTrue(conversation.stateJson.value.contains("\"counter\":3"), conversation.stateJson.value)
                 assertEquals(3.0, (conversation.state.value as Map<*, *>)["counter"])
@@ -356,8 +356,8 @@ class AgentConversationTest {
             conversation.messages.value.last { it.role == Role.ASSISTANT }
         }
         assertTrue(answer(AgentOptions()).markdown != null, "on by default")
-        assertEquals(null, answer(AgentOptions(chatMarkdown = false)).markdown, "off: no tree")
-        val bounded = answer(AgentOptions(memoryBudget = MemoryBudget(maxMarkdownNodes = 0uL))).markdown!!
+        assertEquals(null, answer(AgentOptions { chatMarkdown = false }).markdown, "off: no tree")
+        val bounded = answer(AgentOptions { memoryBudget = MemoryBudget(maxMarkdownNodes = 0uL) }).markdown!!
         val block = bounded.blocks.single()
         assertIs<dev.agentui.core.markdown.MdBlock.PlainText>(block)
         assertEquals(dev.agentui.core.markdown.PlainReason.TOO_MANY_NODES, block.reason)
@@ -446,7 +446,7 @@ class AgentConversationTest {
         // of at most 1,024) and the core's inbox (8,192) hold together.
         val count = 50_000
         SseServer.manyMessages(count).use { server ->
-            connect(server.url, AgentOptions(threadId = "t")).use { conversation ->
+            connect(server.url, AgentOptions { threadId = "t" }).use { conversation ->
                 val release = CountDownLatch(1)
                 // The "main thread" is busy: nothing is applied while the core streams.
                 main.dispatcher.dispatch(EmptyCoroutineContext, Runnable { release.await() })

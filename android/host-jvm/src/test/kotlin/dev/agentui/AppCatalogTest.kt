@@ -51,16 +51,16 @@ class AppCatalogTest {
     @Test
     fun `the app's function writes the badge of its own catalog`() {
         val seen = Collections.synchronizedList(mutableListOf<Map<String, Any?>>())
-        val options = AgentOptions(
-            catalogs = listOf(demoLoyaltyCatalogJson()),
+        val options = AgentOptions {
+            catalogs = listOf(demoLoyaltyCatalogJson())
             functions = mapOf(
                 formatPoints to { args ->
                     seen.add(args)
                     val value = args["value"] as? Double ?: throw CatalogFunctionFailure("no balance yet")
                     "${value.toInt()} points"
                 },
-            ),
-        )
+            )
+        }
         connect(options).use { conversation ->
             assertEquals("1250 points", badgePoints(conversation)?.textOrNull)
         }
@@ -69,10 +69,10 @@ class AppCatalogTest {
 
     @Test
     fun `a throwing function leaves its property null and the conversation goes on`() {
-        val options = AgentOptions(
-            catalogs = listOf(demoLoyaltyCatalogJson()),
-            functions = mapOf(formatPoints to { _ -> error("the points service is down") }),
-        )
+        val options = AgentOptions {
+            catalogs = listOf(demoLoyaltyCatalogJson())
+            functions = mapOf(formatPoints to { _ -> error("the points service is down") })
+        }
         connect(options).use { conversation ->
             assertEquals(NodeValue.Null, badgePoints(conversation))
             runBlocking { conversation.send("hello") }
@@ -92,15 +92,15 @@ class AppCatalogTest {
     @Test
     fun `a bad catalog or an undeclared function is InvalidOptions at connect`() {
         val notJson = assertFailsWith<ConversationException.InvalidOptions> {
-            connect(AgentOptions(catalogs = listOf("{")))
+            connect(AgentOptions { catalogs = listOf("{") })
         }
         assertTrue(notJson.detail.contains("not JSON"), notJson.detail)
         val undeclared = assertFailsWith<ConversationException.InvalidOptions> {
             connect(
-                AgentOptions(
-                    catalogs = listOf(demoLoyaltyCatalogJson()),
-                    functions = mapOf(CatalogFunctionId(demoLoyaltyCatalogId(), "formatStars") to { _ -> null }),
-                ),
+                AgentOptions {
+                    catalogs = listOf(demoLoyaltyCatalogJson())
+                    functions = mapOf(CatalogFunctionId(demoLoyaltyCatalogId(), "formatStars") to { _ -> null })
+                },
             )
         }
         assertTrue(undeclared.detail.contains("formatStars"), undeclared.detail)

@@ -66,7 +66,7 @@ class AttachmentsTest {
 
     @Test
     fun `a refused attachment is named and nothing is sent`(): Unit = runBlocking {
-        val options = AgentOptions(memoryBudget = MemoryBudget(maxAttachmentBytes = 1000uL))
+        val options = AgentOptions { memoryBudget = MemoryBudget(maxAttachmentBytes = 1000uL) }
         Fixtures.runtime.connect(Fixtures.agent.agentUrl(), options = options, dispatcher = main.dispatcher).use { conversation ->
             val tooLarge = assertFailsWith<ConversationException.AttachmentRefused> {
                 conversation.send("x", listOf(Attachment.bytes("ok.png", "image/png", photo(10)), Attachment.bytes("big.png", "image/png", photo(1001))))
@@ -93,7 +93,7 @@ class AttachmentsTest {
         val png = byteArrayOf(0x89.toByte(), 'P'.code.toByte(), 'N'.code.toByte(), 'G'.code.toByte())
         fun imageOf(messages: List<ChatMessage>) = messages.flatMap { it.media }.single { it.kind == MediaKind.IMAGE }
         val before = AgentRuntime(storeFile).use { runtime ->
-            runtime.connect(url, options = AgentOptions(threadId = "picture"), dispatcher = main.dispatcher).use { conversation ->
+            runtime.connect(url, options = AgentOptions { threadId = "picture" }, dispatcher = main.dispatcher).use { conversation ->
                 conversation.send("draw")
                 val messages = conversation.messages.value
                 val image = imageOf(messages)
@@ -118,7 +118,7 @@ class AttachmentsTest {
         val unreachable = ServerSocket(0).use { "http://127.0.0.1:${it.localPort}/agent" }
         val photo = photo(300_001)
         AgentRuntime(storeFile).use { runtime ->
-            runtime.connect(unreachable, options = AgentOptions(threadId = "offline"), dispatcher = main.dispatcher).use { conversation ->
+            runtime.connect(unreachable, options = AgentOptions { threadId = "offline" }, dispatcher = main.dispatcher).use { conversation ->
                 assertFailsWith<ConversationException.Network> {
                     conversation.send("from the train", listOf(Attachment.bytes("train.png", "image/png", photo)))
                 }

@@ -44,7 +44,7 @@ class ConversationStoreTest {
     fun `a conversation written through one runtime comes back through a new one with its surface input`(): Unit = runBlocking {
         val url = Fixtures.agent.agentUrl()
         val before = AgentRuntime(storeFile).use { runtime ->
-            runtime.connect(url, options = AgentOptions(threadId = "restore"), dispatcher = main.dispatcher).use { conversation ->
+            runtime.connect(url, options = AgentOptions { threadId = "restore" }, dispatcher = main.dispatcher).use { conversation ->
                 conversation.send("counter")
                 conversation.send("book a table")
                 conversation.probe("booking", main.dispatcher).use { surface ->
@@ -82,7 +82,7 @@ class ConversationStoreTest {
     fun `a run open when its runtime stopped comes back abandoned and the user can send again`(): Unit = runBlocking {
         val url = Fixtures.agent.agentUrl()
         AgentRuntime(storeFile).use { first ->
-            first.connect(url, options = AgentOptions(threadId = "open-run"), dispatcher = main.dispatcher).use { streaming ->
+            first.connect(url, options = AgentOptions { threadId = "open-run" }, dispatcher = main.dispatcher).use { streaming ->
                 streaming.sendAsync("slow")
                 streaming.messages.awaitValue { it.lastAssistantText().contains("Slow token 2.") }
                 // A second runtime reads the file while the first is mid-run, as a new process
@@ -110,7 +110,7 @@ class ConversationStoreTest {
         val url = Fixtures.agent.agentUrl()
         AgentRuntime(storeFile).use { runtime ->
             for (thread in listOf("a", "b", "c")) {
-                runtime.connect(url, options = AgentOptions(threadId = thread), dispatcher = main.dispatcher).use {
+                runtime.connect(url, options = AgentOptions { threadId = thread }, dispatcher = main.dispatcher).use {
                     it.send("hello $thread")
                 }
                 delay(5) // distinct write times: the order is the writing order
@@ -158,7 +158,7 @@ class ConversationStoreTest {
     fun `a message the agent could not receive waits across runtimes and retryPending delivers it once`(): Unit = runBlocking {
         val unreachable = ServerSocket(0).use { "http://127.0.0.1:${it.localPort}/agent" }
         AgentRuntime(storeFile).use { runtime ->
-            runtime.connect(unreachable, options = AgentOptions(threadId = "offline"), dispatcher = main.dispatcher).use { conversation ->
+            runtime.connect(unreachable, options = AgentOptions { threadId = "offline" }, dispatcher = main.dispatcher).use { conversation ->
                 assertFailsWith<ConversationException.Network> { conversation.send("hello, anyone?") }
                 // Every message waits here while its request is under way (attempts 0); this one stays.
                 val pending = conversation.pendingSends.awaitValue { (it.singleOrNull()?.attempts ?: 0) >= 1 }.single()
@@ -193,7 +193,7 @@ class ConversationStoreTest {
     fun `discardPending drops a waiting message and its stored row`(): Unit = runBlocking {
         val unreachable = ServerSocket(0).use { "http://127.0.0.1:${it.localPort}/agent" }
         AgentRuntime(storeFile).use { runtime ->
-            runtime.connect(unreachable, options = AgentOptions(threadId = "discard"), dispatcher = main.dispatcher).use { conversation ->
+            runtime.connect(unreachable, options = AgentOptions { threadId = "discard" }, dispatcher = main.dispatcher).use { conversation ->
                 assertFailsWith<ConversationException.Network> { conversation.send("never mind") }
                 val pending = conversation.pendingSends.awaitValue { (it.singleOrNull()?.attempts ?: 0) >= 1 }.single()
                 assertEquals(PendingReason.UNREACHED, pending.reason, "unreachable: retried on its own")

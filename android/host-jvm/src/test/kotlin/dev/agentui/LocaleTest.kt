@@ -75,14 +75,14 @@ class LocaleTest {
     fun `options name a locale and zone other than the device's`() {
         Locale.setDefault(Locale.GERMANY)
         TimeZone.setDefault(TimeZone.getTimeZone("Europe/Berlin"))
-        connect(AgentOptions(locale = "en-US", timeZone = "UTC")).use { conversation ->
+        connect(AgentOptions { locale = "en-US"; timeZone = "UTC" }).use { conversation ->
             assertEquals(
                 listOf("€1,234.50", "Sunday 1 March 2026 10:00", "Mon 2 Mar 2026", "12,345.678", "several items"),
                 receipt(conversation),
             )
         }
         // Polish plural rules: 3 is "few"; the zone still comes from the device.
-        connect(AgentOptions(locale = "pl-PL")).use { conversation ->
+        connect(AgentOptions { locale = "pl-PL" }).use { conversation ->
             val texts = receipt(conversation)
             assertEquals("a few items", texts[4])
             assertEquals("niedziela 1 marca 2026 11:00", texts[1])
@@ -92,11 +92,11 @@ class LocaleTest {
     @Test
     fun `an invalid locale or time zone is InvalidOptions at connect`() {
         val badLocale = assertFailsWith<ConversationException.InvalidOptions> {
-            connect(AgentOptions(locale = "en_US"))
+            connect(AgentOptions { locale = "en_US" })
         }
         assertTrue(badLocale.detail.contains("locale"), badLocale.detail)
         val badZone = assertFailsWith<ConversationException.InvalidOptions> {
-            connect(AgentOptions(timeZone = "Mars/Olympus"))
+            connect(AgentOptions { timeZone = "Mars/Olympus" })
         }
         assertTrue(badZone.detail.contains("time zone"), badZone.detail)
     }

@@ -100,7 +100,7 @@ object StoreWriterProcess {
         val agent = startDemoAgentWith(0uL, 100uL)
         val ui = MainThread()
         val runtime = AgentRuntime(File(path))
-        val conversation = runtime.connect(agent.agentUrl(), options = AgentOptions(threadId = threadId), dispatcher = ui.dispatcher)
+        val conversation = runtime.connect(agent.agentUrl(), options = AgentOptions { this.threadId = threadId }, dispatcher = ui.dispatcher)
         conversation.sendAsync("slow")
         val shown = runBlocking { conversation.messages.awaitValue { it.lastAssistantText().contains("Slow token 3.") } }
         println(STREAMING + shown.lastAssistantText())

@@ -49,7 +49,7 @@ class TlsTrustTest {
 
     @Test
     fun `the test CA given as an extra root is trusted`(): Unit = runBlocking {
-        connect(AgentOptions(extraRootsPem = listOf(agent.caPem()))).use { conversation ->
+        connect(AgentOptions { extraRootsPem = listOf(agent.caPem()) }).use { conversation ->
             val summary = conversation.send("hello")
             assertIs<RunPhase.Finished>(summary.phase)
             // send() returns before the flow's last hop to the main dispatcher: wait for it.
@@ -61,7 +61,7 @@ class TlsTrustTest {
     @Test
     fun `without the extra root the certificate is refused with a typed exception`(): Unit = runBlocking {
         for (store in listOf(null, TrustStore.PLATFORM, TrustStore.WEBPKI_ROOTS)) {
-            connect(AgentOptions(trustStore = store)).use { conversation ->
+            connect(AgentOptions { trustStore = store }).use { conversation ->
                 val error = assertFailsWith<ConversationException.Certificate> { conversation.send("hello") }
                 assertEquals(CertificateRejection.UNKNOWN_ISSUER, error.kind, "store $store: $error")
                 assertIs<RunPhase.Failed>(conversation.phase.awaitValue { it is RunPhase.Failed })
@@ -72,12 +72,12 @@ class TlsTrustTest {
     @Test
     fun `a pin that does not match is refused and a malformed one is invalid options`(): Unit = runBlocking {
         val wrongPin = "sha256/" + "A".repeat(43) + "="
-        connect(AgentOptions(extraRootsPem = listOf(agent.caPem()), certificatePins = listOf(wrongPin))).use {
+        connect(AgentOptions { extraRootsPem = listOf(agent.caPem()); certificatePins = listOf(wrongPin) }).use {
             val error = assertFailsWith<ConversationException.Certificate> { it.send("hello") }
             assertEquals(CertificateRejection.PIN_MISMATCH, error.kind)
         }
         assertFailsWith<ConversationException.InvalidOptions> {
-            connect(AgentOptions(certificatePins = listOf("md5/nope")))
+            connect(AgentOptions { certificatePins = listOf("md5/nope") })
         }
     }
 }

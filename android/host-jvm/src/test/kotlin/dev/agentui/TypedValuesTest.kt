@@ -71,7 +71,7 @@ class TypedValuesTest {
     fun `typed forwarded props arrive in the run input`(): Unit = runBlocking {
         // The demo agent quotes `forwardedProps.command.resume` back (LangGraph's legacy channel).
         val props = mapOf("command" to mapOf("resume" to mapOf("ok" to true)))
-        connect(AgentOptions(forwardedProps = props)).use { conversation ->
+        connect(AgentOptions { forwardedProps = props }).use { conversation ->
             conversation.send("hello")
             val messages = conversation.messages.awaitValue { it.lastAssistantText().startsWith("Approved: {") }
             assertEquals("""Approved: {"ok":true}""", messages.lastAssistantText())

@@ -117,7 +117,7 @@ class ViewFailureTest {
             {"MessageAdded": {"id": "a2", "role": "assistant", "content": ""}},
             ${deltas.joinToString(",\n")}
         ]}"""
-        Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = main.dispatcher, options = AgentOptions(chatMarkdown = false)).use {
+        Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = main.dispatcher, options = AgentOptions { chatMarkdown = false }).use {
                 conversation ->
             withTimeout(WAIT_MS) { while (conversation.snapshotsApplied < 1) delay(5) }
             val batches = adapterCaseBatches(case)

@@ -33,7 +33,7 @@ import dev.agentui.core.SurfaceException
  *   surface, so nothing fails silently.
  */
 @Composable
-fun A2uiSurface(
+public fun A2uiSurface(
     conversation: AgentConversation,
     surfaceId: String,
     modifier: Modifier = Modifier,
@@ -63,7 +63,7 @@ fun A2uiSurface(
 
 /** Renders [nodes] (kept current by the caller with [SurfaceNodes.apply]) with [actions]. */
 @Composable
-fun A2uiSurface(
+public fun A2uiSurface(
     surfaceId: String,
     nodes: SurfaceNodes,
     actions: SurfaceActions,
@@ -107,4 +107,4 @@ private fun SurfaceRoot(nodes: SurfaceNodes) {
 }
 
 /** A short text for a refused write or a failed action, for the default error line. */
-fun describeError(error: Throwable): String = error.message?.takeIf { it.isNotBlank() } ?: error.javaClass.simpleName
+public fun describeError(error: Throwable): String = error.message?.takeIf { it.isNotBlank() } ?: error.javaClass.simpleName

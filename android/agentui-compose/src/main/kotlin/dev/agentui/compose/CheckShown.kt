@@ -8,12 +8,12 @@ import dev.agentui.core.a2ui.Severity
  * whether it is an error. tests/renderer-cases/cases.json `checkShown` holds the cases both
  * renderers assert.
  */
-data class CheckShown(val message: String?, val isError: Boolean)
+public data class CheckShown(val message: String?, val isError: Boolean)
 
 /**
  * The first failing check, shown as an error only when its severity is error: an A2UI v1.0
  * warning or info is advice, shown plainly (and it does not disable a button either). Null when
  * every check passes.
  */
-fun checkShown(checks: List<CheckResult>): CheckShown? =
+public fun checkShown(checks: List<CheckResult>): CheckShown? =
     checks.firstOrNull { !it.passed }?.let { CheckShown(it.message.ifEmpty { null }, it.severity == Severity.ERROR) }

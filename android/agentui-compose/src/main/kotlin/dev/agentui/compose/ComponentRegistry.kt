@@ -8,7 +8,7 @@ import androidx.compose.ui.Modifier
  * Draws one resolved node. [modifier] carries the node's accessibility semantics and, inside a
  * Row or Column, its weight: apply it to the outermost widget.
  */
-typealias ComponentRenderer = @Composable (scope: NodeScope, modifier: Modifier) -> Unit
+public typealias ComponentRenderer = @Composable (scope: NodeScope, modifier: Modifier) -> Unit
 
 /**
  * Component renderers by catalog type name. [basic] maps the 18 components of the A2UI basic
@@ -16,27 +16,27 @@ typealias ComponentRenderer = @Composable (scope: NodeScope, modifier: Modifier)
  * Immutable: every [with] returns a new registry, so one can be shared between surfaces.
  */
 @Immutable
-class ComponentRegistry private constructor(private val renderers: Map<String, ComponentRenderer>) {
+public class ComponentRegistry private constructor(private val renderers: Map<String, ComponentRenderer>) {
     /** The renderer for [type], or null when none is registered. */
-    operator fun get(type: String): ComponentRenderer? = renderers[type]
+    public operator fun get(type: String): ComponentRenderer? = renderers[type]
 
     /** The component type names this registry renders. */
-    val types: Set<String> get() = renderers.keys
+    public val types: Set<String> get() = renderers.keys
 
     /** A registry that renders [type] with [renderer] (replacing a registered one). */
-    fun with(type: String, renderer: ComponentRenderer): ComponentRegistry =
+    public fun with(type: String, renderer: ComponentRenderer): ComponentRegistry =
         ComponentRegistry(renderers + (type to renderer))
 
     /** A registry without [type]: its nodes render as unsupported. */
-    fun without(type: String): ComponentRegistry = ComponentRegistry(renderers - type)
+    public fun without(type: String): ComponentRegistry = ComponentRegistry(renderers - type)
 
     /** Wraps every renderer, e.g. to add a modifier or to observe compositions. */
-    fun wrapAll(wrap: (type: String, renderer: ComponentRenderer) -> ComponentRenderer): ComponentRegistry =
+    public fun wrapAll(wrap: (type: String, renderer: ComponentRenderer) -> ComponentRenderer): ComponentRegistry =
         ComponentRegistry(renderers.mapValues { (type, renderer) -> wrap(type, renderer) })
 
-    companion object {
+    public companion object {
         /** No components: every node renders as unsupported. */
-        val Empty = ComponentRegistry(emptyMap())
+        public val Empty: ComponentRegistry = ComponentRegistry(emptyMap())
 
         private val basicRegistry: ComponentRegistry by lazy {
             ComponentRegistry(
@@ -64,6 +64,6 @@ class ComponentRegistry private constructor(private val renderers: Map<String, C
         }
 
         /** The A2UI basic catalog in Material 3. */
-        fun basic(): ComponentRegistry = basicRegistry
+        public fun basic(): ComponentRegistry = basicRegistry
     }
 }

@@ -6,6 +6,7 @@ import androidx.compose.foundation.layout.padding
 import androidx.compose.material3.MaterialTheme
 import androidx.compose.material3.Text
 import androidx.compose.runtime.Composable
+import androidx.compose.runtime.ProvidableCompositionLocal
 import androidx.compose.runtime.staticCompositionLocalOf
 import androidx.compose.ui.Alignment
 import androidx.compose.ui.Modifier
@@ -21,13 +22,13 @@ import androidx.compose.ui.unit.dp
  * [url] already passed the core's media URL policy; null means the agent sent none or the
  * policy blocked it.
  */
-interface A2uiImageLoader {
+public interface A2uiImageLoader {
     @Composable
-    fun Image(url: String?, contentDescription: String?, contentScale: ContentScale, modifier: Modifier)
+    public fun Image(url: String?, contentDescription: String?, contentScale: ContentScale, modifier: Modifier)
 }
 
 /** Draws a labelled placeholder box instead of loading anything: the default. */
-object PlaceholderImageLoader : A2uiImageLoader {
+public object PlaceholderImageLoader : A2uiImageLoader {
     @Composable
     override fun Image(url: String?, contentDescription: String?, contentScale: ContentScale, modifier: Modifier) {
         Box(
@@ -49,4 +50,4 @@ object PlaceholderImageLoader : A2uiImageLoader {
 }
 
 /** The image loader surfaces use; provide your own with `CompositionLocalProvider`. */
-val LocalA2uiImageLoader = staticCompositionLocalOf<A2uiImageLoader> { PlaceholderImageLoader }
+public val LocalA2uiImageLoader: ProvidableCompositionLocal<A2uiImageLoader> = staticCompositionLocalOf<A2uiImageLoader> { PlaceholderImageLoader }

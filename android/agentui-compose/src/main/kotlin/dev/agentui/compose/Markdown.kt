@@ -49,7 +49,7 @@ import dev.agentui.core.markdown.MdBlock
  * cover yet while a long block streams (ChatMarkdown.pendingText), shown as plain text after it.
  */
 @Composable
-fun MarkdownContent(
+public fun MarkdownContent(
     blocks: List<MdBlock>,
     modifier: Modifier = Modifier,
     pending: String = "",

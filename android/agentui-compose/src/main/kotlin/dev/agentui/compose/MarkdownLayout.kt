@@ -5,25 +5,25 @@ import dev.agentui.core.markdown.MdBlock
 import dev.agentui.core.markdown.MdInline
 
 /** A style over `[start, end)` of a line's text; [url] for a link (and an image's address). */
-data class MarkdownSpan(val start: Int, val end: Int, val style: MarkdownStyle, val url: String? = null)
+public data class MarkdownSpan(val start: Int, val end: Int, val style: MarkdownStyle, val url: String? = null)
 
-enum class MarkdownStyle { EMPHASIS, STRONG, STRIKETHROUGH, CODE, LINK, IMAGE }
+public enum class MarkdownStyle { EMPHASIS, STRONG, STRIKETHROUGH, CODE, LINK, IMAGE }
 
 /** Text with its styles: what one `AnnotatedString` is built from. */
-data class StyledText(val text: String, val spans: List<MarkdownSpan>)
+public data class StyledText(val text: String, val spans: List<MarkdownSpan>)
 
 /**
  * The core's Markdown tree laid out as lines to draw, one per block, nesting turned into a quote
  * depth and a list indent. Pure, so that the shared renderer cases (tests/renderer-cases) check
  * it on the host JVM, as the SwiftUI renderer's tests check its twin (AgentUIRendering).
  */
-sealed interface MarkdownLine {
+public sealed interface MarkdownLine {
     /** Quote depth: how many quote bars are drawn before the line. */
-    val quote: Int
+    public val quote: Int
 
     /** A paragraph, a heading ([level] 1–6), a list item's first paragraph (with [marker]), or
      *  source text shown as it is ([plain]: raw HTML, or what went over a bound). */
-    data class Text(
+    public data class Text(
         val styled: StyledText,
         override val quote: Int = 0,
         val indent: Int = 0,
@@ -32,11 +32,11 @@ sealed interface MarkdownLine {
         val plain: Boolean = false,
     ) : MarkdownLine
 
-    data class Code(val language: String?, val text: String, override val quote: Int = 0, val indent: Int = 0) : MarkdownLine
+    public data class Code(val language: String?, val text: String, override val quote: Int = 0, val indent: Int = 0) : MarkdownLine
 
-    data class Rule(override val quote: Int = 0) : MarkdownLine
+    public data class Rule(override val quote: Int = 0) : MarkdownLine
 
-    data class Table(
+    public data class Table(
         val alignments: List<MdAlignment>,
         val header: List<StyledText>,
         val rows: List<List<StyledText>>,
@@ -45,9 +45,9 @@ sealed interface MarkdownLine {
     ) : MarkdownLine
 }
 
-object MarkdownLayout {
+public object MarkdownLayout {
     /** [blocks] as lines; [pending] (the text the tree does not cover yet) goes after them as plain text. */
-    fun lines(blocks: List<MdBlock>, pending: String = ""): List<MarkdownLine> {
+    public fun lines(blocks: List<MdBlock>, pending: String = ""): List<MarkdownLine> {
         val out = ArrayList<MarkdownLine>()
         blocks(blocks, quote = 0, indent = 0, marker = null, out = out)
         if (pending.isNotEmpty()) {
@@ -109,7 +109,7 @@ object MarkdownLayout {
     }
 
     /** Inlines as one text with its styles: a soft break is a space, a hard break a line break. */
-    fun styled(inlines: List<MdInline>): StyledText {
+    public fun styled(inlines: List<MdInline>): StyledText {
         val text = StringBuilder()
         val spans = ArrayList<MarkdownSpan>()
         fun walk(inlines: List<MdInline>) {

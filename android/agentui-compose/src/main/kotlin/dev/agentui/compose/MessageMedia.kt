@@ -29,7 +29,7 @@ import kotlinx.coroutines.withContext
  * such an image is a chip. Nothing is fetched from the network by this library.
  */
 @Composable
-fun MessageMedia(
+public fun MessageMedia(
     media: List<MessagePart.Media>,
     modifier: Modifier = Modifier,
     bytes: (suspend (MessagePart.Media) -> ByteArray?)? = null,

@@ -9,15 +9,15 @@ import kotlinx.coroutines.Deferred
  * What a rendered surface sends back to the core. [A2uiSurface] builds one over an
  * [AgentConversation]; tests and apps with their own plumbing can pass their own.
  */
-interface SurfaceActions {
+public interface SurfaceActions {
     /** Writes user input at JSON Pointer [path] of the surface's data model. Throws on refusal. */
-    fun setValue(path: String, value: NodeValue)
+    public fun setValue(path: String, value: NodeValue)
 
     /**
      * Starts the action of node [nodeId]. It must keep running when the caller's composition
      * goes away (a chat list scrolling the surface out of view must not cancel the run).
      */
-    fun dispatchAction(nodeId: String): Deferred<ActionResult>
+    public fun dispatchAction(nodeId: String): Deferred<ActionResult>
 }
 
 internal class ConversationSurfaceActions(

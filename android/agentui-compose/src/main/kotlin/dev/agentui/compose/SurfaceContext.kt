@@ -67,7 +67,7 @@ internal val LocalSurfaceContext = staticCompositionLocalOf<SurfaceContext?> { n
 internal val LocalChildWeight = staticCompositionLocalOf<((Float) -> Modifier)?> { null }
 
 /** The test tag of node [instanceId]; app UI tests can find nodes with it. */
-fun a2uiNodeTag(instanceId: String): String = "a2ui:$instanceId"
+public fun a2uiNodeTag(instanceId: String): String = "a2ui:$instanceId"
 
 /** Renders node [id] of the current surface; nothing while it is pending. */
 @Composable

@@ -16,26 +16,26 @@ import dev.agentui.SurfaceDiff
  * invalidates only the composables that read those nodes. Touched on one thread (the UI's).
  */
 @Stable
-class SurfaceNodes {
+public class SurfaceNodes {
     private val states = HashMap<String, MutableState<Node?>>()
 
-    var rootId: String? by mutableStateOf(null)
+    public var rootId: String? by mutableStateOf(null)
         private set
 
     /** Diffs applied so far; a test or a UI can wait on it. */
-    var version: Long by mutableStateOf(0L)
+    public var version: Long by mutableStateOf(0L)
         private set
 
     /** The node with instance id [id] as observable state; null while it is pending. */
-    fun state(id: String): State<Node?> = slot(id)
+    public fun state(id: String): State<Node?> = slot(id)
 
     /** The node with instance id [id] now, outside composition. */
-    fun node(id: String): Node? = states[id]?.value
+    public fun node(id: String): Node? = states[id]?.value
 
     /** How many nodes are present. */
-    val size: Int get() = states.values.count { it.value != null }
+    public val size: Int get() = states.values.count { it.value != null }
 
-    fun apply(diff: SurfaceDiff) {
+    public fun apply(diff: SurfaceDiff) {
         when (diff) {
             is SurfaceDiff.Reset -> {
                 val ids = HashSet<String>(diff.nodes.size * 2)

@@ -28,11 +28,11 @@ object SampleConversation {
         savedThreadId: String?,
         ui: CoroutineDispatcher,
     ): AgentConversation {
-        val options = AgentOptions(
-            threadId = savedThreadId,
-            catalogs = listOf(LoyaltyCatalog.json),
-            functions = LoyaltyCatalog.functions,
-        )
+        val options = AgentOptions {
+            threadId = savedThreadId
+            catalogs = listOf(LoyaltyCatalog.json)
+            functions = LoyaltyCatalog.functions
+        }
         val conversation = runtime.connect(url, options = options, dispatcher = ui)
         try {
             NavigationTool.install(conversation, navigator, ui)
