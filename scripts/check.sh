@@ -87,6 +87,7 @@ stage_bindings() {
 stage_jvm() {
   need_maven_jdk
   run_host_jvm_tests -q
+  ./scripts/api-dump.sh
 }
 
 ensure_tools cargo-nextest

@@ -23,7 +23,7 @@ describe() {
     lint) echo "rustfmt, clippy and rustdoc with -D warnings, cargo-deny's licence/ban/source policy" ;;
     rust) echo "every Rust test (nextest, profile ci), the doctests and the CommonMark round trip (npm)" ;;
     interop) echo "the interop suite against real google-adk and langgraph servers (Python venv)" ;;
-    jvm) echo "the Kotlin layer, the Compose renderer and the sample screens on the host JVM (Maven)" ;;
+    jvm) echo "the Kotlin layer, the Compose renderer and the sample screens on the host JVM (Maven), and the public API dump" ;;
     swift) echo "the Swift layer built and every ios/Tests test run on Linux (Swift 6 in a trixie root)" ;;
     android) echo "the Android-only Rust for two Android targets, the Android-only Kotlin, Robolectric" ;;
     fuzz) echo "10 s of each fuzz target (cargo-fuzz, nightly)" ;;
@@ -71,6 +71,8 @@ stage_jvm() {
   need_maven_jdk
   build_host_jvm_bindings
   run_host_jvm_tests
+  # The public Kotlin API of the classes just tested, against the checked-in dumps.
+  ./scripts/api-dump.sh
 }
 
 stage_swift() {

@@ -29,7 +29,16 @@ import org.gradle.work.DisableCachingByDefault
 
 plugins {
     alias(libs.plugins.android.library)
+    alias(libs.plugins.kotlinx.binary.compatibility.validator)
     `maven-publish`
+}
+
+// The public API in api/agentui.api: `./gradlew apiDump` writes it, `apiCheck` (part of `check`)
+// compares it. The same file is checked by ./scripts/api-dump.sh on the host-JVM classes; the two
+// dumps differ in places (android/README.md, "The public API dump").
+apiValidation {
+    // The generated UniFFI bindings are plumbing: apps use the Kotlin layer.
+    ignoredPackages += "dev.agentui.core"
 }
 
 // Coordinates from gradle.properties; project dependencies (:agentui-compose -> :agentui) are
