@@ -157,8 +157,9 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     classes_dir, package = sys.argv[1], sys.argv[2]
-    # The Maven module compiles as `agentui-host-jvm`; internal members end in `$agentui_host_jvm`.
-    suffixes = sys.argv[3:] or ["$agentui_host_jvm"]
+    # The host-JVM pom compiles the layer and the renderer as module `agentui` (its strict,
+    # explicit-API step); their internal members end in `$agentui`.
+    suffixes = sys.argv[3:] or ["$agentui"]
     sys.stdout.write(dump(classes_dir, package, suffixes))
 
 
