@@ -223,45 +223,49 @@ fn functions_are_bounded_with_those_registered_on_the_engine() {
     assert_eq!(s.a2ui().group().host_function_count(), MAX_APP_FUNCTIONS);
 }
 
+/// Runs `work` on a thread and a multi-threaded runtime of its own and returns what it gives;
+/// panics, naming `what`, if it has not returned within [`LIMIT`] (a deadlock).
+fn on_own_runtime<T: Send + 'static>(what: &str, work: impl std::future::Future<Output = T> + Send + 'static) -> T {
+    let (done, outcome) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let _ = done.send(runtime.block_on(work));
+    });
+    outcome.recv_timeout(LIMIT).unwrap_or_else(|e| panic!("deadlocked: {what} never returned: {e}"))
+}
+
 /// Issue 43: an app's function that calls back into its conversation (`set_value`) deadlocked
 /// the thread resolving the surface: a runtime worker during a run, the caller's own thread (the
 /// UI's) on a write. The call gets a typed error instead, and the resolution goes on.
 #[test]
 fn an_app_function_calling_back_into_its_conversation_gets_a_typed_error_not_a_deadlock() {
-    let (done, outcome) = std::sync::mpsc::channel();
-    // A thread and a runtime of its own: a regression deadlocks them, and the test fails on the
-    // timeout below instead of hanging.
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-        let answer = runtime.block_on(async {
-            let (mut s, _demo) = demo_session().await;
-            let slot: Arc<std::sync::OnceLock<Conversation>> = Arc::default();
-            let inner: Arc<Mutex<Vec<Result<(), SessionError>>>> = Arc::default();
-            let function = {
-                let (slot, inner) = (slot.clone(), inner.clone());
-                format_points(move |args| {
-                    if let Some(conv) = slot.get() {
-                        let answer = conv.set_value("loyalty", "/tier", json!("Platinum"));
-                        inner.lock().unwrap().push(answer);
-                    }
-                    points(args)
-                })
-            };
-            s.add_app_catalogs(&[loyalty_catalog_json()], vec![function]).unwrap();
-            let conv = Conversation::start(s, tokio::runtime::Handle::current());
-            slot.set(conv.clone()).unwrap();
-            tokio::time::timeout(LIMIT, conv.send_message("show my loyalty card".into())).await.unwrap().unwrap();
-            let during_run = inner.lock().unwrap().len();
-            // On this (the caller's) thread: a write the badge's points read.
-            let outer = conv.set_value("loyalty", "/points", json!(2000));
-            let tier = conv.surface("loyalty").map(|s| format!("{:?}", s.nodes));
-            let answers = inner.lock().unwrap().clone();
-            (during_run, outer, answers, tier)
-        });
-        let _ = done.send(answer);
+    // On a thread and a runtime of their own: a regression deadlocks them, and the test fails
+    // after LIMIT instead of hanging.
+    let (during_run, outer, inner, tier) = on_own_runtime("the app function's set_value", async {
+        let (mut s, _demo) = demo_session().await;
+        let slot: Arc<std::sync::OnceLock<Conversation>> = Arc::default();
+        let inner: Arc<Mutex<Vec<Result<(), SessionError>>>> = Arc::default();
+        let function = {
+            let (slot, inner) = (slot.clone(), inner.clone());
+            format_points(move |args| {
+                if let Some(conv) = slot.get() {
+                    let answer = conv.set_value("loyalty", "/tier", json!("Platinum"));
+                    inner.lock().unwrap().push(answer);
+                }
+                points(args)
+            })
+        };
+        s.add_app_catalogs(&[loyalty_catalog_json()], vec![function]).unwrap();
+        let conv = Conversation::start(s, tokio::runtime::Handle::current());
+        slot.set(conv.clone()).unwrap();
+        tokio::time::timeout(LIMIT, conv.send_message("show my loyalty card".into())).await.unwrap().unwrap();
+        let during_run = inner.lock().unwrap().len();
+        // On this (the caller's) thread: a write the badge's points read.
+        let outer = conv.set_value("loyalty", "/points", json!(2000));
+        let tier = conv.surface("loyalty").map(|s| format!("{:?}", s.nodes));
+        let answers = inner.lock().unwrap().clone();
+        (during_run, outer, answers, tier)
     });
-    let (during_run, outer, inner, tier) =
-        outcome.recv_timeout(LIMIT).expect("deadlocked: the app function's set_value never returned");
     assert!(during_run >= 1, "the function called back during the run");
     assert_eq!(outer, Ok(()), "the outer write went through");
     assert!(inner.len() > during_run, "and called back on the caller's thread: {inner:?}");
@@ -303,47 +307,40 @@ fn call_back_into(conv: &Conversation, answers: &Answers, made: &Mutex<Vec<Subsc
 /// read that does not wait, nothing now) instead, during a run and on the caller's thread.
 #[test]
 fn every_call_back_into_the_conversation_from_an_app_function_gets_a_typed_error_not_a_deadlock() {
-    let (done, outcome) = std::sync::mpsc::channel();
-    // A thread and a runtime of its own: a regression deadlocks them, and the test fails on the
-    // timeout below instead of hanging.
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-        let answer = runtime.block_on(async {
-            let (mut s, _demo) = demo_session().await;
-            let slot: Arc<std::sync::OnceLock<Conversation>> = Arc::default();
-            let answers: Answers = Arc::default();
-            let made: Arc<Mutex<Vec<Subscription>>> = Arc::default();
-            let function = {
-                let (slot, answers, made) = (slot.clone(), answers.clone(), made.clone());
-                format_points(move |args| {
-                    if let Some(conv) = slot.get() {
-                        call_back_into(conv, &answers, &made);
-                    }
-                    points(args)
-                })
-            };
-            s.add_app_catalogs(&[loyalty_catalog_json()], vec![function]).unwrap();
-            let conv = Conversation::start(s, tokio::runtime::Handle::current());
-            slot.set(conv.clone()).unwrap();
-            tokio::time::timeout(LIMIT, conv.send_message("show my loyalty card".into())).await.unwrap().unwrap();
-            let during_run = answers.lock().unwrap().len();
-            // On this (the caller's) thread, under the surfaces' lock.
-            let outer = conv.set_value("loyalty", "/points", json!(2000));
-            let answers = answers.lock().unwrap().clone();
-            // Nothing the refused calls asked for was sent or queued.
-            let messages = format!(
-                "{:?}",
-                conv.snapshot().map(|s| (s.messages.iter().any(|m| m.text() == Some("again")), s.pending_sends.len()))
-            );
-            // A subscription made inside starts, read outside, from the whole state.
-            let first = made.lock().unwrap().first_mut().and_then(Subscription::try_recv);
-            assert!(matches!(first, Some(Observed::Snapshot(_))), "{first:?}");
-            (during_run, outer, answers, messages)
-        });
-        let _ = done.send(answer);
+    // On a thread and a runtime of their own: a regression deadlocks them, and the test fails
+    // after LIMIT instead of hanging.
+    let (during_run, outer, answers, messages) = on_own_runtime("a call from the app function", async {
+        let (mut s, _demo) = demo_session().await;
+        let slot: Arc<std::sync::OnceLock<Conversation>> = Arc::default();
+        let answers: Answers = Arc::default();
+        let made: Arc<Mutex<Vec<Subscription>>> = Arc::default();
+        let function = {
+            let (slot, answers, made) = (slot.clone(), answers.clone(), made.clone());
+            format_points(move |args| {
+                if let Some(conv) = slot.get() {
+                    call_back_into(conv, &answers, &made);
+                }
+                points(args)
+            })
+        };
+        s.add_app_catalogs(&[loyalty_catalog_json()], vec![function]).unwrap();
+        let conv = Conversation::start(s, tokio::runtime::Handle::current());
+        slot.set(conv.clone()).unwrap();
+        tokio::time::timeout(LIMIT, conv.send_message("show my loyalty card".into())).await.unwrap().unwrap();
+        let during_run = answers.lock().unwrap().len();
+        // On this (the caller's) thread, under the surfaces' lock.
+        let outer = conv.set_value("loyalty", "/points", json!(2000));
+        let answers = answers.lock().unwrap().clone();
+        // Nothing the refused calls asked for was sent or queued.
+        let messages = format!(
+            "{:?}",
+            conv.snapshot().map(|s| (s.messages.iter().any(|m| m.text() == Some("again")), s.pending_sends.len()))
+        );
+        // A subscription made inside starts, read outside, from the whole state.
+        let first = made.lock().unwrap().first_mut().and_then(Subscription::try_recv);
+        assert!(matches!(first, Some(Observed::Snapshot(_))), "{first:?}");
+        (during_run, outer, answers, messages)
     });
-    let (during_run, outer, answers, messages) =
-        outcome.recv_timeout(LIMIT).expect("deadlocked: a call from the app function never returned");
     assert!(during_run >= 1, "the function called back during the run");
     assert_eq!(outer, Ok(()), "the outer write went through");
     assert!(answers.len() > during_run, "and called back on the caller's thread: {answers:?}");

@@ -139,6 +139,23 @@ struct AppTokens {
     refreshes: Mutex<usize>,
 }
 
+impl AppTokens {
+    /// Holding `held`, with the sign-in service issuing `issued`; and transport options that ask
+    /// them for headers.
+    fn with_transport(held: &str, issued: &str) -> (Arc<AppTokens>, TransportOptions) {
+        let tokens = Arc::new(AppTokens {
+            issued: Arc::new(Mutex::new(issued.into())),
+            held: Mutex::new(held.into()),
+            refreshes: Mutex::new(0),
+        });
+        let transport = TransportOptions {
+            header_provider: Some(SharedHeaderProvider(tokens.clone())),
+            ..TransportOptions::default()
+        };
+        (tokens, transport)
+    }
+}
+
 impl HeaderProvider for AppTokens {
     fn headers(&self, reason: HeaderReason) -> HeaderFuture<'_> {
         Box::pin(async move {
@@ -165,14 +182,8 @@ async fn a_conversation_survives_a_token_refresh() {
             }),
         )
         .await;
-        let tokens = Arc::new(AppTokens {
-            issued: Arc::new(Mutex::new("t2".into())),
-            held: Mutex::new("t1".into()),
-            refreshes: Mutex::new(0),
-        });
-        let provider = SharedHeaderProvider(tokens.clone());
-        let (mut s, _) =
-            session_with(&server, TransportOptions { header_provider: Some(provider), ..TransportOptions::default() });
+        let (tokens, transport) = AppTokens::with_transport("t1", "t2");
+        let (mut s, _) = session_with(&server, transport);
         s.run("first").await.unwrap();
         gate.set_token("t2");
         s.run("second").await.unwrap();
@@ -291,15 +302,7 @@ async fn a_message_refused_for_its_credentials_waits_for_a_new_sign_in() {
         )
         .await;
         // The sign-in service issues a token the server no longer takes: signed out.
-        let tokens = Arc::new(AppTokens {
-            issued: Arc::new(Mutex::new("t1".into())),
-            held: Mutex::new("t1".into()),
-            refreshes: Mutex::new(0),
-        });
-        let transport = TransportOptions {
-            header_provider: Some(SharedHeaderProvider(tokens.clone())),
-            ..TransportOptions::default()
-        };
+        let (tokens, transport) = AppTokens::with_transport("t1", "t1");
         let (mut s, _) = session_with(&server, transport);
         let err = s.run("hello").await.unwrap_err();
         assert!(matches!(err, SessionError::Transport(TransportError::Unauthorized { .. })), "{err:?}");
@@ -331,15 +334,7 @@ async fn a_send_refused_for_its_credentials_waits_for_the_app_not_for_a_timer() 
             gate.handler(move |_: &Recorded| Reply::sse(&run_of("r1", vec![text("a1", "Got it.")]))),
         )
         .await;
-        let tokens = Arc::new(AppTokens {
-            issued: Arc::new(Mutex::new("t1".into())),
-            held: Mutex::new("t1".into()),
-            refreshes: Mutex::new(0),
-        });
-        let transport = TransportOptions {
-            header_provider: Some(SharedHeaderProvider(tokens.clone())),
-            ..TransportOptions::default()
-        };
+        let (tokens, transport) = AppTokens::with_transport("t1", "t1");
         let (session, _) = session_with(&server, transport);
         let conv = Conversation::start(session, tokio::runtime::Handle::current());
         let err = conv.send_message("hello".into()).await.unwrap_err();
