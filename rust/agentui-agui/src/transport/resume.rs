@@ -146,11 +146,6 @@ impl Resumption {
             }
             return Ok(Admission::Deliver);
         }
-        if id.is_none() && self.points.is_empty() && self.replay.is_none() {
-            // No id set yet: a server resumes after an id's point, so nothing before the first
-            // one is ever replayed. Streams without ids (most servers) pay no hash per event.
-            return Ok(Admission::Deliver);
-        }
         let digest = digest(event);
         if let Some(next) = self.replay {
             let known = id.and_then(|id| self.points.get(id).copied());
