@@ -7,7 +7,6 @@
 import Combine
 import XCTest
 @testable import AgentUI
-import AgentUICore
 
 final class AgentEventsTests: XCTestCase {
     @MainActor
