@@ -107,7 +107,7 @@ public struct MediaItem: Equatable {
     public let base64: String?
     public let fileId: String?
     /// The length of inline bytes the core holds back (fetch them with `mediaBytes(_:)`).
-    public let heldBytes: UInt64?
+    public let heldBytes: Int?
     /// The message and the part's index in its content: what `mediaBytes(_:)` fetches.
     public let messageId: String?
     public let partIndex: Int?
@@ -116,7 +116,7 @@ public struct MediaItem: Equatable {
         self.kind = kind
         self.messageId = messageId
         self.partIndex = partIndex
-        var held: UInt64? = nil
+        var held: Int? = nil
         if case .object(let entries)? = part.metadata {
             if case .text(let value)? = entries.first(where: { $0.name == "filename" })?.value {
                 name = value
@@ -125,7 +125,7 @@ public struct MediaItem: Equatable {
             }
             // The core's mark on inline data it holds back.
             if case .number(let n)? = entries.first(where: { $0.name == "agentuiHeldBytes" })?.value {
-                held = UInt64(exactly: n)
+                held = Int(exactly: n)
             }
         } else {
             name = nil

@@ -14,7 +14,6 @@ public typealias JsonObject = AgentUICore.JsonObject
 /// A resolved A2UI node, field for field what the core resolved (the renderer's input).
 public typealias Node = AgentUICore.ResolvedNode
 public typealias Props = AgentUICore.Props
-public typealias Accessibility = AgentUICore.Accessibility
 public typealias CheckResult = AgentUICore.CheckResult
 public typealias Severity = AgentUICore.Severity
 public typealias ActionKind = AgentUICore.ActionKind
