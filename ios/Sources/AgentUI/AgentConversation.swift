@@ -634,10 +634,13 @@ public final class AgentConversation: ObservableObject {
         try native.resolveInterruptValue(id: id, answer: answer)
     }
 
-    public func resolveInterrupt<Answer: NodeValueConvertible>(id: String, answer: Answer) throws {
+    /// Answers interrupt `id` with any `Encodable` value (a struct of the answer's fields, a
+    /// `[String: Bool]`...), encoded as NodeValueCoding.swift says (dates as RFC 3339 text).
+    /// Throws `EncodingError` for what JSON cannot hold, and as the JSON-text form does.
+    public func resolveInterrupt<Answer: Encodable>(id: String, answer: Answer) throws {
         // Straight to the core: `resolveInterrupt(id:answer:)` here would pick this generic
-        // overload again (a NodeValue is convertible) and recurse.
-        try native.resolveInterruptValue(id: id, answer: answer.nodeValue)
+        // overload again (a NodeValue is Encodable) and recurse.
+        try native.resolveInterruptValue(id: id, answer: try NodeValue(encoding: answer))
     }
 
     public func cancelInterrupt(id: String) throws { try native.cancelInterrupt(id: id) }
@@ -667,6 +670,27 @@ public final class AgentConversation: ObservableObject {
             parameters: parameters.nodeValue,
             handler: TypedToolAdapter(tool: tool)
         )
+    }
+
+    /// `registerTool` with Codable types: the arguments are decoded into `Arguments` (a failure
+    /// is the tool's failure, with the path that did not fit, for the agent to read) and the
+    /// result is encoded from `Result`, as NodeValueCoding.swift says. `parameters` is the JSON
+    /// Schema object the arguments satisfy.
+    public func registerTool<Arguments: Decodable, Result: Encodable>(
+        name: String,
+        description: String,
+        parameters: [String: NodeValue],
+        tool: @escaping @Sendable (_ arguments: Arguments) async throws -> Result
+    ) throws {
+        try registerTool(name: name, description: description, parameters: parameters) { members in
+            let arguments: Arguments
+            do {
+                arguments = try members.nodeValue.decode(as: Arguments.self)
+            } catch let error as DecodingError {
+                throw ClientToolFailure("the arguments do not fit the tool: \(CodingFailure.describe(error))")
+            }
+            return try NodeValue(encoding: try await tool(arguments))
+        }
     }
 
     public func unregisterTool(name: String) -> Bool {
