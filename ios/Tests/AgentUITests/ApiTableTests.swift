@@ -8,7 +8,7 @@
 // (scripts/swift-linux.sh copies it to ios/build/linux/symbolgraph/ before the tests run);
 // AGENTUI_SYMBOL_GRAPH names another file.
 //
-// This file imports AgentUI only, as an app does: the second test checks that the core's types
+// This file imports AgentUI only, as an app does: the last test checks that the core's types
 // the layer publishes (values, nodes, errors) are usable without `import AgentUICore`.
 
 import Foundation
@@ -35,6 +35,9 @@ struct SwiftApi: Equatable {
     var members: Set<String> = []
     /// Every other member path, so that a row may name one too.
     var otherMembers: Set<String> = []
+    /// Declarations that name a type of AgentUICore other than through the layer's typealiases:
+    /// the generated bindings would be part of the layer's API.
+    var coreTypeUses: [String] = []
 }
 
 enum ApiTable {
@@ -69,9 +72,15 @@ enum ApiTable {
         struct Graph: Decodable {
             struct Symbol: Decodable {
                 struct Kind: Decodable { let identifier: String }
+                struct Fragment: Decodable {
+                    let kind: String
+                    let spelling: String
+                    let preciseIdentifier: String?
+                }
                 let kind: Kind
                 let pathComponents: [String]
                 let accessLevel: String
+                let declarationFragments: [Fragment]?
             }
             let symbols: [Symbol]
         }
@@ -81,6 +90,11 @@ enum ApiTable {
         where symbol.accessLevel == "public" || symbol.accessLevel == "open" {
             let path = symbol.pathComponents
             let kind = symbol.kind.identifier
+            // Mangled names of module AgentUICore begin so (the module name's length, then it).
+            let core = (symbol.declarationFragments ?? []).filter { $0.preciseIdentifier?.hasPrefix("s:11AgentUICore") ?? false }
+            if kind != "swift.typealias", !core.isEmpty {
+                api.coreTypeUses.append("\(path.joined(separator: ".")) names AgentUICore's \(core.map(\.spelling))")
+            }
             if typeKinds.contains(kind) {
                 api.types.insert(path.joined(separator: "."))
             } else if kind == "swift.enum.case", path.count >= 2 {
@@ -145,6 +159,7 @@ final class ApiTableTests: XCTestCase {
         let api = try ApiTable.api(symbolGraph: graph)
         XCTAssertTrue(api.types.contains("AgentConversation") && api.members.contains("AgentConversation.send(_:)"),
                       "the symbol graph is not AgentUI's")
+        XCTAssertEqual(api.coreTypeUses, [], "public declarations name the generated bindings' types")
         let problems = ApiTable.problems(rows: rows, api: api)
         XCTAssertEqual(problems, [], "api/public-api.tsv and module AgentUI differ:\n" + problems.joined(separator: "\n"))
     }
