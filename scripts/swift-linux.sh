@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The Swift layer on Linux: builds ios/ (AgentUI, AgentUIRendering and the tests; not the SwiftUI
-# renderer) with Debian trixie's Swift and runs every test of ios/Tests against the demo agent.
+# renderer) with Debian trixie's Swift, dumps AgentUI's symbol graph (the public API that
+# ApiTableTests compares with api/public-api.tsv) and runs every test of ios/Tests against the
+# demo agent.
 #
 #   ./scripts/swift-linux.sh           prepare, build, test (the `swift` stage of scripts/test.sh)
 #   ./scripts/swift-linux.sh --shell   a shell in the Swift root with the checkout at /src
@@ -144,7 +146,12 @@ start_demo_agent
 
 log="$TARGET_DIR/swift-test.log"
 swift_flags="--package-path /src/ios --scratch-path $scratch"
-in_root "swift build --build-tests $swift_flags && swift test --skip-build $swift_flags" 2>&1 | tee "$log"
+# AgentUI's public API as a symbol graph, for the test that checks it against api/public-api.tsv
+# (ApiTableTests); the old one goes first, so a failed dump is never read as a current one.
+graphs="/src/ios/build/linux/symbolgraph"
+dump_api="rm -rf $scratch/*/symbolgraph $graphs && swift package $swift_flags dump-symbol-graph --skip-synthesized-members \
+  && mkdir -p $graphs && cp $scratch/*/symbolgraph/AgentUI.symbols.json $graphs/"
+in_root "swift build --build-tests $swift_flags && $dump_api && swift test --skip-build $swift_flags" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 [ "$status" -eq 0 ] || fail "swift build or swift test failed (exit $status); the output is in $log"
 

@@ -6,7 +6,6 @@
 import SwiftUI
 import PhotosUI
 import AgentUI
-import AgentUICore
 import AgentUISwiftUI
 
 @MainActor
@@ -258,8 +257,8 @@ private struct MessageRow: View {
         case .requested?: return "requested"
         case .running?: return "running"
         case .succeeded?: return "done"
-        // A ToolFailure prints as the text the agent read (its Rust Display).
-        case .failed(let failure)?: return "failed: \(failure)"
+        // The text the agent read.
+        case .failed(_, let detail)?: return "failed: \(detail)"
         case .completedByServer?: return "done by the agent"
         case .skipped(let reason)?: return "skipped: \(reason)"
         case .ownedByServer?: return "run by the agent"

@@ -3,8 +3,9 @@
 // @Published properties on the main actor; client tools as async closures; explicit close().
 //
 // Over the Swift that uniffi-bindgen 0.32.2 generates from libagentui_ffi (see
-// rust/agentui-ffi/API.md): the objects of agentui-ffi and the core crates' own types (Message,
-// Interrupt, RunPhase, ConversationDelta...), all compiled into the module AgentUICore. Built and
+// rust/agentui-ffi/API.md), compiled into the module AgentUICore: an implementation detail.
+// Every public signature here names the layer's own types (Models.swift) or the few core types
+// it publishes under its own name (CoreTypes.swift), so an app imports only AgentUI. Built and
 // tested on Linux by scripts/swift-linux.sh; SwiftUI and Apple's Combine only on a Mac.
 
 import Foundation
@@ -36,20 +37,13 @@ public struct ChatMessage: Identifiable, Equatable {
     /// An assistant or reasoning message's text as the core parsed it (nil for the others): draw
     /// it, never parse `text` again. It may cover less of `text` than there is while a long
     /// block streams (`markdownPendingText` is the rest, shown as plain text after it).
-    public var markdown: MarkdownText? = nil
+    public var markdown: ChatMarkdown? = nil
 
     /// Cut short by a cancel: the agent never finished it, and it is not sent back.
     public var isIncomplete: Bool { localOnly == .cancelled }
 
     /// The text past what `markdown` covers.
-    public var markdownPendingText: Substring {
-        guard let markdown else { return "" }
-        let covered = Int(clamping: markdown.coveredUtf8)
-        let utf8 = text.utf8
-        guard covered < utf8.count, let start = utf8.index(utf8.startIndex, offsetBy: covered, limitedBy: utf8.endIndex)
-        else { return "" }
-        return text[start...]
-    }
+    public var markdownPendingText: Substring { markdown?.pendingText(text) ?? "" }
 
     /// The content's parts in order (a text message is one text part; none when empty).
     public var parts: [MessagePart] { MessagePart.parts(of: content, text: text, messageId: id) }
@@ -113,7 +107,7 @@ public struct MediaItem: Equatable {
     public let base64: String?
     public let fileId: String?
     /// The length of inline bytes the core holds back (fetch them with `mediaBytes(_:)`).
-    public let heldBytes: UInt64?
+    public let heldBytes: Int?
     /// The message and the part's index in its content: what `mediaBytes(_:)` fetches.
     public let messageId: String?
     public let partIndex: Int?
@@ -122,7 +116,7 @@ public struct MediaItem: Equatable {
         self.kind = kind
         self.messageId = messageId
         self.partIndex = partIndex
-        var held: UInt64? = nil
+        var held: Int? = nil
         if case .object(let entries)? = part.metadata {
             if case .text(let value)? = entries.first(where: { $0.name == "filename" })?.value {
                 name = value
@@ -131,7 +125,7 @@ public struct MediaItem: Equatable {
             }
             // The core's mark on inline data it holds back.
             if case .number(let n)? = entries.first(where: { $0.name == "agentuiHeldBytes" })?.value {
-                held = UInt64(exactly: n)
+                held = Int(exactly: n)
             }
         } else {
             name = nil
@@ -244,8 +238,8 @@ public final class AgentRuntime {
     private var connectivity: ConnectivityWatcher?
     #endif
 
-    public init(workerThreads: UInt32 = 2) throws {
-        native = try Runtime.withWorkerThreads(workerThreads: workerThreads)
+    public init(workerThreads: Int = 2) throws {
+        native = try Runtime.withWorkerThreads(workerThreads: UInt32(clamping: workerThreads))
         store = nil
         watchConnectivity()
     }
@@ -254,9 +248,9 @@ public final class AgentRuntime {
     /// created when missing, its directory must exist). Put it under Application Support and
     /// exclude it from backups. Throws `StoreError` when the file cannot be opened or was written
     /// by a newer library.
-    public init(storeURL: URL, workerThreads: UInt32 = 2) throws {
+    public init(storeURL: URL, workerThreads: Int = 2) throws {
         store = try ConversationStore.open(path: storeURL.path)
-        native = try Runtime.withWorkerThreads(workerThreads: workerThreads)
+        native = try Runtime.withWorkerThreads(workerThreads: UInt32(clamping: workerThreads))
         watchConnectivity()
     }
 
@@ -331,9 +325,10 @@ public final class AgentRuntime {
 
     /// Stored conversations, most recently written first, `limit` per page (at least 1); pass the
     /// page's `nextCursor` as `cursor` for the next one. Needs a store file. Throws `StoreError`.
-    public func conversations(limit: UInt32 = 20, cursor: String? = nil) async throws -> ConversationPage {
+    public func conversations(limit: Int = 20, cursor: String? = nil) async throws -> ConversationPage {
         let store = try requireStore()
-        return try await Task.detached { try store.list(limit: limit, cursor: cursor) }.value
+        let limit = UInt32(clamping: limit)
+        return ConversationPage(try await Task.detached { try store.list(limit: limit, cursor: cursor) }.value)
     }
 
     /// Copies stored conversation `threadId` to `newThreadId` (a fresh id when nil) and returns
@@ -542,7 +537,7 @@ public final class AgentConversation: ObservableObject {
     }
 
     public func send(_ text: String) async throws -> RunSummary {
-        try await settled { try await self.native.sendMessage(text: text) }
+        RunSummary(try await settled { try await self.native.sendMessage(text: text) })
     }
 
     /// Sends `text` with `attachments` as one user message. The core checks each attachment
@@ -552,7 +547,7 @@ public final class AgentConversation: ObservableObject {
     /// agent that refuses the message (HTTP 413 or 415) throws `.MessageRejected`.
     public func send(_ text: String, attachments: [Attachment]) async throws -> RunSummary {
         let native = attachments.map(\.native)
-        return try await settled { try await self.native.send(text: text, attachments: native) }
+        return RunSummary(try await settled { try await self.native.send(text: text, attachments: native) })
     }
 
     /// The decoded bytes of `media`, off the main actor: bytes the item carries itself (small
@@ -569,7 +564,7 @@ public final class AgentConversation: ObservableObject {
     }
 
     public func continueRun() async throws -> RunSummary {
-        try await settled { try await self.native.continueRun() }
+        RunSummary(try await settled { try await self.native.continueRun() })
     }
 
     /// Delivers the messages and actions waiting for the agent (`pendingSends`) now, e.g. when
@@ -577,7 +572,7 @@ public final class AgentConversation: ObservableObject {
     /// conversation also retries on its own, less often each time an attempt fails, except a
     /// send the agent refused the credentials of (`PendingReason.unauthorized`).
     public func retryPending() async throws -> RunSummary? {
-        try await settled { try await self.native.retryPending() }
+        try await settled { try await self.native.retryPending() }.map(RunSummary.init)
     }
 
     /// Drops the message or action waiting for the agent under `key` (a `PendingSend.key`) and
@@ -599,9 +594,9 @@ public final class AgentConversation: ObservableObject {
         surfaceId: String, nodeId: String, metadata: [String: NodeValue]? = nil
     ) async throws -> ActionResult {
         let metadata = metadata.map { $0.nodeValue }
-        return try await settled {
+        return ActionResult(try await settled {
             try await self.native.dispatchAction(surfaceId: surfaceId, nodeId: nodeId, metadata: metadata)
-        }
+        })
     }
 
     /// Asks the agent to run a function for v1.0 surface `surfaceId` (A2UI v1.0
@@ -639,10 +634,13 @@ public final class AgentConversation: ObservableObject {
         try native.resolveInterruptValue(id: id, answer: answer)
     }
 
-    public func resolveInterrupt<Answer: NodeValueConvertible>(id: String, answer: Answer) throws {
+    /// Answers interrupt `id` with any `Encodable` value (a struct of the answer's fields, a
+    /// `[String: Bool]`...), encoded as NodeValueCoding.swift says (dates as RFC 3339 text).
+    /// Throws `EncodingError` for what JSON cannot hold, and as the JSON-text form does.
+    public func resolveInterrupt<Answer: Encodable>(id: String, answer: Answer) throws {
         // Straight to the core: `resolveInterrupt(id:answer:)` here would pick this generic
-        // overload again (a NodeValue is convertible) and recurse.
-        try native.resolveInterruptValue(id: id, answer: answer.nodeValue)
+        // overload again (a NodeValue is Encodable) and recurse.
+        try native.resolveInterruptValue(id: id, answer: try NodeValue(encoding: answer))
     }
 
     public func cancelInterrupt(id: String) throws { try native.cancelInterrupt(id: id) }
@@ -672,6 +670,27 @@ public final class AgentConversation: ObservableObject {
             parameters: parameters.nodeValue,
             handler: TypedToolAdapter(tool: tool)
         )
+    }
+
+    /// `registerTool` with Codable types: the arguments are decoded into `Arguments` (a failure
+    /// is the tool's failure, with the path that did not fit, for the agent to read) and the
+    /// result is encoded from `Result`, as NodeValueCoding.swift says. `parameters` is the JSON
+    /// Schema object the arguments satisfy.
+    public func registerTool<Arguments: Decodable, Result: Encodable>(
+        name: String,
+        description: String,
+        parameters: [String: NodeValue],
+        tool: @escaping @Sendable (_ arguments: Arguments) async throws -> Result
+    ) throws {
+        try registerTool(name: name, description: description, parameters: parameters) { members in
+            let arguments: Arguments
+            do {
+                arguments = try members.nodeValue.decode(as: Arguments.self)
+            } catch let error as DecodingError {
+                throw ClientToolFailure("the arguments do not fit the tool: \(CodingFailure.describe(error))")
+            }
+            return try NodeValue(encoding: try await tool(arguments))
+        }
     }
 
     public func unregisterTool(name: String) -> Bool {
@@ -746,9 +765,10 @@ public final class AgentConversation: ObservableObject {
             var calls = toolCalls
             for diff in batch.toolCalls {
                 switch diff {
-                case .reset(let all): calls = all
-                case .insert(let index, let call) where Int(index) <= calls.count: calls.insert(call, at: Int(index))
-                case .set(let index, let call) where calls.indices.contains(Int(index)): calls[Int(index)] = call
+                case .reset(let all): calls = all.map(ToolCallUpdate.init)
+                case .insert(let index, let call) where Int(index) <= calls.count:
+                    calls.insert(ToolCallUpdate(call), at: Int(index))
+                case .set(let index, let call) where calls.indices.contains(Int(index)): calls[Int(index)] = ToolCallUpdate(call)
                 case .insert, .set:
                     view.resync()
                     return
@@ -764,12 +784,12 @@ public final class AgentConversation: ObservableObject {
         if let entries = batch.surfaces {
             surfaces = entries.map { SurfaceInfo(id: $0.surfaceId, catalogId: $0.catalogId) }
         }
-        if let pending = batch.interrupts { interrupts = pending }
+        if let pending = batch.interrupts { interrupts = pending.map(Interrupt.init) }
         if let steps = batch.activeSteps { activeSteps = steps }
         // After the messages, so an observer of this property finds a waiting message in them.
-        if let pending = batch.pendingSends { pendingSends = pending }
+        if let pending = batch.pendingSends { pendingSends = pending.map(PendingSend.init) }
         // The phase last: an observer that sees a run's end finds everything of the run published.
-        if let phase = batch.phase { self.phase = phase }
+        if let phase = batch.phase { self.phase = RunPhase(phase) }
         switch batch.event {
         case nil: break
         case .custom(let name, let value)?:
@@ -778,7 +798,7 @@ public final class AgentConversation: ObservableObject {
             eventSubject.send(.raw(event: event, source: source))
         case .stepStarted(let name)?: eventSubject.send(.stepStarted(name: name))
         case .stepFinished(let name)?: eventSubject.send(.stepFinished(name: name))
-        case .warning(let warning)?: warningSubject.send(warning)
+        case .warning(let warning)?: warningSubject.send(SessionWarning(warning))
         }
         if batch.settled > settledUpTo {
             settledUpTo = batch.settled
@@ -808,15 +828,15 @@ public final class AgentConversation: ObservableObject {
             items[Int(index)].toolCalls[Int(call)].argumentsJson += text
         case .marks(let index, let localOnly, let pending):
             guard items.indices.contains(Int(index)) else { return false }
-            items[Int(index)].localOnly = localOnly
+            items[Int(index)].localOnly = localOnly.map(LocalOnly.init)
             items[Int(index)].isPending = pending
-        case .markdown(let index, let from, let blocks, let coveredUtf8, let coveredUtf16):
+        case .markdown(let index, let from, let blocks, _, let coveredUtf16):
             // "The blocks from `from` on are now …": the ones before were sent once and stay.
             guard items.indices.contains(Int(index)), let tree = items[Int(index)].markdown,
                 Int(from) <= tree.blocks.count
             else { return false }
-            items[Int(index)].markdown = MarkdownText(
-                blocks: Array(tree.blocks.prefix(Int(from))) + blocks, coveredUtf8: coveredUtf8, coveredUtf16: coveredUtf16)
+            items[Int(index)].markdown = ChatMarkdown(
+                blocks: Array(tree.blocks.prefix(Int(from))) + blocks, coveredUtf16: Int(clamping: coveredUtf16))
         }
         return true
     }
@@ -825,16 +845,16 @@ public final class AgentConversation: ObservableObject {
     static func chatMessage(_ item: ChatItem) -> ChatMessage {
         ChatMessage(
             id: item.id,
-            role: item.role,
+            role: Role(item.role),
             text: item.text,
             toolCalls: item.toolCalls.map { MessageToolCall(id: $0.id, name: $0.name, argumentsJson: $0.argumentsJson) },
             toolCallId: item.toolCallId,
             error: item.error,
             activityType: item.activityType,
             content: item.content,
-            localOnly: item.localOnly,
+            localOnly: item.localOnly.map(LocalOnly.init),
             isPending: item.pending,
-            markdown: item.markdown
+            markdown: item.markdown.map(ChatMarkdown.init)
         )
     }
 }
@@ -879,7 +899,7 @@ public struct SurfaceDiffs: AsyncSequence {
                     feed.unsubscribe()
                     return nil
                 }
-                buffered = diffs.reversed()
+                buffered = diffs.reversed().map(SurfaceDiff.init)
             }
             return buffered.popLast()
         }

@@ -8,7 +8,7 @@ import AgentUICore
 /// How a conversation behaves; every field has a default.
 ///
 /// `memoryBudget` bounds what the agent can make the conversation hold (state, data models,
-/// message sizes...); the phone defaults (`defaultMemoryBudget()`) when nil. A breach fails the
+/// message sizes...); the phone defaults (`MemoryBudget()`) when nil. A breach fails the
 /// run with `ConversationError.LimitExceeded` and changes nothing.
 ///
 /// TLS trust: `trustStore` (nil = the platform's, i.e. the Security framework with keychain and
@@ -61,7 +61,7 @@ public struct AgentOptions {
     /// surface media, and the links and images of Markdown, which follow the same two rules;
     /// nil: http and https.
     public var allowedUrlSchemes: [String]?
-    /// Whether chat messages carry a Markdown tree (`ChatItem.markdown`); off: no parse.
+    /// Whether chat messages carry a Markdown tree (`ChatMessage.markdown`); off: no parse.
     public var chatMarkdown: Bool
     /// Whether Markdown images in chat are shown (through `allowedUrlSchemes`); off: alt text.
     public var markdownImages: Bool
@@ -127,8 +127,8 @@ public struct AgentOptions {
             context: context.keys.sorted().map { Context(description: $0, value: context[$0]!) },
             forwardedPropsJson: forwardedPropsJson,
             forwardedProps: forwardedProps?.nodeValue,
-            memoryBudget: memoryBudget,
-            trustStore: trustStore,
+            memoryBudget: memoryBudget?.native,
+            trustStore: trustStore?.native,
             extraRootsPem: extraRootsPem,
             extraRootsDer: extraRootsDer,
             certificatePins: certificatePins,

@@ -79,7 +79,7 @@ extension NodeValue {
     }
 }
 
-extension ResolvedNode {
+extension Node {
     /// The resolved value of property `name`, nil when the node has none.
     public func prop(_ name: String) -> NodeValue? {
         props.first { $0.name == name }?.value

@@ -4,7 +4,6 @@
 
 import SwiftUI
 import AgentUI
-import AgentUICore
 
 /// Renders A2UI surface `surfaceId` of `conversation` from the core's resolved nodes
 /// (docs/rendering.md).

@@ -5,7 +5,6 @@
 
 import SwiftUI
 import AgentUI
-import AgentUICore
 
 /// Draws one resolved node. Accessibility, weight and stretch are applied around the result.
 public typealias ComponentRenderer = @MainActor (NodeContext) -> AnyView

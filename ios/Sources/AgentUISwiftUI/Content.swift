@@ -4,7 +4,6 @@
 
 import SwiftUI
 import AgentUI
-import AgentUICore
 
 @MainActor
 struct TextComponent: View {

@@ -5,7 +5,6 @@
 
 import SwiftUI
 import AgentUI
-import AgentUICore
 import AgentUIRendering
 
 @MainActor

@@ -6,7 +6,6 @@
 
 import SwiftUI
 import AgentUI
-import AgentUICore
 import AgentUIRendering
 
 @MainActor

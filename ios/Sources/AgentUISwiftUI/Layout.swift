@@ -4,7 +4,6 @@
 
 import SwiftUI
 import AgentUI
-import AgentUICore
 import AgentUIRendering
 
 /// Space between the children of Row, Column and List (the Compose renderer uses 8 dp).

@@ -4,7 +4,7 @@
 // NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
 
 import SwiftUI
-import AgentUICore
+import AgentUI
 import AgentUIRendering
 
 /// Markdown as the core parsed it, with the app's SwiftUI styles (the agent chooses none):

@@ -7,13 +7,12 @@
 import Foundation
 import SwiftUI
 import AgentUI
-import AgentUICore
 import AgentUIRendering
 
 @MainActor
 public struct NodeContext {
     /// The resolved node: the core already evaluated bindings, templates, checks and functions.
-    public let node: ResolvedNode
+    public let node: Node
     let surface: SurfaceRenderContext
     let openURL: (URL) -> Void
     let modalOpener: ModalOpener?
@@ -64,7 +63,7 @@ public struct NodeContext {
     }
 
     /// The current record of another node of this surface, without observing it.
-    public func peek(_ id: String) -> ResolvedNode? {
+    public func peek(_ id: String) -> Node? {
         surface.model.record(id)
     }
 

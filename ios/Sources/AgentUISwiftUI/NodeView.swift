@@ -5,7 +5,6 @@
 
 import SwiftUI
 import AgentUI
-import AgentUICore
 import AgentUIRendering
 #if canImport(Accessibility)
 import Accessibility
@@ -80,7 +79,7 @@ struct NodeContent: View {
     /// The node as the live announcer sees it; nil when it has no `live` at all (most nodes:
     /// they get no announcer). `live` is a literal of the component, so a node keeps or lacks
     /// the announcer for as long as the agent does not redefine it.
-    private func liveState(_ record: ResolvedNode) -> LiveState? {
+    private func liveState(_ record: Node) -> LiveState? {
         guard let accessibility = record.accessibility, accessibility.live != nil else { return nil }
         return LiveState(
             live: accessibility.live,

@@ -5,7 +5,6 @@
 // NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
 
 import AgentUI
-import AgentUICore
 
 @MainActor
 public protocol SurfaceActions: AnyObject {

@@ -5,14 +5,13 @@
 
 import Combine
 import AgentUI
-import AgentUICore
 
 /// One node of a rendered surface. `record` is nil while the node is pending (listed as a child
 /// but not arrived yet) or after it was removed; views render nothing for it then.
 @MainActor
 public final class NodeModel: ObservableObject, Identifiable {
     public let id: String
-    @Published public private(set) var record: ResolvedNode?
+    @Published public private(set) var record: Node?
 
     init(id: String) {
         self.id = id
@@ -20,7 +19,7 @@ public final class NodeModel: ObservableObject, Identifiable {
 
     /// Publishes only a real change: an equal record (a reset that rebuilt the same node) does
     /// not re-render anything.
-    func update(_ new: ResolvedNode?) {
+    func update(_ new: Node?) {
         if record != new { record = new }
     }
 }
@@ -71,14 +70,14 @@ public final class SurfaceModel: ObservableObject {
     }
 
     /// The current record of `id` without observing it.
-    public func record(_ id: String) -> ResolvedNode? {
+    public func record(_ id: String) -> Node? {
         nodes[id]?.record
     }
 
     public func apply(_ diff: SurfaceDiff) {
         switch diff {
         case .reset(let root, let records):
-            var byId: [String: ResolvedNode] = [:]
+            var byId: [String: Node] = [:]
             for record in records { byId[record.id] = record }
             for (id, record) in byId { node(id).update(record) }
             // Nodes that are gone become pending again; their models stay so that views that

@@ -5,7 +5,7 @@
 
 import Foundation
 import SwiftUI
-import AgentUICore
+import AgentUI
 
 @MainActor
 final class SurfaceRenderContext: ObservableObject {

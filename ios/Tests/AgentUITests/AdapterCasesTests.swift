@@ -6,6 +6,7 @@
 import Foundation
 import XCTest
 @testable import AgentUI
+// The core itself, for what only a test reaches (its test hooks and records).
 import AgentUICore
 
 final class AdapterCasesTests: XCTestCase {
@@ -31,7 +32,7 @@ final class AdapterCasesTests: XCTestCase {
             try await waitUntil("the first batch") { conversation.snapshotsApplied >= 1 }
             var seen: [String] = []
             let events = conversation.events.sink { seen.append(Self.label($0)) }
-            let warnings = conversation.warnings.sink { seen.append("Warning:" + Self.kindName($0.kind)) }
+            let warnings = conversation.warnings.sink { seen.append("Warning:" + Self.caseName($0.kind)) }
             let json = String(decoding: try JSONSerialization.data(withJSONObject: testCase), as: UTF8.self)
             for batch in try adapterCaseBatches(caseJson: json) { conversation.apply(batch) }
             events.cancel()
@@ -89,10 +90,6 @@ final class AdapterCasesTests: XCTestCase {
         }
     }
 
-    private static func kindName(_ kind: SessionWarningKind) -> String {
-        if case .protocol(let inner) = kind { return caseName(inner) }
-        return caseName(kind)
-    }
 
     /// An enum case's name as the cases write it: `.finished(runId: ...)` is `Finished`.
     private static func caseName(_ value: Any) -> String {

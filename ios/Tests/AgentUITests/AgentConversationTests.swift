@@ -7,7 +7,6 @@
 import Combine
 import XCTest
 @testable import AgentUI
-import AgentUICore
 
 final class AgentConversationTests: XCTestCase {
     @MainActor
@@ -87,10 +86,10 @@ final class AgentConversationTests: XCTestCase {
         let summary = try await conversation.send("my location please")
 
         let status = try XCTUnwrap(summary.toolCalls.first?.phase)
-        guard case .failed(let failure) = status else { return XCTFail("expected a failed call, got \(status)") }
-        // The core's failure, as Kotlin sees it too, and the text the agent read.
+        guard case .failed(let failure, let detail) = status else { return XCTFail("expected a failed call, got \(status)") }
+        // The failure, as Kotlin sees it too, and the text the agent read.
         XCTAssertEqual(failure, .failed(message: "location permission denied"))
-        XCTAssertEqual(String(describing: failure), "the tool failed: location permission denied")
+        XCTAssertEqual(detail, "the tool failed: location permission denied")
         try await waitUntil("the agent reading the failure") {
             conversation.messages.assistantTexts.contains("location permission denied")
         }
@@ -319,8 +318,8 @@ final class AgentConversationTests: XCTestCase {
         XCTAssertEqual(small.stateJson, "{}", "the refused snapshot changed nothing")
 
         // The same scenario within the phone defaults applies the state.
-        XCTAssertEqual(defaultMemoryBudget().maxStateBytes, 4_194_304)
-        let roomy = try runtime.connect(url: DemoAgent.agentURL(), options: AgentOptions(memoryBudget: defaultMemoryBudget()))
+        XCTAssertEqual(MemoryBudget().maxStateBytes, 4_194_304)
+        let roomy = try runtime.connect(url: DemoAgent.agentURL(), options: AgentOptions(memoryBudget: MemoryBudget()))
         defer { roomy.close() }
         _ = try await roomy.send("counter")
         XCTAssertTrue(roomy.stateJson.contains(#""counter":3"#), roomy.stateJson)
@@ -343,7 +342,7 @@ final class AgentConversationTests: XCTestCase {
         XCTAssertEqual(native.idleTimeoutMs, 0)
         XCTAssertEqual(native.toolTimeoutMs, UInt64.max)
         XCTAssertEqual(native.maxFollowUpRuns, 2)
-        XCTAssertEqual(native.context, [Context(description: "a", value: "1"), Context(description: "b", value: "2")])
+        XCTAssertEqual(native.context.map { [$0.description, $0.value] }, [["a", "1"], ["b", "2"]])
         XCTAssertEqual(native.locale, "de-DE")
         XCTAssertEqual(native.timeZone, TimeZone.current.identifier)
         let defaults = AgentOptions().toNative()

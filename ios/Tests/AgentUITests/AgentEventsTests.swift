@@ -7,7 +7,6 @@
 import Combine
 import XCTest
 @testable import AgentUI
-import AgentUICore
 
 final class AgentEventsTests: XCTestCase {
     @MainActor
@@ -44,6 +43,11 @@ final class AgentEventsTests: XCTestCase {
         // The value arrives typed, its JSON text a convenience beside it.
         XCTAssertEqual(received[2].event, .custom(name: "progress", value: ["percent": 50].nodeValue))
         XCTAssertEqual(received[2].event.valueJson, #"{"percent":50}"#)
+        // And decodes into the app's own type.
+        struct Progress: Decodable, Equatable { let percent: Int }
+        if case .custom(_, let value) = received[2].event {
+            XCTAssertEqual(try value.decode(as: Progress.self), Progress(percent: 50))
+        }
         XCTAssertEqual(received[3].event, .stepFinished(name: "research"))
         // The text streamed inside the step was already published when the step's end arrived.
         XCTAssertEqual(received[3].text, "Research step done.")

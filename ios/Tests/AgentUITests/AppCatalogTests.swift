@@ -7,7 +7,6 @@
 
 import XCTest
 @testable import AgentUI
-import AgentUICore
 
 final class AppCatalogTests: XCTestCase {
     /// The demo agent's loyalty catalog (`agentui_demo_agent::loyalty_catalog_json`), as an app

@@ -5,7 +5,6 @@
 import Foundation
 import XCTest
 @testable import AgentUI
-import AgentUICore
 
 final class AttachmentsTests: XCTestCase {
     private func fnv1a64(_ data: Data) -> String {

@@ -7,7 +7,6 @@
 
 import XCTest
 @testable import AgentUI
-import AgentUICore
 
 final class LocaleTests: XCTestCase {
     /// The receipt's texts in display order, from a conversation made with `options`.

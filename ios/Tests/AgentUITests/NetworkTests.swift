@@ -7,7 +7,6 @@
 import Foundation
 import XCTest
 @testable import AgentUI
-import AgentUICore
 
 final class NetworkTests: XCTestCase {
     @MainActor

@@ -6,6 +6,8 @@
 
 import Foundation
 import XCTest
+import AgentUI
+// The core itself, for what only a test reaches (its test hooks and records).
 import AgentUICore
 import AgentUIRendering
 

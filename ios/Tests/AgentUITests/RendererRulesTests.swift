@@ -3,6 +3,8 @@
 // and the plain text a live Text announces. Needs no demo agent.
 
 import XCTest
+import AgentUI
+// The core itself, for what only a test reaches (its test hooks and records).
 import AgentUICore
 import AgentUIRendering
 

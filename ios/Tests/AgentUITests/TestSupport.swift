@@ -13,6 +13,7 @@
 import Foundation
 import XCTest
 @testable import AgentUI
+// The core itself, for what only a test reaches (its test hooks and records).
 import AgentUICore
 
 enum DemoAgent {
@@ -95,7 +96,7 @@ extension Array where Element == ChatMessage {
     }
 }
 
-extension RunPhase {
+extension AgentUI.RunPhase {
     var isFinished: Bool { if case .finished = self { return true }; return false }
     var isInterrupted: Bool { if case .interrupted = self { return true }; return false }
     var isCancelled: Bool { if case .cancelled = self { return true }; return false }
@@ -103,19 +104,23 @@ extension RunPhase {
     var isAgentError: Bool { if case .agentError = self { return true }; return false }
 }
 
-extension AgentConversation {
-    /// One surface's tree as the core holds it now (tests read the core; renderers subscribe).
-    func surfaceNow(_ surfaceId: String) -> SurfaceSnapshot? {
-        native.surface(surfaceId: surfaceId)
+/// One surface's tree as the core holds it now, in the layer's types.
+struct SurfaceTree {
+    let root: String?
+    let nodes: [Node]
+
+    func node(_ id: String) -> Node? { nodes.first { $0.id == id } }
+
+    /// The child nodes of `node` in order (pending children left out).
+    func children(of node: Node) -> [Node] {
+        node.children.compactMap { self.node($0) }
     }
 }
 
-extension SurfaceSnapshot {
-    func node(_ id: String) -> ResolvedNode? { nodes.first { $0.id == id } }
-
-    /// The child nodes of `node` in order (pending children left out).
-    func children(of node: ResolvedNode) -> [ResolvedNode] {
-        node.children.compactMap { self.node($0) }
+extension AgentConversation {
+    /// One surface's tree as the core holds it now (tests read the core; renderers subscribe).
+    func surfaceNow(_ surfaceId: String) -> SurfaceTree? {
+        native.surface(surfaceId: surfaceId).map { SurfaceTree(root: $0.root, nodes: $0.nodes) }
     }
 }
 

@@ -6,7 +6,6 @@
 
 import XCTest
 @testable import AgentUI
-import AgentUICore
 
 final class TypedValuesTests: XCTestCase {
     @MainActor

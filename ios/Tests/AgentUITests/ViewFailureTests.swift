@@ -8,6 +8,7 @@ import Combine
 import Foundation
 import XCTest
 @testable import AgentUI
+// The core itself, for what only a test reaches (its test hooks and records).
 import AgentUICore
 
 final class ViewFailureTests: XCTestCase {
@@ -16,7 +17,7 @@ final class ViewFailureTests: XCTestCase {
         let runtime = try AgentRuntime()
         let conversation = try runtime.connect(url: try DemoAgent.agentURL())
         defer { conversation.close() }
-        var warnings: [SessionWarning] = []
+        var warnings: [AgentUI.SessionWarning] = []
         let collector = conversation.warnings.sink { warnings.append($0) }
         defer { collector.cancel() }
         try await waitUntil("the first batch") { conversation.snapshotsApplied >= 1 }
