@@ -1,6 +1,5 @@
 package dev.agentui
 
-import dev.agentui.core.AttachmentRefusal
 import dev.agentui.core.ConversationException
 import kotlinx.coroutines.runBlocking
 import org.junit.jupiter.api.AfterEach

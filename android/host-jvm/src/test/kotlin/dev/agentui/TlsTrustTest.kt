@@ -1,6 +1,5 @@
 package dev.agentui
 
-import dev.agentui.core.agui.CertificateRejection
 import dev.agentui.core.ConversationException
 import dev.agentui.core.demo.TlsDemoAgentHandle
 import dev.agentui.core.demo.startTlsDemoAgent
