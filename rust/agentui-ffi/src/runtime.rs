@@ -132,6 +132,12 @@ pub struct ConversationOptions {
     /// malformed catalog or an id already known is `InvalidOptions`.
     #[uniffi(default)]
     pub catalogs_json: Vec<String>,
+    /// The app's own A2UI catalogs as values (each a JSON object, as in `catalogs_json`), for a
+    /// layer that builds them as typed values: the core converts them, no side writes JSON text.
+    /// The same checks and bounds (at most 16, each at most 256 KiB as compact JSON text); set
+    /// this or `catalogs_json`, not both (`InvalidOptions`).
+    #[uniffi(default)]
+    pub catalogs: Vec<NodeValue>,
     /// The catalog functions the app implements (of `catalogs_json` or of a built-in
     /// catalog), each declared by its catalog, at most 256; `a2ui_function_handler` runs them.
     #[uniffi(default)]
@@ -168,6 +174,7 @@ impl Default for ConversationOptions {
             chat_markdown: true,
             markdown_images: false,
             catalogs_json: Vec::new(),
+            catalogs: Vec::new(),
             a2ui_functions: Vec::new(),
             a2ui_function_handler: None,
             header_provider: None,
@@ -252,9 +259,18 @@ impl ConversationOptions {
                 })
             }
         };
-        session
-            .add_app_catalogs(&self.catalogs_json, functions)
-            .map_err(|e| ConversationError::InvalidOptions { detail: e.to_string() })
+        let added = match (self.catalogs_json.is_empty(), self.catalogs.is_empty()) {
+            (false, false) => {
+                let detail = "set catalogs or catalogs_json, not both".to_owned();
+                return Err(ConversationError::InvalidOptions { detail });
+            }
+            (_, true) => session.add_app_catalogs(&self.catalogs_json, functions),
+            (true, false) => {
+                let values = catalog_values(&self.catalogs)?;
+                session.add_app_catalog_values(&values, functions)
+            }
+        };
+        added.map_err(|e| ConversationError::InvalidOptions { detail: e.to_string() })
     }
 
     fn localization(&self) -> Result<Localization, ConversationError> {
@@ -262,6 +278,19 @@ impl ConversationOptions {
         let time_zone = self.time_zone.as_deref().unwrap_or(DEFAULT_TIME_ZONE);
         Localization::new(locale, time_zone).map_err(|e| ConversationError::InvalidOptions { detail: e.to_string() })
     }
+}
+
+/// The typed catalogs as JSON values; one with no JSON form (a NaN, too deep) is refused by its
+/// place in the list. (The app's own values, already in memory: the runtime bounds the count.)
+fn catalog_values(catalogs: &[NodeValue]) -> Result<Vec<serde_json::Value>, ConversationError> {
+    let mut values = Vec::with_capacity(catalogs.len());
+    for (index, catalog) in catalogs.iter().enumerate() {
+        let value = catalog.to_json().map_err(|e| ConversationError::InvalidOptions {
+            detail: format!("catalog {index} is not JSON at '{}': {}", e.path, e.reason()),
+        })?;
+        values.push(value);
+    }
+    Ok(values)
 }
 
 /// The memory budget a conversation gets when its options name none (the phone defaults).

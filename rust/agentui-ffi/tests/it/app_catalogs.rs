@@ -81,6 +81,20 @@ async fn the_apps_function_writes_the_badge_of_its_catalog() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_typed_catalog_draws_the_badge_like_its_text() {
+    let f = fixture();
+    let handler = Handler::new(Answer::Value(NodeValue::Text { value: "1,250 points".into() }));
+    let catalog: Value = serde_json::from_str(&demo_loyalty_catalog_json()).unwrap();
+    let options = ConversationOptions {
+        catalogs_json: Vec::new(),
+        catalogs: vec![NodeValue::from(catalog)],
+        ..options(Some(handler.clone()), &["formatPoints"])
+    };
+    let conversation = f.runtime.connect(f.agent.agent_url(), Vec::new(), options).unwrap();
+    assert_eq!(points(&conversation).await, json!("1,250 points"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failing_handler_is_the_calls_failure_never_a_crash() {
     let f = fixture();
     for answer in [
@@ -129,4 +143,23 @@ fn bad_catalogs_and_functions_are_invalid_options() {
     let mut twice = options(None, &[]);
     twice.catalogs_json.push(demo_loyalty_catalog_json());
     assert!(refused(twice).contains("already registered"));
+
+    // Typed catalogs: checked as the text is, and never beside it.
+    let typed = |catalogs: Vec<NodeValue>| ConversationOptions { catalogs, ..ConversationOptions::default() };
+    let loyalty = NodeValue::from(serde_json::from_str::<Value>(&demo_loyalty_catalog_json()).unwrap());
+    let detail = refused(ConversationOptions { catalogs: vec![loyalty.clone()], ..options(None, &[]) });
+    assert!(detail.contains("not both"), "{detail}");
+    let detail = refused(typed(vec![NodeValue::from(json!({"components": {}}))]));
+    assert!(detail.contains("not a valid A2UI catalog"), "{detail}");
+    let nan = NodeValue::Object {
+        entries: vec![PropEntry { name: "catalogId".into(), value: NodeValue::Number { value: f64::NAN } }],
+    };
+    let detail = refused(typed(vec![loyalty.clone(), nan]));
+    assert!(detail.contains("catalog 1 is not JSON at '/catalogId'"), "{detail}");
+    let padded = NodeValue::from(json!({"catalogId": "https://example.com/big.json", "components": {},
+        "description": "x".repeat(256 * 1024)}));
+    let detail = refused(typed(vec![padded]));
+    assert!(detail.contains("too many bytes in one catalog"), "{detail}");
+    let detail = refused(typed(vec![loyalty; 17]));
+    assert!(detail.contains("too many catalogs: 17 (at most 16)"), "{detail}");
 }

@@ -3,7 +3,7 @@
 //!
 //! The engine already renders any registered catalog and runs any registered host function;
 //! what this module adds is the app's side of it: catalogs arrive as JSON text (from Kotlin,
-//! Swift or a file), so every one is bounded, parsed and loaded first, the whole request is
+//! Swift or a file) or as values (typed catalogs), so every one is bounded, parsed and loaded first, the whole request is
 //! checked against what the session holds, and only then is anything registered. A refused
 //! request changes nothing. The catalogs registered go into the `a2uiClientCapabilities` every
 //! run sends, since those are built from the engine's registry.
@@ -90,10 +90,10 @@ impl AppCatalogs {
     pub(crate) fn add(
         &mut self,
         group: &mut SurfaceGroup,
-        catalogs_json: &[String],
+        catalogs: CatalogSources<'_>,
         functions: Vec<AppFunction>,
     ) -> Result<(), AppCatalogError> {
-        let total = self.catalogs + catalogs_json.len();
+        let total = self.catalogs + catalogs.len();
         if total > MAX_APP_CATALOGS {
             return Err(AppCatalogError::LimitExceeded { what: "catalogs", limit: MAX_APP_CATALOGS, actual: total });
         }
@@ -102,9 +102,9 @@ impl AppCatalogs {
         if total > MAX_APP_FUNCTIONS {
             return Err(AppCatalogError::LimitExceeded { what: "functions", limit: MAX_APP_FUNCTIONS, actual: total });
         }
-        let mut loaded: Vec<Arc<Catalog>> = Vec::with_capacity(catalogs_json.len());
-        for (index, text) in catalogs_json.iter().enumerate() {
-            let catalog = load(index, text)?;
+        let mut loaded: Vec<Arc<Catalog>> = Vec::with_capacity(catalogs.len());
+        for index in 0..catalogs.len() {
+            let catalog = catalogs.load(index)?;
             let known = group.catalogs().get(&catalog.id).is_ok() || loaded.iter().any(|c| c.id == catalog.id);
             if known {
                 return Err(AppCatalogError::DuplicateCatalog { catalog_id: catalog.id.clone() });
@@ -153,21 +153,82 @@ fn find(registry: &CatalogRegistry, loaded: &[Arc<Catalog>], id: &str) -> Option
     registry.get(id).ok().or_else(|| loaded.iter().find(|c| c.id == id).cloned())
 }
 
+/// The app's catalogs in the form it gave them: JSON text, or values (typed catalogs from
+/// Kotlin or Swift, which need no JSON text on their side). Both forms get the same bounds.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum CatalogSources<'a> {
+    Texts(&'a [String]),
+    Values(&'a [Value]),
+}
+
+impl CatalogSources<'_> {
+    fn len(&self) -> usize {
+        match self {
+            CatalogSources::Texts(texts) => texts.len(),
+            CatalogSources::Values(values) => values.len(),
+        }
+    }
+
+    /// Catalog `index`, bounded, parsed and loaded.
+    fn load(&self, index: usize) -> Result<Catalog, AppCatalogError> {
+        match self {
+            CatalogSources::Texts(texts) => load_text(index, &texts[index]),
+            CatalogSources::Values(values) => load_value(index, &values[index]),
+        }
+    }
+}
+
+fn too_large(actual: usize) -> AppCatalogError {
+    AppCatalogError::LimitExceeded { what: "bytes in one catalog", limit: MAX_APP_CATALOG_BYTES, actual }
+}
+
 /// The app's catalog text, bounded, parsed and loaded.
-fn load(index: usize, text: &str) -> Result<Catalog, AppCatalogError> {
+fn load_text(index: usize, text: &str) -> Result<Catalog, AppCatalogError> {
     if text.len() > MAX_APP_CATALOG_BYTES {
-        return Err(AppCatalogError::LimitExceeded {
-            what: "bytes in one catalog",
-            limit: MAX_APP_CATALOG_BYTES,
-            actual: text.len(),
-        });
+        return Err(too_large(text.len()));
     }
     let value: Value =
         serde_json::from_str(text).map_err(|e| AppCatalogError::NotJson { index, message: e.to_string() })?;
-    Catalog::from_json(&value).map_err(|e| match e {
+    load_value(index, &value)
+}
+
+/// The app's catalog value, bounded by the length of its compact JSON text (the text form's
+/// bound, so the two forms accept the same catalogs), then loaded.
+fn load_value(index: usize, value: &Value) -> Result<Catalog, AppCatalogError> {
+    let length = compact_json_length(value, MAX_APP_CATALOG_BYTES);
+    if length > MAX_APP_CATALOG_BYTES {
+        return Err(too_large(length));
+    }
+    Catalog::from_json(value).map_err(|e| match e {
         CatalogError::Schema(SchemaCompileError::Invalid { location, reason }) => {
             AppCatalogError::Malformed { index, pointer: Some(location), message: reason }
         }
         other => AppCatalogError::Malformed { index, pointer: None, message: other.to_string() },
     })
+}
+
+/// The length of `value`'s compact JSON text, counted without writing it; the count stops soon
+/// after it passes `limit` (the result is then some length over `limit`).
+fn compact_json_length(value: &Value, limit: usize) -> usize {
+    struct Counter {
+        written: usize,
+        limit: usize,
+    }
+    impl std::io::Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.written += bytes.len();
+            if self.written > self.limit {
+                // Stops the serializer: the rest need not be measured.
+                return Err(std::io::Error::other("over the limit"));
+            }
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter { written: 0, limit };
+    // The only error is the counter's own stop.
+    let _ = serde_json::to_writer(&mut counter, value);
+    counter.written
 }

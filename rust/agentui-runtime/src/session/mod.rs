@@ -490,7 +490,19 @@ impl ConversationSession {
         functions: Vec<AppFunction>,
     ) -> Result<(), AppCatalogError> {
         let mut a2ui = lock(&self.shared.a2ui);
-        self.app_catalogs.add(a2ui.group_mut(), catalogs_json, functions)
+        self.app_catalogs.add(a2ui.group_mut(), app_catalogs::CatalogSources::Texts(catalogs_json), functions)
+    }
+
+    /// [`add_app_catalogs`](Self::add_app_catalogs) with the catalogs as JSON values (an app's
+    /// typed catalogs): the same checks, and the same size bound, on their compact JSON text's
+    /// length. Both forms count together towards [`MAX_APP_CATALOGS`].
+    pub fn add_app_catalog_values(
+        &mut self,
+        catalogs: &[serde_json::Value],
+        functions: Vec<AppFunction>,
+    ) -> Result<(), AppCatalogError> {
+        let mut a2ui = lock(&self.shared.a2ui);
+        self.app_catalogs.add(a2ui.group_mut(), app_catalogs::CatalogSources::Values(catalogs), functions)
     }
 
     pub(crate) fn shared(&self) -> &SharedParts {

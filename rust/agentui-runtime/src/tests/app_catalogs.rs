@@ -70,6 +70,58 @@ async fn an_app_catalog_renders_the_agents_surface_with_the_apps_function() {
 }
 
 #[tokio::test]
+async fn an_app_catalog_given_as_a_value_renders_like_its_text() {
+    let (mut s, _demo) = demo_session().await;
+    let catalog: Value = serde_json::from_str(&loyalty_catalog_json()).unwrap();
+    s.add_app_catalog_values(&[catalog], vec![format_points(points)]).unwrap();
+    let badge = badge_of(&mut s).await.expect("the agent drew the badge in the app's catalog");
+    assert_eq!(badge["tier"], "Gold");
+    assert_eq!(badge["points"], "1250 pts");
+}
+
+#[test]
+fn catalog_values_are_checked_and_bounded_like_texts() {
+    let refused_values = |catalogs: &[Value]| {
+        let mut s = offline_session();
+        let before = s.a2ui().capabilities();
+        let error = s.add_app_catalog_values(catalogs, Vec::new()).unwrap_err();
+        assert_eq!(s.a2ui().capabilities(), before, "a refusal registers nothing: {error}");
+        error
+    };
+    let good: Value = serde_json::from_str(&loyalty_catalog_json()).unwrap();
+    let error = refused_values(&[good.clone(), json!({"components": {}})]);
+    assert!(matches!(&error, AppCatalogError::Malformed { index: 1, .. }), "{error:?}");
+    let error = refused_values(&[json!("not an object")]);
+    assert!(matches!(&error, AppCatalogError::Malformed { index: 0, .. }), "{error:?}");
+    assert_eq!(
+        refused_values(&[good.clone(), good.clone()]),
+        AppCatalogError::DuplicateCatalog { catalog_id: LOYALTY_CATALOG_ID.to_owned() }
+    );
+    // The size bound is the text's: the value's compact JSON form.
+    let mut padded = good.clone();
+    padded["description"] = json!("x".repeat(MAX_APP_CATALOG_BYTES));
+    assert!(matches!(
+        refused_values(&[padded]),
+        AppCatalogError::LimitExceeded { what: "bytes in one catalog", limit: MAX_APP_CATALOG_BYTES, .. }
+    ));
+    let many: Vec<Value> = (0..=MAX_APP_CATALOGS)
+        .map(|i| json!({"catalogId": format!("https://example.com/{i}.json"), "components": {}}))
+        .collect();
+    assert_eq!(
+        refused_values(&many),
+        AppCatalogError::LimitExceeded { what: "catalogs", limit: MAX_APP_CATALOGS, actual: MAX_APP_CATALOGS + 1 }
+    );
+    // Texts and values count together towards the bound.
+    let mut s = offline_session();
+    let texts: Vec<String> = many[..MAX_APP_CATALOGS].iter().map(Value::to_string).collect();
+    s.add_app_catalogs(&texts, Vec::new()).unwrap();
+    assert!(matches!(
+        s.add_app_catalog_values(&many[MAX_APP_CATALOGS..], Vec::new()).unwrap_err(),
+        AppCatalogError::LimitExceeded { what: "catalogs", .. }
+    ));
+}
+
+#[tokio::test]
 async fn without_the_catalog_the_agent_draws_nothing() {
     // The demo agent reads the advertised catalogs, as an agent should: no surface it could
     // not draw.

@@ -5,7 +5,6 @@ import android.net.Uri
 import android.provider.OpenableColumns
 import dev.agentui.core.AttachmentRefusal
 import dev.agentui.core.ConversationException
-import dev.agentui.core.defaultMemoryBudget
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.withContext
 import java.io.ByteArrayOutputStream
@@ -29,7 +28,7 @@ public suspend fun Attachment.Companion.fromUri(
     context: Context,
     uri: Uri,
     mimeType: String? = null,
-    maxBytes: Long = defaultMemoryBudget().maxAttachmentBytes.toLong(),
+    maxBytes: Long = MemoryBudget().maxAttachmentBytes,
 ): Attachment = withContext(Dispatchers.IO) {
     val resolver = context.contentResolver
     var name = uri.lastPathSegment ?: "attachment"

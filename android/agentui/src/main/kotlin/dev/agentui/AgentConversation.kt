@@ -296,7 +296,7 @@ public class AgentConversation private constructor(
 
     /** Registers a client tool; a run in flight keeps its tools, the next request has it. */
     public fun registerTool(name: String, description: String, parametersJsonSchema: String, tool: ClientTool): Unit =
-        native.registerTool(name, description, parametersJsonSchema, ClientToolAdapter(tool))
+        native.registerTool(name, description, parametersJsonSchema, nativeTool(tool))
 
     /**
      * Registers a client tool that takes and returns values: [parameters] is the JSON Schema
@@ -304,7 +304,7 @@ public class AgentConversation private constructor(
      * String is read as text, anything else as JSON).
      */
     public fun registerTool(name: String, description: String, parameters: Map<String, Any?>, tool: TypedClientTool): Unit =
-        native.registerTypedTool(name, description, nodeValueOf(parameters), TypedClientToolAdapter(tool))
+        native.registerTypedTool(name, description, nodeValueOf(parameters), nativeTypedTool(tool))
 
     public fun unregisterTool(name: String): Boolean = native.unregisterTool(name)
 

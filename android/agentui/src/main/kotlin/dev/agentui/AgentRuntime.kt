@@ -4,10 +4,8 @@ import dev.agentui.core.A2uiFunction
 import dev.agentui.core.ConversationOptions
 import dev.agentui.core.ConversationStore
 import dev.agentui.core.Header
-import dev.agentui.core.agui.MemoryBudget
 import dev.agentui.core.Runtime
 import dev.agentui.core.agui.Context as ContextEntry
-import dev.agentui.core.agui.TrustStore
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.withContext
@@ -203,13 +201,14 @@ public class AgentRuntime private constructor(
  * Java `new AgentOptions.Builder().threadId("t").build()`; [newBuilder] starts from these.
  *
  * - `memoryBudget`: bounds on what the agent can make this conversation hold (state, data
- *   models, message sizes...); the phone defaults (`defaultMemoryBudget()`) when null. A breach
+ *   models, message sizes...); the phone defaults (`MemoryBudget()`) when null. A breach
  *   fails the run with `ConversationException.LimitExceeded` and changes nothing.
  * - `locale`: a BCP-47 tag, and `timeZone` an IANA name, for the A2UI formatting functions;
  *   the device's at connect time when null.
  * - `catalogs`: the app's own A2UI catalogs, as catalog JSON text: advertised to the agent
  *   with every run beside the basic catalogs, so its surfaces may use them (at most 16, of
- *   256 KiB each).
+ *   256 KiB each). Or `catalogValues`, the same catalogs as plain values (maps, lists...),
+ *   which the core converts: no JSON text on the app's side. Not both.
  * - `functions`: the app's implementations of catalog functions (of `catalogs` or a built-in
  *   catalog), each declared by its catalog. A malformed catalog, a known catalog id or an
  *   undeclared function makes connect throw `ConversationException.InvalidOptions`.
@@ -237,6 +236,7 @@ public class AgentOptions private constructor(builder: Builder) {
     public val chatMarkdown: Boolean = builder.chatMarkdown
     public val markdownImages: Boolean = builder.markdownImages
     public val catalogs: List<String> = builder.catalogs.toList()
+    public val catalogValues: List<Map<String, Any?>> = builder.catalogValues.map { it.toMap() }
     public val functions: Map<CatalogFunctionId, CatalogFunction> = builder.functions.toMap()
 
     /** A builder holding these options, to derive others from them. */
@@ -310,6 +310,13 @@ public class AgentOptions private constructor(builder: Builder) {
         /** The app's own A2UI catalogs, as catalog JSON text (at most 16, of 256 KiB each). */
         public var catalogs: List<String> = emptyList()
 
+        /**
+         * The app's own A2UI catalogs as plain values (see [nodeValueOf]), each the object the
+         * catalog JSON text would be; the same checks and bounds (256 KiB each as compact JSON).
+         * Setting it and [catalogs] makes connect throw `ConversationException.InvalidOptions`.
+         */
+        public var catalogValues: List<Map<String, Any?>> = emptyList()
+
         /** The app's implementations of catalog functions, each declared by its catalog. */
         public var functions: Map<CatalogFunctionId, CatalogFunction> = emptyMap()
 
@@ -334,6 +341,7 @@ public class AgentOptions private constructor(builder: Builder) {
             chatMarkdown = options.chatMarkdown
             markdownImages = options.markdownImages
             catalogs = options.catalogs
+            catalogValues = options.catalogValues
             functions = options.functions
         }
 
@@ -358,6 +366,7 @@ public class AgentOptions private constructor(builder: Builder) {
         public fun chatMarkdown(value: Boolean): Builder = apply { chatMarkdown = value }
         public fun markdownImages(value: Boolean): Builder = apply { markdownImages = value }
         public fun catalogs(value: List<String>): Builder = apply { catalogs = value }
+        public fun catalogValues(value: List<Map<String, Any?>>): Builder = apply { catalogValues = value }
         public fun functions(value: Map<CatalogFunctionId, CatalogFunction>): Builder = apply { functions = value }
 
         public fun build(): AgentOptions = AgentOptions(this)
@@ -391,6 +400,7 @@ public class AgentOptions private constructor(builder: Builder) {
         "chatMarkdown" to chatMarkdown,
         "markdownImages" to markdownImages,
         "catalogs" to catalogs,
+        "catalogValues" to catalogValues,
         "functions" to functions,
     )
 
@@ -410,8 +420,8 @@ public class AgentOptions private constructor(builder: Builder) {
         context = context.map { (description, value) -> ContextEntry(description, value) },
         forwardedPropsJson = forwardedPropsJson,
         forwardedProps = forwardedProps?.let(::nodeValueOf),
-        memoryBudget = memoryBudget,
-        trustStore = trustStore,
+        memoryBudget = memoryBudget?.toNative(),
+        trustStore = trustStore?.toNative(),
         extraRootsPem = extraRootsPem,
         extraRootsDer = extraRootsDer,
         certificatePins = certificatePins,
@@ -422,8 +432,9 @@ public class AgentOptions private constructor(builder: Builder) {
         chatMarkdown = chatMarkdown,
         markdownImages = markdownImages,
         catalogsJson = catalogs,
+        catalogs = catalogValues.map(::nodeValueOf),
         a2uiFunctions = functions.keys.map { A2uiFunction(it.catalogId, it.name) },
-        a2uiFunctionHandler = if (functions.isEmpty()) null else CatalogFunctionsAdapter(functions.toMap()),
-        headerProvider = headerProvider?.let(::NativeHeaderProvider),
+        a2uiFunctionHandler = if (functions.isEmpty()) null else catalogFunctionHandler(functions.toMap()),
+        headerProvider = headerProvider?.let(::nativeHeaderProvider),
     )
 }

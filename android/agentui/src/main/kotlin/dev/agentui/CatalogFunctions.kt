@@ -29,7 +29,11 @@ public data class CatalogFunctionId(val catalogId: String, val name: String)
 public class CatalogFunctionFailure(message: String) : Exception(message)
 
 /** Runs the app's [functions] for the native engine, by catalog id and name. */
-internal class CatalogFunctionsAdapter(
+/** The core's handler running [functions]; a private class, so the core's interface stays out of the API. */
+internal fun catalogFunctionHandler(functions: Map<CatalogFunctionId, CatalogFunction>): A2uiFunctionHandler =
+    CatalogFunctionsAdapter(functions)
+
+private class CatalogFunctionsAdapter(
     private val functions: Map<CatalogFunctionId, CatalogFunction>,
 ) : A2uiFunctionHandler {
     override fun call(catalogId: String, name: String, args: List<PropEntry>): NodeValue {

@@ -30,13 +30,18 @@ public typealias TypedClientTool = suspend (arguments: Map<String, Any?>) -> Any
 public class ClientToolFailure(message: String) : Exception(message)
 
 /** Adapts a [ClientTool] lambda to the foreign trait the native registry calls. */
-internal class ClientToolAdapter(private val tool: ClientTool) : ClientToolHandler {
+// The core's handlers calling the app's tools; private classes, so the core's interfaces stay out of the API.
+internal fun nativeTool(tool: ClientTool): ClientToolHandler = ClientToolAdapter(tool)
+
+internal fun nativeTypedTool(tool: TypedClientTool): TypedClientToolHandler = TypedClientToolAdapter(tool)
+
+private class ClientToolAdapter(private val tool: ClientTool) : ClientToolHandler {
     override suspend fun call(toolCallId: String, argumentsJson: String): String =
         failuresAsToolErrors { tool(argumentsJson) }
 }
 
 /** Adapts a [TypedClientTool] lambda to the foreign trait the native registry calls. */
-internal class TypedClientToolAdapter(private val tool: TypedClientTool) : TypedClientToolHandler {
+private class TypedClientToolAdapter(private val tool: TypedClientTool) : TypedClientToolHandler {
     override suspend fun call(toolCallId: String, arguments: NodeValue): TypedToolResult = failuresAsToolErrors {
         // The core sends the object the agent produced; the schema may let another kind through.
         val members = (arguments as? NodeValue.Object)?.entries?.associate { it.name to it.value.toKotlin() }

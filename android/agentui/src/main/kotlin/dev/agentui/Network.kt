@@ -38,7 +38,10 @@ public data class AuthChallenge(val wwwAuthenticate: List<String>, val dpopNonce
 public class HeaderProviderFailure(message: String) : Exception(message)
 
 /** The layer's [HeaderProvider] as the core's foreign interface. */
-internal class NativeHeaderProvider(private val provider: HeaderProvider) : RequestHeaderProvider {
+/** The core's provider asking [provider]; a private class, so the core's interface stays out of the API. */
+internal fun nativeHeaderProvider(provider: HeaderProvider): RequestHeaderProvider = NativeHeaderProvider(provider)
+
+private class NativeHeaderProvider(private val provider: HeaderProvider) : RequestHeaderProvider {
     override suspend fun headers(reason: HeaderReason): List<Header> {
         val challenge = when (reason) {
             is HeaderReason.Request -> null

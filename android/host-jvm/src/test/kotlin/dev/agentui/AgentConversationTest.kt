@@ -1,8 +1,6 @@
 package dev.agentui
 
 import dev.agentui.core.ConversationException
-import dev.agentui.core.agui.MemoryBudget
-import dev.agentui.core.defaultMemoryBudget
 import dev.agentui.core.json.NodeValue
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.Dispatchers
@@ -331,7 +329,7 @@ class AgentConversationTest {
         runBlocking {
             // The demo's counter scenario sends {"counter": 0, "items": []}: about 330 bytes once
             // parsed, over a 200-byte state budget.
-            val budget = MemoryBudget(maxStateBytes = 200uL)
+            val budget = MemoryBudget { maxStateBytes = 200 }
             connect(options = AgentOptions { memoryBudget = budget })
                 .use { conversation ->
                     val error = runCatching { conversation.send("counter") }.exceptionOrNull()
@@ -341,8 +339,8 @@ class AgentConversationTest {
                     assertEquals("{}", conversation.stateJson.value, "the refused snapshot changed nothing")
                 }
             // The same scenario within the default budget (the phone defaults) applies the state.
-            assertEquals(4_194_304uL, defaultMemoryBudget().maxStateBytes)
-            connect(options = AgentOptions { memoryBudget = defaultMemoryBudget() }).use { conversation ->
+            assertEquals(4_194_304L, MemoryBudget().maxStateBytes, "the core's default")
+            connect(options = AgentOptions { memoryBudget = MemoryBudget() }).use { conversation ->
                 conversation.send("counter")
                 assertTrue(conversation.stateJson.value.contains("\"counter\":3"), conversation.stateJson.value)
                 assertEquals(3.0, (conversation.state.value as Map<*, *>)["counter"])
@@ -357,7 +355,7 @@ class AgentConversationTest {
         }
         assertTrue(answer(AgentOptions()).markdown != null, "on by default")
         assertEquals(null, answer(AgentOptions { chatMarkdown = false }).markdown, "off: no tree")
-        val bounded = answer(AgentOptions { memoryBudget = MemoryBudget(maxMarkdownNodes = 0uL) }).markdown!!
+        val bounded = answer(AgentOptions { memoryBudget = MemoryBudget { maxMarkdownNodes = 0 } }).markdown!!
         val block = bounded.blocks.single()
         assertIs<dev.agentui.core.markdown.MdBlock.PlainText>(block)
         assertEquals(dev.agentui.core.markdown.PlainReason.TOO_MANY_NODES, block.reason)

@@ -80,6 +80,75 @@ class AppCatalogTest {
         }
     }
 
+    /** The demo's loyalty catalog written as an app builds it in code: plain values, no JSON text. */
+    private fun loyaltyCatalogValue(): Map<String, Any?> {
+        val common = "https://a2ui.org/specification/v0_9/common_types.json#/\$defs"
+        val badge = mapOf(
+            "type" to "object",
+            "description" to "A member's tier and points balance.",
+            "allOf" to listOf(
+                mapOf("\$ref" to "$common/ComponentCommon"),
+                mapOf(
+                    "type" to "object",
+                    "properties" to mapOf(
+                        "component" to mapOf("const" to "LoyaltyBadge"),
+                        "tier" to mapOf("\$ref" to "$common/DynamicString"),
+                        "points" to mapOf("\$ref" to "$common/DynamicString"),
+                    ),
+                    "required" to listOf("component", "tier", "points"),
+                ),
+            ),
+            "unevaluatedProperties" to false,
+        )
+        val formatPointsDeclaration = mapOf(
+            "name" to "formatPoints",
+            "parameters" to mapOf(
+                "type" to "object",
+                "properties" to mapOf("value" to mapOf("\$ref" to "$common/DynamicNumber")),
+                "required" to listOf("value"),
+                "additionalProperties" to false,
+            ),
+            "returnType" to "string",
+        )
+        return mapOf(
+            "catalogId" to demoLoyaltyCatalogId(),
+            "components" to mapOf("LoyaltyBadge" to badge),
+            "functions" to listOf(formatPointsDeclaration),
+        )
+    }
+
+    @Test
+    fun `a catalog given as values renders the agent's surface with the app's function`() {
+        val options = AgentOptions {
+            catalogValues = listOf(loyaltyCatalogValue())
+            functions = mapOf(formatPoints to { args -> "${(args["value"] as Double).toInt()} pts" })
+        }
+        connect(options).use { conversation ->
+            assertEquals("1250 pts", badgePoints(conversation)?.textOrNull)
+        }
+    }
+
+    @Test
+    fun `catalog values are checked like the text and never given beside it`() {
+        val both = assertFailsWith<ConversationException.InvalidOptions> {
+            connect(
+                AgentOptions {
+                    catalogs = listOf(demoLoyaltyCatalogJson())
+                    catalogValues = listOf(loyaltyCatalogValue())
+                },
+            )
+        }
+        assertTrue(both.detail.contains("not both"), both.detail)
+        val malformed = assertFailsWith<ConversationException.InvalidOptions> {
+            connect(AgentOptions { catalogValues = listOf(mapOf("components" to emptyMap<String, Any?>())) })
+        }
+        assertTrue(malformed.detail.contains("not a valid A2UI catalog"), malformed.detail)
+        val nan = assertFailsWith<ConversationException.InvalidOptions> {
+            connect(AgentOptions { catalogValues = listOf(loyaltyCatalogValue() + ("version" to Double.NaN)) })
+        }
+        assertTrue(nan.detail.contains("catalog 0 is not JSON at '/version'"), nan.detail)
+    }
+
     @Test
     fun `without the catalog the agent answers in words`() {
         connect(AgentOptions()).use { conversation ->

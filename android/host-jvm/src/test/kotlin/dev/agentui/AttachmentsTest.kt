@@ -1,8 +1,6 @@
 package dev.agentui
 
-import dev.agentui.core.AttachmentRefusal
 import dev.agentui.core.ConversationException
-import dev.agentui.core.agui.MemoryBudget
 import kotlinx.coroutines.runBlocking
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.BeforeEach
@@ -66,7 +64,7 @@ class AttachmentsTest {
 
     @Test
     fun `a refused attachment is named and nothing is sent`(): Unit = runBlocking {
-        val options = AgentOptions { memoryBudget = MemoryBudget(maxAttachmentBytes = 1000uL) }
+        val options = AgentOptions { memoryBudget = MemoryBudget { maxAttachmentBytes = 1000 } }
         Fixtures.runtime.connect(Fixtures.agent.agentUrl(), options = options, dispatcher = main.dispatcher).use { conversation ->
             val tooLarge = assertFailsWith<ConversationException.AttachmentRefused> {
                 conversation.send("x", listOf(Attachment.bytes("ok.png", "image/png", photo(10)), Attachment.bytes("big.png", "image/png", photo(1001))))

@@ -1,9 +1,7 @@
 package dev.agentui
 
-import dev.agentui.core.agui.CertificateRejection
 import dev.agentui.core.ConversationException
 import dev.agentui.core.demo.TlsDemoAgentHandle
-import dev.agentui.core.agui.TrustStore
 import dev.agentui.core.demo.startTlsDemoAgent
 import kotlinx.coroutines.runBlocking
 import org.junit.jupiter.api.AfterAll

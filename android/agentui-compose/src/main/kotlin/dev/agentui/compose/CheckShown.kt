@@ -1,7 +1,7 @@
 package dev.agentui.compose
 
-import dev.agentui.core.a2ui.CheckResult
-import dev.agentui.core.a2ui.Severity
+import dev.agentui.CheckResult
+import dev.agentui.Severity
 
 /**
  * What an input shows for its checks: [message] (null when the failing check has none) and

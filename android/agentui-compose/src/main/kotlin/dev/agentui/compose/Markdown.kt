@@ -38,8 +38,8 @@ import androidx.compose.ui.text.font.FontWeight
 import androidx.compose.ui.text.style.TextAlign
 import androidx.compose.ui.text.style.TextDecoration
 import androidx.compose.ui.unit.dp
-import dev.agentui.core.markdown.MdAlignment
-import dev.agentui.core.markdown.MdBlock
+import dev.agentui.MdAlignment
+import dev.agentui.MdBlock
 
 /**
  * The core's Markdown tree drawn with the app's Material theme (the agent chooses no style):

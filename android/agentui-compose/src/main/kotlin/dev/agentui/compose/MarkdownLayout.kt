@@ -1,6 +1,6 @@
 package dev.agentui.compose
 
-import dev.agentui.core.markdown.MdAlignment
+import dev.agentui.MdAlignment
 import dev.agentui.core.markdown.MdBlock
 import dev.agentui.core.markdown.MdInline
 

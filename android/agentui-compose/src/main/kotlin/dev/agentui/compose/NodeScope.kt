@@ -4,7 +4,7 @@ import androidx.compose.runtime.Composable
 import androidx.compose.ui.Modifier
 import dev.agentui.core.a2ui.ActionKind
 import dev.agentui.core.json.NodeValue
-import dev.agentui.core.a2ui.ResolvedNode
+import dev.agentui.Node
 import dev.agentui.bindingPath
 import dev.agentui.nodeValueOf
 import dev.agentui.prop
@@ -14,7 +14,7 @@ import dev.agentui.prop
  * children, and the two ways back to the core ([write] and [activate]).
  */
 public class NodeScope internal constructor(
-    public val node: ResolvedNode,
+    public val node: Node,
     private val surface: SurfaceContext,
 ) {
     public val surfaceId: String get() = surface.surfaceId

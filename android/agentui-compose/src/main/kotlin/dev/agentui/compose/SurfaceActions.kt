@@ -2,7 +2,7 @@ package dev.agentui.compose
 
 import dev.agentui.AgentConversation
 import dev.agentui.ActionResult
-import dev.agentui.core.json.NodeValue
+import dev.agentui.NodeValue
 import kotlinx.coroutines.Deferred
 
 /**

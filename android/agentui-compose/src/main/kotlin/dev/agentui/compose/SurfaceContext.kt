@@ -14,8 +14,8 @@ import androidx.compose.ui.semantics.liveRegion
 import androidx.compose.ui.semantics.semantics
 import androidx.compose.ui.semantics.stateDescription
 import dev.agentui.ActionResult
-import dev.agentui.core.json.NodeValue
-import dev.agentui.core.a2ui.ResolvedNode
+import dev.agentui.NodeValue
+import dev.agentui.Node
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.launch
@@ -88,7 +88,7 @@ internal fun RenderNode(id: String, modifier: Modifier = Modifier) {
     }
 }
 
-private fun Modifier.accessibility(node: ResolvedNode): Modifier {
+private fun Modifier.accessibility(node: Node): Modifier {
     val accessibility = node.accessibility ?: return this
     // A2UI v1.0 `hidden`: the node and its children leave the accessibility tree.
     if (accessibility.hidden == true) return clearAndSetSemantics { }

@@ -24,14 +24,14 @@ import androidx.compose.ui.test.runDesktopComposeUiTest
 import androidx.compose.ui.unit.dp
 import dev.agentui.ActionResult
 import dev.agentui.SurfaceDiff
-import dev.agentui.core.a2ui.Accessibility
+import dev.agentui.Accessibility
 import dev.agentui.core.a2ui.ActionKind
-import dev.agentui.core.a2ui.Binding
-import dev.agentui.core.a2ui.CheckResult
-import dev.agentui.core.a2ui.Severity
+import dev.agentui.Binding
+import dev.agentui.CheckResult
+import dev.agentui.Severity
 import dev.agentui.core.json.NodeValue
-import dev.agentui.core.json.PropEntry
-import dev.agentui.core.a2ui.ResolvedNode
+import dev.agentui.PropEntry
+import dev.agentui.Node
 import dev.agentui.core.SurfaceException
 import dev.agentui.nodeValueOf
 import kotlinx.coroutines.CompletableDeferred
@@ -75,7 +75,7 @@ class GalleryRenderTest {
         enabled: Boolean = true,
         validation: String? = null,
         label: String? = null,
-    ) = ResolvedNode(
+    ) = Node(
         id = id,
         componentId = id.substringBefore('@'),
         componentType = type,
@@ -148,7 +148,7 @@ class GalleryRenderTest {
         // "later" is listed by root but has not arrived: pending, renders nothing.
     )
 
-    private fun state(nodes: List<ResolvedNode>) = SurfaceDiff.Reset("root", nodes)
+    private fun state(nodes: List<Node>) = SurfaceDiff.Reset("root", nodes)
 
     private val withRating = ComponentRegistry.basic().with("Rating") { scope, modifier ->
         val stars = scope.number("stars")?.toInt() ?: 0
@@ -158,7 +158,7 @@ class GalleryRenderTest {
     @Test
     fun `accessibility live regions and hidden subtrees reach the semantics tree`() =
         runDesktopComposeUiTest(width = 400, height = 400) {
-            fun withAccessibility(node: ResolvedNode, live: String? = null, hidden: Boolean? = null) =
+            fun withAccessibility(node: Node, live: String? = null, hidden: Boolean? = null) =
                 node.copy(accessibility = Accessibility(label = null, description = null, live = live, hidden = hidden))
             val nodes = SurfaceNodes().apply {
                 apply(

@@ -14,10 +14,10 @@ import androidx.compose.ui.test.runDesktopComposeUiTest
 import androidx.compose.ui.unit.dp
 import dev.agentui.ActionResult
 import dev.agentui.SurfaceDiff
-import dev.agentui.core.a2ui.Binding
+import dev.agentui.Binding
 import dev.agentui.core.json.NodeValue
-import dev.agentui.core.json.PropEntry
-import dev.agentui.core.a2ui.ResolvedNode
+import dev.agentui.PropEntry
+import dev.agentui.Node
 import dev.agentui.nodeValueOf
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.Deferred
@@ -42,7 +42,7 @@ class InputParityRenderTest {
         override fun dispatchAction(nodeId: String): Deferred<ActionResult> = CompletableDeferred(ActionResult.Handled)
     }
 
-    private fun input(id: String, type: String, vararg props: Pair<String, Any?>, validation: String? = null) = ResolvedNode(
+    private fun input(id: String, type: String, vararg props: Pair<String, Any?>, validation: String? = null) = Node(
         id = id,
         componentId = id,
         componentType = type,
@@ -59,7 +59,7 @@ class InputParityRenderTest {
     )
 
     /** The whole surface as the core would reset it: a column holding [nodes]. */
-    private fun state(vararg nodes: ResolvedNode): SurfaceDiff {
+    private fun state(vararg nodes: Node): SurfaceDiff {
         val root = input("root", "Column").copy(children = nodes.map { it.id }, bindings = emptyList())
         return SurfaceDiff.Reset("root", listOf(root) + nodes)
     }

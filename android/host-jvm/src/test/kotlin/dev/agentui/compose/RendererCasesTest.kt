@@ -1,9 +1,9 @@
 package dev.agentui.compose
 
 import androidx.compose.ui.semantics.LiveRegionMode
-import dev.agentui.core.a2ui.CheckResult
-import dev.agentui.core.a2ui.Severity
-import dev.agentui.core.json.NodeValue
+import dev.agentui.CheckResult
+import dev.agentui.Severity
+import dev.agentui.NodeValue
 import dev.agentui.core.markdownText
 import dev.agentui.nodeValueOf
 import org.junit.jupiter.api.DynamicTest

@@ -6,8 +6,8 @@ import androidx.lifecycle.AndroidViewModel
 import androidx.lifecycle.SavedStateHandle
 import dev.agentui.AgentConversation
 import dev.agentui.AgentRuntime
-import dev.agentui.core.LogLevel
-import dev.agentui.core.setLogLevel
+import dev.agentui.LogLevel
+import dev.agentui.setLogLevel
 import dev.agentui.sample.ui.Navigator
 import dev.agentui.sample.ui.SampleConversation
 import kotlinx.coroutines.Dispatchers
