@@ -18,7 +18,8 @@ import AgentUICore
 /// `locale` (a BCP-47 tag) and `timeZone` (an IANA name) are what the A2UI formatting functions
 /// follow; the device's at connect time when nil.
 ///
-/// `catalogs` are the app's own A2UI catalogs, as catalog JSON text: advertised to the agent
+/// `catalogs` are the app's own A2UI catalogs, as catalog JSON text (or `catalogValues`, as
+/// values): advertised to the agent
 /// with every run beside the basic catalogs, so its surfaces may use them (at most 16, of
 /// 256 KiB each). `functions` implement catalog functions (of `catalogs` or a built-in catalog),
 /// each declared by its catalog. A malformed catalog, a known catalog id or an undeclared
@@ -67,6 +68,10 @@ public struct AgentOptions {
     public var markdownImages: Bool
     /// The app's own A2UI catalogs (catalog JSON text).
     public var catalogs: [String]
+    /// The same catalogs as values, each the catalog's object (`catalogId`, `components`, ...),
+    /// for an app that builds them in code; or `catalogs`, not both (connect throws
+    /// `ConversationError.InvalidOptions`). The core converts them; the same bounds apply.
+    public var catalogValues: [[String: NodeValue]]
     /// The app's implementations of catalog functions, by catalog id and name.
     public var functions: [CatalogFunctionID: CatalogFunction]
 
@@ -91,6 +96,7 @@ public struct AgentOptions {
         chatMarkdown: Bool = true,
         markdownImages: Bool = false,
         catalogs: [String] = [],
+        catalogValues: [[String: NodeValue]] = [],
         functions: [CatalogFunctionID: CatalogFunction] = [:]
     ) {
         self.threadId = threadId
@@ -113,6 +119,7 @@ public struct AgentOptions {
         self.chatMarkdown = chatMarkdown
         self.markdownImages = markdownImages
         self.catalogs = catalogs
+        self.catalogValues = catalogValues
         self.functions = functions
     }
 
@@ -139,6 +146,7 @@ public struct AgentOptions {
             chatMarkdown: chatMarkdown,
             markdownImages: markdownImages,
             catalogsJson: catalogs,
+            catalogs: catalogValues.map { $0.nodeValue },
             a2uiFunctions: functions.keys
                 .sorted { ($0.catalogId, $0.name) < ($1.catalogId, $1.name) }
                 .map { A2uiFunction(catalogId: $0.catalogId, name: $0.name) },

@@ -109,4 +109,50 @@ final class AppCatalogTests: XCTestCase {
             XCTAssertTrue(detail.contains("formatStars"), detail)
         }
     }
+
+    /// The loyalty catalog as values, as an app that builds its catalog in code would give it.
+    private static func loyaltyCatalogValue() throws -> [String: NodeValue] {
+        let value = try JSONDecoder().decode(NodeValue.self, from: Data(loyaltyCatalog.utf8))
+        guard case .object(let entries) = value else { throw CatalogFunctionFailure("not an object") }
+        return Dictionary(uniqueKeysWithValues: entries.map { ($0.name, $0.value) })
+    }
+
+    @MainActor
+    func testACatalogGivenAsValuesRendersTheAgentsSurfaceWithTheAppsFunction() async throws {
+        let runtime = try AgentRuntime()
+        let options = AgentOptions(
+            catalogValues: [try Self.loyaltyCatalogValue()],
+            functions: [
+                Self.formatPoints: { args in
+                    guard case .number(let value) = args["value"] else {
+                        throw CatalogFunctionFailure("no balance yet")
+                    }
+                    return .text(value: "\(Int(value)) pts")
+                },
+            ]
+        )
+        let conversation = try runtime.connect(url: DemoAgent.agentURL(), options: options)
+        defer { conversation.close() }
+        let points = try await badgePoints(conversation)
+        XCTAssertEqual(points?.textValue, "1250 pts")
+    }
+
+    @MainActor
+    func testCatalogValuesAreCheckedLikeTheTextAndNeverGivenBesideIt() async throws {
+        let runtime = try AgentRuntime()
+        let both = AgentOptions(catalogs: [Self.loyaltyCatalog], catalogValues: [try Self.loyaltyCatalogValue()])
+        XCTAssertThrowsError(try runtime.connect(url: DemoAgent.agentURL(), options: both)) { error in
+            guard case ConversationError.InvalidOptions(let detail) = error else {
+                return XCTFail("expected InvalidOptions, got \(error)")
+            }
+            XCTAssertTrue(detail.contains("not both"), detail)
+        }
+        let malformed = AgentOptions(catalogValues: [["components": .object(entries: [])]])
+        XCTAssertThrowsError(try runtime.connect(url: DemoAgent.agentURL(), options: malformed)) { error in
+            guard case ConversationError.InvalidOptions(let detail) = error else {
+                return XCTFail("expected InvalidOptions, got \(error)")
+            }
+            XCTAssertTrue(detail.contains("not a valid A2UI catalog"), detail)
+        }
+    }
 }
