@@ -6,7 +6,8 @@ Endpoints (POST, SSE):
                 the run with RUN_FINISHED.outcome {"type": "interrupt", ...}
   /adk-snapshot ADKAgent(emit_messages_snapshot=True): MESSAGES_SNAPSHOT
                 before RUN_FINISHED of runs that complete
-plus GET /_health, GET /_inputs, POST /_reset (see interop_common).
+plus GET /_health, GET /_inputs, GET /_outputs (with INTEROP_CAPTURE_SSE set),
+POST /_reset (see interop_common).
 
 Run: python adk_server.py --port N   (prints `READY <port>` on stdout)
 """
