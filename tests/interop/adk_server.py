@@ -6,7 +6,8 @@ Endpoints (POST, SSE):
                 the run with RUN_FINISHED.outcome {"type": "interrupt", ...}
   /adk-snapshot ADKAgent(emit_messages_snapshot=True): MESSAGES_SNAPSHOT
                 before RUN_FINISHED of runs that complete
-plus GET /_health, GET /_inputs, POST /_reset (see interop_common).
+plus GET /_health, GET /_inputs, GET /_outputs (with INTEROP_CAPTURE_SSE set),
+POST /_reset (see interop_common).
 
 Run: python adk_server.py --port N   (prints `READY <port>` on stdout)
 """
@@ -232,6 +233,18 @@ def build_agent() -> LlmAgent:
     )
 
 
+# ag-ui-adk (0.11.0) keeps a thread whose run ended with a client tool call
+# unanswered as an "active execution" (ADKAgent._active_executions, removed
+# only once the call is answered or after execution_timeout_seconds, 600 s),
+# and refuses every new run of that agent with RUN_ERROR "Maximum concurrent
+# executions (10) reached" once there are max_concurrent_executions of them.
+# The suite leaves such a thread on purpose (the confirmation an app does
+# not declare), about one per run on /adk: a server reused across runs (the
+# `run.sh bash` loop) refused everything from the tenth run on. The bound is
+# not what the tests are about, so it is set far above what they can park.
+MAX_PARKED_EXECUTIONS = 10_000
+
+
 def build_app() -> Any:
     app = FastAPI(title="ag-ui-adk interop")
     variants = {
@@ -250,6 +263,7 @@ def build_app() -> Any:
             # process-wide session manager and the variants would see each
             # other's threads.
             session_service=InMemorySessionService(),
+            max_concurrent_executions=MAX_PARKED_EXECUTIONS,
             **options,
         )
         add_adk_fastapi_endpoint(app, agent, path=path)

@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import socket
 import sys
 from typing import Any, Awaitable, Callable, Iterable, Optional
@@ -107,8 +108,15 @@ def slow_chunks() -> list[str]:
     return [f"chunk {i:02d}. " for i in range(1, SLOW_CHUNKS + 1)]
 
 
+# Set (to anything) to also record each agent response's SSE bytes, served
+# by GET /_outputs: the evidence for a flaky test (which events the adapter
+# really sent). Off by default: the suite keeps no copy of every stream.
+CAPTURE_SSE = bool(os.environ.get("INTEROP_CAPTURE_SSE"))
+
+
 class InputRecorder:
-    """Pure ASGI middleware that records every agent request body.
+    """Pure ASGI middleware that records every agent request body (and,
+    with INTEROP_CAPTURE_SSE, every response body).
 
     It wraps `receive` instead of reading the body up front, so the adapter
     downstream still gets the exact bytes (BaseHTTPMiddleware-style body
@@ -119,6 +127,7 @@ class InputRecorder:
         self.app = app
         self.agent_paths = set(agent_paths)
         self.inputs: list[dict[str, Any]] = []
+        self.outputs: list[dict[str, Any]] = []
 
     async def __call__(self, scope: dict, receive: Callable[[], Awaitable[dict]], send: Any) -> None:
         if scope["type"] != "http" or scope.get("method") != "POST" or scope.get("path") not in self.agent_paths:
@@ -145,11 +154,26 @@ class InputRecorder:
                     self.inputs.append({"path": path, "body": body})
             return message
 
-        await self.app(scope, recording_receive, send)
+        if not CAPTURE_SSE:
+            await self.app(scope, recording_receive, send)
+            return
+
+        sent: list[bytes] = []
+
+        async def recording_send(message: dict) -> None:
+            if message["type"] == "http.response.body":
+                sent.append(message.get("body", b""))
+            await send(message)
+
+        try:
+            await self.app(scope, recording_receive, recording_send)
+        finally:
+            # Also what a cancelled or failed response had sent so far.
+            self.outputs.append({"path": path, "sse": b"".join(sent).decode("utf-8", "replace")})
 
 
 def add_test_routes(app: FastAPI, recorder_ref: "list[InputRecorder]") -> None:
-    """/_health, /_inputs and /_reset. The recorder is looked up lazily
+    """/_health, /_inputs, /_outputs and /_reset. The recorder is looked up lazily
     because it wraps the app and so exists only after the app does."""
 
     @app.get("/_health")
@@ -160,9 +184,14 @@ def add_test_routes(app: FastAPI, recorder_ref: "list[InputRecorder]") -> None:
     async def inputs() -> JSONResponse:
         return JSONResponse(recorder_ref[0].inputs)
 
+    @app.get("/_outputs")
+    async def outputs() -> JSONResponse:
+        return JSONResponse(recorder_ref[0].outputs)
+
     @app.post("/_reset")
     async def reset() -> dict:
         recorder_ref[0].inputs.clear()
+        recorder_ref[0].outputs.clear()
         return {"status": "ok"}
 
 

@@ -7,7 +7,8 @@ Endpoints (POST, SSE):
                            AND RUN_FINISHED.outcome {"type": "interrupt", ...}
   /langgraph-outcome-only  enable_legacy_on_interrupt_event=False: only the
                            RUN_FINISHED interrupt outcome, no CUSTOM event
-plus GET /_health, GET /_inputs, POST /_reset (see interop_common).
+plus GET /_health, GET /_inputs, GET /_outputs (with INTEROP_CAPTURE_SSE set),
+POST /_reset (see interop_common).
 
 Run: python langgraph_server.py --port N   (prints `READY <port>` on stdout)
 """

@@ -189,9 +189,13 @@ fn parse_headers(headers: &[String]) -> Result<Vec<(String, String)>, String> {
         .ok_or_else(|| "headers are written NAME:VALUE".to_owned())
 }
 
+/// Where a [`Printer`] writes: stdout, or a buffer a test reads.
+type Output = Box<dyn Write + Send>;
+
 /// Writes a conversation's deltas to stdout: a transcript, or JSON lines.
 pub(crate) struct Printer {
     json: bool,
+    out: Mutex<Output>,
     /// Bytes of each assistant message already printed, so only the new text goes out (also
     /// after a fresh snapshot, when this printer fell behind).
     printed: Mutex<HashMap<String, usize>>,
@@ -203,24 +207,34 @@ pub(crate) struct Printer {
 
 impl Printer {
     pub(crate) fn new(json: bool) -> Self {
+        Self::with_output(json, Box::new(std::io::stdout()))
+    }
+
+    fn with_output(json: bool, out: Output) -> Self {
         Printer {
             json,
+            out: Mutex::new(out),
             printed: Mutex::new(HashMap::new()),
             roles: Mutex::new(HashMap::new()),
             media_listed: Mutex::new(Default::default()),
         }
     }
 
-    fn emit(&self, line: Value) {
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{line}");
+    /// Writes `text` and flushes: each piece shows as it streams.
+    fn write(&self, text: std::fmt::Arguments<'_>) {
+        let mut out = self.out.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = out.write_fmt(text);
         let _ = out.flush();
+    }
+
+    fn emit(&self, line: Value) {
+        self.write(format_args!("{line}\n"));
     }
 
     /// A line of the transcript that is no conversation delta (a note of the command line's own).
     fn note_line(&self, text: &str) {
         if !self.json {
-            println!("\n  [{text}]");
+            self.write(format_args!("\n  [{text}]\n"));
         }
     }
 
@@ -231,14 +245,18 @@ impl Printer {
         }
         let target = format!("{}/{}", text_of(&line["surfaceId"]), text_of(&line["nodeId"]));
         match line["type"].as_str() {
-            Some("set") => {
-                println!("\n  [you set {} {} = {}]", text_of(&line["surfaceId"]), text_of(&line["path"]), line["value"])
-            }
-            Some("action") => println!("\n  [you press {target}]"),
-            Some("openUrl") => {
-                println!("\n  [{target} opens {} (not opened by the command line)]", text_of(&line["url"]))
-            }
-            _ => println!("\n  [{line}]"),
+            Some("set") => self.write(format_args!(
+                "\n  [you set {} {} = {}]\n",
+                text_of(&line["surfaceId"]),
+                text_of(&line["path"]),
+                line["value"]
+            )),
+            Some("action") => self.write(format_args!("\n  [you press {target}]\n")),
+            Some("openUrl") => self.write(format_args!(
+                "\n  [{target} opens {} (not opened by the command line)]\n",
+                text_of(&line["url"])
+            )),
+            _ => self.write(format_args!("\n  [{line}]\n")),
         }
     }
 
@@ -254,14 +272,14 @@ impl Printer {
         if self.json {
             self.emit(json!({"type": "restored", "store": path, "conversation": conversation_json(snapshot)}));
         } else {
-            println!(
-                "thread {}, restored from {} ({} messages):",
+            self.write(format_args!(
+                "thread {}, restored from {} ({} messages):\n",
                 snapshot.thread_id,
                 path.display(),
                 snapshot.messages.len()
-            );
+            ));
             store::print_transcript(snapshot);
-            println!("run: {}", crate::conversation_json::status(&snapshot.phase));
+            self.write(format_args!("run: {}\n", crate::conversation_json::status(&snapshot.phase)));
         }
     }
 
@@ -294,9 +312,7 @@ impl Printer {
     }
 
     fn print_text(&self, delta: &str, first: bool) {
-        let mut out = std::io::stdout().lock();
-        let _ = write!(out, "{}{delta}", if first { "\nagent: " } else { "" });
-        let _ = out.flush();
+        self.write(format_args!("{}{delta}", if first { "\nagent: " } else { "" }));
     }
 
     pub(crate) fn on_observed(&self, item: &Observed) {
@@ -304,17 +320,24 @@ impl Printer {
             Observed::Delta(delta) => self.on_delta(delta),
             // First, or after falling behind: what was not printed yet of each message.
             Observed::Snapshot(snapshot) => {
-                for message in &snapshot.messages {
-                    self.note(message);
-                    if message.role == Role::Assistant && message.tool_calls.is_none() {
-                        if let Some((delta, first)) = self.new_text(message) {
-                            if self.json {
-                                self.emit(json!({"type": "text", "messageId": message.id, "delta": delta}));
-                            } else {
-                                self.print_text(&delta, first);
-                            }
-                        }
-                    }
+                snapshot.messages.iter().for_each(|m| self.note(m));
+                self.print_unprinted(&snapshot.messages);
+            }
+        }
+    }
+
+    /// The text of each assistant message in `messages` not printed yet. (In JSON lines, a
+    /// message with tool calls goes out whole as a `message` line, its text included.)
+    fn print_unprinted(&self, messages: &[Message]) {
+        for message in messages {
+            if message.role != Role::Assistant || (self.json && message.tool_calls.is_some()) {
+                continue;
+            }
+            if let Some((delta, first)) = self.new_text(message) {
+                if self.json {
+                    self.emit(json!({"type": "text", "messageId": message.id, "delta": delta}));
+                } else {
+                    self.print_text(&delta, first);
                 }
             }
         }
@@ -331,6 +354,14 @@ impl Printer {
             if let Some(line) = self.json_line(delta) {
                 self.emit(line);
             }
+        }
+        // A reset read late holds the messages as they are then, and the text streamed onto
+        // them meanwhile is not delivered again (see `ConversationDelta::MessagesReset`): the
+        // reset is where that text is read.
+        if let ConversationDelta::MessagesReset(messages) = delta {
+            self.print_unprinted(messages);
+        }
+        if self.json {
             return;
         }
         match delta {
@@ -350,7 +381,7 @@ impl Printer {
                 if !media.is_empty() && self.media_listed.lock().unwrap_or_else(|p| p.into_inner()).insert(m.id.clone())
                 {
                     for part in media {
-                        println!("\n  [{} {}]", m.role.as_str(), media_label(&part));
+                        self.write(format_args!("\n  [{} {}]\n", m.role.as_str(), media_label(&part)));
                     }
                 }
             }
@@ -360,17 +391,22 @@ impl Printer {
             | ConversationDelta::Interrupts(_) => {}
             ConversationDelta::ToolCall(call) => match &call.phase {
                 ToolCallPhase::Streaming => {}
-                phase => println!("\n  [tool {} {}: {}]", call.tool_name, call.tool_call_id, phase_label(phase)),
+                phase => self.write(format_args!(
+                    "\n  [tool {} {}: {}]\n",
+                    call.tool_name,
+                    call.tool_call_id,
+                    phase_label(phase)
+                )),
             },
             // Every message and action waits here until the agent takes it: worth a line only
             // when an attempt failed.
             ConversationDelta::PendingSends(pending) => {
                 if let Some(failed) = pending.iter().find(|p| p.attempts > 0) {
                     let error = failed.last_error.as_deref().unwrap_or("not reached");
-                    println!("\n  [{} waiting for the agent; last attempt: {error}]", pending.len());
+                    self.write(format_args!("\n  [{} waiting for the agent; last attempt: {error}]\n", pending.len()));
                 }
             }
-            other => println!("\n  [{other}]"),
+            other => self.write(format_args!("\n  [{other}]\n")),
         }
     }
 
@@ -817,4 +853,113 @@ pub(crate) fn media_label(part: &Value) -> String {
         _ => String::new(),
     };
     format!("{} {} {}, {what}", text("kind"), text("mimeType"), text("name"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a printer wrote, read back by the test.
+    #[derive(Clone, Default)]
+    struct Written(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Written {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Written {
+        fn text(&self) -> String {
+            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+        }
+    }
+
+    fn printer(json: bool) -> (Printer, Written) {
+        let written = Written::default();
+        (Printer::with_output(json, Box::new(written.clone())), written)
+    }
+
+    fn message(value: Value) -> Message {
+        serde_json::from_value(value).unwrap()
+    }
+
+    fn user() -> Message {
+        message(json!({"id": "u1", "role": "user", "content": "delete the report"}))
+    }
+
+    /// The thread of ADK's confirmation flow once the follow-up run answered: the result of
+    /// the first call lands before the confirmation call, so observers get the whole list.
+    fn after_the_confirmation(answer: &str) -> Vec<Message> {
+        vec![
+            user(),
+            message(json!({"id": "a1", "role": "assistant", "toolCalls": [
+                {"id": "c1", "type": "function", "function": {"name": "delete_file", "arguments": "{}"}}]})),
+            message(
+                json!({"id": "r1", "role": "tool", "toolCallId": "c1", "content": "{\"deleted\": \"/tmp/report.txt\"}"}),
+            ),
+            message(json!({"id": "a2", "role": "assistant", "toolCalls": [
+                {"id": "c2", "type": "function", "function": {"name": "adk_request_confirmation", "arguments": "{}"}}]})),
+            message(json!({"id": "r2", "role": "tool", "toolCallId": "c2", "content": "{\"confirmed\":true}"})),
+            message(json!({"id": "t1", "role": "assistant", "content": answer})),
+        ]
+    }
+
+    fn first_snapshot() -> Observed {
+        Observed::Snapshot(Box::new(ConversationSnapshot { messages: vec![user()], ..Default::default() }))
+    }
+
+    /// A reset read after the agent's answer streamed holds the answer, and the streamed pieces
+    /// are not delivered again (`ConversationDelta::MessagesReset`): the transcript prints it
+    /// from the reset.
+    #[test]
+    fn the_transcript_prints_an_answer_that_arrives_inside_a_messages_reset() {
+        let (printer, written) = printer(false);
+        printer.on_observed(&first_snapshot());
+        printer.on_observed(&Observed::Delta(ConversationDelta::MessagesReset(after_the_confirmation(
+            "Deleted /tmp/report.txt",
+        ))));
+        assert_eq!(written.text(), "\nagent: Deleted /tmp/report.txt");
+    }
+
+    #[test]
+    fn json_lines_carry_an_answer_that_arrives_inside_a_messages_reset() {
+        let (printer, written) = printer(true);
+        printer.on_observed(&first_snapshot());
+        printer.on_observed(&Observed::Delta(ConversationDelta::MessagesReset(after_the_confirmation(
+            "Deleted /tmp/report.txt",
+        ))));
+        let lines: Vec<Value> = written.text().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(
+            lines,
+            [
+                json!({"type": "messagesReset", "count": 6}),
+                json!({"type": "text", "messageId": "t1", "delta": "Deleted /tmp/report.txt"}),
+            ]
+        );
+    }
+
+    /// What streamed before the reset is not printed twice: only the rest of the message.
+    #[test]
+    fn a_reset_prints_only_the_text_not_printed_yet() {
+        let (printer, written) = printer(false);
+        printer.on_observed(&first_snapshot());
+        let streaming = message(json!({"id": "t1", "role": "assistant", "content": ""}));
+        printer.on_observed(&Observed::Delta(ConversationDelta::MessageAdded(streaming)));
+        printer.on_observed(&Observed::Delta(ConversationDelta::TextAppended {
+            message_id: "t1".into(),
+            delta: "Deleted ".into(),
+        }));
+        let answered =
+            Observed::Delta(ConversationDelta::MessagesReset(after_the_confirmation("Deleted /tmp/report.txt")));
+        printer.on_observed(&answered);
+        // A later reset with nothing new prints nothing.
+        printer.on_observed(&answered);
+        assert_eq!(written.text(), "\nagent: Deleted /tmp/report.txt");
+    }
 }
