@@ -248,3 +248,35 @@ async fn a_grant_survives_a_reopen() {
     conv.send_message("and now?".into()).await.unwrap();
     assert_eq!(runs.load(Ordering::SeqCst), 2, "the kept grant let the second call run at once");
 }
+
+/// The documented decision: a request stored while the tool asked still waits for an answer
+/// when the app registers the tool again to run at once; the answer then runs it.
+#[tokio::test]
+async fn a_stored_request_still_waits_when_the_tool_is_registered_again_to_run_at_once() {
+    let file = TempDbFile::new("store-consent-run-at-once");
+    let server = TestServer::start(vec![
+        Reply::sse(&run_of("r1", vec![tool_call("c1", "locate", "{}", "a1")])),
+        Reply::sse(&run_of("r2", vec![text("a2", "Lyon.")])),
+    ])
+    .await;
+    let open = |store: &ConversationStore| {
+        let options = SessionOptions { thread_id: Some("t".into()), ..SessionOptions::default() };
+        let session = ConversationSession::connect(&server.url("/agent"), &[], options).unwrap();
+        Conversation::open(session, store, &server.url("/agent"), tokio::runtime::Handle::current()).unwrap()
+    };
+    let runs = Arc::new(AtomicUsize::new(0));
+    {
+        let store = ConversationStore::open(file.path()).unwrap();
+        let conv = open(&store);
+        conv.register_tool(locate(&runs, Consent::Ask)).unwrap();
+        conv.send_message("where am I?".into()).await.unwrap();
+        store.flush();
+    }
+    let store = ConversationStore::open(file.path()).unwrap();
+    let conv = open(&store);
+    conv.register_tool(locate(&runs, Consent::RunAtOnce)).unwrap();
+    assert_eq!(conv.snapshot().unwrap().consent_requests.len(), 1);
+    assert_eq!(runs.load(Ordering::SeqCst), 0, "registering again is not an answer");
+    conv.answer_consent("c1", ConsentAnswer::AllowOnce).await.unwrap();
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+}
