@@ -562,7 +562,7 @@ async fn answer_consent(
         match printing(subscription, printer, conversation.answer_consent(&request.tool_call_id, answer)).await {
             Ok(Some(summary)) => last = Some(Ok(summary)),
             Ok(None) => {}
-            // A request answered meanwhile (an earlier `a` granted its tool) is not an error.
+            // A request answered meanwhile (by the app's other handle) is not the turn's error.
             Err(SessionError::UnknownConsentRequest { .. }) => {}
             Err(e) => return Ok(Some(Err(e))),
         }

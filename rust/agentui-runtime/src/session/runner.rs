@@ -721,7 +721,14 @@ impl ConversationSession {
             Err(failure) => ToolCallPhase::Failed { failure: failure.clone() },
         };
         self.emit_tool(id, &name, phase);
-        let message = result_message(self.ids.next("tool-result"), id, &outcome);
+        // A server answer to the call meanwhile is replaced in place by the truth, as at a
+        // run's end: one result per call.
+        let answered_by_server = match self.conversation.lock().tool_call(id).map(|r| r.status.clone()) {
+            Some(ToolCallStatus::Completed { result_message_id }) => Some(result_message_id),
+            _ => None,
+        };
+        let message_id = answered_by_server.unwrap_or_else(|| self.ids.next("tool-result"));
+        let message = result_message(message_id, id, &outcome);
         self.ledger.set_result(id, message.clone());
         self.append_local(message);
         self.shared.listeners.batch_end();

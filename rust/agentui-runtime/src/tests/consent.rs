@@ -280,3 +280,31 @@ async fn a_stored_request_still_waits_when_the_tool_is_registered_again_to_run_a
     conv.answer_consent("c1", ConsentAnswer::AllowOnce).await.unwrap();
     assert_eq!(runs.load(Ordering::SeqCst), 1);
 }
+
+/// A server that answers a call waiting for the user's consent does not make two results: the
+/// client's answer replaces the server's in place, as for any client-executed call.
+#[tokio::test]
+async fn the_answer_replaces_a_server_result_for_the_same_call() {
+    timeout(TEST_BOUND, async {
+        let server_answer =
+            json!({"type": "TOOL_CALL_RESULT", "messageId": "srv-1", "toolCallId": "c1", "content": "received: true"});
+        let server = TestServer::start(vec![
+            Reply::sse(&run_of("r1", vec![tool_call("c1", "locate", "{}", "a1"), vec![server_answer]])),
+            Reply::sse(&run_of("r2", vec![text("a2", "Lyon.")])),
+        ])
+        .await;
+        let conv = conversation(&server);
+        let runs = Arc::new(AtomicUsize::new(0));
+        conv.register_tool(locate(&runs, Consent::Ask)).unwrap();
+        conv.send_message("where am I?".into()).await.unwrap();
+        assert_eq!(runs.load(Ordering::SeqCst), 0);
+        conv.answer_consent("c1", ConsentAnswer::AllowOnce).await.unwrap();
+        assert_eq!(
+            tool_results(&server.requests()[1].body),
+            [("c1".to_owned(), r#"{"city":"Lyon"}"#.to_owned(), None)],
+            "one result for the call, the client's"
+        );
+    })
+    .await
+    .unwrap();
+}
