@@ -4,13 +4,13 @@
 
 use agentui_agui::message::Interrupt;
 use agentui_agui::Message;
-use agentui_runtime::session::{PendingSend, PendingSendKind, RunPhase, ToolCallPhase, ToolCallUpdate};
+use agentui_runtime::session::{ConsentRequest, PendingSend, PendingSendKind, RunPhase, ToolCallPhase, ToolCallUpdate};
 use agentui_runtime::ConversationSnapshot;
 use serde_json::{json, Value};
 
 /// The conversation as observers see it at one point: `threadId`, `status` (from the run
 /// phase), `run`, `messages`, `state`, `toolCalls`, `pendingInterrupts`, `surfaces`,
-/// `pendingSends`, `keptLocal`.
+/// `consentRequests`, `grantedTools`, `pendingSends`, `keptLocal`.
 pub fn conversation_json(snapshot: &ConversationSnapshot) -> Value {
     json!({
         "threadId": snapshot.thread_id,
@@ -20,6 +20,8 @@ pub fn conversation_json(snapshot: &ConversationSnapshot) -> Value {
         "state": snapshot.state,
         "toolCalls": snapshot.tool_calls.iter().map(tool_call_json).collect::<Vec<_>>(),
         "pendingInterrupts": interrupts_json(&snapshot.pending_interrupts),
+        "consentRequests": consent_requests_json(&snapshot.consent_requests),
+        "grantedTools": snapshot.consent_grants,
         "surfaces": snapshot.surfaces.iter()
             .map(|s| json!({"surfaceId": s.surface_id, "catalogId": s.catalog_id}))
             .collect::<Vec<_>>(),
@@ -28,6 +30,21 @@ pub fn conversation_json(snapshot: &ConversationSnapshot) -> Value {
             .map(|k| json!({"messageId": k.message_id, "reason": format!("{:?}", k.reason)}))
             .collect::<Vec<_>>(),
     })
+}
+
+/// The calls waiting for the user's consent, oldest first.
+pub fn consent_requests_json(requests: &[ConsentRequest]) -> Vec<Value> {
+    requests
+        .iter()
+        .map(|r| {
+            json!({
+                "toolCallId": r.tool_call_id,
+                "toolName": r.tool_name,
+                "arguments": r.arguments,
+                "askedAtMs": r.asked_at_ms,
+            })
+        })
+        .collect()
 }
 
 /// One word for where the conversation stands; `run` says the same with a turn's own words

@@ -16,8 +16,8 @@ use agentui_agui::{ContentPart, Message, MessageContent, PartSource};
 use agentui_runtime::attachment::{Attachment, AttachmentPolicy};
 use agentui_runtime::session::ActionResult;
 use agentui_runtime::session::{
-    ClientTool, ConversationSession, RunPhase, RunSummary, SessionError, SessionOptions, ToolCallPhase, ToolError,
-    ToolInvocation,
+    ClientTool, Consent, ConsentAnswer, ConsentRequest, ConversationSession, RunPhase, RunSummary, SessionError,
+    SessionOptions, ToolCallPhase, ToolError, ToolInvocation,
 };
 use agentui_runtime::{
     Conversation, ConversationDelta, ConversationSnapshot, ConversationStore, Observed, StoreError, Subscription,
@@ -25,7 +25,8 @@ use agentui_runtime::{
 use serde_json::{json, Value};
 
 use crate::conversation_json::{
-    conversation_json, interrupts_json, pending_send_json, run_phase_json, tool_call_json, tool_phase_name,
+    consent_requests_json, conversation_json, interrupts_json, pending_send_json, run_phase_json, tool_call_json,
+    tool_phase_name,
 };
 use crate::gestures::Gestures;
 use crate::store;
@@ -40,6 +41,17 @@ pub enum InterruptPolicy {
     /// Refuse every interrupt and continue.
     Reject,
     /// Ask on the terminal for each one.
+    Ask,
+}
+
+/// How the consent requests of the command-line tools are answered (`--consent`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ConsentPolicy {
+    /// Allow every call (once each).
+    Allow,
+    /// Decline every call: the agent gets the declined result.
+    Deny,
+    /// Ask on the terminal for each call: y (once), a (always, for that tool), n (decline).
     Ask,
 }
 
@@ -58,6 +70,10 @@ pub struct RunArgs {
     /// otherwise the run stops at the first interrupt, exit 3).
     #[arg(long, value_enum)]
     pub interrupts: Option<InterruptPolicy>,
+    /// Register the `--tool` and `--tool-error` tools as asking the user first, and answer each
+    /// call: allow, deny, or ask (on the terminal; stdin must be one). Without it they run at once.
+    #[arg(long, value_enum)]
+    pub consent: Option<ConsentPolicy>,
     /// The thread to continue (a fresh id when absent); a recorded stream answers on its own.
     #[arg(long = "thread", value_name = "ID")]
     pub thread_id: Option<String>,
@@ -144,6 +160,11 @@ fn started(call: &ToolInvocation, options: HandlerOptions) -> Duration {
 }
 
 fn command_line_tools(args: &RunArgs) -> Result<Vec<ClientTool>, String> {
+    let consent = if args.consent.is_some() { Consent::Ask } else { Consent::RunAtOnce };
+    Ok(declared_tools(args)?.into_iter().map(|tool| tool.with_consent(consent)).collect())
+}
+
+fn declared_tools(args: &RunArgs) -> Result<Vec<ClientTool>, String> {
     let handler = HandlerOptions { trace: args.trace_store, delay: Duration::from_millis(args.tool_delay_ms) };
     let mut tools = Vec::new();
     for spec in &args.tools {
@@ -389,6 +410,14 @@ impl Printer {
             | ConversationDelta::MessagesReset(_)
             | ConversationDelta::RunPhase(_)
             | ConversationDelta::Interrupts(_) => {}
+            ConversationDelta::Consent { requests, .. } => {
+                for request in requests {
+                    println!(
+                        "\n  [tool {} {} waits for your consent, arguments {}]",
+                        request.tool_name, request.tool_call_id, request.arguments
+                    );
+                }
+            }
             ConversationDelta::ToolCall(call) => match &call.phase {
                 ToolCallPhase::Streaming => {}
                 phase => self.write(format_args!(
@@ -454,6 +483,9 @@ impl Printer {
             ConversationDelta::StateResyncNeeded { reason } => json!({"type": "stateResyncNeeded", "reason": reason}),
             ConversationDelta::Interrupts(pending) => {
                 json!({"type": "interrupts", "pending": interrupts_json(pending)})
+            }
+            ConversationDelta::Consent { requests, granted_tools } => {
+                json!({"type": "consent", "requests": consent_requests_json(requests), "grantedTools": granted_tools})
             }
             ConversationDelta::Warning(w) => {
                 json!({"type": "warning", "kind": format!("{:?}", w.kind), "message": w.message})
@@ -530,6 +562,50 @@ fn ask(interrupt: &Interrupt) -> Result<bool, String> {
     Ok(matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes"))
 }
 
+/// The user's answer to `request`, read from the terminal: y, a or n.
+fn ask_consent(request: &ConsentRequest) -> Result<ConsentAnswer, String> {
+    eprint!(
+        "the agent calls tool {} with {}\nrun it? [y = once / a = always / n = no] ",
+        request.tool_name, request.arguments
+    );
+    let _ = std::io::stderr().flush();
+    let mut line = String::new();
+    std::io::stdin().lock().read_line(&mut line).map_err(|e| format!("cannot read the answer: {e}"))?;
+    Ok(match line.trim().to_ascii_lowercase().as_str() {
+        "y" | "yes" => ConsentAnswer::AllowOnce,
+        "a" | "always" => ConsentAnswer::AllowAlways,
+        _ => ConsentAnswer::Decline,
+    })
+}
+
+/// Answers every consent request waiting by `policy`; the follow-up run of the last answer
+/// (`None` when nothing waited or there is no policy).
+async fn answer_consent(
+    conversation: &Conversation,
+    subscription: &mut Subscription,
+    printer: &Printer,
+    policy: Option<ConsentPolicy>,
+) -> Result<Option<Result<RunSummary, SessionError>>, String> {
+    let Some(policy) = policy else { return Ok(None) };
+    let waiting = conversation.snapshot().map_err(|e| e.to_string())?.consent_requests;
+    let mut last = None;
+    for request in waiting {
+        let answer = match policy {
+            ConsentPolicy::Allow => ConsentAnswer::AllowOnce,
+            ConsentPolicy::Deny => ConsentAnswer::Decline,
+            ConsentPolicy::Ask => ask_consent(&request)?,
+        };
+        match printing(subscription, printer, conversation.answer_consent(&request.tool_call_id, answer)).await {
+            Ok(Some(summary)) => last = Some(Ok(summary)),
+            Ok(None) => {}
+            // A request answered meanwhile (by the app's other handle) is not the turn's error.
+            Err(SessionError::UnknownConsentRequest { .. }) => {}
+            Err(e) => return Ok(Some(Err(e))),
+        }
+    }
+    Ok(last)
+}
+
 /// Answers every pending interrupt by `policy`; false when there is none to answer it.
 fn answer_interrupts(
     conversation: &Conversation,
@@ -571,24 +647,34 @@ enum TurnEnd {
     Failed(SessionError),
 }
 
-/// Plays a turn from its first run's result: answers interrupts by `policy` and continues until
-/// the agent is done or stops at one nobody answers.
+/// How the command line answers what the agent waits for.
+#[derive(Debug, Clone, Copy)]
+struct Answers {
+    interrupts: Option<InterruptPolicy>,
+    consent: Option<ConsentPolicy>,
+}
+
+/// Plays a turn from its first run's result: answers interrupts and consent requests by policy
+/// and continues until the agent is done or stops at an interrupt nobody answers.
 async fn finish_turn(
     conversation: &Conversation,
     subscription: &mut Subscription,
     printer: &Printer,
     mut result: Result<RunSummary, SessionError>,
-    policy: Option<InterruptPolicy>,
+    answers: Answers,
 ) -> Result<TurnEnd, String> {
     for _ in 0..MAX_INTERRUPT_ROUNDS {
         match result {
             Ok(summary) if matches!(summary.phase, RunPhase::Interrupted { .. }) => {
-                if !answer_interrupts(conversation, &summary.pending_interrupts, policy)? {
+                if !answer_interrupts(conversation, &summary.pending_interrupts, answers.interrupts)? {
                     return Ok(TurnEnd::Interrupted(summary));
                 }
                 result = printing(subscription, printer, conversation.continue_run()).await;
             }
-            Ok(summary) => return Ok(TurnEnd::Completed(summary)),
+            Ok(summary) => match answer_consent(conversation, subscription, printer, answers.consent).await? {
+                Some(follow_up) => result = follow_up,
+                None => return Ok(TurnEnd::Completed(summary)),
+            },
             Err(e) => return Ok(TurnEnd::Failed(e)),
         }
     }
@@ -605,7 +691,7 @@ async fn play_gestures(
     subscription: &mut Subscription,
     printer: &Printer,
     gestures: &Gestures,
-    policy: Option<InterruptPolicy>,
+    answers: Answers,
     mut end: TurnEnd,
 ) -> Result<TurnEnd, String> {
     if !matches!(end, TurnEnd::Completed(_)) {
@@ -625,7 +711,7 @@ async fn play_gestures(
         let dispatched = conversation.dispatch_action(&press.surface_id, &press.node_id);
         end = match printing(subscription, printer, dispatched).await {
             Ok(ActionResult::Ran(summary)) => {
-                finish_turn(conversation, subscription, printer, Ok(*summary), policy).await?
+                finish_turn(conversation, subscription, printer, Ok(*summary), answers).await?
             }
             Ok(ActionResult::OpenUrl(url)) => {
                 printer.gesture(
@@ -685,7 +771,12 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     };
     let gestures = Gestures::parse(&args.sets, &args.actions)?;
     let attachments = args.attachments.iter().map(|a| parse_attachment(a)).collect::<Result<Vec<_>, _>>()?;
-    let policy = args.interrupts.or_else(|| std::io::stdin().is_terminal().then_some(InterruptPolicy::Ask));
+    let interrupts = args.interrupts.or_else(|| std::io::stdin().is_terminal().then_some(InterruptPolicy::Ask));
+    if args.consent == Some(ConsentPolicy::Ask) && !std::io::stdin().is_terminal() {
+        // Reading answers from a pipe would wait for ever or decide by accident.
+        return Err("--consent ask reads the answers from a terminal, and stdin is not one".to_owned());
+    }
+    let answers = Answers { interrupts, consent: args.consent };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -711,8 +802,8 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         } else {
             printing(&mut subscription, &printer, conversation.send(args.message.clone(), attachments)).await
         };
-        let end = finish_turn(&conversation, &mut subscription, &printer, first, policy).await?;
-        let end = play_gestures(&conversation, &mut subscription, &printer, &gestures, policy, end).await?;
+        let end = finish_turn(&conversation, &mut subscription, &printer, first, answers).await?;
+        let end = play_gestures(&conversation, &mut subscription, &printer, &gestures, answers, end).await?;
         if let Some(store) = &store {
             // Everything the turn applied is on disk before the final word.
             store.flush();

@@ -12,7 +12,7 @@ use std::task::{Context, Poll};
 use agentui_a2ui::SurfaceDiff;
 use agentui_json::value::NodeValue;
 use agentui_runtime::attachment::Attachment;
-use agentui_runtime::session::{ActionResult, RunSummary};
+use agentui_runtime::session::{ActionResult, Consent, ConsentAnswer, RunSummary};
 use agentui_runtime::view::ViewBatch;
 use agentui_runtime::{ConversationSnapshot, SurfaceSnapshot};
 use tokio::runtime::Handle;
@@ -320,25 +320,44 @@ impl Conversation {
         Ok(self.inner.cancel_interrupt(&id)?)
     }
 
-    /// Declares a client tool (from the next request on) and executes its calls.
+    /// Declares a client tool (from the next request on) and executes its calls. `consent`:
+    /// `Ask` makes each call wait for the user's answer (`answer_consent`); `None` or
+    /// `RunAtOnce` runs it as soon as the agent calls it.
+    #[uniffi::method(default(consent = None))]
     pub fn register_tool(
         &self,
         name: String,
         description: String,
         parameters_json_schema: String,
         handler: Arc<dyn ClientToolHandler>,
+        consent: Option<Consent>,
     ) -> Result<(), ConversationError> {
-        Ok(self.inner.register_tool(client_tool(name, description, &parameters_json_schema, handler)?)?)
+        let tool = client_tool(name, description, &parameters_json_schema, handler)?;
+        Ok(self.inner.register_tool(tool.with_consent(consent.unwrap_or_default()))?)
+    }
+
+    /// Answers the consent request of call `tool_call_id` (listed in the view's
+    /// `consent_requests`): allowed, its handler runs; declined, the agent gets the declined
+    /// result. Returns the follow-up run that carried the result, or `None` while other requests
+    /// still wait. `UnknownConsentRequest` when none waits under that id.
+    pub async fn answer_consent(
+        &self,
+        tool_call_id: String,
+        answer: ConsentAnswer,
+    ) -> Result<Option<RunSummary>, ConversationError> {
+        self.on_runtime(async move { self.inner.answer_consent(&tool_call_id, answer).await }).await
     }
 
     /// `register_tool` with typed values: `parameters` is the JSON Schema object, and the
     /// handler takes its arguments and returns its result as values, not text.
+    #[uniffi::method(default(consent = None))]
     pub fn register_typed_tool(
         &self,
         name: String,
         description: String,
         parameters: NodeValue,
         handler: Arc<dyn TypedClientToolHandler>,
+        consent: Option<Consent>,
     ) -> Result<(), ConversationError> {
         let parameters = match json_value(&parameters, "parameters of a tool")? {
             serde_json::Value::Object(map) => map,
@@ -347,7 +366,8 @@ impl Conversation {
                 return Err(ConversationError::InvalidJson { detail });
             }
         };
-        Ok(self.inner.register_tool(typed_client_tool(name, description, parameters, handler)?)?)
+        let tool = typed_client_tool(name, description, parameters, handler)?;
+        Ok(self.inner.register_tool(tool.with_consent(consent.unwrap_or_default()))?)
     }
 
     /// Removes a tool; later calls to it get a "not registered" error result.

@@ -70,6 +70,10 @@ pub enum ConversationError {
     InvalidInterruptPayload { id: String, detail: String },
     #[error("invalid tool: {detail}")]
     InvalidTool { detail: String },
+    /// `answer_consent` named a call that waits for no answer (unknown, or answered already):
+    /// nothing ran.
+    #[error("no consent request waits for tool call '{tool_call_id}'")]
+    UnknownConsentRequest { tool_call_id: String },
     #[error("a tool named '{name}' is already registered")]
     DuplicateTool { name: String },
     /// A surface operation was refused; `code` is the A2UI error code (`ACTION_REFUSED`...).
@@ -230,6 +234,9 @@ impl From<SessionError> for ConversationError {
             }
             SessionError::AgentFunctionUnanswered { function_call_id } => {
                 ConversationError::AgentFunctionUnanswered { function_call_id }
+            }
+            SessionError::UnknownConsentRequest { tool_call_id } => {
+                ConversationError::UnknownConsentRequest { tool_call_id }
             }
             SessionError::Attachment(e) => {
                 let detail = e.to_string();

@@ -57,8 +57,8 @@ pub use agentui_agui::transport::{CertificateRejection, HeaderReason, TrustStore
 pub use agentui_json::value::{NodeValue, PropEntry};
 pub use agentui_markdown::{MarkdownText, MdAlignment, MdBlock, MdCell, MdInline, MdListItem, PlainReason};
 pub use agentui_runtime::session::{
-    ActionResult, PendingReason, PendingSend, PendingSendKind, RunPhase, RunSummary, SessionWarning,
-    SessionWarningKind, ToolCallPhase, ToolCallUpdate, ToolFailure,
+    ActionResult, Consent, ConsentAnswer, ConsentRequest, PendingReason, PendingSend, PendingSendKind, RunPhase,
+    RunSummary, SessionWarning, SessionWarningKind, ToolCallPhase, ToolCallUpdate, ToolFailure,
 };
 pub use agentui_runtime::view::{ChatItem, MessageDiff, MessageToolCall, ToolCallDiff, ViewBatch, ViewEvent};
 pub use agentui_runtime::{

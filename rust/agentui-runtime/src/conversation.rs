@@ -36,7 +36,7 @@ use crate::a2ui_bridge::{AgentFunctionAnswer, BridgeAction};
 use crate::attachment::Attachment;
 use crate::model::ConversationModel;
 pub use crate::observe::SurfaceSnapshot;
-use crate::observe::{ConversationSnapshot, Observed, SurfaceEntry, SurfaceUpdate};
+use crate::observe::{ConsentAnswer, ConversationSnapshot, Observed, SurfaceEntry, SurfaceUpdate};
 use crate::observers::InlineMedia;
 use crate::observers::{wait_for, Inbox, Observers, SubscriberItem, ViewItem};
 use crate::session::{
@@ -220,6 +220,8 @@ enum RunKind {
     AgentFunction(Map<String, Value>, agentui_agui::message::Context),
     /// Deliver what waits for the agent (see [`crate::session::outbox`]).
     Deliver,
+    /// The user's answer to a consent request: the handler runs (or not), then the follow-up.
+    Consent(String, ConsentAnswer),
 }
 
 /// What the actor takes, in call order.
@@ -333,6 +335,8 @@ impl Conversation {
             kept_local: Vec::new(),
             // A conversation starts (or comes back) between runs: no step is open.
             active_steps: Vec::new(),
+            consent_requests: session.consent().0,
+            consent_grants: session.consent().1,
         };
         let surfaces = session
             .a2ui()
@@ -517,6 +521,20 @@ impl Conversation {
         self.inner.canceller.cancel();
     }
 
+    /// Answers the consent request of tool call `tool_call_id` (see
+    /// [`ConsentRequest`](crate::ConsentRequest)): allowed, its handler runs; declined, the agent
+    /// gets the declined result. Taken in call order, after the run in flight. Returns the
+    /// follow-up run that carried the result, or `None` while other requests still wait (the
+    /// results go with the last answer). [`SessionError::UnknownConsentRequest`] when no request
+    /// waits under that id (unknown, or answered already): nothing runs then.
+    pub async fn answer_consent(
+        &self,
+        tool_call_id: &str,
+        answer: ConsentAnswer,
+    ) -> Result<Option<RunSummary>, SessionError> {
+        self.request("answer_consent", RunKind::Consent(tool_call_id.to_owned(), answer)).await
+    }
+
     pub fn resolve_interrupt(&self, id: &str, payload: Option<Value>) -> Result<(), SessionError> {
         self.inner.shared.resolve_interrupt(id, payload)
     }
@@ -699,6 +717,7 @@ async fn actor(
                         session.run_agent_function(props, context).await.map(Some)
                     }
                     RunKind::Deliver => session.deliver_pending().await,
+                    RunKind::Consent(id, answer) => session.answer_consent(&id, answer).await,
                 }
             };
             // The session catches a panicking run itself; this keeps the actor alive if anything

@@ -49,7 +49,10 @@ pub use budget::SurfaceBudget;
 pub use conversation::{
     Conversation, Subscription, SurfaceCloser, SurfaceSnapshot, SurfaceSubscription, ViewSubscription, MAX_QUEUED_RUNS,
 };
-pub use observe::{ConversationDelta, ConversationSnapshot, KeptLocal, Observed, SurfaceEntry, ABSORB_LIMIT};
+pub use observe::{
+    ConsentAnswer, ConsentRequest, ConversationDelta, ConversationSnapshot, KeptLocal, Observed, SurfaceEntry,
+    ABSORB_LIMIT,
+};
 pub use shared_conversation::ConversationGuard;
 pub use store::{
     ConversationPage, ConversationStore, ConversationSummary, StoreError, StoredConversation, WriteObserver,

@@ -13,8 +13,8 @@ use agentui_agui::reducer::ConversationState;
 use agentui_agui::Message;
 
 use crate::observe::{
-    ConversationDelta, ConversationSnapshot, KeptLocal, PendingSend, RunPhase, SurfaceEntry, SurfaceSnapshot,
-    ToolCallUpdate,
+    ConsentRequest, ConversationDelta, ConversationSnapshot, KeptLocal, PendingSend, RunPhase, SurfaceEntry,
+    SurfaceSnapshot, ToolCallUpdate,
 };
 
 /// One surface's resolved nodes as the diffs left them (shared `Arc`s, never copies).
@@ -106,6 +106,8 @@ pub(crate) struct ConversationModel {
     /// Position of each tool call in `tool_calls`.
     tool_call_index: HashMap<String, usize>,
     pending_interrupts: Vec<Interrupt>,
+    consent_requests: Vec<ConsentRequest>,
+    consent_grants: Vec<String>,
     pending_sends: Vec<PendingSend>,
     active_steps: Vec<String>,
     surface_entries: Vec<SurfaceEntry>,
@@ -122,6 +124,8 @@ impl ConversationModel {
             tool_call_index: snapshot.tool_calls.iter().enumerate().map(|(i, t)| (t.tool_call_id.clone(), i)).collect(),
             tool_calls: snapshot.tool_calls,
             pending_interrupts: snapshot.pending_interrupts,
+            consent_requests: snapshot.consent_requests,
+            consent_grants: snapshot.consent_grants,
             pending_sends: snapshot.pending_sends,
             active_steps: snapshot.active_steps,
             surface_entries: snapshot.surfaces,
@@ -160,6 +164,8 @@ impl ConversationModel {
             kept_local: kept_local(conversation),
             pending_sends: self.pending_sends.clone(),
             active_steps: self.active_steps.clone(),
+            consent_requests: self.consent_requests.clone(),
+            consent_grants: self.consent_grants.clone(),
         }
     }
 
@@ -169,6 +175,11 @@ impl ConversationModel {
 
     pub fn pending_interrupts(&self) -> &[Interrupt] {
         &self.pending_interrupts
+    }
+
+    /// The consent requests and the granted tools, as the store keeps them.
+    pub fn consent(&self) -> (&[ConsentRequest], &[String]) {
+        (&self.consent_requests, &self.consent_grants)
     }
 
     pub fn surface_entries(&self) -> &[SurfaceEntry] {
@@ -220,6 +231,10 @@ impl ConversationModel {
                 }
             },
             ConversationDelta::Interrupts(pending) => self.pending_interrupts = pending.clone(),
+            ConversationDelta::Consent { requests, granted_tools } => {
+                self.consent_requests = requests.clone();
+                self.consent_grants = granted_tools.clone();
+            }
             ConversationDelta::PendingSends(pending) => self.pending_sends = pending.clone(),
             ConversationDelta::SurfaceAdded(entry) => {
                 self.surface_entries.retain(|s| s.surface_id != entry.surface_id);

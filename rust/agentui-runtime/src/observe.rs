@@ -292,6 +292,37 @@ pub struct ConversationSnapshot {
     pub pending_sends: Vec<PendingSend>,
     /// The steps of the current run that started and have not finished, outermost first.
     pub active_steps: Vec<String>,
+    /// Calls to tools registered with `Consent::Ask` that wait for the user's answer, oldest
+    /// first.
+    pub consent_requests: Vec<ConsentRequest>,
+    /// Tools the user allowed for the rest of the conversation (`ConsentAnswer::AllowAlways`).
+    pub consent_grants: Vec<String>,
+}
+
+/// A call of a tool registered with `Consent::Ask` that waits for the user: its handler has not
+/// run and does not run until the app answers (`Conversation::answer_consent`). Its tool call
+/// stays `ToolCallPhase::Requested` meanwhile.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+pub struct ConsentRequest {
+    pub tool_call_id: String,
+    pub tool_name: String,
+    /// The call's arguments, already checked against the tool's parameters schema.
+    pub arguments: Value,
+    /// When the call was put to the user, in milliseconds since the Unix epoch.
+    pub asked_at_ms: u64,
+}
+
+/// The user's answer to a [`ConsentRequest`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
+pub enum ConsentAnswer {
+    /// Run this call.
+    AllowOnce,
+    /// Run this call, and every later call of the same tool in this conversation at once.
+    AllowAlways,
+    /// Do not run it: the agent gets a result that says the user declined.
+    Decline,
 }
 
 /// Most bytes one streamed piece grows to by joining the pieces queued after it. A subscriber that
@@ -347,6 +378,12 @@ pub enum ConversationDelta {
     ToolCall(ToolCallUpdate),
     /// The pending interrupts changed (a run ended with some, the app answered one).
     Interrupts(Vec<Interrupt>),
+    /// The consent requests or the grants changed (a call was put to the user, the user
+    /// answered): both lists, whole.
+    Consent {
+        requests: Vec<ConsentRequest>,
+        granted_tools: Vec<String>,
+    },
     SurfaceAdded(SurfaceEntry),
     SurfaceRemoved {
         surface_id: String,
@@ -410,6 +447,9 @@ impl fmt::Display for ConversationDelta {
                 write!(f, "tool call {} ({}): {:?}", t.tool_call_id, t.tool_name, t.phase)
             }
             ConversationDelta::Interrupts(is) => write!(f, "pending interrupts: {}", is.len()),
+            ConversationDelta::Consent { requests, granted_tools } => {
+                write!(f, "waiting for consent: {}, granted tools: {}", requests.len(), granted_tools.join(", "))
+            }
             ConversationDelta::SurfaceAdded(s) => write!(f, "surface {} created ({})", s.surface_id, s.catalog_id),
             ConversationDelta::SurfaceRemoved { surface_id } => write!(f, "surface {surface_id} deleted"),
             ConversationDelta::Warning(w) => write!(f, "warning ({:?}): {}", w.kind, w.message),

@@ -30,8 +30,8 @@ use agentui_agui::Message;
 use serde_json::Value;
 
 use crate::observe::{
-    ConversationDelta, ConversationSnapshot, Observed, PendingSend, PendingSendKind, RunPhase, SessionWarning,
-    SurfaceEntry, ToolCallUpdate,
+    ConsentRequest, ConversationDelta, ConversationSnapshot, Observed, PendingSend, PendingSendKind, RunPhase,
+    SessionWarning, SurfaceEntry, ToolCallUpdate,
 };
 
 /// A call an assistant message made; `arguments_json` is the text the model produced (it grows
@@ -381,6 +381,9 @@ pub struct ViewBatch {
     /// The steps of the current run that started and have not finished, outermost first.
     pub active_steps: Option<Vec<String>>,
     pub interrupts: Option<Vec<Interrupt>>,
+    /// The calls waiting for the user's consent (see [`ConsentRequest`]), all of them, when they
+    /// changed.
+    pub consent_requests: Option<Vec<ConsentRequest>>,
     pub surfaces: Option<Vec<SurfaceEntry>>,
     pub pending_sends: Option<Vec<PendingSend>>,
     /// The shared state, when it changed: read once for the batch.
@@ -400,6 +403,7 @@ impl ViewBatch {
             && self.phase.is_none()
             && self.active_steps.is_none()
             && self.interrupts.is_none()
+            && self.consent_requests.is_none()
             && self.surfaces.is_none()
             && self.pending_sends.is_none()
             && self.state.is_none()
@@ -506,6 +510,7 @@ impl ViewFeed {
             phase: Some(snapshot.phase.clone()),
             active_steps: Some(self.steps.clone()),
             interrupts: Some(snapshot.pending_interrupts.clone()),
+            consent_requests: Some(snapshot.consent_requests.clone()),
             surfaces: Some(self.surfaces.clone()),
             pending_sends: Some(snapshot.pending_sends.clone()),
             state: Some(snapshot.state.clone()),
@@ -678,6 +683,7 @@ impl ViewFeed {
                 }
             },
             ConversationDelta::Interrupts(pending) => batch.interrupts = Some(pending.clone()),
+            ConversationDelta::Consent { requests, .. } => batch.consent_requests = Some(requests.clone()),
             ConversationDelta::SurfaceAdded(entry) => {
                 self.surfaces.retain(|s| s.surface_id != entry.surface_id);
                 self.surfaces.push(entry.clone());

@@ -246,6 +246,60 @@ fn run_plays_the_app_with_tools_interrupts_json_and_exit_codes() {
     rt.block_on(handle.shutdown()).unwrap();
 }
 
+/// `--consent` answers the consent requests of the `--tool`s: allow runs the tool, deny sends the
+/// declined result and the agent goes on, ask without a terminal is refused before anything runs.
+#[test]
+fn run_answers_consent_requests_by_the_consent_flag() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let handle = rt.block_on(agentui_demo_agent::DemoAgent::start("127.0.0.1:0".parse().unwrap())).unwrap();
+    let url = handle.agent_url();
+    let run = |args: &[&str]| {
+        let mut all = vec!["run", url.as_str(), "what is my location?", "--tool", r#"get_location={"city":"Paris"}"#];
+        all.extend_from_slice(args);
+        Command::new(env!("CARGO_BIN_EXE_agentui")).args(&all).stdin(std::process::Stdio::null()).output().unwrap()
+    };
+    let json_lines = |out: &Output| -> Vec<Value> {
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    };
+
+    let allowed = run(&["--consent", "allow", "--json"]);
+    assert_eq!(allowed.status.code(), Some(0), "{}", String::from_utf8_lossy(&allowed.stderr));
+    let lines = json_lines(&allowed);
+    assert!(
+        lines.iter().any(|l| l["type"] == "consent" && l["requests"].as_array().is_some_and(|r| r.len() == 1)),
+        "the request is shown before it is answered: {lines:?}"
+    );
+    let last = &lines.last().unwrap()["final"];
+    assert_eq!(last["status"], "completed");
+    let tool_results: Vec<&str> = last["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "tool")
+        .filter_map(|m| m["content"].as_str())
+        .collect();
+    assert_eq!(tool_results, [r#"{"city":"Paris"}"#], "allowed, the tool ran");
+
+    let denied = run(&["--consent", "deny", "--json"]);
+    assert_eq!(denied.status.code(), Some(0), "{}", String::from_utf8_lossy(&denied.stderr));
+    let lines = json_lines(&denied);
+    let last = &lines.last().unwrap()["final"];
+    assert_eq!(last["status"], "completed", "the agent went on after the decline");
+    let messages = last["messages"].as_array().unwrap();
+    let result = messages.iter().find(|m| m["role"] == "tool").expect("a tool result");
+    assert!(result["content"].as_str().unwrap().contains("the user declined it"), "{result}");
+    assert!(!messages.iter().any(|m| m["content"].as_str().is_some_and(|c| c.contains("Paris"))), "{messages:?}");
+    assert!(
+        messages.last().unwrap()["role"] == "assistant",
+        "the follow-up run answered after the declined result: {messages:?}"
+    );
+
+    let asked = run(&["--consent", "ask"]);
+    assert_eq!(asked.status.code(), Some(2), "a usage error, not a hang");
+    assert!(String::from_utf8_lossy(&asked.stderr).contains("terminal"), "{}", String::from_utf8_lossy(&asked.stderr));
+    rt.block_on(handle.shutdown()).unwrap();
+}
+
 /// `--set` types into the booking form the demo agent renders and `--action` presses Book.
 #[test]
 fn run_types_into_a_surface_and_presses_its_button() {

@@ -6,8 +6,8 @@ use crate::common;
 use std::time::Duration;
 
 use agentui_ffi::{
-    ConversationError, ConversationOptions, Header, KeptLocal, LocalOnly, MessageContent, Role, RunPhase, Runtime,
-    RuntimeStartError, ToolCallPhase, ToolFailure, ToolHandlerError,
+    Consent, ConsentAnswer, ConversationError, ConversationOptions, Header, KeptLocal, LocalOnly, MessageContent, Role,
+    RunPhase, Runtime, RuntimeStartError, ToolCallPhase, ToolFailure, ToolHandlerError,
 };
 use common::*;
 
@@ -47,7 +47,7 @@ async fn a_foreign_client_tool_runs_and_its_result_reaches_the_agent() {
     let f = fixture();
     let tool = FixedTool::new(Ok("Paris, France".into()));
     f.conversation
-        .register_tool("get_location".into(), "Where the user is".into(), LOCATION_SCHEMA.into(), tool.clone())
+        .register_tool("get_location".into(), "Where the user is".into(), LOCATION_SCHEMA.into(), tool.clone(), None)
         .unwrap();
     let view = f.conversation.subscribe_view();
     let mut shown = Shown::default();
@@ -74,10 +74,48 @@ async fn a_foreign_client_tool_runs_and_its_result_reaches_the_agent() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_registered_with_ask_runs_only_after_the_user_allowed_it() {
+    let f = fixture();
+    let tool = FixedTool::new(Ok("Paris, France".into()));
+    f.conversation
+        .register_tool("get_location".into(), "".into(), LOCATION_SCHEMA.into(), tool.clone(), Some(Consent::Ask))
+        .unwrap();
+    let view = f.conversation.subscribe_view();
+    let mut shown = Shown::default();
+
+    let summary =
+        tokio::time::timeout(LIMIT, f.conversation.send_message("what is my location?".into())).await.unwrap().unwrap();
+    assert!(tool.calls.lock().unwrap().is_empty(), "nothing runs before the answer");
+    assert_eq!(summary.run_ids.len(), 1);
+    shown.settle(&view).await;
+    assert_eq!(shown.consent_requests.len(), 1, "the view shows the request");
+    let request = shown.consent_requests[0].clone();
+    assert_eq!(request.tool_name, "get_location");
+    assert_eq!(request.arguments, serde_json::json!({"precision": "city"}));
+
+    let follow_up = tokio::time::timeout(
+        LIMIT,
+        f.conversation.answer_consent(request.tool_call_id.clone(), ConsentAnswer::AllowOnce),
+    )
+    .await
+    .unwrap()
+    .unwrap()
+    .expect("the follow-up run");
+    assert_eq!(tool.calls.lock().unwrap().len(), 1);
+    assert_eq!(follow_up.tool_calls[0].outcome, Ok(serde_json::json!("Paris, France")));
+    assert!(last_assistant_text(&f.conversation).contains("Paris, France"));
+    shown.settle(&view).await;
+    assert!(shown.consent_requests.is_empty(), "answered, the request is gone from the view");
+
+    let again = f.conversation.answer_consent(request.tool_call_id.clone(), ConsentAnswer::Decline).await;
+    assert_eq!(again, Err(ConversationError::UnknownConsentRequest { tool_call_id: request.tool_call_id }));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failing_tool_reports_its_failure_to_the_agent() {
     let f = fixture();
     let tool = FixedTool::new(Err(ToolHandlerError::Failed { detail: "location permission denied".into() }));
-    f.conversation.register_tool("get_location".into(), "".into(), LOCATION_SCHEMA.into(), tool).unwrap();
+    f.conversation.register_tool("get_location".into(), "".into(), LOCATION_SCHEMA.into(), tool, None).unwrap();
     let summary =
         tokio::time::timeout(LIMIT, f.conversation.send_message("location please".into())).await.unwrap().unwrap();
     match &summary.tool_calls[0].outcome {
@@ -96,7 +134,7 @@ async fn a_failing_tool_reports_its_failure_to_the_agent() {
     let g = fixture();
     let tool =
         FixedTool::new(Err(ToolHandlerError::Unexpected { detail: "NullPointerException at Secret.kt:12".into() }));
-    g.conversation.register_tool("get_location".into(), "".into(), LOCATION_SCHEMA.into(), tool).unwrap();
+    g.conversation.register_tool("get_location".into(), "".into(), LOCATION_SCHEMA.into(), tool, None).unwrap();
     let summary =
         tokio::time::timeout(LIMIT, g.conversation.send_message("location please".into())).await.unwrap().unwrap();
     match &summary.tool_calls[0].outcome {
@@ -113,12 +151,12 @@ async fn a_failing_tool_reports_its_failure_to_the_agent() {
 async fn tool_registration_errors_are_typed() {
     let f = fixture();
     let tool = FixedTool::new(Ok(String::new()));
-    let bad_json = f.conversation.register_tool("t".into(), "".into(), "{not json".into(), tool.clone());
+    let bad_json = f.conversation.register_tool("t".into(), "".into(), "{not json".into(), tool.clone(), None);
     assert!(matches!(bad_json, Err(ConversationError::InvalidJson { .. })), "{bad_json:?}");
-    let bad_schema = f.conversation.register_tool("t".into(), "".into(), "[1]".into(), tool.clone());
+    let bad_schema = f.conversation.register_tool("t".into(), "".into(), "[1]".into(), tool.clone(), None);
     assert!(matches!(bad_schema, Err(ConversationError::InvalidTool { .. })), "{bad_schema:?}");
-    f.conversation.register_tool("t".into(), "".into(), "{}".into(), tool.clone()).unwrap();
-    let duplicate = f.conversation.register_tool("t".into(), "".into(), "{}".into(), tool);
+    f.conversation.register_tool("t".into(), "".into(), "{}".into(), tool.clone(), None).unwrap();
+    let duplicate = f.conversation.register_tool("t".into(), "".into(), "{}".into(), tool, None);
     assert_eq!(duplicate, Err(ConversationError::DuplicateTool { name: "t".into() }));
     assert!(f.conversation.unregister_tool("t".into()));
     assert!(!f.conversation.unregister_tool("t".into()));
@@ -133,7 +171,7 @@ async fn cancel_stops_the_run_in_flight_without_waiting() {
 
     // Mutators apply at once during a run (the tool is for the next request); reads answer at once.
     let tool = FixedTool::new(Ok(String::new()));
-    f.conversation.register_tool("t".into(), "".into(), "{}".into(), tool).unwrap();
+    f.conversation.register_tool("t".into(), "".into(), "{}".into(), tool, None).unwrap();
     assert!(!messages(&f.conversation).is_empty());
 
     // That cancel() never waits for the run is proven on the runtime's paused clock

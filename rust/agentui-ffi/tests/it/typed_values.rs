@@ -58,7 +58,9 @@ async fn a_typed_interrupt_answer_reaches_the_agent_as_json() {
 async fn a_typed_tool_gets_typed_arguments_and_its_value_goes_back_as_json() {
     let f = fixture();
     let tool = typed_tool(NodeValue::from(json!({"city": "Lisbon", "confidence": 0.9})));
-    f.conversation.register_typed_tool("get_location".into(), "".into(), location_schema(), tool.clone()).unwrap();
+    f.conversation
+        .register_typed_tool("get_location".into(), "".into(), location_schema(), tool.clone(), None)
+        .unwrap();
 
     let summary =
         tokio::time::timeout(LIMIT, f.conversation.send_message("what is my location?".into())).await.unwrap().unwrap();
@@ -73,7 +75,9 @@ async fn a_typed_tool_gets_typed_arguments_and_its_value_goes_back_as_json() {
 async fn a_typed_tool_whose_value_is_not_json_fails_the_call_and_bad_schemas_are_refused() {
     let f = fixture();
     let tool = typed_tool(NodeValue::Number { value: f64::INFINITY });
-    f.conversation.register_typed_tool("get_location".into(), "".into(), location_schema(), tool.clone()).unwrap();
+    f.conversation
+        .register_typed_tool("get_location".into(), "".into(), location_schema(), tool.clone(), None)
+        .unwrap();
     let summary =
         tokio::time::timeout(LIMIT, f.conversation.send_message("what is my location?".into())).await.unwrap().unwrap();
     match &summary.tool_calls[0].outcome {
@@ -81,12 +85,13 @@ async fn a_typed_tool_whose_value_is_not_json_fails_the_call_and_bad_schemas_are
         other => panic!("expected a failure, got {other:?}"),
     }
 
-    let array = f.conversation.register_typed_tool("t".into(), "".into(), NodeValue::from(json!([1])), tool.clone());
+    let array =
+        f.conversation.register_typed_tool("t".into(), "".into(), NodeValue::from(json!([1])), tool.clone(), None);
     assert!(matches!(array, Err(ConversationError::InvalidJson { .. })), "{array:?}");
     let nan = NodeValue::Object {
         entries: vec![PropEntry { name: "x".into(), value: NodeValue::Number { value: f64::NAN } }],
     };
-    let not_json = f.conversation.register_typed_tool("t".into(), "".into(), nan, tool);
+    let not_json = f.conversation.register_typed_tool("t".into(), "".into(), nan, tool, None);
     assert!(matches!(not_json, Err(ConversationError::InvalidJson { .. })), "{not_json:?}");
 }
 

@@ -43,6 +43,10 @@ pub enum SessionError {
     /// until the runs before it end).
     #[error("{limit} runs are already queued; this one was not")]
     RunQueueFull { limit: usize },
+    /// `answer_consent` named a call that waits for no answer: unknown, or answered already.
+    /// Nothing ran and nothing changed.
+    #[error("no consent request waits for tool call '{tool_call_id}'")]
+    UnknownConsentRequest { tool_call_id: String },
     /// A defect of this library: a run panicked. The session may have been left half-updated,
     /// so it refuses every later call with this error instead of going on from a broken state.
     #[error("internal error: {detail}")]

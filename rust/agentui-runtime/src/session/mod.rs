@@ -23,6 +23,7 @@
 //! `STATE_SNAPSHOT` clears it at any time.
 
 mod app_catalogs;
+mod consent;
 mod error;
 mod executor;
 mod ids;
@@ -44,6 +45,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 pub use app_catalogs::{AppCatalogError, AppFunction, MAX_APP_CATALOGS, MAX_APP_CATALOG_BYTES, MAX_APP_FUNCTIONS};
+pub use consent::{Consent, DECLINED_BY_USER, MAX_PENDING_CONSENT};
 pub use error::SessionError;
 pub use executor::{result_message, result_text, ToolFailure, ToolLedger, ToolOutcome};
 pub use interrupts::{legacy_interrupt, InterruptBook, InterruptError, ResumeAnswers, LEGACY_INTERRUPT_EVENT};
@@ -59,6 +61,7 @@ use crate::a2ui_bridge::{A2uiBridge, AgentFunctionAnswer, AgentFunctionCall, Bri
 use crate::attachment::{self, Attachment, AttachmentError, AttachmentPolicy};
 use crate::budget::SurfaceBudget;
 use crate::observe::ConversationDelta;
+pub use crate::observe::{ConsentAnswer, ConsentRequest};
 use crate::shared_conversation::{held_here, lock_noted, ConversationGuard, NotedGuard, SharedConversation};
 use agentui_a2ui::catalog::CatalogRegistry;
 use agentui_a2ui::functions::UrlPolicy;
@@ -238,6 +241,8 @@ pub struct ConversationSession {
     conversation: SharedConversation,
     policy: Arc<dyn ToolPolicy>,
     ledger: ToolLedger,
+    /// Calls waiting for the user's consent, and the tools granted (see `consent.rs`).
+    consent: consent::ConsentBook,
     current_cancel: Arc<Mutex<CancelToken>>,
     phase: RunPhase,
     ids: IdGenerator,
@@ -431,6 +436,7 @@ impl ConversationSession {
             conversation: SharedConversation::default(),
             policy: Arc::new(AllowRegistered),
             ledger: ToolLedger::default(),
+            consent: consent::ConsentBook::default(),
             current_cancel: Arc::new(Mutex::new(CancelToken::new())),
             phase: RunPhase::Idle,
             ids,
@@ -787,6 +793,31 @@ impl ConversationSession {
         }
         self.outbox_changed();
         true
+    }
+
+    /// The calls waiting for the user's consent, oldest first, and the tools granted for the rest
+    /// of the conversation.
+    pub fn consent(&self) -> (Vec<ConsentRequest>, Vec<String>) {
+        (self.consent.requests().to_vec(), self.consent.grants().to_vec())
+    }
+
+    /// The user's answer to the consent request of call `tool_call_id`: allowed, the handler
+    /// runs now (an `AllowAlways` also grants its tool); declined, the agent gets the declined
+    /// result ([`DECLINED_BY_USER`]). The result goes back in a follow-up run, started as for
+    /// any client result once no other request waits; `None` while some still do.
+    pub(crate) async fn answer_consent(
+        &mut self,
+        tool_call_id: &str,
+        answer: ConsentAnswer,
+    ) -> Result<Option<RunSummary>, SessionError> {
+        self.check_poisoned()?;
+        let report = self.settle_consent(tool_call_id, answer).await?;
+        if self.consent.has_pending() {
+            return Ok(None);
+        }
+        let mut summary = self.drive_guarded().await?;
+        summary.tool_calls.insert(0, report);
+        Ok(Some(summary))
     }
 
     /// The tool call phases a restore brought back (empty otherwise); taken once.

@@ -54,6 +54,8 @@ impl ConversationSession {
         }
         *self.conversation.lock() = conversation;
         lock(&self.shared.interrupts).set_pending(snapshot.pending_interrupts, Vec::new());
+        // A call that waited for the user waits again: it runs only after an answer.
+        self.consent = super::consent::ConsentBook::from_parts(snapshot.consent_requests, snapshot.consent_grants);
         for id in &takeover.executed_tool_calls {
             self.ledger.claim(id);
         }
@@ -65,10 +67,14 @@ impl ConversationSession {
             other => other,
         };
         let abandoned = matches!(self.phase, RunPhase::Abandoned { .. });
+        let consent = self.consent.clone();
+        let waits_for_consent = |id: &str| consent.requests().iter().any(|r| r.tool_call_id == id);
         self.restored_tool_calls = snapshot
             .tool_calls
             .into_iter()
             .map(|call| match call.phase {
+                // A call put to the user still waits for the answer, abandoned run or not.
+                ToolCallPhase::Requested if waits_for_consent(&call.tool_call_id) => call,
                 ToolCallPhase::Streaming | ToolCallPhase::Requested | ToolCallPhase::Running if abandoned => {
                     ToolCallUpdate {
                         phase: ToolCallPhase::Skipped {

@@ -11,6 +11,7 @@ use std::ops::{ControlFlow, Deref, DerefMut};
 
 use serde_json::{Map, Value};
 
+use super::consent::{Consent, DECLINED_BY_USER, MAX_PENDING_CONSENT};
 use super::executor::{result_message, result_text, InFlight, ToolFailure, ToolOutcome};
 use super::interrupts::{legacy_interrupt, LEGACY_INTERRUPT_EVENT};
 use super::listener::{Listeners, RunPhase, SessionUpdate, SessionWarningKind, ToolCallPhase, ToolCallUpdate};
@@ -18,7 +19,7 @@ use super::lock;
 use super::policy::ToolDecision;
 use super::tools::ToolInvocation;
 use super::{ConversationSession, RunSummary, SessionError, ToolCallReport, STATE_RESYNC_PROP};
-use crate::observe::ConversationDelta;
+use crate::observe::{ConsentAnswer, ConsentRequest, ConversationDelta};
 use crate::shared_conversation::{lock_noted, SharedConversation};
 use agentui_agui::compat::PeerEra;
 use agentui_agui::event::*;
@@ -100,6 +101,8 @@ struct RunContext {
     started: Vec<(String, String)>,
     /// Calls the client took in this run.
     claimed: HashSet<String>,
+    /// Calls of this run put to the user: answered by `answer_consent`, not when the run ends.
+    awaiting_consent: HashSet<String>,
     /// Duplicates and replays that were not run.
     skipped: HashSet<String>,
     outcomes: HashMap<String, ToolOutcome>,
@@ -126,6 +129,7 @@ impl RunContext {
             history_ids: HashSet::new(),
             started: Vec::new(),
             claimed: HashSet::new(),
+            awaiting_consent: HashSet::new(),
             skipped: HashSet::new(),
             outcomes: HashMap::new(),
             in_flight: InFlight::default(),
@@ -221,6 +225,9 @@ impl ConversationSession {
             let phase = match outcome {
                 _ if !pending.is_empty() => RunPhase::Interrupted { run_id, interrupts: pending.clone() },
                 Some(RunOutcome::Cancelled) => RunPhase::Finished { run_id, outcome },
+                // While a call waits for the user, the results wait with it: the agent's next
+                // step starts once every call of the turn is answered (`answer_consent`).
+                _ if results_added && self.consent.has_pending() => RunPhase::Finished { run_id, outcome },
                 _ if results_added && follow_ups < self.options.max_follow_up_runs => {
                     // The agent's next step must start from what really happened (lesson 1).
                     follow_ups += 1;
@@ -675,9 +682,92 @@ impl ConversationSession {
         if let ToolDecision::Deny { reason } = self.policy.decide(&invocation) {
             return self.tool_completed(ctx, id, Err(ToolFailure::Denied { reason }));
         }
+        if tool.consent() == Consent::Ask && !self.consent.granted(&name) {
+            if self.consent.is_full() {
+                let reason = format!("{MAX_PENDING_CONSENT} calls already wait for the user's consent");
+                let message = format!("tool call '{id}' ({name}) was refused: {reason}");
+                self.warn(&mut summary.warnings, SessionWarningKind::UnresolvedToolCall, message);
+                return self.tool_completed(ctx, id, Err(ToolFailure::Denied { reason }));
+            }
+            // Nothing runs until the user answers; the call stays `Requested` meanwhile.
+            self.consent.ask(id, &name, invocation.arguments);
+            ctx.awaiting_consent.insert(id.to_owned());
+            self.shared.listeners.delta(self.consent.delta());
+            return;
+        }
         let limit = tool.timeout().unwrap_or(self.options.tool_timeout);
         ctx.in_flight.spawn(&tool, invocation, limit);
         self.emit_tool(id, &name, ToolCallPhase::Running);
+    }
+
+    /// Takes the consent request of `id` out with the user's `answer`, runs the handler when
+    /// allowed, and appends the result as a tool message (for the next run to carry).
+    pub(super) async fn settle_consent(
+        &mut self,
+        id: &str,
+        answer: ConsentAnswer,
+    ) -> Result<ToolCallReport, SessionError> {
+        let Some(request) = self.consent.answer(id, answer) else {
+            return Err(SessionError::UnknownConsentRequest { tool_call_id: id.to_owned() });
+        };
+        self.shared.listeners.delta(self.consent.delta());
+        let name = request.tool_name.clone();
+        let outcome = match answer {
+            ConsentAnswer::Decline => Err(ToolFailure::Denied { reason: DECLINED_BY_USER.to_owned() }),
+            ConsentAnswer::AllowOnce | ConsentAnswer::AllowAlways => self.run_consented(request).await,
+        };
+        let phase = match &outcome {
+            Ok(v) => ToolCallPhase::Succeeded { result: result_text(v) },
+            Err(failure) => ToolCallPhase::Failed { failure: failure.clone() },
+        };
+        self.emit_tool(id, &name, phase);
+        // A server answer to the call meanwhile is replaced in place by the truth, as at a
+        // run's end: one result per call.
+        let answered_by_server = match self.conversation.lock().tool_call(id).map(|r| r.status.clone()) {
+            Some(ToolCallStatus::Completed { result_message_id }) => Some(result_message_id),
+            _ => None,
+        };
+        let message_id = answered_by_server.unwrap_or_else(|| self.ids.next("tool-result"));
+        let message = result_message(message_id, id, &outcome);
+        self.ledger.set_result(id, message.clone());
+        self.append_local(message);
+        self.shared.listeners.batch_end();
+        if outcome == Err(ToolFailure::Cancelled) {
+            self.set_phase(RunPhase::Cancelled);
+            return Err(SessionError::Cancelled);
+        }
+        Ok(ToolCallReport { tool_call_id: id.to_owned(), tool_name: name, outcome })
+    }
+
+    /// An allowed call: checked again against the tool as registered now (the app may have
+    /// registered it again since, after a restart) and the policy, then run under its timeout.
+    /// A cancel of the conversation stops it.
+    async fn run_consented(&mut self, request: ConsentRequest) -> ToolOutcome {
+        let name = request.tool_name;
+        let Some(tool) = lock(&self.shared.registry).get(&name).cloned() else {
+            return Err(ToolFailure::NotRegistered { name });
+        };
+        tool.validate(&request.arguments).map_err(|detail| ToolFailure::InvalidArguments { detail })?;
+        let invocation = ToolInvocation {
+            tool_call_id: request.tool_call_id.clone(),
+            tool_name: name.clone(),
+            arguments: request.arguments,
+        };
+        if let ToolDecision::Deny { reason } = self.policy.decide(&invocation) {
+            return Err(ToolFailure::Denied { reason });
+        }
+        let cancel = CancelToken::new();
+        *self.current_cancel.lock().unwrap_or_else(|p| p.into_inner()) = cancel.clone();
+        let mut in_flight = InFlight::default();
+        in_flight.spawn(&tool, invocation, tool.timeout().unwrap_or(self.options.tool_timeout));
+        self.emit_tool(&request.tool_call_id, &name, ToolCallPhase::Running);
+        // Noted as started before it can finish: a store never runs it again.
+        self.shared.listeners.batch_end();
+        tokio::select! {
+            biased;
+            _ = cancel.cancelled() => Err(ToolFailure::Cancelled),
+            Some((_, outcome)) = in_flight.next_completed() => outcome,
+        }
     }
 
     fn tool_completed(&mut self, ctx: &mut RunContext, id: &str, outcome: ToolOutcome) {
@@ -758,6 +848,16 @@ impl ConversationSession {
                 let kept_local = record.is_some_and(|r| conversation.local_only(&r.message_id).is_some());
                 (record.map(|r| r.status.clone()), kept_local)
             };
+            if ctx.awaiting_consent.contains(&id) {
+                // A call whose message stays on this device, or that an interrupt answers, can
+                // never get a tool message: its request is withdrawn.
+                if (carrier_kept_local || named.contains_key(&id)) && self.consent.withdraw(&id) {
+                    self.shared.listeners.delta(self.consent.delta());
+                }
+                if !named.contains_key(&id) {
+                    continue;
+                }
+            }
             if let Some(interrupt_id) = named.get(&id) {
                 if ctx.outcomes.remove(&id).is_some() || ctx.claimed.contains(&id) {
                     let message = format!(

@@ -13,6 +13,7 @@ use std::time::Duration;
 use agentui_a2ui::schema::{CompiledSchema, SchemaRegistry};
 use serde_json::Value;
 
+use super::consent::Consent;
 use agentui_agui::message::Tool;
 
 /// Tools one registry may hold: far above any real client, low enough to bound the input.
@@ -80,6 +81,7 @@ pub struct ClientTool {
     parameters: Value,
     validator: CompiledSchema,
     timeout: Option<Duration>,
+    consent: Consent,
     handler: Arc<dyn ToolHandler>,
 }
 
@@ -90,6 +92,7 @@ impl fmt::Debug for ClientTool {
             .field("description", &self.description)
             .field("parameters", &self.parameters)
             .field("timeout", &self.timeout)
+            .field("consent", &self.consent)
             .finish_non_exhaustive()
     }
 }
@@ -120,6 +123,7 @@ impl ClientTool {
             parameters,
             validator,
             timeout: None,
+            consent: Consent::RunAtOnce,
             handler: Arc::new(handler),
         })
     }
@@ -128,6 +132,16 @@ impl ClientTool {
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
+    }
+
+    /// Whether a call waits for the user's answer before it runs (see [`Consent`]).
+    pub fn with_consent(mut self, consent: Consent) -> Self {
+        self.consent = consent;
+        self
+    }
+
+    pub fn consent(&self) -> Consent {
+        self.consent
     }
 
     pub fn name(&self) -> &str {

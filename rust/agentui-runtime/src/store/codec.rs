@@ -10,6 +10,7 @@ use std::path::Path;
 use agentui_agui::{ContentPart, Message, MessageContent};
 
 use super::StoreError;
+use crate::observe::ConsentRequest;
 use crate::session::outbox::{OutboxEntry, OutboxPayload, PendingSend};
 
 pub(super) fn encode<T: Serialize + ?Sized>(value: &T) -> String {
@@ -19,6 +20,28 @@ pub(super) fn encode<T: Serialize + ?Sized>(value: &T) -> String {
 
 pub(super) fn decode<T: DeserializeOwned>(what: &str, text: &str) -> Result<T, StoreError> {
     serde_json::from_str(text).map_err(|e| StoreError::Corrupt { what: what.to_owned(), detail: e.to_string() })
+}
+
+/// The `consent` column: the calls waiting for the user and the granted tools ('' for neither).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredConsent {
+    requests: Vec<ConsentRequest>,
+    grants: Vec<String>,
+}
+
+pub(super) fn encode_consent((requests, grants): (&[ConsentRequest], &[String])) -> String {
+    if requests.is_empty() && grants.is_empty() {
+        return String::new();
+    }
+    encode(&StoredConsent { requests: requests.to_vec(), grants: grants.to_vec() })
+}
+
+pub(super) fn decode_consent(text: &str) -> Result<(Vec<ConsentRequest>, Vec<String>), StoreError> {
+    if text.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let stored: StoredConsent = decode("consent", text)?;
+    Ok((stored.requests, stored.grants))
 }
 
 /// A message's row; its large media parts go to files in `files` (see [`super::files`]). When a

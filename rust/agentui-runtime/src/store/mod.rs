@@ -338,7 +338,8 @@ impl ConversationStore {
         let conn = self.conn();
         let row = conn
             .query_row(
-                "SELECT agent_url, state, phase, interrupts, kept_local, needs_resync, created_ms, updated_ms, a2ui_errors
+                "SELECT agent_url, state, phase, interrupts, kept_local, needs_resync, created_ms, updated_ms, a2ui_errors,
+                     consent
                  FROM conversations WHERE thread_id = ?1",
                 [thread_id],
                 |row| {
@@ -352,14 +353,27 @@ impl ConversationStore {
                         row.get::<_, i64>(6)?,
                         row.get::<_, i64>(7)?,
                         row.get::<_, String>(8)?,
+                        row.get::<_, String>(9)?,
                     ))
                 },
             )
             .optional()?;
-        let Some((agent_url, state, phase, interrupts, kept_local, needs_resync, created, updated, a2ui_errors)) = row
+        let Some((
+            agent_url,
+            state,
+            phase,
+            interrupts,
+            kept_local,
+            needs_resync,
+            created,
+            updated,
+            a2ui_errors,
+            consent,
+        )) = row
         else {
             return Ok(None);
         };
+        let (consent_requests, consent_grants) = codec::decode_consent(&consent)?;
         let a2ui_errors = match a2ui_errors.as_str() {
             "" => PendingForAgent::default(),
             text => codec::decode("A2UI errors", text)?,
@@ -438,6 +452,8 @@ impl ConversationStore {
             pending_sends: outbox.iter().map(|e: &OutboxEntry| e.pending.clone()).collect(),
             // Steps are not stored: a restored run is abandoned, and no step of it is open.
             active_steps: Vec::new(),
+            consent_requests,
+            consent_grants,
         };
         Ok(Some(StoredConversation {
             agent_url,
@@ -480,9 +496,9 @@ impl ConversationStore {
         let now = now_ms();
         tx.execute(
             "INSERT INTO conversations (thread_id, agent_url, created_ms, updated_ms, title, state, phase,
-                 interrupts, kept_local, needs_resync, message_count, pending_sends)
+                 interrupts, kept_local, needs_resync, message_count, pending_sends, consent)
              SELECT ?2, agent_url, ?3, ?3, title, state, phase, interrupts, kept_local, needs_resync,
-                 message_count, 0
+                 message_count, 0, consent
              FROM conversations WHERE thread_id = ?1",
             params![thread_id, new_id, now],
         )?;

@@ -383,6 +383,7 @@ impl StoreRecorder {
                 ConversationDelta::MessageKeptLocal { .. }
                 | ConversationDelta::RunPhase(_)
                 | ConversationDelta::Interrupts(_)
+                | ConversationDelta::Consent { .. }
                 | ConversationDelta::PendingSends(_)
                 | ConversationDelta::SurfaceAdded(_)
                 | ConversationDelta::SurfaceRemoved { .. } => {}
@@ -539,6 +540,7 @@ impl StoreRecorder {
                     state,
                     phase: codec::encode(model.phase()),
                     interrupts: codec::encode(model.pending_interrupts()),
+                    consent: codec::encode_consent(model.consent()),
                     kept_local,
                     tool_calls,
                     removed_surfaces: changes.removed_surfaces.iter().cloned().collect(),

@@ -5,7 +5,7 @@ use rusqlite::Connection;
 
 use super::StoreError;
 
-pub(super) const SCHEMA_VERSION: i64 = 2;
+pub(super) const SCHEMA_VERSION: i64 = 3;
 
 const SCHEMA_V1: &str = "
 CREATE TABLE conversations (
@@ -67,6 +67,13 @@ const MIGRATION_V2: &str = "
 ALTER TABLE conversations ADD COLUMN a2ui_errors TEXT NOT NULL DEFAULT '';
 ";
 
+/// Version 3: the calls waiting for the user's consent and the tools granted for the rest of the
+/// conversation (`StoredConsent` as JSON; '' for none), so a request is asked again after a
+/// restart and a grant holds.
+const MIGRATION_V3: &str = "
+ALTER TABLE conversations ADD COLUMN consent TEXT NOT NULL DEFAULT '';
+";
+
 /// Sets a connection up.
 pub(super) fn configure(conn: &Connection) -> Result<(), StoreError> {
     // WAL: the writer does not block readers, and a commit appends instead of rewriting pages.
@@ -87,8 +94,9 @@ pub(super) fn prepare(conn: &Connection) -> Result<(), StoreError> {
     let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
     // Each step brings a file one version up, in one transaction with its version number.
     let steps = match version {
-        0 => [SCHEMA_V1, MIGRATION_V2].concat(),
-        1 => MIGRATION_V2.to_owned(),
+        0 => [SCHEMA_V1, MIGRATION_V2, MIGRATION_V3].concat(),
+        1 => [MIGRATION_V2, MIGRATION_V3].concat(),
+        2 => MIGRATION_V3.to_owned(),
         SCHEMA_VERSION => return Ok(()),
         found => return Err(StoreError::NewerSchema { found, supported: SCHEMA_VERSION }),
     };
@@ -113,6 +121,28 @@ mod tests {
         let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0)).unwrap();
         let errors: String = conn.query_row("SELECT a2ui_errors FROM conversations", [], |row| row.get(0)).unwrap();
         assert_eq!((version, errors.as_str()), (SCHEMA_VERSION, ""), "the row is kept, with no errors waiting");
+        prepare(&conn).unwrap();
+    }
+
+    #[test]
+    fn a_version_2_file_is_migrated_in_place() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(&format!("{SCHEMA_V1} {MIGRATION_V2} PRAGMA user_version = 2;")).unwrap();
+        conn.execute(
+            "INSERT INTO conversations VALUES ('t', 'u', 0, 0, '', '{}', '\"idle\"', '[]', '[]', 0, 0, 0, 'e')",
+            [],
+        )
+        .unwrap();
+        prepare(&conn).unwrap();
+        let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0)).unwrap();
+        let (errors, consent): (String, String) = conn
+            .query_row("SELECT a2ui_errors, consent FROM conversations", [], |row| Ok((row.get(0)?, row.get(1)?)))
+            .unwrap();
+        assert_eq!(
+            (version, errors.as_str(), consent.as_str()),
+            (SCHEMA_VERSION, "e", ""),
+            "the row is kept as it was, with no consent request and no grant"
+        );
         prepare(&conn).unwrap();
     }
 }

@@ -51,6 +51,8 @@ pub(super) struct BatchRows {
     pub state: Option<Value>,
     pub phase: String,
     pub interrupts: String,
+    /// The consent requests and grants (`StoredConsent` as JSON).
+    pub consent: String,
     pub kept_local: String,
     /// (tool call id, position, body)
     pub tool_calls: Vec<(String, i64, String)>,
@@ -79,6 +81,7 @@ impl BatchRows {
         self.state = later.state.or(self.state.take());
         self.phase = later.phase;
         self.interrupts = later.interrupts;
+        self.consent = later.consent;
         self.kept_local = later.kept_local;
         upsert(&mut self.tool_calls, later.tool_calls, |t| &t.0);
         for removed in later.removed_surfaces {
@@ -365,7 +368,8 @@ fn write_batch(tx: &Transaction<'_>, id: &str, rows: &BatchRows, encoded: &Encod
     let updated = tx
         .prepare_cached(
             "UPDATE conversations SET updated_ms = ?2, message_count = ?3, phase = ?4, interrupts = ?5,
-                 kept_local = ?6, needs_resync = ?7, title = CASE WHEN title = '' THEN COALESCE(?8, '') ELSE title END
+                 kept_local = ?6, needs_resync = ?7, title = CASE WHEN title = '' THEN COALESCE(?8, '') ELSE title END,
+                 consent = ?9
              WHERE thread_id = ?1",
         )?
         .execute(params![
@@ -376,7 +380,8 @@ fn write_batch(tx: &Transaction<'_>, id: &str, rows: &BatchRows, encoded: &Encod
             rows.interrupts,
             rows.kept_local,
             rows.needs_resync,
-            rows.title
+            rows.title,
+            rows.consent
         ])?;
     if updated == 0 {
         return Ok(false);

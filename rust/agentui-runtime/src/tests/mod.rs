@@ -10,6 +10,7 @@ mod a2ui_bridge;
 mod agent_function;
 mod app_catalogs;
 mod attachments;
+mod consent;
 mod conversation_actor;
 mod demo_agent;
 mod hostile_session;

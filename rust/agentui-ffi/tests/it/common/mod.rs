@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 
 use agentui_ffi::demo::{start_demo_agent, DemoAgentHandle};
 use agentui_ffi::{
-    ChatItem, ClientToolHandler, Conversation, ConversationOptions, Message, MessageContent, MessageDiff, ResolvedNode,
-    Role, RunPhase, Runtime, ToolCallDiff, ToolCallUpdate, ToolHandlerError, ViewBatch, ViewSubscription,
+    ChatItem, ClientToolHandler, ConsentRequest, Conversation, ConversationOptions, Message, MessageContent,
+    MessageDiff, ResolvedNode, Role, RunPhase, Runtime, ToolCallDiff, ToolCallUpdate, ToolHandlerError, ViewBatch,
+    ViewSubscription,
 };
 
 /// Bound on every wait: generous for a loaded CI machine, short enough to fail fast.
@@ -44,6 +45,7 @@ pub struct Shown {
     pub phase: RunPhase,
     pub state: serde_json::Value,
     pub pending: usize,
+    pub consent_requests: Vec<ConsentRequest>,
     pub batches: Vec<ViewBatch>,
 }
 
@@ -86,6 +88,9 @@ impl Shown {
         }
         if let Some(pending) = &batch.pending_sends {
             self.pending = pending.len();
+        }
+        if let Some(requests) = &batch.consent_requests {
+            self.consent_requests = requests.clone();
         }
         self.batches.push(batch);
     }
