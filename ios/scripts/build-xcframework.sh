@@ -94,8 +94,8 @@ target_dir="${CARGO_TARGET_DIR:-$root/target}"
 # Only the static library: agentui-ffi also declares a Rust `lib` (for its tests) and a cdylib,
 # and when rustc emits an rlib in the same run, link-time optimisation must keep every public Rust
 # function of every crate, which leaves much more code in the other outputs (docs/size.md,
-# "Crate types"). `cargo rustc --crate-type` takes one target per run; the host-side build
-# scripts compile once and are reused by the next runs.
+# "Crate types"). One `cargo rustc` per target; the host-side build scripts compile in the first
+# and are reused by the next.
 build_args=(rustc --locked -p agentui-ffi --lib --crate-type staticlib)
 [ "$profile" = release ] && build_args+=(--release)
 
