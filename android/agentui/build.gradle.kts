@@ -371,7 +371,11 @@ abstract class CargoNdkBuild : DefaultTask() {
         arguments += listOf(
             "-o", out.absolutePath,
             "--platform", apiLevel.get().toString(),
-            "build", "--profile", profile.get(), "-p", crate.get(),
+            // Only the cdylib: agentui-ffi also declares a Rust `lib` (for its tests), and when
+            // rustc emits an rlib in the same run, link-time optimisation must keep every public
+            // Rust function, 1.7 MB more on x86_64 (docs/size.md, "Crate types"). cargo-ndk passes
+            // any cargo subcommand through and copies the .so cargo reports.
+            "rustc", "--profile", profile.get(), "-p", crate.get(), "--lib", "--crate-type", "cdylib",
         )
         val cargoBin = File(System.getProperty("user.home"), ".cargo/bin")
         execOperations.exec {

@@ -91,16 +91,19 @@ export IPHONEOS_DEPLOYMENT_TARGET=15.0
 export MACOSX_DEPLOYMENT_TARGET=12.0
 
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
-# One cargo run for all targets: the host-side build scripts compile once.
-build_args=(build --locked -p agentui-ffi --lib)
+# Only the static library: agentui-ffi also declares a Rust `lib` (for its tests) and a cdylib,
+# and when rustc emits an rlib in the same run, link-time optimisation must keep every public Rust
+# function of every crate, which leaves much more code in the other outputs (docs/size.md,
+# "Crate types"). One `cargo rustc` per target; the host-side build scripts compile in the first
+# and are reused by the next.
+build_args=(rustc --locked -p agentui-ffi --lib --crate-type staticlib)
 [ "$profile" = release ] && build_args+=(--release)
-for target in "${targets[@]}"; do
-  build_args+=(--target "$target")
-done
 
 cd "$root"
-echo "==> cargo ${build_args[*]}"
-cargo "${build_args[@]}"
+for target in "${targets[@]}"; do
+  echo "==> cargo ${build_args[*]} --target $target"
+  cargo "${build_args[@]}" --target "$target"
+done
 
 lib() {
   echo "$target_dir/$1/$profile/libagentui_ffi.a"

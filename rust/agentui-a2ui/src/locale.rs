@@ -9,8 +9,9 @@
 //!
 //! Data: ICU4X's compiled CLDR data for every locale, linked into the library (see
 //! docs/size.md, "ICU4X data"). A well-formed tag of a language CLDR lacks formats with
-//! the root locale's conventions. Time zones come from the platform's IANA database, or the
-//! copy bundled at build time where the platform has none (`jiff`).
+//! the root locale's conventions. Time zones come from the platform's IANA database (`jiff`);
+//! a copy bundled at build time is read where the system has none only with the `bundled-tzdb`
+//! feature (the CLI, tests), never in the phone library.
 
 use std::fmt;
 use std::sync::{Arc, LazyLock, OnceLock};
