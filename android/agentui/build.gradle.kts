@@ -58,7 +58,9 @@ val repoRoot: Directory = layout.projectDirectory.dir("../..")
 val minSdkVersion = 24
 
 val rustCrate = "agentui-ffi"
-val rustProfile: Provider<String> = providers.gradleProperty("agentui.rustProfile").orElse("release")
+// release-small by default: what an app ships is what scripts/size-report.sh measures and budgets
+// (docs/size.md); `-Pagentui.rustProfile=release` trades about 2 MB per ABI for speed.
+val rustProfile: Provider<String> = providers.gradleProperty("agentui.rustProfile").orElse("release-small")
 val rustAbis: Provider<List<String>> = providers.gradleProperty("agentui.abis")
     .map { value -> value.split(',').map(String::trim).filter(String::isNotEmpty) }
     .orElse(listOf("arm64-v8a", "armeabi-v7a", "x86_64"))

@@ -6,7 +6,8 @@
 # Needs macOS with Xcode (xcodebuild, lipo), rustup and cargo. Neither output is committed.
 #
 # Usage: ios/scripts/build-xcframework.sh [--release | --debug] [--sim-only] [--macos]
-#   --release   optimised build (default)
+#   --release   optimised for size, cargo profile release-small (default): what docs/size.md measures
+#   --speed     optimised for speed, cargo profile release (larger)
 #   --debug     unoptimised build, faster to compile
 #   --sim-only  only the simulator slice of this Mac's architecture: the quickest loop while
 #               working on the core (the package then runs on the simulator only)
@@ -17,12 +18,13 @@ usage() {
   sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
 }
 
-profile=release
+profile=release-small
 sim_only=false
 with_macos=false
 for arg in "$@"; do
   case "$arg" in
-    --release) profile=release ;;
+    --release) profile=release-small ;;
+    --speed) profile=release ;;
     --debug) profile=debug ;;
     --sim-only) sim_only=true ;;
     --macos) with_macos=true ;;
@@ -97,7 +99,7 @@ target_dir="${CARGO_TARGET_DIR:-$root/target}"
 # "Crate types"). One `cargo rustc` per target; the host-side build scripts compile in the first
 # and are reused by the next.
 build_args=(rustc --locked -p agentui-ffi --lib --crate-type staticlib)
-[ "$profile" = release ] && build_args+=(--release)
+[ "$profile" != debug ] && build_args+=(--profile "$profile")
 
 cd "$root"
 for target in "${targets[@]}"; do
