@@ -663,25 +663,39 @@ async fn finish_turn(
     mut result: Result<RunSummary, SessionError>,
     answers: Answers,
 ) -> Result<TurnEnd, String> {
+    // Every request of the turn counts: the runs before an interrupt's resume or a consent's
+    // follow-up are in the summaries before the last.
+    let mut earlier_runs = Vec::new();
     for _ in 0..MAX_INTERRUPT_ROUNDS {
         match result {
             Ok(summary) if matches!(summary.phase, RunPhase::Interrupted { .. }) => {
                 if !answer_interrupts(conversation, &summary.pending_interrupts, answers.interrupts)? {
-                    return Ok(TurnEnd::Interrupted(summary));
+                    return Ok(TurnEnd::Interrupted(with_runs_before(earlier_runs, summary)));
                 }
+                earlier_runs.extend(summary.run_ids);
                 result = printing(subscription, printer, conversation.continue_run()).await;
             }
             Ok(summary) => match answer_consent(conversation, subscription, printer, answers.consent).await? {
-                Some(follow_up) => result = follow_up,
-                None => return Ok(TurnEnd::Completed(summary)),
+                Some(follow_up) => {
+                    earlier_runs.extend(summary.run_ids);
+                    result = follow_up;
+                }
+                None => return Ok(TurnEnd::Completed(with_runs_before(earlier_runs, summary))),
             },
             Err(e) => return Ok(TurnEnd::Failed(e)),
         }
     }
     match result {
-        Ok(summary) => Ok(TurnEnd::Interrupted(summary)),
+        Ok(summary) => Ok(TurnEnd::Interrupted(with_runs_before(earlier_runs, summary))),
         Err(e) => Ok(TurnEnd::Failed(e)),
     }
+}
+
+/// `summary` with the run ids of the turn's earlier requests first.
+fn with_runs_before(mut earlier_runs: Vec<String>, mut summary: RunSummary) -> RunSummary {
+    earlier_runs.append(&mut summary.run_ids);
+    summary.run_ids = earlier_runs;
+    summary
 }
 
 /// The `--set`s, then each `--action` run to completion; stops at the first turn that does not

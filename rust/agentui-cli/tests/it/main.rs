@@ -10,3 +10,4 @@ mod mobile_networks;
 mod store_commands;
 mod store_crash;
 mod tls;
+mod turn_summary;
