@@ -284,6 +284,7 @@ impl Printer {
     /// A conversation restored from a store: its history is shown once, as history, and the
     /// subscription's first snapshot then prints nothing of it again.
     fn restored(&self, snapshot: &ConversationSnapshot, path: &Path) {
+        self.mark_media_listed(&snapshot.messages);
         for message in &snapshot.messages {
             self.note(message);
             if let Some(text) = message.text() {
@@ -342,6 +343,7 @@ impl Printer {
             // First, or after falling behind: what was not printed yet of each message.
             Observed::Snapshot(snapshot) => {
                 snapshot.messages.iter().for_each(|m| self.note(m));
+                self.mark_media_listed(&snapshot.messages);
                 self.print_unprinted(&snapshot.messages);
             }
         }
@@ -397,17 +399,10 @@ impl Printer {
                     self.print_text(delta, first);
                 }
             }
-            ConversationDelta::MessageAdded(m) | ConversationDelta::MessageReplaced(m) => {
-                let media = media_parts(m);
-                if !media.is_empty() && self.media_listed.lock().unwrap_or_else(|p| p.into_inner()).insert(m.id.clone())
-                {
-                    for part in media {
-                        self.write(format_args!("\n  [{} {}]\n", m.role.as_str(), media_label(&part)));
-                    }
-                }
-            }
+            ConversationDelta::MessageAdded(m) | ConversationDelta::MessageReplaced(m) => self.list_media(m),
+            // A message may arrive only inside a reset (an agent's MESSAGES_SNAPSHOT).
+            ConversationDelta::MessagesReset(messages) => messages.iter().for_each(|m| self.list_media(m)),
             ConversationDelta::ToolCallArgsAppended { .. }
-            | ConversationDelta::MessagesReset(_)
             | ConversationDelta::RunPhase(_)
             | ConversationDelta::Interrupts(_) => {}
             ConversationDelta::Consent { requests, .. } => {
@@ -436,6 +431,22 @@ impl Printer {
                 }
             }
             other => self.write(format_args!("\n  [{other}]\n")),
+        }
+    }
+
+    /// Messages from before the turn: a reset that carries them again lists no media of theirs.
+    fn mark_media_listed(&self, messages: &[Message]) {
+        let mut listed = self.media_listed.lock().unwrap_or_else(|p| p.into_inner());
+        listed.extend(messages.iter().map(|m| m.id.clone()));
+    }
+
+    /// The media parts of `message` on a line each, the first time the message shows them.
+    fn list_media(&self, message: &Message) {
+        let media = media_parts(message);
+        if !media.is_empty() && self.media_listed.lock().unwrap_or_else(|p| p.into_inner()).insert(message.id.clone()) {
+            for part in media {
+                self.write(format_args!("\n  [{} {}]\n", message.role.as_str(), media_label(&part)));
+            }
         }
     }
 
@@ -1066,5 +1077,20 @@ mod tests {
         // A later reset with nothing new prints nothing.
         printer.on_observed(&answered);
         assert_eq!(written.text(), "\nagent: Deleted /tmp/report.txt");
+    }
+
+    /// A message that arrives only inside a reset (a `MESSAGES_SNAPSHOT` with a tool's image)
+    /// has its media listed like one added on its own, once.
+    #[test]
+    fn the_transcript_lists_the_media_of_messages_that_arrive_inside_a_reset() {
+        let (printer, written) = printer(false);
+        printer.on_observed(&first_snapshot());
+        let chart = message(json!({"id": "r9", "role": "tool", "toolCallId": "c9", "content": [
+            {"type": "image", "source": {"type": "data", "value": "iVBORw0KGgo=", "mimeType": "image/png"},
+             "metadata": {"filename": "chart.png"}}]}));
+        let reset = Observed::Delta(ConversationDelta::MessagesReset(vec![user(), chart]));
+        printer.on_observed(&reset);
+        printer.on_observed(&reset);
+        assert_eq!(written.text(), "\n  [tool image image/png chart.png, 8 bytes]\n");
     }
 }
