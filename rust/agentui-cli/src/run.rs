@@ -244,8 +244,9 @@ impl Printer {
     /// Writes `text` and flushes: each piece shows as it streams.
     fn write(&self, text: std::fmt::Arguments<'_>) {
         let mut out = self.out.lock().unwrap_or_else(|p| p.into_inner());
-        let _ = out.write_fmt(text);
-        let _ = out.flush();
+        if let Err(e) = out.write_fmt(text).and_then(|()| out.flush()) {
+            crate::output::failed(&e);
+        }
     }
 
     fn emit(&self, line: Value) {
@@ -407,9 +408,11 @@ impl Printer {
             | ConversationDelta::Interrupts(_) => {}
             ConversationDelta::Consent { requests, .. } => {
                 for request in requests {
-                    println!(
+                    outln!(
                         "\n  [tool {} {} waits for your consent, arguments {}]",
-                        request.tool_name, request.tool_call_id, request.arguments
+                        request.tool_name,
+                        request.tool_call_id,
+                        request.arguments
                     );
                 }
             }
@@ -780,7 +783,7 @@ fn start_conversation(
     if stored {
         printer.restored(&conversation.snapshot().map_err(|e| e.to_string())?, path);
     } else if !args.json {
-        println!("thread {thread_id}, stored in {}", path.display());
+        outln!("thread {thread_id}, stored in {}", path.display());
     }
     Ok((conversation, Some(store)))
 }
@@ -820,7 +823,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         }
         let mut subscription = conversation.subscribe();
         if !args.json {
-            println!("you: {}", args.message);
+            outln!("you: {}", args.message);
         }
         let first = if attachments.is_empty() {
             printing(&mut subscription, &printer, conversation.send_message(args.message.clone())).await
@@ -848,21 +851,21 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             }
             printer.emit(json!({"final": last}));
         } else {
-            println!();
+            outln!();
             for entry in &snapshot.surfaces {
                 if let Some(surface) = conversation.surface(&entry.surface_id) {
-                    print!("{}", tree::render_snapshot(&surface));
+                    out!("{}", tree::render_snapshot(&surface));
                 }
             }
             match &end {
                 TurnEnd::Completed(summary) => {
-                    println!("run finished: {:?} ({} run(s))", summary.phase, summary.run_ids.len())
+                    outln!("run finished: {:?} ({} run(s))", summary.phase, summary.run_ids.len())
                 }
-                TurnEnd::Interrupted(summary) => println!(
+                TurnEnd::Interrupted(summary) => outln!(
                     "run stopped at {} unanswered interrupt(s); pass --interrupts approve|reject|ask to answer",
                     summary.pending_interrupts.len()
                 ),
-                TurnEnd::Failed(e) => println!("run failed: {e}"),
+                TurnEnd::Failed(e) => outln!("run failed: {e}"),
             }
         }
         Ok(code)

@@ -3,6 +3,7 @@
 //! in a process of its own).
 
 mod cli;
+mod closed_output;
 mod hostile;
 mod locale;
 mod markdown;
