@@ -5,9 +5,10 @@
 //! this client cannot read (stripped on the way in); adopting that copy would remove the
 //! user's attachment from the chat and from every later request. So a held user message keeps
 //! its own media parts: whole when the snapshot's copy lacks any of them, part by part (the
-//! app's id and metadata, such as the file name) when the snapshot repeats them.
+//! app's id and metadata, such as the file name, and a store's reference to the bytes) when
+//! the snapshot repeats them.
 
-use crate::message::{ContentPart, MediaPart, Message, MessageContent, Role};
+use crate::message::{ContentPart, MediaPart, Message, MessageContent, PartSource, Role};
 
 /// What to adopt for a user message instead of the snapshot's copy `incoming`, given the copy
 /// this client holds. `None`: the snapshot's copy as it is.
@@ -23,23 +24,28 @@ pub(super) fn keep_users_parts(held: &Message, incoming: &Message) -> Option<Kep
         return None;
     }
     let Some(MessageContent::Parts(held_parts)) = &held.content else { return None };
-    let held_media: Vec<&ContentPart> = held_parts.iter().filter(|p| media(p).is_some()).collect();
-    if held_media.is_empty() || held.content == incoming.content {
+    if !held_parts.iter().any(|p| media(p).is_some()) || held.content == incoming.content {
         return None;
     }
     let incoming_parts = match &incoming.content {
         Some(MessageContent::Parts(parts)) => parts.as_slice(),
         _ => &[],
     };
-    let missing: Vec<&'static str> =
-        held_media.iter().filter(|h| !incoming_parts.iter().any(|p| same_medium(h, p))).map(|h| h.kind()).collect();
+    // One to one, in order: two photos the user sent are not both found in one echoed photo.
+    let mut echo_of: Vec<Option<&ContentPart>> = vec![None; incoming_parts.len()];
+    let mut missing = Vec::new();
+    for h in held_parts.iter().filter(|p| media(p).is_some()) {
+        let found = incoming_parts.iter().enumerate().find(|(i, p)| echo_of[*i].is_none() && same_medium(h, p));
+        match found {
+            Some((i, _)) => echo_of[i] = Some(h),
+            None => missing.push(h.kind()),
+        }
+    }
     if !missing.is_empty() {
         return Some(Kept::Whole(held.content.clone()?, missing));
     }
-    let merged: Vec<ContentPart> = incoming_parts
-        .iter()
-        .map(|p| held_media.iter().find(|h| same_medium(h, p)).map_or_else(|| p.clone(), |h| (*h).clone()))
-        .collect();
+    let merged: Vec<ContentPart> =
+        incoming_parts.iter().zip(&echo_of).map(|(p, h)| h.map_or_else(|| p.clone(), Clone::clone)).collect();
     let merged = MessageContent::Parts(merged);
     (incoming.content.as_ref() != Some(&merged)).then_some(Kept::PartByPart(merged))
 }
@@ -51,10 +57,18 @@ fn media(part: &ContentPart) -> Option<&MediaPart> {
     }
 }
 
-/// The same medium: the same kind from the same source (its bytes, URL or file handle).
-fn same_medium(a: &ContentPart, b: &ContentPart) -> bool {
-    match (media(a), media(b)) {
-        (Some(x), Some(y)) => a.kind() == b.kind() && x.source == y.source,
-        _ => false,
+/// `echo` is the same medium as the user's `held` part: the same kind from the same source (its
+/// bytes, URL or file handle). A held data part with no bytes in the conversation (a store
+/// keeps them in a file and reads them back for each request) is matched by kind and MIME type.
+fn same_medium(held: &ContentPart, echo: &ContentPart) -> bool {
+    let (Some(h), Some(e)) = (media(held), media(echo)) else { return false };
+    if held.kind() != echo.kind() {
+        return false;
+    }
+    match (&h.source, &e.source) {
+        (PartSource::Data { value, mime_type }, PartSource::Data { mime_type: echoed, .. }) if value.is_empty() => {
+            mime_type == echoed
+        }
+        (held_source, echoed_source) => held_source == echoed_source,
     }
 }

@@ -537,3 +537,40 @@ fn a_snapshot_never_drops_what_the_user_sent() {
         assert_eq!(kept.len(), usize::from(warns), "echoed as {echo}: {:?}", conversation.warnings());
     }
 }
+
+/// Each of the user's parts needs its own echo: two identical photos are not both found in a
+/// snapshot that carries one. A photo whose bytes the client keeps outside the conversation (a
+/// store's file: the data value is empty) is found by its kind and MIME type.
+#[test]
+fn a_snapshot_must_echo_each_of_the_users_parts() {
+    let photo =
+        |value: &str| json!({"type": "image", "source": {"type": "data", "value": value, "mimeType": "image/png"}});
+    let snapshot = |parts: Vec<Value>| json!({"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "u", "role": "user", "content": parts}]});
+    let held_with = |parts: Vec<Value>| {
+        let mut held = ConversationState::default();
+        held.append_local_message(
+            serde_json::from_value(json!({"id": "u", "role": "user", "content": parts})).unwrap(),
+        );
+        held
+    };
+    let twice = vec![photo("iVBORw0KGgo="), photo("iVBORw0KGgo=")];
+    let (p, r) = run_with(
+        held_with(twice.clone()),
+        PipelineOptions::default(),
+        &[started(), snapshot(vec![photo("iVBORw0KGgo=")])],
+    );
+    assert!(r.is_ok(), "{r:?}");
+    assert_eq!(p.conversation().message("u").unwrap().to_json()["content"], json!(twice));
+    assert!(p.conversation().warnings().iter().any(|w| w.message.contains("without its image part(s)")));
+
+    let in_a_file = vec![json!({"type": "image", "source": {"type": "data", "value": "", "mimeType": "image/png"},
+        "metadata": {"agentuiStored": {"file": "f1"}}})];
+    let (p, r) = run_with(
+        held_with(in_a_file.clone()),
+        PipelineOptions::default(),
+        &[started(), snapshot(vec![photo("iVBORw0KGgo=")])],
+    );
+    assert!(r.is_ok(), "{r:?}");
+    assert_eq!(p.conversation().message("u").unwrap().to_json()["content"], json!(in_a_file), "the reference is kept");
+    assert!(p.conversation().warnings().is_empty(), "{:?}", p.conversation().warnings());
+}

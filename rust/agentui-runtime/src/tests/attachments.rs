@@ -622,17 +622,37 @@ fn agent_framework_echo(request: &Recorded, strip_media: bool) -> Reply {
 /// turn's request, whether the echo carries it in the retired shape or not at all.
 #[tokio::test]
 async fn the_users_attachment_survives_an_agents_snapshot_into_the_next_turn() {
-    for strip_media in [false, true] {
+    for (strip_media, stored) in [(false, false), (true, false), (false, true), (true, true)] {
         let server = TestServer::with_handler(vec![], move |r| agent_framework_echo(r, strip_media)).await;
-        let conv = start(&server);
-        let photo = image_bytes(5_000);
+        // With a store, the conversation holds a reference to the photo's file, not its bytes.
+        let file = TempDbFile::new(&format!("attachments-echoed-{strip_media}"));
+        let store = ConversationStore::open(file.path()).unwrap();
+        let conv = if stored { open(&server, &store) } else { start(&server) };
+        let photo = image_bytes(100_000);
         let first = conv
             .send("what is this?".into(), vec![Attachment::bytes("photo.png", "image/png", photo.clone())])
             .await
             .unwrap();
         let kept_warnings = first.warnings.iter().filter(|w| w.message.contains("the app's own parts")).count();
-        assert_eq!(kept_warnings, usize::from(strip_media), "strip_media={strip_media}: {:?}", first.warnings);
+        assert_eq!(
+            kept_warnings,
+            usize::from(strip_media),
+            "strip_media={strip_media} stored={stored}: {:?}",
+            first.warnings
+        );
+        store.flush();
+        if stored {
+            assert_eq!(conv.held_media_chars(), 0, "the photo is in its file, not in memory");
+        }
         let summary = conv.send_message("and now?".into()).await.unwrap();
+        // The echo of the second turn carries the first message again, as the first did.
+        let kept_warnings = summary.warnings.iter().filter(|w| w.message.contains("the app's own parts")).count();
+        assert_eq!(
+            kept_warnings,
+            usize::from(strip_media),
+            "strip_media={strip_media} stored={stored}: {:?}",
+            summary.warnings
+        );
         assert!(summary.warnings.iter().all(|w| !w.message.contains("binary")), "{:?}", summary.warnings);
         let requests = server.requests();
         assert_eq!(requests.len(), 2);
@@ -641,7 +661,7 @@ async fn the_users_attachment_survives_an_agents_snapshot_into_the_next_turn() {
         assert_eq!(text, "what is this?");
         // Compared without printing: the bytes are long.
         let described: Vec<_> = media.iter().map(|(kind, bytes, mime, name)| (kind, bytes.len(), mime, name)).collect();
-        assert_eq!(described.len(), 1, "strip_media={strip_media}: {described:?}");
+        assert_eq!(described.len(), 1, "strip_media={strip_media} stored={stored}: {described:?}");
         assert!(media[0] == ("image".to_owned(), photo.clone(), "image/png".to_owned(), "photo.png".to_owned()));
         let snapshot = conv.snapshot().unwrap();
         let held = snapshot.messages.iter().find(|m| m.role == agentui_agui::message::Role::User).unwrap();
