@@ -6,8 +6,9 @@
 //! 2. [`PeerEra`] shims chosen from the configured peer ceiling: for a peer at or below 0.0.57
 //!    the `SUBAGENT_*` lifecycle is dropped (lossy, warned) and attribution stripped (lossless).
 //!
-//! Outgoing ([`PeerEra::prepare_messages`]): the retired `binary` content part is upgraded to a
-//! modern media part for every peer; a peer at or below 0.0.39 gets text-only content (lossy,
+//! Both ways, the retired `binary` content part is upgraded to a modern media part
+//! ([`upgrade_binary_part`], applied by the decoder to every content part), for every peer.
+//! Outgoing ([`PeerEra::prepare_messages`]): a peer at or below 0.0.39 gets text-only content (lossy,
 //! warned), one at or below 0.0.57 loses attribution, one from before 1.0 gets no
 //! `protocolVersion`.
 
@@ -187,54 +188,48 @@ impl PeerEra {
 }
 
 /// Turn an application's raw message history (possibly holding retired shapes) into typed
-/// messages: the retired `binary` part is upgraded, then the history is enforced like any input.
+/// messages: enforced like any input, the retired `binary` part upgraded on the way
+/// ([`upgrade_binary_part`], which the decoder applies to every content part).
 pub fn prepare_history(raw: Value, warnings: &mut Vec<Warning>) -> Result<Vec<Message>, crate::ProtocolError> {
-    let mut raw = raw;
-    upgrade_binary_parts(&mut raw);
     crate::decode::decode_messages(raw, warnings)
 }
 
 /// The retired `{type: "binary"}` part becomes an image/audio/video/document part whose source
-/// carries the same payload (URL, inline data, or provider file id).
-fn upgrade_binary_parts(messages: &mut Value) {
-    let Value::Array(list) = messages else { return };
-    for message in list {
-        let Some(Value::Array(parts)) = message.get_mut("content") else { continue };
-        for part in parts {
-            let Value::Object(p) = part else { continue };
-            if p.get("type").and_then(Value::as_str) != Some("binary") {
-                continue;
-            }
-            let mime = p.get("mimeType").and_then(Value::as_str).unwrap_or_default().to_owned();
-            let kind = match mime.split('/').next() {
-                Some("image") => "image",
-                Some("audio") => "audio",
-                Some("video") => "video",
-                _ => "document",
-            };
-            let mut source = Map::new();
-            let mime_value = Value::String(mime.clone());
-            if let Some(url) = p.get("url").cloned() {
-                source.insert("type".into(), "url".into());
-                source.insert("value".into(), url);
-            } else if let Some(data) = p.get("data").cloned() {
-                source.insert("type".into(), "data".into());
-                source.insert("value".into(), data);
-            } else if let Some(id) = p.get("id").cloned() {
-                source.insert("type".into(), "file".into());
-                source.insert("value".into(), id);
-            } else {
-                continue; // nothing to carry: enforcement will strip the part and say so
-            }
-            if !mime.is_empty() {
-                source.insert("mimeType".into(), mime_value);
-            }
-            let mut upgraded = Map::new();
-            upgraded.insert("type".into(), Value::String(kind.to_owned()));
-            upgraded.insert("source".into(), Value::Object(source));
-            *p = upgraded;
-        }
+/// carries the same payload (URL, inline data, or provider file id). Applied in both
+/// directions: pre-1.0 SDKs still echo the user's attachment in this shape, and dropping it
+/// would drop what the user sent. A part with no payload is left as it is, for enforcement to
+/// strip and say so.
+pub(crate) fn upgrade_binary_part(part: &mut Map<String, Value>) {
+    if part.get("type").and_then(Value::as_str) != Some("binary") {
+        return;
     }
+    let mime = part.get("mimeType").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let kind = match mime.split('/').next() {
+        Some("image") => "image",
+        Some("audio") => "audio",
+        Some("video") => "video",
+        _ => "document",
+    };
+    // The same precedence as the retired shape's readers: a URL, then inline data, then an id.
+    let Some((source_type, value)) = [("url", "url"), ("data", "data"), ("id", "file")]
+        .into_iter()
+        .find_map(|(key, source_type)| part.get(key).map(|v| (source_type, v.clone())))
+    else {
+        return;
+    };
+    if source_type == "data" && mime.is_empty() {
+        return; // a data source needs its MIME type: without one the part cannot be read
+    }
+    let mut source = Map::new();
+    source.insert("type".into(), source_type.into());
+    source.insert("value".into(), value);
+    if !mime.is_empty() {
+        source.insert("mimeType".into(), Value::String(mime));
+    }
+    let mut upgraded = Map::new();
+    upgraded.insert("type".into(), Value::String(kind.to_owned()));
+    upgraded.insert("source".into(), Value::Object(source));
+    *part = upgraded;
 }
 
 /// Messages that never travel to the producer: activities are client-only.

@@ -62,7 +62,9 @@ pub enum WarningKind {
     Version,
     /// A well-formed JSON Patch did not apply; the previous value was kept.
     PatchNotApplied,
-    /// An event referred to something the conversation does not hold; it was skipped.
+    /// An event referred to something the conversation does not hold, or would have dropped
+    /// what the user sent (a snapshot's copy of the user's message without its media); that
+    /// part of it was skipped.
     Skipped,
 }
 

@@ -8,6 +8,8 @@
 //! (`MESSAGES_SNAPSHOT`, `RUN_STARTED.input`, the initial messages) are marked so, and only a
 //! call streamed live in the current run can ever be pending for the client to execute.
 
+use std::borrow::Cow;
+
 use foldhash::{HashMap, HashMapExt};
 
 use serde_json::{Map, Value};
@@ -20,6 +22,8 @@ use crate::message::{
     ToolCallKind,
 };
 use crate::patch::{apply_patch_weighed, apply_patch_within, PatchBounds, PatchError};
+
+mod users_parts;
 
 /// What applying one event changed, as the reducer knows it: how the runtime tells its
 /// observers without working it out again from the event and the conversation. Appends name
@@ -924,9 +928,11 @@ impl ConversationReducer {
         if incoming.len() > self.limits.max_messages {
             return Err(ProtocolError::LimitExceeded { what: "messages", limit: self.limits.max_messages });
         }
+        let adopted = self.keep_users_parts(incoming);
+        let incoming: Vec<&Message> = adopted.iter().map(|m| &**m).collect();
         // A message the snapshot adds or changes is bounded like a tool result; one it repeats
         // as this client holds it (the user's own, with its attachments) is not refused again.
-        for m in incoming {
+        for m in &incoming {
             let Some(MessageContent::Parts(parts)) = &m.content else { continue };
             let held = self.conversation.message(&m.id).is_some_and(|have| have.content == m.content);
             if !held {
@@ -936,7 +942,7 @@ impl ConversationReducer {
         // Client-only roles survive unless the snapshot itself carries that role.
         let carries_activity = incoming.iter().any(|m| m.role == Role::Activity);
         let carries_reasoning = incoming.iter().any(|m| m.role == Role::Reasoning);
-        let mut by_id: HashMap<&str, &Message> = incoming.iter().map(|m| (m.id.as_str(), m)).collect();
+        let mut by_id: HashMap<&str, &Message> = incoming.iter().map(|m| (m.id.as_str(), *m)).collect();
         let mut kept = Vec::with_capacity(self.conversation.messages.len().max(incoming.len()));
         for m in self.conversation.messages.drain(..) {
             if let Some(replacement) = by_id.remove(m.id.as_str()) {
@@ -947,14 +953,14 @@ impl ConversationReducer {
                 kept.push(m);
             }
         }
-        for m in incoming {
+        for m in &incoming {
             if by_id.remove(m.id.as_str()).is_some() {
-                kept.push(m.clone());
+                kept.push((*m).clone());
             }
         }
         self.conversation.messages = kept;
         self.conversation.reindex_all();
-        for m in incoming {
+        for m in &incoming {
             // The agent holds what its own snapshot carries.
             self.conversation.local_only.remove(&m.id);
             self.conversation.note_history(m);
@@ -962,6 +968,35 @@ impl ConversationReducer {
         let positions = &self.conversation.positions;
         self.conversation.local_only.retain(|id, _| positions.contains_key(id));
         Ok(())
+    }
+
+    /// The snapshot's messages, a user message this client holds keeping the media the user
+    /// sent ([`users_parts`]); a warning names what the snapshot's copy lacked.
+    fn keep_users_parts<'a>(&mut self, incoming: &'a [Message]) -> Vec<Cow<'a, Message>> {
+        let mut adopted = Vec::with_capacity(incoming.len());
+        for m in incoming {
+            let kept = self.conversation.message(&m.id).and_then(|held| users_parts::keep_users_parts(held, m));
+            let content = match kept {
+                None => {
+                    adopted.push(Cow::Borrowed(m));
+                    continue;
+                }
+                Some(users_parts::Kept::PartByPart(content)) => content,
+                Some(users_parts::Kept::Whole(content, missing)) => {
+                    self.warn(
+                        WarningKind::Skipped,
+                        format!(
+                            "MESSAGES_SNAPSHOT carries the user's message '{}' without its {} part(s) (missing or unreadable); the app's own parts are kept",
+                            m.id,
+                            missing.join(", ")
+                        ),
+                    );
+                    content
+                }
+            };
+            adopted.push(Cow::Owned(Message { content: Some(content), ..m.clone() }));
+        }
+        adopted
     }
 
     fn activity_snapshot(&mut self, e: &ActivitySnapshot) -> Result<Change, ProtocolError> {

@@ -103,15 +103,15 @@ pub fn command(dir: &Path) -> Result<ExitCode, String> {
             Verdict::Passed => passed += 1,
             Verdict::Failed(why) => {
                 failed += 1;
-                println!("FAILED {}: {}: {why}", report.file, report.name);
+                outln!("FAILED {}: {}: {why}", report.file, report.name);
             }
             Verdict::NotRun(why) => {
                 not_run += 1;
-                println!("not run {}: {}: {why}", report.file, report.name);
+                outln!("not run {}: {}: {why}", report.file, report.name);
             }
         }
     }
-    println!("{not_run} not run");
+    outln!("{not_run} not run");
     // Per protocol version the cases are written for (a case naming none reads as v0.9).
     let mut versions: Vec<&str> = reports.iter().map(|r| r.version.as_str()).collect();
     versions.sort_unstable();
@@ -120,9 +120,9 @@ pub fn command(dir: &Path) -> Result<ExitCode, String> {
         let of =
             |want: fn(&Verdict) -> bool| reports.iter().filter(|r| r.version == version && want(&r.verdict)).count();
         let (p, f) = (of(|v| *v == Verdict::Passed), of(|v| matches!(v, Verdict::Failed(_))));
-        println!("{version}: {p} passed, {f} failed");
+        outln!("{version}: {p} passed, {f} failed");
     }
-    println!("{passed} passed, {failed} failed");
+    outln!("{passed} passed, {failed} failed");
     Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
@@ -1719,21 +1719,21 @@ mod tests {
                 (Verdict::Failed(what), None) => unexpected.push(format!("{}: {}: {what}", report.file, report.name)),
                 (Verdict::Failed(what), Some((_, why))) => {
                     failed += 1;
-                    println!("known failure {}: {}: {why} ({what})", report.file, report.name);
+                    outln!("known failure {}: {}: {why} ({what})", report.file, report.name);
                 }
                 (Verdict::NotRun(why), _) => {
                     not_run += 1;
-                    println!("not run {}: {}: {why}", report.file, report.name);
+                    outln!("not run {}: {}: {why}", report.file, report.name);
                 }
             }
         }
-        println!("{not_run} not run");
-        println!("{passed} passed, {failed} failed");
+        outln!("{not_run} not run");
+        outln!("{passed} passed, {failed} failed");
         assert!(unexpected.is_empty(), "{}", unexpected.join("\n"));
         // The suite's v0.9 and v0.9.1 cases run too (the issue asks for both versions).
         let older_passed =
             reports.iter().filter(|r| r.version.starts_with("v0.9") && r.verdict == Verdict::Passed).count();
-        println!("{older_passed} of the passes are v0.9 / v0.9.1 cases (or name no version, read as v0.9)");
+        outln!("{older_passed} of the passes are v0.9 / v0.9.1 cases (or name no version, read as v0.9)");
         assert!(older_passed >= 60, "only {older_passed} v0.9 cases passed");
         assert!(passed >= 238, "only {passed} passed");
     }

@@ -36,7 +36,7 @@ pub fn decode(file: &Path) -> Result<ExitCode, String> {
     let mut failed = false;
     // One write per buffer, not per line: stdout is line-buffered.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let write_error = |e: std::io::Error| format!("cannot write the output: {e}");
+    let write_error = crate::output::write_error;
     for (index, item) in data.iter().enumerate() {
         // The hot event types decode straight from the text, warning-free by construction.
         if let Some(event) = fast_path(item) {
@@ -185,9 +185,9 @@ pub fn replay(file: &Path, locale: &crate::locale::LocaleArgs) -> Result<ExitCod
         surfaces: a2ui.group().surfaces().map(crate::surface_report).collect(),
         a2ui_errors,
     };
-    let write_error = |e: std::io::Error| format!("cannot write the output: {e}");
+    let write_error = crate::output::write_error;
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    serde_json::to_writer_pretty(&mut out, &report).map_err(|e| e.to_string())?;
+    serde_json::to_writer_pretty(&mut out, &report).map_err(crate::output::json_write_error)?;
     writeln!(out).and_then(|()| out.flush()).map_err(write_error)?;
     // The process exits next: freeing thousands of messages one by one would only delay it.
     std::mem::forget(pipeline);
@@ -231,11 +231,11 @@ fn run_status(status: &RunStatus) -> Value {
 pub fn conformance(dir: &Path) -> Result<ExitCode, String> {
     let summary = conformance::run_directory(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     for report in &summary.failures {
-        println!("FAIL {}: {}", report.name, report.failures.join("; "));
+        outln!("FAIL {}: {}", report.name, report.failures.join("; "));
     }
     for exception in &summary.spec_exceptions {
-        println!("passed by spec: {}: {}", exception.name, exception.spec_exception.as_deref().unwrap_or_default());
+        outln!("passed by spec: {}: {}", exception.name, exception.spec_exception.as_deref().unwrap_or_default());
     }
-    println!("{} passed, {} failed", summary.passed, summary.failed);
+    outln!("{} passed, {} failed", summary.passed, summary.failed);
     Ok(if summary.failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

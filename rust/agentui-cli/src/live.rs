@@ -35,12 +35,12 @@ pub fn serve_demo(port: u16) -> Result<ExitCode, String> {
     runtime()?.block_on(async {
         let addr: SocketAddr = ([127, 0, 0, 1], port).into();
         let handle = DemoAgent::start(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-        println!("demo agent listening on {} (POST {})", handle.url(), handle.agent_url());
-        println!("scenarios (keyword in the message, or POST /agent/<name>):");
+        outln!("demo agent listening on {} (POST {})", handle.url(), handle.agent_url());
+        outln!("scenarios (keyword in the message, or POST /agent/<name>):");
         for scenario in SCENARIOS {
-            println!("  {:<18} {:<10} {}", scenario.name, scenario.keyword.unwrap_or("-"), scenario.summary);
+            outln!("  {:<18} {:<10} {}", scenario.name, scenario.keyword.unwrap_or("-"), scenario.summary);
         }
-        println!("from the Android emulator the host is 10.0.2.2; stop with Ctrl-C");
+        outln!("from the Android emulator the host is 10.0.2.2; stop with Ctrl-C");
         tokio::signal::ctrl_c().await.map_err(|e| e.to_string())?;
         handle.shutdown().await.map_err(|e| e.to_string())?;
         Ok(ExitCode::SUCCESS)
@@ -83,35 +83,35 @@ pub fn demo() -> Result<ExitCode, String> {
         for (path, value) in
             [("/booking/name", json!("Ada")), ("/booking/date", json!("2026-12-24")), ("/booking/guests", json!(["4"]))]
         {
-            println!("  user sets {path} = {value}");
+            outln!("  user sets {path} = {value}");
             demo.conversation.set_value(&surface_id, path, value).map_err(|e| e.to_string())?;
         }
         print_surface(&demo.conversation, &surface_id);
         let action = demo.conversation.dispatch_action(&surface_id, "book");
         match printing(&mut demo.subscription, &demo.printer, action).await.map_err(|e| e.to_string())? {
-            ActionResult::Ran(_) => println!(),
+            ActionResult::Ran(_) => outln!(),
             other => return Err(format!("unexpected action result {other:?}")),
         }
         handle.shutdown().await.map_err(|e| e.to_string())?;
-        println!("\ndemo finished");
+        outln!("\ndemo finished");
         Ok(ExitCode::SUCCESS)
     })
 }
 
 fn step(title: &str) {
-    println!("\n=== {title}");
+    outln!("\n=== {title}");
 }
 
 async fn turn(demo: &mut PrintedConversation, message: &str) -> Result<(), String> {
-    println!("you: {message}");
+    outln!("you: {message}");
     let send = demo.conversation.send_message(message.to_owned());
     printing(&mut demo.subscription, &demo.printer, send).await.map_err(|e| e.to_string())?;
-    println!();
+    outln!();
     Ok(())
 }
 
 fn print_surface(conversation: &Conversation, surface_id: &str) {
     if let Some(surface) = conversation.surface(surface_id) {
-        print!("{}", tree::render_snapshot(&surface));
+        out!("{}", tree::render_snapshot(&surface));
     }
 }

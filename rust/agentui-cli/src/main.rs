@@ -1,5 +1,8 @@
 //! `agentui`: lets agent developers check that their A2UI stream renders as intended.
 
+#[macro_use]
+mod output;
+
 mod a2ui_conformance;
 mod agui;
 mod conversation_json;
@@ -147,7 +150,7 @@ fn run_a2ui(command: A2uiCommand) -> Result<ExitCode, String> {
                 "surfaces": group.surfaces().map(surface_report).collect::<Vec<_>>(),
                 "emitted": outcome.emitted.iter().map(|m| m.to_wire()).collect::<Vec<_>>(),
             });
-            println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+            outln!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
             Ok(ExitCode::SUCCESS)
         }
         A2uiCommand::Validate(args) => {
@@ -157,13 +160,13 @@ fn run_a2ui(command: A2uiCommand) -> Result<ExitCode, String> {
             for wire in &errors {
                 let e = &wire["error"];
                 let path = e.get("path").and_then(Value::as_str).map(|p| format!(" at {p:?}")).unwrap_or_default();
-                println!("{} surface {:?}{path}: {}", text(&e["code"]), text(&e["surfaceId"]), text(&e["message"]));
+                outln!("{} surface {:?}{path}: {}", text(&e["code"]), text(&e["surfaceId"]), text(&e["message"]));
             }
             if errors.is_empty() {
-                println!("ok: no errors");
+                outln!("ok: no errors");
                 Ok(ExitCode::SUCCESS)
             } else {
-                println!("{} error(s)", errors.len());
+                outln!("{} error(s)", errors.len());
                 Ok(ExitCode::from(1))
             }
         }
@@ -171,10 +174,10 @@ fn run_a2ui(command: A2uiCommand) -> Result<ExitCode, String> {
         A2uiCommand::Tree(args) => {
             let (group, outcome) = apply_file(&args)?;
             for surface in group.surfaces() {
-                print!("{}", tree::render(surface));
+                out!("{}", tree::render(surface));
             }
             for message in &outcome.emitted {
-                println!("sent to agent: {}", message.to_wire());
+                outln!("sent to agent: {}", message.to_wire());
             }
             Ok(ExitCode::SUCCESS)
         }

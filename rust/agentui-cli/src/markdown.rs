@@ -90,10 +90,10 @@ pub fn run(args: &MarkdownArgs) -> Result<ExitCode, String> {
         None => parse_document(&text, options).blocks,
     };
     if args.html {
-        print!("{}", if args.raw_html { html::to_html_raw(&blocks) } else { html::to_html(&blocks) });
+        out!("{}", if args.raw_html { html::to_html_raw(&blocks) } else { html::to_html(&blocks) });
     } else {
         let json = serde_json::json!({ "profile": profile.name(), "blocks": blocks });
-        println!("{}", serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?);
+        outln!("{}", serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?);
     }
     Ok(ExitCode::SUCCESS)
 }

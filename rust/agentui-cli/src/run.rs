@@ -244,8 +244,9 @@ impl Printer {
     /// Writes `text` and flushes: each piece shows as it streams.
     fn write(&self, text: std::fmt::Arguments<'_>) {
         let mut out = self.out.lock().unwrap_or_else(|p| p.into_inner());
-        let _ = out.write_fmt(text);
-        let _ = out.flush();
+        if let Err(e) = out.write_fmt(text).and_then(|()| out.flush()) {
+            crate::output::failed(&e);
+        }
     }
 
     fn emit(&self, line: Value) {
@@ -284,6 +285,7 @@ impl Printer {
     /// A conversation restored from a store: its history is shown once, as history, and the
     /// subscription's first snapshot then prints nothing of it again.
     fn restored(&self, snapshot: &ConversationSnapshot, path: &Path) {
+        self.mark_media_listed(&snapshot.messages);
         for message in &snapshot.messages {
             self.note(message);
             if let Some(text) = message.text() {
@@ -342,6 +344,7 @@ impl Printer {
             // First, or after falling behind: what was not printed yet of each message.
             Observed::Snapshot(snapshot) => {
                 snapshot.messages.iter().for_each(|m| self.note(m));
+                self.mark_media_listed(&snapshot.messages);
                 self.print_unprinted(&snapshot.messages);
             }
         }
@@ -397,24 +400,19 @@ impl Printer {
                     self.print_text(delta, first);
                 }
             }
-            ConversationDelta::MessageAdded(m) | ConversationDelta::MessageReplaced(m) => {
-                let media = media_parts(m);
-                if !media.is_empty() && self.media_listed.lock().unwrap_or_else(|p| p.into_inner()).insert(m.id.clone())
-                {
-                    for part in media {
-                        self.write(format_args!("\n  [{} {}]\n", m.role.as_str(), media_label(&part)));
-                    }
-                }
-            }
+            ConversationDelta::MessageAdded(m) | ConversationDelta::MessageReplaced(m) => self.list_media(m),
+            // A message may arrive only inside a reset (an agent's MESSAGES_SNAPSHOT).
+            ConversationDelta::MessagesReset(messages) => messages.iter().for_each(|m| self.list_media(m)),
             ConversationDelta::ToolCallArgsAppended { .. }
-            | ConversationDelta::MessagesReset(_)
             | ConversationDelta::RunPhase(_)
             | ConversationDelta::Interrupts(_) => {}
             ConversationDelta::Consent { requests, .. } => {
                 for request in requests {
-                    println!(
+                    outln!(
                         "\n  [tool {} {} waits for your consent, arguments {}]",
-                        request.tool_name, request.tool_call_id, request.arguments
+                        request.tool_name,
+                        request.tool_call_id,
+                        request.arguments
                     );
                 }
             }
@@ -436,6 +434,22 @@ impl Printer {
                 }
             }
             other => self.write(format_args!("\n  [{other}]\n")),
+        }
+    }
+
+    /// Messages from before the turn: a reset that carries them again lists no media of theirs.
+    fn mark_media_listed(&self, messages: &[Message]) {
+        let mut listed = self.media_listed.lock().unwrap_or_else(|p| p.into_inner());
+        listed.extend(messages.iter().map(|m| m.id.clone()));
+    }
+
+    /// The media parts of `message` on a line each, the first time the message shows them.
+    fn list_media(&self, message: &Message) {
+        let media = media_parts(message);
+        if !media.is_empty() && self.media_listed.lock().unwrap_or_else(|p| p.into_inner()).insert(message.id.clone()) {
+            for part in media {
+                self.write(format_args!("\n  [{} {}]\n", message.role.as_str(), media_label(&part)));
+            }
         }
     }
 
@@ -663,25 +677,39 @@ async fn finish_turn(
     mut result: Result<RunSummary, SessionError>,
     answers: Answers,
 ) -> Result<TurnEnd, String> {
+    // Every request of the turn counts: the runs before an interrupt's resume or a consent's
+    // follow-up are in the summaries before the last.
+    let mut earlier_runs = Vec::new();
     for _ in 0..MAX_INTERRUPT_ROUNDS {
         match result {
             Ok(summary) if matches!(summary.phase, RunPhase::Interrupted { .. }) => {
                 if !answer_interrupts(conversation, &summary.pending_interrupts, answers.interrupts)? {
-                    return Ok(TurnEnd::Interrupted(summary));
+                    return Ok(TurnEnd::Interrupted(with_runs_before(earlier_runs, summary)));
                 }
+                earlier_runs.extend(summary.run_ids);
                 result = printing(subscription, printer, conversation.continue_run()).await;
             }
             Ok(summary) => match answer_consent(conversation, subscription, printer, answers.consent).await? {
-                Some(follow_up) => result = follow_up,
-                None => return Ok(TurnEnd::Completed(summary)),
+                Some(follow_up) => {
+                    earlier_runs.extend(summary.run_ids);
+                    result = follow_up;
+                }
+                None => return Ok(TurnEnd::Completed(with_runs_before(earlier_runs, summary))),
             },
             Err(e) => return Ok(TurnEnd::Failed(e)),
         }
     }
     match result {
-        Ok(summary) => Ok(TurnEnd::Interrupted(summary)),
+        Ok(summary) => Ok(TurnEnd::Interrupted(with_runs_before(earlier_runs, summary))),
         Err(e) => Ok(TurnEnd::Failed(e)),
     }
+}
+
+/// `summary` with the run ids of the turn's earlier requests first.
+fn with_runs_before(mut earlier_runs: Vec<String>, mut summary: RunSummary) -> RunSummary {
+    earlier_runs.append(&mut summary.run_ids);
+    summary.run_ids = earlier_runs;
+    summary
 }
 
 /// The `--set`s, then each `--action` run to completion; stops at the first turn that does not
@@ -755,7 +783,7 @@ fn start_conversation(
     if stored {
         printer.restored(&conversation.snapshot().map_err(|e| e.to_string())?, path);
     } else if !args.json {
-        println!("thread {thread_id}, stored in {}", path.display());
+        outln!("thread {thread_id}, stored in {}", path.display());
     }
     Ok((conversation, Some(store)))
 }
@@ -795,7 +823,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         }
         let mut subscription = conversation.subscribe();
         if !args.json {
-            println!("you: {}", args.message);
+            outln!("you: {}", args.message);
         }
         let first = if attachments.is_empty() {
             printing(&mut subscription, &printer, conversation.send_message(args.message.clone())).await
@@ -823,21 +851,21 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             }
             printer.emit(json!({"final": last}));
         } else {
-            println!();
+            outln!();
             for entry in &snapshot.surfaces {
                 if let Some(surface) = conversation.surface(&entry.surface_id) {
-                    print!("{}", tree::render_snapshot(&surface));
+                    out!("{}", tree::render_snapshot(&surface));
                 }
             }
             match &end {
                 TurnEnd::Completed(summary) => {
-                    println!("run finished: {:?} ({} run(s))", summary.phase, summary.run_ids.len())
+                    outln!("run finished: {:?} ({} run(s))", summary.phase, summary.run_ids.len())
                 }
-                TurnEnd::Interrupted(summary) => println!(
+                TurnEnd::Interrupted(summary) => outln!(
                     "run stopped at {} unanswered interrupt(s); pass --interrupts approve|reject|ask to answer",
                     summary.pending_interrupts.len()
                 ),
-                TurnEnd::Failed(e) => println!("run failed: {e}"),
+                TurnEnd::Failed(e) => outln!("run failed: {e}"),
             }
         }
         Ok(code)
@@ -1052,5 +1080,20 @@ mod tests {
         // A later reset with nothing new prints nothing.
         printer.on_observed(&answered);
         assert_eq!(written.text(), "\nagent: Deleted /tmp/report.txt");
+    }
+
+    /// A message that arrives only inside a reset (a `MESSAGES_SNAPSHOT` with a tool's image)
+    /// has its media listed like one added on its own, once.
+    #[test]
+    fn the_transcript_lists_the_media_of_messages_that_arrive_inside_a_reset() {
+        let (printer, written) = printer(false);
+        printer.on_observed(&first_snapshot());
+        let chart = message(json!({"id": "r9", "role": "tool", "toolCallId": "c9", "content": [
+            {"type": "image", "source": {"type": "data", "value": "iVBORw0KGgo=", "mimeType": "image/png"},
+             "metadata": {"filename": "chart.png"}}]}));
+        let reset = Observed::Delta(ConversationDelta::MessagesReset(vec![user(), chart]));
+        printer.on_observed(&reset);
+        printer.on_observed(&reset);
+        assert_eq!(written.text(), "\n  [tool image image/png chart.png, 8 bytes]\n");
     }
 }

@@ -25,7 +25,7 @@ pub fn serve_sse(file: &Path, port: u16) -> Result<ExitCode, String> {
         let addr: SocketAddr = ([127, 0, 0, 1], port).into();
         let listener = TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
         let local = listener.local_addr().map_err(|e| e.to_string())?;
-        println!("serving {} ({} bytes) to every POST on http://{local}/", file.display(), body.len());
+        outln!("serving {} ({} bytes) to every POST on http://{local}/", file.display(), body.len());
         loop {
             tokio::select! {
                 accepted = listener.accept() => {

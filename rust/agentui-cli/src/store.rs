@@ -56,15 +56,15 @@ pub fn run(command: StoreCommand) -> Result<ExitCode, String> {
         StoreCommand::Fork { file, thread_id, new_id } => {
             let store = open_existing(&file)?;
             let new_id = store.fork(&thread_id, new_id.as_deref()).map_err(|e| store_error(&file, e))?;
-            println!("{new_id}");
+            outln!("{new_id}");
             Ok(ExitCode::SUCCESS)
         }
         StoreCommand::Delete { file, thread_id } => {
             let store = open_existing(&file)?;
             if store.delete(&thread_id).map_err(|e| store_error(&file, e))? {
-                println!("deleted {thread_id}");
+                outln!("deleted {thread_id}");
             } else {
-                println!("no conversation {thread_id} in {} (nothing to delete)", file.display());
+                outln!("no conversation {thread_id} in {} (nothing to delete)", file.display());
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -113,15 +113,15 @@ fn list(file: &Path, limit: usize, cursor: Option<&str>, as_json: bool) -> Resul
                 })
             })
             .collect();
-        println!("{}", json!({"conversations": conversations, "nextCursor": page.next_cursor}));
+        outln!("{}", json!({"conversations": conversations, "nextCursor": page.next_cursor}));
         return Ok(ExitCode::SUCCESS);
     }
     if page.conversations.is_empty() {
-        println!("no conversations");
+        outln!("no conversations");
     } else {
-        println!("{:<24} {:<19} {:>8} {:<11} {:>7}  TITLE", "THREAD", "UPDATED (UTC)", "MESSAGES", "STATUS", "PENDING");
+        outln!("{:<24} {:<19} {:>8} {:<11} {:>7}  TITLE", "THREAD", "UPDATED (UTC)", "MESSAGES", "STATUS", "PENDING");
         for c in &page.conversations {
-            println!(
+            outln!(
                 "{:<24} {:<19} {:>8} {:<11} {:>7}  {}",
                 c.thread_id,
                 utc(c.updated_at_ms),
@@ -133,7 +133,7 @@ fn list(file: &Path, limit: usize, cursor: Option<&str>, as_json: bool) -> Resul
         }
     }
     if let Some(next) = &page.next_cursor {
-        println!("more: agentui store list {} --limit {limit} --cursor {next}", file.display());
+        outln!("more: agentui store list {} --limit {limit} --cursor {next}", file.display());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -156,13 +156,13 @@ fn show(file: &Path, thread_id: &str, as_json: bool) -> Result<ExitCode, String>
         let conversation = Conversation::start(session, tokio::runtime::Handle::current());
         let snapshot = conversation.snapshot().map_err(|e| e.to_string())?;
         if as_json {
-            println!("{}", json!({"final": conversation_json(&snapshot)}));
+            outln!("{}", json!({"final": conversation_json(&snapshot)}));
         } else {
-            println!("thread {thread_id} with {agent_url} ({} messages)", snapshot.messages.len());
+            outln!("thread {thread_id} with {agent_url} ({} messages)", snapshot.messages.len());
             print_transcript(&snapshot);
             for entry in &snapshot.surfaces {
                 if let Some(surface) = conversation.surface(&entry.surface_id) {
-                    print!("{}", tree::render_snapshot(&surface));
+                    out!("{}", tree::render_snapshot(&surface));
                 }
             }
             print_standing(&snapshot);
@@ -195,13 +195,13 @@ fn is_placeholder(part: &agentui_agui::TextPart) -> bool {
 /// One line per media part of `message`, and per part the store lost.
 fn print_parts(message: &Message) {
     for part in crate::run::media_parts(message) {
-        println!("  [{} {}]", message.role.as_str(), crate::run::media_label(&part));
+        outln!("  [{} {}]", message.role.as_str(), crate::run::media_label(&part));
     }
     let Some(MessageContent::Parts(parts)) = &message.content else { return };
     for part in parts {
         if let ContentPart::Text(t) = part {
             if is_placeholder(t) {
-                println!("  {}", t.text);
+                outln!("  {}", t.text);
             }
         }
     }
@@ -218,21 +218,21 @@ fn print_message(message: &Message) {
     let text = shown_text(message);
     match message.role {
         Role::User => {
-            println!("you: {text}");
+            outln!("you: {text}");
             print_parts(message);
         }
         Role::Assistant => {
             if !text.is_empty() {
-                println!("agent: {text}");
+                outln!("agent: {text}");
             }
             for call in message.tool_calls.iter().flatten() {
-                println!("  [agent calls {} {}]", call.function.name, call.id);
+                outln!("  [agent calls {} {}]", call.function.name, call.id);
             }
         }
-        Role::Tool => println!("  [tool result: {text}]"),
+        Role::Tool => outln!("  [tool result: {text}]"),
         other => {
             if !text.is_empty() {
-                println!("  [{}: {text}]", other.as_str());
+                outln!("  [{}: {text}]", other.as_str());
             }
         }
     }
@@ -242,19 +242,15 @@ fn print_message(message: &Message) {
 fn print_standing(snapshot: &ConversationSnapshot) {
     for call in &snapshot.tool_calls {
         let line = conversation_json::tool_call_json(call);
-        println!("tool {} {}: {}", call.tool_name, call.tool_call_id, line["phase"].as_str().unwrap_or_default());
+        outln!("tool {} {}: {}", call.tool_name, call.tool_call_id, line["phase"].as_str().unwrap_or_default());
     }
     for pending in &snapshot.pending_sends {
-        println!("waiting for the agent: {}", conversation_json::pending_send_json(pending));
+        outln!("waiting for the agent: {}", conversation_json::pending_send_json(pending));
     }
     for interrupt in &snapshot.pending_interrupts {
-        println!(
-            "unanswered interrupt {}: {}",
-            interrupt.id,
-            interrupt.message.as_deref().unwrap_or(&interrupt.reason)
-        );
+        outln!("unanswered interrupt {}: {}", interrupt.id, interrupt.message.as_deref().unwrap_or(&interrupt.reason));
     }
-    println!("run: {}", conversation_json::status(&snapshot.phase));
+    outln!("run: {}", conversation_json::status(&snapshot.phase));
 }
 
 /// `YYYY-MM-DD HH:MM:SS` in UTC (civil-from-days, so no date library is needed for one column).

@@ -33,7 +33,10 @@ pub(crate) fn part_source(value: Value, path: &str, strip: &mut Strip) -> Res<Pa
     Ok(source)
 }
 
-pub(crate) fn content_part(value: Value, path: &str, strip: &mut Strip) -> Res<ContentPart> {
+pub(crate) fn content_part(mut value: Value, path: &str, strip: &mut Strip) -> Res<ContentPart> {
+    if let Value::Object(part) = &mut value {
+        crate::compat::upgrade_binary_part(part);
+    }
     let mut r = ObjectReader::new(value, path)?;
     let kind = r.discriminator("type")?;
     let part = match kind.as_str() {

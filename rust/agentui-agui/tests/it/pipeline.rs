@@ -444,3 +444,133 @@ fn a_snapshot_is_bounded_in_media_parts_except_for_what_the_client_holds() {
     assert!(matches!(err, ProtocolError::LimitExceeded { what: "media parts in one message", limit: 2 }), "{err:?}");
     assert!(p.conversation().message("a").is_none());
 }
+
+/// The retired `{type: "binary"}` part, as Microsoft Agent Framework's adapter (on the pre-1.0
+/// Python SDK) echoes the user's attachment back: the part each carrier brings in becomes the
+/// image, audio, video or document part with the same payload, quietly, as on the way out.
+#[test]
+fn a_retired_binary_part_from_the_agent_becomes_the_matching_media_part() {
+    let binary = |mime: &str, key: &str, value: &str| json!({"type": "binary", "mimeType": mime, key: value});
+    let input = json!({"threadId": "t", "runId": "r1", "messages": [
+        {"id": "h", "role": "user", "content": [binary("application/pdf", "url", "https://x/r.pdf")]}
+    ]});
+    let with_input = [
+        json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r1", "input": input}),
+        tool_result("t1", vec![binary("audio/wav", "data", "UklGRg=="), binary("video/mp4", "id", "file-7")]),
+        finished(),
+    ];
+    let snapshot = [
+        started(),
+        json!({"type": "MESSAGES_SNAPSHOT", "messages": [
+            {"id": "u", "role": "user", "content": [
+                {"type": "text", "text": "what is this?"},
+                binary("image/png", "data", "iVBORw0KGgo="),
+            ]},
+            {"id": "a", "role": "assistant", "content": "A PNG."},
+        ]}),
+        finished(),
+    ];
+    let (first, r) = run(&with_input);
+    assert!(r.is_ok(), "{r:?}");
+    let (second, r) = run(&snapshot);
+    assert!(r.is_ok(), "{r:?}");
+    for p in [&first, &second] {
+        assert!(p.conversation().warnings().is_empty(), "{:?}", p.conversation().warnings());
+    }
+    let content = |p: &EventPipeline, id: &str| p.conversation().message(id).unwrap().to_json()["content"].clone();
+    assert_eq!(
+        content(&second, "u"),
+        json!([
+            {"type": "text", "text": "what is this?"},
+            {"type": "image", "source": {"type": "data", "value": "iVBORw0KGgo=", "mimeType": "image/png"}},
+        ])
+    );
+    assert_eq!(
+        content(&first, "h"),
+        json!([{"type": "document", "source": {"type": "url", "value": "https://x/r.pdf", "mimeType": "application/pdf"}}])
+    );
+    assert_eq!(
+        content(&first, "t1"),
+        json!([
+            {"type": "audio", "source": {"type": "data", "value": "UklGRg==", "mimeType": "audio/wav"}},
+            {"type": "video", "source": {"type": "file", "value": "file-7", "mimeType": "video/mp4"}},
+        ])
+    );
+}
+
+/// The user's message is the app's own record: a snapshot that carries it with its media parts
+/// missing (flattened to text, or in a shape this client cannot read) does not take them away;
+/// the app's parts are kept and a warning says so. A snapshot that repeats them, even in the
+/// retired shape and without the file name, keeps the app's parts as they were sent.
+#[test]
+fn a_snapshot_never_drops_what_the_user_sent() {
+    let photo = json!({"type": "image", "source": {"type": "data", "value": "iVBORw0KGgo=", "mimeType": "image/png"},
+        "metadata": {"filename": "photo.png"}});
+    let sent = json!({"id": "u", "role": "user", "content": [{"type": "text", "text": "what is this?"}, photo]});
+    let mut held = ConversationState::default();
+    held.append_local_message(serde_json::from_value(sent.clone()).unwrap());
+    let snapshot = |user_content: Value| {
+        json!({"type": "MESSAGES_SNAPSHOT", "messages": [
+            {"id": "u", "role": "user", "content": user_content},
+            {"id": "a", "role": "assistant", "content": "A PNG."},
+        ]})
+    };
+    let echoes = [
+        (json!("what is this?"), true),
+        (json!([{"type": "text", "text": "what is this?"}, {"type": "image_url", "image_url": "x"}]), true),
+        (json!([{"type": "text", "text": "what is this?"}]), true),
+        (
+            json!([{"type": "text", "text": "what is this?"},
+                {"type": "binary", "mimeType": "image/png", "data": "iVBORw0KGgo="}]),
+            false,
+        ),
+    ];
+    for (echo, warns) in echoes {
+        let (p, r) =
+            run_with(held.clone(), PipelineOptions::default(), &[started(), snapshot(echo.clone()), finished()]);
+        assert!(r.is_ok(), "{r:?}");
+        let conversation = p.conversation();
+        assert_eq!(conversation.message("u").unwrap().to_json(), sent, "echoed as {echo}");
+        assert!(conversation.message("a").is_some());
+        let kept: Vec<_> =
+            conversation.warnings().iter().filter(|w| w.message.contains("the app's own parts")).collect();
+        assert_eq!(kept.len(), usize::from(warns), "echoed as {echo}: {:?}", conversation.warnings());
+    }
+}
+
+/// Each of the user's parts needs its own echo: two identical photos are not both found in a
+/// snapshot that carries one. A photo whose bytes the client keeps outside the conversation (a
+/// store's file: the data value is empty) is found by its kind and MIME type.
+#[test]
+fn a_snapshot_must_echo_each_of_the_users_parts() {
+    let photo =
+        |value: &str| json!({"type": "image", "source": {"type": "data", "value": value, "mimeType": "image/png"}});
+    let snapshot = |parts: Vec<Value>| json!({"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "u", "role": "user", "content": parts}]});
+    let held_with = |parts: Vec<Value>| {
+        let mut held = ConversationState::default();
+        held.append_local_message(
+            serde_json::from_value(json!({"id": "u", "role": "user", "content": parts})).unwrap(),
+        );
+        held
+    };
+    let twice = vec![photo("iVBORw0KGgo="), photo("iVBORw0KGgo=")];
+    let (p, r) = run_with(
+        held_with(twice.clone()),
+        PipelineOptions::default(),
+        &[started(), snapshot(vec![photo("iVBORw0KGgo=")])],
+    );
+    assert!(r.is_ok(), "{r:?}");
+    assert_eq!(p.conversation().message("u").unwrap().to_json()["content"], json!(twice));
+    assert!(p.conversation().warnings().iter().any(|w| w.message.contains("without its image part(s)")));
+
+    let in_a_file = vec![json!({"type": "image", "source": {"type": "data", "value": "", "mimeType": "image/png"},
+        "metadata": {"agentuiStored": {"file": "f1"}}})];
+    let (p, r) = run_with(
+        held_with(in_a_file.clone()),
+        PipelineOptions::default(),
+        &[started(), snapshot(vec![photo("iVBORw0KGgo=")])],
+    );
+    assert!(r.is_ok(), "{r:?}");
+    assert_eq!(p.conversation().message("u").unwrap().to_json()["content"], json!(in_a_file), "the reference is kept");
+    assert!(p.conversation().warnings().is_empty(), "{:?}", p.conversation().warnings());
+}

@@ -3,6 +3,7 @@
 //! in a process of its own).
 
 mod cli;
+mod closed_output;
 mod hostile;
 mod locale;
 mod markdown;
@@ -10,3 +11,4 @@ mod mobile_networks;
 mod store_commands;
 mod store_crash;
 mod tls;
+mod turn_summary;

@@ -593,3 +593,78 @@ async fn a_stored_conversations_written_media_are_not_held_in_memory() {
     );
     assert_eq!(conv.held_media_chars(), 0, "and does not keep them");
 }
+
+/// What Microsoft Agent Framework's AG-UI adapter (`agent-framework-ag-ui`, on the pre-1.0
+/// Python SDK) streams back: the request's messages in `MESSAGES_SNAPSHOT`, every media part
+/// rewritten as the retired `{"type": "binary", "mimeType", "data"}` (no file name), then its
+/// answer. `strip_media` plays an adapter that drops the parts instead.
+fn agent_framework_echo(request: &Recorded, strip_media: bool) -> Reply {
+    let run = request.body["runId"].as_str().unwrap().to_owned();
+    let mut messages: Vec<Value> = request.body["messages"].as_array().unwrap().clone();
+    for m in &mut messages {
+        let Some(parts) = m["content"].as_array() else { continue };
+        let parts: Vec<Value> = parts
+            .iter()
+            .filter(|p| p["type"] == "text" || !strip_media)
+            .map(|p| match p["type"].as_str() {
+                Some("text") => p.clone(),
+                _ => serde_json::json!({"type": "binary", "mimeType": p["source"]["mimeType"], "data": p["source"]["value"]}),
+            })
+            .collect();
+        m["content"] = Value::Array(parts);
+    }
+    let answer = format!("answer-{run}");
+    messages.push(serde_json::json!({"id": answer, "role": "assistant", "content": "A picture."}));
+    Reply::sse(&run_of(&run, vec![vec![serde_json::json!({"type": "MESSAGES_SNAPSHOT", "messages": messages})]]))
+}
+
+/// Issue #40: the user's photo survives the agent's echo of it, in the chat and in the next
+/// turn's request, whether the echo carries it in the retired shape or not at all.
+#[tokio::test]
+async fn the_users_attachment_survives_an_agents_snapshot_into_the_next_turn() {
+    for (strip_media, stored) in [(false, false), (true, false), (false, true), (true, true)] {
+        let server = TestServer::with_handler(vec![], move |r| agent_framework_echo(r, strip_media)).await;
+        // With a store, the conversation holds a reference to the photo's file, not its bytes.
+        let file = TempDbFile::new(&format!("attachments-echoed-{strip_media}"));
+        let store = ConversationStore::open(file.path()).unwrap();
+        let conv = if stored { open(&server, &store) } else { start(&server) };
+        let photo = image_bytes(100_000);
+        let first = conv
+            .send("what is this?".into(), vec![Attachment::bytes("photo.png", "image/png", photo.clone())])
+            .await
+            .unwrap();
+        let kept_warnings = first.warnings.iter().filter(|w| w.message.contains("the app's own parts")).count();
+        assert_eq!(
+            kept_warnings,
+            usize::from(strip_media),
+            "strip_media={strip_media} stored={stored}: {:?}",
+            first.warnings
+        );
+        store.flush();
+        if stored {
+            assert_eq!(conv.held_media_chars(), 0, "the photo is in its file, not in memory");
+        }
+        let summary = conv.send_message("and now?".into()).await.unwrap();
+        // The echo of the second turn carries the first message again, as the first did.
+        let kept_warnings = summary.warnings.iter().filter(|w| w.message.contains("the app's own parts")).count();
+        assert_eq!(
+            kept_warnings,
+            usize::from(strip_media),
+            "strip_media={strip_media} stored={stored}: {:?}",
+            summary.warnings
+        );
+        assert!(summary.warnings.iter().all(|w| !w.message.contains("binary")), "{:?}", summary.warnings);
+        let requests = server.requests();
+        assert_eq!(requests.len(), 2);
+        let user = requests[1].body["messages"].as_array().unwrap().iter().find(|m| m["role"] == "user").unwrap();
+        let (text, media) = received(&serde_json::json!({"messages": [user]}));
+        assert_eq!(text, "what is this?");
+        // Compared without printing: the bytes are long.
+        let described: Vec<_> = media.iter().map(|(kind, bytes, mime, name)| (kind, bytes.len(), mime, name)).collect();
+        assert_eq!(described.len(), 1, "strip_media={strip_media} stored={stored}: {described:?}");
+        assert!(media[0] == ("image".to_owned(), photo.clone(), "image/png".to_owned(), "photo.png".to_owned()));
+        let snapshot = conv.snapshot().unwrap();
+        let held = snapshot.messages.iter().find(|m| m.role == agentui_agui::message::Role::User).unwrap();
+        assert!(matches!(&held.content, Some(agentui_agui::MessageContent::Parts(p)) if p.len() == 2));
+    }
+}

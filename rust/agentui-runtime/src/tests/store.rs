@@ -449,3 +449,63 @@ async fn a_discarded_pending_send_leaves_the_outbox_and_the_store_and_is_never_s
     assert_eq!(server.requests().len(), 2, "nothing is sent for a discarded entry");
     assert!(conv.retry_pending().await.unwrap().is_none());
 }
+
+/// AG-UI 1.1's `encryptedValueType` rides with `encryptedValue` wherever it is (a reasoning
+/// message, a tool call) and goes back verbatim: in the next request, and in the first request
+/// after the conversation was reopened from the store.
+#[tokio::test]
+async fn encrypted_values_and_their_types_go_back_verbatim_live_and_after_a_restore() {
+    let encrypted = |subtype: &str, entity: &str, value: &str, kind: &str| {
+        json!({"type": "REASONING_ENCRYPTED_VALUE", "subtype": subtype, "entityId": entity,
+            "encryptedValue": value, "encryptedValueType": kind})
+    };
+    let first = run_of(
+        "r1",
+        vec![
+            vec![
+                json!({"type": "REASONING_MESSAGE_START", "messageId": "think", "role": "reasoning"}),
+                json!({"type": "REASONING_MESSAGE_CONTENT", "messageId": "think", "delta": "…"}),
+                json!({"type": "REASONING_MESSAGE_END", "messageId": "think"}),
+                encrypted("message", "think", "opaque-1", "anthropic/redacted_thinking"),
+            ],
+            tool_call("c1", "server_side_search", "{}", "a1"),
+            vec![
+                encrypted("tool-call", "c1", "opaque-2", "openai/reasoning.encrypted_content"),
+                json!({"type": "TOOL_CALL_RESULT", "messageId": "r-c1", "toolCallId": "c1", "content": "found"}),
+            ],
+            text("a2", "Done."),
+        ],
+    );
+    let server = TestServer::start(vec![
+        Reply::sse(&first),
+        Reply::sse(&run_of("r2", vec![text("a3", "ok")])),
+        Reply::sse(&run_of("r3", vec![text("a4", "ok")])),
+    ])
+    .await;
+    let file = store_file("encrypted-value-type");
+    let carried = |body: &Value| {
+        let messages = body["messages"].as_array().unwrap();
+        let think = messages.iter().find(|m| m["id"] == "think").expect("the reasoning message goes back");
+        let call = messages.iter().find(|m| m["id"] == "a1").expect("the call's message goes back");
+        (
+            (think["encryptedValue"].clone(), think["encryptedValueType"].clone()),
+            (call["toolCalls"][0]["encryptedValue"].clone(), call["toolCalls"][0]["encryptedValueType"].clone()),
+        )
+    };
+    let expected = (
+        (json!("opaque-1"), json!("anthropic/redacted_thinking")),
+        (json!("opaque-2"), json!("openai/reasoning.encrypted_content")),
+    );
+    {
+        let store = open_store(&file);
+        let conv = open(&server, &store, "t");
+        conv.send_message("search".into()).await.unwrap();
+        conv.send_message("again".into()).await.unwrap();
+        store.flush();
+        assert_eq!(carried(&server.requests()[1].body), expected, "live");
+    }
+    let store = open_store(&file);
+    let conv = open(&server, &store, "t");
+    conv.send_message("after a restart".into()).await.unwrap();
+    assert_eq!(carried(&server.requests()[2].body), expected, "after a restore");
+}
