@@ -11,6 +11,27 @@
 
 use std::fmt;
 use std::io::{ErrorKind, Write};
+use std::sync::Mutex;
+
+/// What must be done before a command ends on a failed write, such as `agentui run --store`
+/// writing out what its turn already applied: a closed pipe must not lose stored data.
+type ExitHook = Box<dyn FnOnce() + Send>;
+static BEFORE_EXIT: Mutex<Vec<ExitHook>> = Mutex::new(Vec::new());
+
+/// Runs `hook` before the process ends on a failed write to stdout.
+pub(crate) fn before_exit(hook: impl FnOnce() + Send + 'static) {
+    BEFORE_EXIT.lock().unwrap_or_else(|p| p.into_inner()).push(Box::new(hook));
+}
+
+/// Runs the registered hooks, then ends the process with `code`.
+fn exit(code: i32) -> ! {
+    // Taken out first: a hook that writes and fails again must not find the lock held.
+    let hooks = std::mem::take(&mut *BEFORE_EXIT.lock().unwrap_or_else(|p| p.into_inner()));
+    for hook in hooks {
+        hook();
+    }
+    std::process::exit(code);
+}
 
 /// The status of a command whose output was closed: what a shell reports for a process ended
 /// by SIGPIPE (128 + 13), so scripts that check for it keep working.
@@ -27,16 +48,16 @@ pub(crate) fn print(text: fmt::Arguments<'_>) {
 /// Ends the process after a failed write to stdout: quietly when the reader went away.
 pub(crate) fn failed(error: &std::io::Error) -> ! {
     if error.kind() == ErrorKind::BrokenPipe {
-        std::process::exit(EXIT_OUTPUT_CLOSED);
+        exit(EXIT_OUTPUT_CLOSED);
     }
     eprintln!("agentui: cannot write the output: {error}");
-    std::process::exit(1);
+    exit(1);
 }
 
 /// A failed write to stdout as text, or the quiet end when the reader went away.
 pub(crate) fn write_error(error: std::io::Error) -> String {
     if error.kind() == ErrorKind::BrokenPipe {
-        std::process::exit(EXIT_OUTPUT_CLOSED);
+        exit(EXIT_OUTPUT_CLOSED);
     }
     format!("cannot write the output: {error}")
 }
@@ -44,7 +65,7 @@ pub(crate) fn write_error(error: std::io::Error) -> String {
 /// serde_json's error writing to stdout as text, or the quiet end when the reader went away.
 pub(crate) fn json_write_error(error: serde_json::Error) -> String {
     if error.io_error_kind() == Some(ErrorKind::BrokenPipe) {
-        std::process::exit(EXIT_OUTPUT_CLOSED);
+        exit(EXIT_OUTPUT_CLOSED);
     }
     format!("cannot write the output: {error}")
 }

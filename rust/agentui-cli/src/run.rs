@@ -770,6 +770,8 @@ fn start_conversation(
         return Ok((Conversation::start(session, runtime), None));
     };
     let store = store::open(path)?;
+    let flushed = store.clone();
+    crate::output::before_exit(move || flushed.flush());
     if args.trace_store {
         store.set_write_observer(Some(Arc::new(StoreTrace)));
     }

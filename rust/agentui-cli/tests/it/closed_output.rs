@@ -58,3 +58,24 @@ fn run_ends_quietly_when_its_output_closes() {
     let server = rt.block_on(TestServer::start(vec![Reply::sse(&answer)]));
     ends_quietly_when_its_reader_leaves(&["run", &server.url("/agent"), "hello", "--thread", "t"]);
 }
+
+/// A closed pipe ends the command, not the store's promise: what the turn applied before the
+/// reader left is on disk (the store is flushed on the way out), so the conversation can be
+/// shown and resumed. Without the flush it failed in 2 of 3 runs (the process ended before the
+/// writer's round).
+#[test]
+fn run_with_a_store_keeps_what_it_applied_when_its_output_closes() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let answer = run_of("r1", vec![text("a1", &"a long answer ".repeat(20_000))]);
+    let server = rt.block_on(TestServer::start(vec![Reply::sse(&answer)]));
+    let store = temp_file("closed.db", "");
+    std::fs::remove_file(&store).unwrap();
+    let url = server.url("/agent");
+    // --json: the first line is written once the run started, after the user's message was
+    // recorded.
+    ends_quietly_when_its_reader_leaves(&["run", "--store", &store, "--json", &url, "hello", "--thread", "kept"]);
+    let shown = Command::new(env!("CARGO_BIN_EXE_agentui")).args(["store", "show", &store, "kept"]).output().unwrap();
+    let text = String::from_utf8_lossy(&shown.stdout);
+    assert!(shown.status.success(), "{}", String::from_utf8_lossy(&shown.stderr));
+    assert!(text.contains("you: hello"), "{text}");
+}
