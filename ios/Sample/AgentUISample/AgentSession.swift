@@ -86,10 +86,12 @@ final class AgentSession: ObservableObject {
         ) { argumentsJson in
             try await NavigateTool.run(argumentsJson: argumentsJson, router: router)
         }
+        // The location is private: each call waits for the user's answer (ChatView's consent card).
         try conversation.registerTool(
             name: LocationTool.name,
             description: LocationTool.description,
-            parametersJsonSchema: LocationTool.parametersJsonSchema
+            parametersJsonSchema: LocationTool.parametersJsonSchema,
+            consent: .ask
         ) { argumentsJson in
             try await LocationTool.run(argumentsJson: argumentsJson)
         }

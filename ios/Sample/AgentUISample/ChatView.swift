@@ -35,6 +35,9 @@ struct ChatView: View {
                 }
             }
             Divider()
+            ForEach(conversation.consentRequests, id: \.toolCallId) { request in
+                consentCard(request)
+            }
             if case .abandoned = conversation.phase {
                 // Restored after the app was terminated mid-answer: nothing is replayed on its own.
                 notice("The answer was cut off when the app closed. Send again to continue.")
@@ -125,6 +128,37 @@ struct ChatView: View {
             .foregroundColor(.red)
             .padding(.horizontal)
             .padding(.top, 4)
+    }
+
+    // MARK: Consent
+
+    /// A call of a tool registered with `consent: .ask`: it runs only after the user allows it.
+    private func consentCard(_ request: ConsentRequest) -> some View {
+        VStack(alignment: .leading, spacing: 6) {
+            Text("The agent wants to use \(request.toolName).")
+                .font(.callout)
+            HStack {
+                Button("Allow once") { answer(request, .allowOnce) }
+                Button("Always allow") { answer(request, .allowAlways) }
+                Button("Decline", role: .destructive) { answer(request, .decline) }
+            }
+            .buttonStyle(.bordered)
+            .font(.caption)
+        }
+        .padding(.horizontal)
+        .padding(.top, 6)
+        .accessibilityElement(children: .contain)
+    }
+
+    private func answer(_ request: ConsentRequest, _ answer: ConsentAnswer) {
+        // The follow-up run goes on while the user looks at another screen, as a send does.
+        Task {
+            do {
+                _ = try await conversation.answerConsent(toolCallId: request.toolCallId, answer: answer)
+            } catch {
+                sendError = error.localizedDescription
+            }
+        }
     }
 
     // MARK: Input

@@ -392,7 +392,7 @@ public final class AgentRuntime {
 /// streams the properties change at most once a frame; a batch that carries an event ends there,
 /// and the event is sent after the properties show the state of its moment. The core's bounded
 /// inbox is the only back-pressure: a main actor that falls far behind gets the whole state again.
-/// `send`, `continueRun`, `dispatchAction` and `callAgentFunction` return once the properties
+/// `send`, `continueRun`, `answerConsent`, `dispatchAction` and `callAgentFunction` return once the properties
 /// show the run's end, and throw once they show the state the failure left (its phase, what waits
 /// in `pendingSends`).
 ///
@@ -409,6 +409,10 @@ public final class AgentConversation: ObservableObject {
     /// The last phase of every tool call, in the order the calls started (`toolCall(_:)` finds one).
     @Published public private(set) var toolCalls: [ToolCallUpdate] = []
     @Published public private(set) var interrupts: [Interrupt] = []
+    /// The calls of `.ask` tools waiting for the user's answer (`answerConsent(toolCallId:answer:)`),
+    /// in the order the agent made them. A conversation restored from the store shows its waiting
+    /// requests again: none of them ran.
+    @Published public private(set) var consentRequests: [ConsentRequest] = []
     /// The agent's live surfaces, in creation order (`surface(_:)` finds one).
     @Published public private(set) var surfaces: [SurfaceInfo] = []
     /// The shared state (`nil` before the agent sent any), as Foundation JSON values.
@@ -645,30 +649,55 @@ public final class AgentConversation: ObservableObject {
 
     public func cancelInterrupt(id: String) throws { try native.cancelInterrupt(id: id) }
 
+    /// The user's `answer` to consent request `toolCallId` (one of `consentRequests`):
+    /// `.allowOnce` runs the tool now, `.allowAlways` too and lets later calls of that tool in
+    /// this conversation run at once, `.decline` runs nothing and tells the agent the user
+    /// declined. Then the agent goes on with the results: returns that follow-up run once the
+    /// properties show its end, or nil while other requests still wait (their answers go with
+    /// the last one). Throws `ConversationError.UnknownConsentRequest` when no request waits
+    /// under `toolCallId` (unknown, or answered already): nothing runs.
+    public func answerConsent(toolCallId: String, answer: ConsentAnswer) async throws -> RunSummary? {
+        let answer = answer.native
+        return try await settled {
+            try await self.native.answerConsent(toolCallId: toolCallId, answer: answer)
+        }.map(RunSummary.init)
+    }
+
     /// The registry that executes tools is the one the agent sees in `RunAgentInput.tools`; a
-    /// run in flight keeps its tools, the next request has this one.
-    public func registerTool(name: String, description: String, parametersJsonSchema: String, tool: @escaping ClientTool) throws {
+    /// run in flight keeps its tools, the next request has this one. `consent: .ask`: each call
+    /// waits in `consentRequests` for the user's answer.
+    public func registerTool(
+        name: String,
+        description: String,
+        parametersJsonSchema: String,
+        consent: Consent = .runAtOnce,
+        tool: @escaping ClientTool
+    ) throws {
         try native.registerTool(
             name: name,
             description: description,
             parametersJsonSchema: parametersJsonSchema,
-            handler: ToolAdapter(tool: tool)
+            handler: ToolAdapter(tool: tool),
+            consent: consent.native
         )
     }
 
     /// `registerTool` with values: `parameters` is the JSON Schema object, and the tool takes
-    /// its arguments and returns its result as `NodeValue`s, not text.
+    /// its arguments and returns its result as `NodeValue`s, not text. `consent` as for the
+    /// JSON-text tool.
     public func registerTool(
         name: String,
         description: String,
         parameters: [String: NodeValue],
+        consent: Consent = .runAtOnce,
         tool: @escaping TypedClientTool
     ) throws {
         try native.registerTypedTool(
             name: name,
             description: description,
             parameters: parameters.nodeValue,
-            handler: TypedToolAdapter(tool: tool)
+            handler: TypedToolAdapter(tool: tool),
+            consent: consent.native
         )
     }
 
@@ -680,9 +709,10 @@ public final class AgentConversation: ObservableObject {
         name: String,
         description: String,
         parameters: [String: NodeValue],
+        consent: Consent = .runAtOnce,
         tool: @escaping @Sendable (_ arguments: Arguments) async throws -> Result
     ) throws {
-        try registerTool(name: name, description: description, parameters: parameters) { members in
+        try registerTool(name: name, description: description, parameters: parameters, consent: consent) { members in
             let arguments: Arguments
             do {
                 arguments = try members.nodeValue.decode(as: Arguments.self)
@@ -785,6 +815,7 @@ public final class AgentConversation: ObservableObject {
             surfaces = entries.map { SurfaceInfo(id: $0.surfaceId, catalogId: $0.catalogId) }
         }
         if let pending = batch.interrupts { interrupts = pending.map(Interrupt.init) }
+        if let pending = batch.consentRequests { consentRequests = pending.map(ConsentRequest.init) }
         if let steps = batch.activeSteps { activeSteps = steps }
         // After the messages, so an observer of this property finds a waiting message in them.
         if let pending = batch.pendingSends { pendingSends = pending.map(PendingSend.init) }

@@ -55,6 +55,37 @@ public struct Interrupt: Equatable, Hashable {
     public let subagentRunId: String?
 }
 
+/// Whether a client tool runs as soon as the agent calls it, or only after the user allowed it.
+public enum Consent: Equatable, Hashable, Sendable {
+    /// At once, as the agent calls it (the default).
+    case runAtOnce
+    /// Each call waits in `AgentConversation.consentRequests` until `answerConsent(toolCallId:answer:)`.
+    case ask
+}
+
+/// The user's answer to a `ConsentRequest`.
+public enum ConsentAnswer: Equatable, Hashable, Sendable {
+    /// Run this call.
+    case allowOnce
+    /// Run this call, and later calls of the same tool in this conversation without asking.
+    case allowAlways
+    /// Run nothing: the agent reads that the user declined the call.
+    case decline
+}
+
+/// A call of a tool registered with `.ask` that waits for the user: its tool has not run, and
+/// runs only after `AgentConversation.answerConsent(toolCallId:answer:)` allowed it. Its
+/// `ToolCallUpdate` stays `.requested` meanwhile.
+public struct ConsentRequest: Equatable, Hashable {
+    public let toolCallId: String
+    public let toolName: String
+    /// The call's arguments (an object for a tool whose schema asks one), checked against the
+    /// tool's schema.
+    public let arguments: NodeValue
+    /// When the call was put to the user, in epoch milliseconds (as `ConversationSummary.createdAtMs`).
+    public let askedAtMs: Int64
+}
+
 public enum RunOutcome: Equatable, Hashable {
     case success(pendingToolCallIds: [String])
     case interrupt(interrupts: [Interrupt])
@@ -290,6 +321,34 @@ extension Interrupt {
         expiresAt = core.expiresAt
         metadata = core.metadata.map(members)
         subagentRunId = core.subagentRunId
+    }
+}
+
+extension ConsentRequest {
+    init(_ core: AgentUICore.ConsentRequest) {
+        toolCallId = core.toolCallId
+        toolName = core.toolName
+        arguments = core.arguments
+        askedAtMs = Int64(clamping: core.askedAtMs)
+    }
+}
+
+extension Consent {
+    var native: AgentUICore.Consent {
+        switch self {
+        case .runAtOnce: return .runAtOnce
+        case .ask: return .ask
+        }
+    }
+}
+
+extension ConsentAnswer {
+    var native: AgentUICore.ConsentAnswer {
+        switch self {
+        case .allowOnce: return .allowOnce
+        case .allowAlways: return .allowAlways
+        case .decline: return .decline
+        }
     }
 }
 

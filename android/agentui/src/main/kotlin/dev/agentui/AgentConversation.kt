@@ -45,7 +45,7 @@ import java.util.concurrent.atomic.AtomicBoolean
  * most once a frame; a batch that carries an event ends there, and the event is emitted after
  * the flows show the state of its moment. The core's bounded inbox is the only back-pressure: a
  * main thread that falls far behind gets the whole state again, never unbounded memory.
- * [send], [continueRun], [dispatchAction] and [callAgentFunction] return once the flows show the run's end,
+ * [send], [continueRun], [answerConsent], [dispatchAction] and [callAgentFunction] return once the flows show the run's end,
  * and throw once the flows show the state the failure left (its phase, what waits in [pendingSends]).
  *
  * An internal error of the core while the flows are updated (a defect of this library) never
@@ -69,6 +69,7 @@ public class AgentConversation private constructor(
     private val _surfaces = MutableStateFlow<List<SurfaceInfo>>(emptyList())
     private val _toolCalls = MutableStateFlow<List<ToolCallUpdate>>(emptyList())
     private val _interrupts = MutableStateFlow<List<Interrupt>>(emptyList())
+    private val _consentRequests = MutableStateFlow<List<ConsentRequest>>(emptyList())
     private val _state = MutableStateFlow<Any?>(null)
     private val _stateJson = MutableStateFlow("{}")
     private val _warnings = MutableSharedFlow<SessionWarning>(extraBufferCapacity = 64, onBufferOverflow = BufferOverflow.DROP_OLDEST)
@@ -95,6 +96,12 @@ public class AgentConversation private constructor(
     public val toolCalls: StateFlow<List<ToolCallUpdate>> = _toolCalls.asStateFlow()
     /** What a run waits for the user to answer ([resolveInterrupt], [cancelInterrupt]). */
     public val interrupts: StateFlow<List<Interrupt>> = _interrupts.asStateFlow()
+    /**
+     * The calls of [Consent.ASK] tools waiting for the user's answer ([answerConsent]), in the
+     * order the agent made them. A conversation restored from the store shows its waiting
+     * requests again: none of them ran.
+     */
+    public val consentRequests: StateFlow<List<ConsentRequest>> = _consentRequests.asStateFlow()
     /** The shared agent state as plain Kotlin values (Map, List, String, Double, Boolean, null). */
     public val state: StateFlow<Any?> = _state.asStateFlow()
     /** [state] as JSON text (`{}` when none). */
@@ -294,17 +301,45 @@ public class AgentConversation private constructor(
 
     public fun cancelInterrupt(id: String): Unit = native.cancelInterrupt(id)
 
-    /** Registers a client tool; a run in flight keeps its tools, the next request has it. */
-    public fun registerTool(name: String, description: String, parametersJsonSchema: String, tool: ClientTool): Unit =
-        native.registerTool(name, description, parametersJsonSchema, nativeTool(tool))
+    /**
+     * The user's [answer] to consent request [toolCallId] (one of [consentRequests]):
+     * [ConsentAnswer.ALLOW_ONCE] runs the tool now, [ConsentAnswer.ALLOW_ALWAYS] too and lets
+     * later calls of that tool in this conversation run at once, [ConsentAnswer.DECLINE] runs
+     * nothing and tells the agent the user declined. Then the agent goes on with the results:
+     * returns that follow-up run once the flows show its end, or null while other requests
+     * still wait (their answers go with the last one). Throws
+     * `ConversationException.UnknownConsentRequest` when no request waits under [toolCallId]
+     * (unknown, or answered already): nothing runs.
+     */
+    public suspend fun answerConsent(toolCallId: String, answer: ConsentAnswer): RunSummary? =
+        settled { native.answerConsent(toolCallId, answer.toNative()) }?.toSummary()
+
+    /**
+     * Registers a client tool; a run in flight keeps its tools, the next request has it.
+     * [consent] = [Consent.ASK]: each call waits in [consentRequests] for the user's answer.
+     */
+    @JvmOverloads
+    public fun registerTool(
+        name: String,
+        description: String,
+        parametersJsonSchema: String,
+        consent: Consent = Consent.RUN_AT_ONCE,
+        tool: ClientTool,
+    ): Unit = native.registerTool(name, description, parametersJsonSchema, nativeTool(tool), consent.toNative())
 
     /**
      * Registers a client tool that takes and returns values: [parameters] is the JSON Schema
      * object; the tool gets the arguments as a map and returns its result as plain values (a
-     * String is read as text, anything else as JSON).
+     * String is read as text, anything else as JSON). [consent] as for the JSON-text tool.
      */
-    public fun registerTool(name: String, description: String, parameters: Map<String, Any?>, tool: TypedClientTool): Unit =
-        native.registerTypedTool(name, description, nodeValueOf(parameters), nativeTypedTool(tool))
+    @JvmOverloads
+    public fun registerTool(
+        name: String,
+        description: String,
+        parameters: Map<String, Any?>,
+        consent: Consent = Consent.RUN_AT_ONCE,
+        tool: TypedClientTool,
+    ): Unit = native.registerTypedTool(name, description, nodeValueOf(parameters), nativeTypedTool(tool), consent.toNative())
 
     public fun unregisterTool(name: String): Boolean = native.unregisterTool(name)
 
@@ -422,6 +457,7 @@ public class AgentConversation private constructor(
             _surfaces.value = entries.map { SurfaceInfo(it.surfaceId, it.catalogId) }
         }
         batch.interrupts?.let { pending -> _interrupts.value = pending.map { it.toInterrupt() } }
+        batch.consentRequests?.let { pending -> _consentRequests.value = pending.map { it.toRequest() } }
         batch.activeSteps?.let { _activeSteps.value = it }
         // After the messages, so a collector of this flow finds a waiting message in them.
         batch.pendingSends?.let { pending -> _pendingSends.value = pending.map { it.toPending() } }

@@ -12,6 +12,9 @@ import dev.agentui.core.runtime.AttachmentData as CoreAttachmentData
 import dev.agentui.core.agui.Role as CoreRole
 import dev.agentui.core.agui.WarningKind as ProtocolWarningKind
 import dev.agentui.core.runtime.ChatItem
+import dev.agentui.core.runtime.Consent as CoreConsent
+import dev.agentui.core.runtime.ConsentAnswer as CoreConsentAnswer
+import dev.agentui.core.runtime.ConsentRequest as CoreConsentRequest
 import dev.agentui.core.agui.RunOutcome as CoreOutcome
 import dev.agentui.core.json.NodeValue
 import dev.agentui.core.markdown.MarkdownText
@@ -177,6 +180,41 @@ public data class Interrupt(
     val metadata: Any?,
     /** The sub-agent run that raised it, when a sub-agent did. */
     val subagentRunId: String?,
+)
+
+/** Whether a client tool runs as soon as the agent calls it, or only after the user allowed it. */
+public enum class Consent {
+    /** At once, as the agent calls it (the default). */
+    RUN_AT_ONCE,
+
+    /** Each call waits in [AgentConversation.consentRequests] until [AgentConversation.answerConsent]. */
+    ASK,
+}
+
+/** The user's answer to a [ConsentRequest]. */
+public enum class ConsentAnswer {
+    /** Run this call. */
+    ALLOW_ONCE,
+
+    /** Run this call, and later calls of the same tool in this conversation without asking. */
+    ALLOW_ALWAYS,
+
+    /** Run nothing: the agent reads that the user declined the call. */
+    DECLINE,
+}
+
+/**
+ * A call of a tool registered with [Consent.ASK] that waits for the user: its tool has not run,
+ * and runs only after [AgentConversation.answerConsent] allowed it. Its [ToolCallUpdate] stays
+ * [ToolCallPhase.Requested] meanwhile.
+ */
+public data class ConsentRequest(
+    val toolCallId: String,
+    val toolName: String,
+    /** The call's arguments as plain values (an object is a `Map<String, Any?>`), checked against the tool's schema. */
+    val arguments: Any?,
+    /** When the call was put to the user, in epoch milliseconds (as [ConversationSummary.createdAtMs]). */
+    val askedAtMs: Long,
 )
 
 public sealed interface RunOutcome {
@@ -429,6 +467,24 @@ internal fun CoreInterrupt.toInterrupt() = Interrupt(
     metadata = metadata?.let { NodeValue.Object(it).toKotlin() },
     subagentRunId = subagentRunId,
 )
+
+internal fun CoreConsentRequest.toRequest() = ConsentRequest(
+    toolCallId = toolCallId,
+    toolName = toolName,
+    arguments = arguments.toKotlin(),
+    askedAtMs = askedAtMs.toLong(),
+)
+
+internal fun Consent.toNative(): CoreConsent = when (this) {
+    Consent.RUN_AT_ONCE -> CoreConsent.RUN_AT_ONCE
+    Consent.ASK -> CoreConsent.ASK
+}
+
+internal fun ConsentAnswer.toNative(): CoreConsentAnswer = when (this) {
+    ConsentAnswer.ALLOW_ONCE -> CoreConsentAnswer.ALLOW_ONCE
+    ConsentAnswer.ALLOW_ALWAYS -> CoreConsentAnswer.ALLOW_ALWAYS
+    ConsentAnswer.DECLINE -> CoreConsentAnswer.DECLINE
+}
 
 internal fun CoreOutcome.toOutcome(): RunOutcome = when (this) {
     is CoreOutcome.Success -> RunOutcome.Success(pendingToolCallIds.orEmpty())
