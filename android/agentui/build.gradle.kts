@@ -59,7 +59,7 @@ val minSdkVersion = 24
 
 val rustCrate = "agentui-ffi"
 // release-small by default: what an app ships is what scripts/size-report.sh measures and budgets
-// (docs/size.md); `-Pagentui.rustProfile=release` trades about 2 MB per ABI for speed.
+// (docs/size.md); `-Pagentui.rustProfile=release` trades size for speed.
 val rustProfile: Provider<String> = providers.gradleProperty("agentui.rustProfile").orElse("release-small")
 val rustAbis: Provider<List<String>> = providers.gradleProperty("agentui.abis")
     .map { value -> value.split(',').map(String::trim).filter(String::isNotEmpty) }
