@@ -10,9 +10,8 @@ import kotlinx.coroutines.flow.first
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeout
-import org.junit.jupiter.api.AfterEach
-import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.extension.RegisterExtension
 import org.junit.jupiter.api.Timeout
 import java.util.Collections
 import java.util.concurrent.CountDownLatch
@@ -28,17 +27,9 @@ import kotlin.test.assertTrue
 /** The Kotlin layer against the in-process demo agent, through the real bindings and JNA. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AgentConversationTest {
-    private lateinit var main: MainThread
-
-    @BeforeEach
-    fun setUp() {
-        main = MainThread()
-    }
-
-    @AfterEach
-    fun tearDown() {
-        main.close()
-    }
+    @JvmField
+    @RegisterExtension
+    val main = MainThreadExtension()
 
     private fun connect(url: String = Fixtures.agent.agentUrl(), options: AgentOptions = AgentOptions()) =
         Fixtures.runtime.connect(url, options = options, dispatcher = main.dispatcher)

@@ -9,9 +9,8 @@ import kotlinx.coroutines.flow.transformWhile
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeout
-import org.junit.jupiter.api.AfterEach
-import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.extension.RegisterExtension
 import org.junit.jupiter.api.Timeout
 import java.util.Collections
 import java.util.concurrent.TimeUnit
@@ -25,17 +24,9 @@ import kotlin.test.assertTrue
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AgentEventsTest {
-    private lateinit var main: MainThread
-
-    @BeforeEach
-    fun setUp() {
-        main = MainThread()
-    }
-
-    @AfterEach
-    fun tearDown() {
-        main.close()
-    }
+    @JvmField
+    @RegisterExtension
+    val main = MainThreadExtension()
 
     private fun connect() = Fixtures.runtime.connect(Fixtures.agent.agentUrl(), dispatcher = main.dispatcher)
 

@@ -5,9 +5,8 @@ import dev.agentui.core.demo.demoLoyaltyCatalogId
 import dev.agentui.core.demo.demoLoyaltyCatalogJson
 import dev.agentui.core.json.NodeValue
 import kotlinx.coroutines.runBlocking
-import org.junit.jupiter.api.AfterEach
-import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.extension.RegisterExtension
 import org.junit.jupiter.api.Timeout
 import java.util.Collections
 import java.util.concurrent.TimeUnit
@@ -23,15 +22,9 @@ import kotlin.test.assertTrue
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AppCatalogTest {
-    private lateinit var main: MainThread
-
-    @BeforeEach
-    fun setUp() {
-        main = MainThread()
-    }
-
-    @AfterEach
-    fun tearDown() = main.close()
+    @JvmField
+    @RegisterExtension
+    val main = MainThreadExtension()
 
     private val formatPoints = CatalogFunctionId(demoLoyaltyCatalogId(), "formatPoints")
 

@@ -2,9 +2,8 @@ package dev.agentui
 
 import dev.agentui.core.ConversationException
 import kotlinx.coroutines.runBlocking
-import org.junit.jupiter.api.AfterEach
-import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.extension.RegisterExtension
 import org.junit.jupiter.api.Timeout
 import org.junit.jupiter.api.io.TempDir
 import java.io.File
@@ -26,16 +25,10 @@ import kotlin.test.assertTrue
 class AttachmentsTest {
     @TempDir
     lateinit var dir: File
-    private lateinit var main: MainThread
+    @JvmField
+    @RegisterExtension
+    val main = MainThreadExtension()
     private val storeFile get() = File(dir, "conversations.db")
-
-    @BeforeEach
-    fun setUp() {
-        main = MainThread()
-    }
-
-    @AfterEach
-    fun tearDown() = main.close()
 
     private fun photo(size: Int) = ByteArray(size) { (it * 31 % 256).toByte() }
 

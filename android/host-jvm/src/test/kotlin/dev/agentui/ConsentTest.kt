@@ -2,9 +2,8 @@ package dev.agentui
 
 import dev.agentui.core.ConversationException
 import kotlinx.coroutines.runBlocking
-import org.junit.jupiter.api.AfterEach
-import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.extension.RegisterExtension
 import org.junit.jupiter.api.Timeout
 import org.junit.jupiter.api.io.TempDir
 import java.io.File
@@ -25,15 +24,9 @@ import kotlin.test.assertTrue
 class ConsentTest {
     @TempDir
     lateinit var dir: File
-    private lateinit var main: MainThread
-
-    @BeforeEach
-    fun setUp() {
-        main = MainThread()
-    }
-
-    @AfterEach
-    fun tearDown() = main.close()
+    @JvmField
+    @RegisterExtension
+    val main = MainThreadExtension()
 
     private val schema = """{"type":"object","properties":{"precision":{"type":"string"}}}"""
 

@@ -4,9 +4,8 @@ import dev.agentui.core.ConversationException
 import dev.agentui.core.runtime.StoreException
 import kotlinx.coroutines.delay
 import kotlinx.coroutines.runBlocking
-import org.junit.jupiter.api.AfterEach
-import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.extension.RegisterExtension
 import org.junit.jupiter.api.Timeout
 import org.junit.jupiter.api.io.TempDir
 import java.io.File
@@ -29,16 +28,10 @@ import kotlin.test.assertTrue
 class ConversationStoreTest {
     @TempDir
     lateinit var dir: File
-    private lateinit var main: MainThread
+    @JvmField
+    @RegisterExtension
+    val main = MainThreadExtension()
     private val storeFile get() = File(dir, "conversations.db")
-
-    @BeforeEach
-    fun setUp() {
-        main = MainThread()
-    }
-
-    @AfterEach
-    fun tearDown() = main.close()
 
     @Test
     fun `a conversation written through one runtime comes back through a new one with its surface input`(): Unit = runBlocking {

@@ -5,6 +5,7 @@ import kotlinx.coroutines.runBlocking
 import org.junit.jupiter.api.AfterEach
 import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.extension.RegisterExtension
 import org.junit.jupiter.api.Timeout
 import java.util.Locale
 import java.util.TimeZone
@@ -20,13 +21,14 @@ import kotlin.test.assertTrue
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LocaleTest {
-    private lateinit var main: MainThread
+    @JvmField
+    @RegisterExtension
+    val main = MainThreadExtension()
     private lateinit var savedLocale: Locale
     private lateinit var savedZone: TimeZone
 
     @BeforeEach
     fun setUp() {
-        main = MainThread()
         savedLocale = Locale.getDefault()
         savedZone = TimeZone.getDefault()
     }
@@ -35,7 +37,6 @@ class LocaleTest {
     fun tearDown() {
         Locale.setDefault(savedLocale)
         TimeZone.setDefault(savedZone)
-        main.close()
     }
 
     private fun connect(options: AgentOptions = AgentOptions()) =

@@ -5,9 +5,8 @@ import dev.agentui.core.demo.demoDpopNonce
 import kotlinx.coroutines.delay
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeout
-import org.junit.jupiter.api.AfterEach
-import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.extension.RegisterExtension
 import org.junit.jupiter.api.Timeout
 import java.net.ServerSocket
 import java.util.Collections
@@ -23,15 +22,9 @@ import kotlin.test.assertTrue
  */
 @Timeout(60, unit = TimeUnit.SECONDS)
 class NetworkTest {
-    private lateinit var main: MainThread
-
-    @BeforeEach
-    fun setUp() {
-        main = MainThread()
-    }
-
-    @AfterEach
-    fun tearDown() = main.close()
+    @JvmField
+    @RegisterExtension
+    val main = MainThreadExtension()
 
     @Test
     fun `the header provider is asked off the main thread before each request`(): Unit = runBlocking {

@@ -10,6 +10,9 @@ import kotlinx.coroutines.flow.StateFlow
 import kotlinx.coroutines.flow.first
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.withTimeout
+import org.junit.jupiter.api.extension.AfterEachCallback
+import org.junit.jupiter.api.extension.BeforeEachCallback
+import org.junit.jupiter.api.extension.ExtensionContext
 import java.io.OutputStream
 import java.net.InetAddress
 import java.net.InetSocketAddress
@@ -55,6 +58,28 @@ class MainThread : AutoCloseable {
 
     private companion object {
         @Volatile var counter = 0
+    }
+}
+
+/**
+ * A fresh [MainThread] for each test, closed after it: `@JvmField @RegisterExtension val main =
+ * MainThreadExtension()` in a test class. JUnit makes it before the class's `@BeforeEach` methods
+ * and closes it after its `@AfterEach` ones, so both may use it.
+ */
+class MainThreadExtension : BeforeEachCallback, AfterEachCallback {
+    private var current: MainThread? = null
+    private val thread: MainThread get() = checkNotNull(current) { "MainThreadExtension is used outside a test" }
+
+    val name: String get() = thread.name
+    val dispatcher: ExecutorCoroutineDispatcher get() = thread.dispatcher
+
+    override fun beforeEach(context: ExtensionContext) {
+        current = MainThread()
+    }
+
+    override fun afterEach(context: ExtensionContext) {
+        current?.close()
+        current = null
     }
 }
 

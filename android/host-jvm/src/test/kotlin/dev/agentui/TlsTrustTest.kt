@@ -5,9 +5,8 @@ import dev.agentui.core.demo.TlsDemoAgentHandle
 import dev.agentui.core.demo.startTlsDemoAgent
 import kotlinx.coroutines.runBlocking
 import org.junit.jupiter.api.AfterAll
-import org.junit.jupiter.api.AfterEach
-import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.extension.RegisterExtension
 import org.junit.jupiter.api.TestInstance
 import org.junit.jupiter.api.Timeout
 import java.util.concurrent.TimeUnit
@@ -25,17 +24,9 @@ import kotlin.test.assertIs
 class TlsTrustTest {
     // Fixtures first: it installs NativeThreads before anything loads the bindings.
     private val agent: TlsDemoAgentHandle by lazy { Fixtures.runtime; startTlsDemoAgent() }
-    private lateinit var main: MainThread
-
-    @BeforeEach
-    fun setUp() {
-        main = MainThread()
-    }
-
-    @AfterEach
-    fun tearDown() {
-        main.close()
-    }
+    @JvmField
+    @RegisterExtension
+    val main = MainThreadExtension()
 
     @AfterAll
     fun stopAgent() {

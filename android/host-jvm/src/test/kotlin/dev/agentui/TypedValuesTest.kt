@@ -2,9 +2,8 @@ package dev.agentui
 
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.runBlocking
-import org.junit.jupiter.api.AfterEach
-import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.extension.RegisterExtension
 import org.junit.jupiter.api.Timeout
 import java.util.concurrent.TimeUnit
 import kotlin.test.assertEquals
@@ -17,17 +16,9 @@ import kotlin.test.assertTrue
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TypedValuesTest {
-    private lateinit var main: MainThread
-
-    @BeforeEach
-    fun setUp() {
-        main = MainThread()
-    }
-
-    @AfterEach
-    fun tearDown() {
-        main.close()
-    }
+    @JvmField
+    @RegisterExtension
+    val main = MainThreadExtension()
 
     private fun connect(options: AgentOptions = AgentOptions()) =
         Fixtures.runtime.connect(Fixtures.agent.agentUrl(), options = options, dispatcher = main.dispatcher)

@@ -12,9 +12,8 @@ import kotlinx.coroutines.test.StandardTestDispatcher
 import kotlinx.coroutines.test.TestCoroutineScheduler
 import kotlinx.coroutines.withContext
 import kotlinx.coroutines.withTimeout
-import org.junit.jupiter.api.AfterEach
-import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.extension.RegisterExtension
 import org.junit.jupiter.api.Timeout
 import java.lang.management.ManagementFactory
 import java.net.ServerSocket
@@ -30,17 +29,9 @@ import kotlin.test.assertTrue
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ViewFailureTest {
-    private lateinit var main: MainThread
-
-    @BeforeEach
-    fun setUp() {
-        main = MainThread()
-    }
-
-    @AfterEach
-    fun tearDown() {
-        main.close()
-    }
+    @JvmField
+    @RegisterExtension
+    val main = MainThreadExtension()
 
     @Test
     fun `an internal error of the view fails the phase with a warning and releases the caller, never the app`(): Unit =

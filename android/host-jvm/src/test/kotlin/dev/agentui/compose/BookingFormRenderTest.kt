@@ -15,16 +15,15 @@ import androidx.compose.ui.test.performClick
 import androidx.compose.ui.test.performTextInput
 import androidx.compose.ui.test.runComposeUiTest
 import dev.agentui.Fixtures
-import dev.agentui.MainThread
+import dev.agentui.MainThreadExtension
 import dev.agentui.SurfaceProbe
 import dev.agentui.WAIT_MS
 import dev.agentui.assistantTexts
 import dev.agentui.core.json.NodeValue
 import dev.agentui.prop
 import dev.agentui.textOrNull
-import org.junit.jupiter.api.AfterEach
-import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.extension.RegisterExtension
 import org.junit.jupiter.api.Timeout
 import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.TimeUnit
@@ -39,15 +38,9 @@ import kotlin.test.assertTrue
 @OptIn(ExperimentalTestApi::class)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class BookingFormRenderTest {
-    private lateinit var main: MainThread
-
-    @BeforeEach
-    fun setUp() {
-        main = MainThread()
-    }
-
-    @AfterEach
-    fun tearDown() = main.close()
+    @JvmField
+    @RegisterExtension
+    val main = MainThreadExtension()
 
     private val colors = lightColorScheme()
 

@@ -14,7 +14,7 @@ import androidx.compose.ui.test.runComposeUiTest
 import dev.agentui.Attachment
 import dev.agentui.Fixtures
 import dev.agentui.Role
-import dev.agentui.MainThread
+import dev.agentui.MainThreadExtension
 import dev.agentui.WAIT_MS
 import dev.agentui.assistantTexts
 import dev.agentui.compose.a2uiNodeTag
@@ -27,9 +27,8 @@ import dev.agentui.sample.ui.SampleConversation
 import dev.agentui.sample.ui.SampleApp
 import dev.agentui.sample.ui.Screen
 import kotlinx.coroutines.runBlocking
-import org.junit.jupiter.api.AfterEach
-import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.extension.RegisterExtension
 import org.junit.jupiter.api.Timeout
 import java.util.concurrent.TimeUnit
 import kotlin.coroutines.ContinuationInterceptor
@@ -41,15 +40,9 @@ import kotlin.test.assertTrue
 @OptIn(ExperimentalTestApi::class)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SampleAppTest {
-    private lateinit var main: MainThread
-
-    @BeforeEach
-    fun setUp() {
-        main = MainThread()
-    }
-
-    @AfterEach
-    fun tearDown() = main.close()
+    @JvmField
+    @RegisterExtension
+    val main = MainThreadExtension()
 
     @Test
     fun `the agent's navigate_to call really changes the screen and the agent hears it succeeded`() = runComposeUiTest {

@@ -11,7 +11,7 @@ import androidx.compose.ui.test.performTextInput
 import androidx.compose.ui.test.runComposeUiTest
 import dev.agentui.AgentRuntime
 import dev.agentui.Fixtures
-import dev.agentui.MainThread
+import dev.agentui.MainThreadExtension
 import dev.agentui.Role
 import dev.agentui.WAIT_MS
 import dev.agentui.assistantTexts
@@ -20,9 +20,8 @@ import dev.agentui.sample.ui.Navigator
 import dev.agentui.sample.ui.SampleApp
 import dev.agentui.sample.ui.SampleConversation
 import kotlinx.coroutines.runBlocking
-import org.junit.jupiter.api.AfterEach
-import org.junit.jupiter.api.BeforeEach
 import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.extension.RegisterExtension
 import org.junit.jupiter.api.Timeout
 import org.junit.jupiter.api.io.TempDir
 import java.io.File
@@ -41,19 +40,13 @@ import kotlin.test.assertEquals
 class SampleRestoreTest {
     @TempDir
     lateinit var dir: File
-    private lateinit var main: MainThread
+    @JvmField
+    @RegisterExtension
+    val main = MainThreadExtension()
     private val storeFile get() = File(dir, "sample.db")
 
     /** Stands in for the ViewModel's SavedStateHandle, which Android hands back after the kill. */
     private val savedState = HashMap<String, Any?>()
-
-    @BeforeEach
-    fun setUp() {
-        main = MainThread()
-    }
-
-    @AfterEach
-    fun tearDown() = main.close()
 
     private fun open(runtime: AgentRuntime, url: String, navigator: Navigator = Navigator()) =
         SampleConversation.open(runtime, url, navigator, savedState[SampleConversation.THREAD_ID_KEY] as String?, main.dispatcher)
