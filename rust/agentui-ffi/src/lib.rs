@@ -60,6 +60,9 @@ pub use agentui_runtime::session::{
     ActionResult, Consent, ConsentAnswer, ConsentRequest, PendingReason, PendingSend, PendingSendKind, RunPhase,
     RunSummary, SessionWarning, SessionWarningKind, ToolCallPhase, ToolCallUpdate, ToolFailure,
 };
+pub use agentui_runtime::timeline::{
+    Delivery, RetryAction, RunErrorKind, TimelineChange, TimelineItem, TimelineItemKind, ToolSide,
+};
 pub use agentui_runtime::view::{ChatItem, MessageDiff, MessageToolCall, ToolCallDiff, ViewBatch, ViewEvent};
 pub use agentui_runtime::{
     ConversationDelta, ConversationPage, ConversationSnapshot, ConversationSummary, KeptLocal, Observed, StoreError,

@@ -610,6 +610,16 @@ fn diff(rows: &mut Vec<TimelineItem>, next: Vec<TimelineItem>) -> Vec<TimelineCh
     changes
 }
 
+/// The changes a timeline that starts at `snapshot` makes for it and for each of `deltas`, one
+/// list per step: what the platforms' tests play the shared timeline cases (tests/timeline-cases)
+/// through.
+pub fn replay(snapshot: ConversationSnapshot, deltas: &[ConversationDelta]) -> Vec<Vec<TimelineChange>> {
+    let mut timeline = Timeline::new();
+    let mut steps = vec![timeline.apply(&Observed::Snapshot(Box::new(snapshot)))];
+    steps.extend(deltas.iter().map(|delta| timeline.apply(&Observed::Delta(delta.clone()))));
+    steps
+}
+
 /// Applies `changes` to `rows`, as a platform does: what the tests check the timeline's own rows
 /// against.
 pub fn apply_changes(rows: &mut Vec<TimelineItem>, changes: &[TimelineChange]) {

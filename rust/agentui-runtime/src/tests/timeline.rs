@@ -98,10 +98,12 @@ fn the_shared_timeline_cases_hold() {
         assert!(!checkpoints.is_empty(), "{title}: nothing expected");
         let mut timeline = Timeline::new();
         let mut shown = Vec::new();
-        step(&mut timeline, &mut shown, &Observed::Snapshot(Box::new(snapshot)), title);
+        // What the platforms' tests get for the case (`timeline_case_changes`), step by step.
+        let replayed = agentui_runtime::timeline::replay(snapshot.clone(), &deltas);
+        let mut made = vec![step(&mut timeline, &mut shown, &Observed::Snapshot(Box::new(snapshot)), title)];
         for applied in 0..=deltas.len() {
             if applied > 0 {
-                step(&mut timeline, &mut shown, &Observed::Delta(deltas[applied - 1].clone()), title);
+                made.push(step(&mut timeline, &mut shown, &Observed::Delta(deltas[applied - 1].clone()), title));
             }
             for checkpoint in checkpoints.iter().filter(|c| c["after"].as_u64() == Some(applied as u64)) {
                 let want = checkpoint["items"].as_array().unwrap();
@@ -118,6 +120,7 @@ fn the_shared_timeline_cases_hold() {
                 }
             }
         }
+        assert_eq!(made, replayed, "{title}: the replay the platforms get");
         assert!(
             checkpoints.iter().all(|c| c["after"].as_u64().is_some_and(|n| n as usize <= deltas.len())),
             "{title}: a checkpoint past the deltas"
@@ -296,4 +299,64 @@ fn the_incremental_timeline_always_agrees_with_the_one_built_whole() {
             + 2; // the run's error or progress
         assert!(shown.len() <= bound, "{} rows for a state of at most {bound}", shown.len());
     }
+}
+
+/// The timeline a view carries, applied batch by batch as a platform does, is the timeline of
+/// the conversation as a new subscriber sees it: through a real run (text streamed while nobody
+/// read, a server-side tool call, a surface from a CUSTOM event).
+#[tokio::test(start_paused = true)]
+async fn a_timeline_view_adds_up_to_the_conversations_timeline() {
+    use crate::tests::support::*;
+    use agentui_runtime::session::{ConversationSession, SessionOptions};
+    use agentui_runtime::timeline::TimelineItemKind;
+    use agentui_runtime::Conversation;
+
+    let surface = json!({"version": "v0.9", "createSurface": {"surfaceId": "card", "catalogId": "https://a2ui.org/specification/v0_9/basic_catalog.json"}});
+    let events = run_of(
+        "r1",
+        vec![
+            text("a1", "Hello"),
+            vec![json!({"type": "TEXT_MESSAGE_START", "messageId": "a2", "role": "assistant"})],
+            (0..40)
+                .map(|i| json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": "a2", "delta": format!("{i} ")}))
+                .collect(),
+            vec![json!({"type": "TEXT_MESSAGE_END", "messageId": "a2"})],
+            tool_call("c1", "search", "{\"q\":1}", "a3"),
+            vec![json!({"type": "CUSTOM", "name": "a2ui", "value": surface})],
+        ],
+    );
+    let server = TestServer::start(vec![Reply::sse(&events)]).await;
+    let options = SessionOptions { thread_id: Some("t".into()), ..SessionOptions::default() };
+    let session = ConversationSession::connect(&server.url("/agent"), &[], options).unwrap();
+    let conv = Conversation::start(session, tokio::runtime::Handle::current());
+    let view = conv.subscribe_timeline_view();
+    let mut shown = Vec::new();
+    let drain = |shown: &mut Vec<TimelineItem>| {
+        let batches: Vec<_> = std::iter::from_fn(|| view.try_next_batch()).collect();
+        for batch in &batches {
+            apply_changes(shown, &batch.timeline);
+        }
+        batches
+    };
+    let first = drain(&mut shown);
+    assert!(matches!(first[0].timeline.as_slice(), [TimelineChange::Reset { items }] if items.is_empty()));
+    conv.send_message("hi".into()).await.unwrap();
+    drain(&mut shown);
+
+    let fresh = conv.subscribe_timeline_view().try_next_batch().expect("a first batch");
+    let [TimelineChange::Reset { items: truth }] = fresh.timeline.as_slice() else { panic!("{:?}", fresh.timeline) };
+    assert_eq!(&shown, truth);
+    let keys: Vec<&str> = shown.iter().map(|i| i.key.as_str()).collect();
+    // The user's message (its id is the session's), the answer, the call after its message, and
+    // the surface that arrived alone after the last message there was.
+    assert!(keys[0].starts_with("m:"), "{keys:?}");
+    assert_eq!(keys[1..], ["m:a1", "m:a2", "t:c1", "s:card"], "{keys:?}");
+    assert!(matches!(&shown[0].kind, TimelineItemKind::UserMessage { text, .. } if text == "hi"));
+    let TimelineItemKind::AgentMessage { text, streaming: false, .. } = &shown[2].kind else {
+        panic!("{:?}", shown[2])
+    };
+    assert_eq!(text.split_whitespace().count(), 40);
+    // A plain view carries no timeline.
+    let plain = conv.subscribe_view().try_next_batch().unwrap();
+    assert!(plain.timeline.is_empty());
 }
