@@ -242,10 +242,20 @@ struct PlacedSurface {
 }
 
 /// One subscriber's timeline: the state its rows are built from, and the rows as last sent.
+///
+/// The rows are segments in a row: the surfaces placed before any message, one segment per
+/// message (its row, its calls and their consent requests, the surfaces at or after it), then the
+/// tail (consent requests without their call, interrupts, the run's error or progress). A delta
+/// rebuilds only from the first segment it can change to the end, so a message added to a long
+/// conversation costs the last segments, not the whole list.
 #[derive(Debug, Default)]
 pub struct Timeline {
     messages: Vec<MessageEntry>,
     message_index: HashMap<String, usize>,
+    /// The first message that made each call: the one whose segment shows it.
+    call_owner: HashMap<String, usize>,
+    /// The first message that creates each surface: its carrier (rule 4).
+    carrier: HashMap<String, usize>,
     kept_local: HashMap<String, LocalOnly>,
     pending: Vec<PendingSend>,
     tool_calls: HashMap<String, ToolCallUpdate>,
@@ -254,7 +264,8 @@ pub struct Timeline {
     consent: Vec<ConsentRequest>,
     phase: RunPhase,
     items: Vec<TimelineItem>,
-    item_index: HashMap<String, usize>,
+    /// The row each message's segment starts at; one more entry for the tail.
+    starts: Vec<usize>,
 }
 
 fn index(at: usize) -> u32 {
@@ -283,8 +294,9 @@ impl Timeline {
         match observed {
             Observed::Snapshot(snapshot) => {
                 self.reset(snapshot);
-                self.items = self.rebuild();
-                self.reindex_items();
+                let (rows, starts) = self.build_from(0);
+                self.items = rows;
+                self.starts = starts;
                 vec![TimelineChange::Reset { items: self.items.clone() }]
             }
             Observed::Delta(delta) => self.delta(delta),
@@ -312,21 +324,60 @@ impl Timeline {
     fn set_messages(&mut self, messages: &[Message]) {
         self.messages = messages.iter().map(MessageEntry::new).collect();
         self.message_index = self.messages.iter().enumerate().map(|(i, m)| (m.id.clone(), i)).collect();
+        self.index_owners();
     }
 
-    fn reindex_items(&mut self) {
-        self.item_index = self.items.iter().enumerate().map(|(i, item)| (item.key.clone(), i)).collect();
+    /// Who shows each call and carries each surface: the first message that names it.
+    fn index_owners(&mut self) {
+        self.call_owner.clear();
+        self.carrier.clear();
+        for (at, message) in self.messages.iter().enumerate() {
+            for (call, _) in &message.calls {
+                self.call_owner.entry(call.clone()).or_insert(at);
+            }
+            for surface in &message.surfaces {
+                self.carrier.entry(surface.clone()).or_insert(at);
+            }
+        }
+    }
+
+    /// The message whose segment shows surface `id` (`None`: before any message).
+    fn surface_segment(&self, placed: &PlacedSurface) -> Option<usize> {
+        if let Some(&at) = self.carrier.get(&placed.entry.surface_id) {
+            return Some(at);
+        }
+        match placed.after.as_ref() {
+            None => None,
+            // Its message is gone (a reset): it goes where the list ends.
+            Some(id) => self.message_index.get(id).copied().or(self.messages.len().checked_sub(1)),
+        }
+    }
+
+    /// The first segment a change of call `id` touches (the tail when no message shows it).
+    fn call_segment(&self, id: &str) -> usize {
+        self.call_owner.get(id).copied().unwrap_or(self.messages.len())
+    }
+
+    fn message_segment(&self, id: &str) -> usize {
+        self.message_index.get(id).copied().unwrap_or(self.messages.len())
+    }
+
+    fn last_segment(&self) -> usize {
+        self.messages.len().saturating_sub(1)
     }
 
     fn delta(&mut self, delta: &ConversationDelta) -> Vec<TimelineChange> {
-        match delta {
+        // The first segment this delta can change; the rows before it stay as they are.
+        let from = match delta {
             ConversationDelta::TextAppended { message_id, delta } => {
                 let Some(&at) = self.message_index.get(message_id) else { return Vec::new() };
                 let was_shown = self.messages[at].shown();
                 self.messages[at].text.push_str(delta);
+                // The hot path: the row exists (a shown message's row opens its segment) and only
+                // its text grew.
                 let key = message_key(message_id);
-                // The hot path: the row exists and only its text grew.
-                if let (true, Some(&row)) = (was_shown, self.item_index.get(&key)) {
+                let row = self.starts.get(at).copied().filter(|&row| self.items.get(row).is_some_and(|i| i.key == key));
+                if let (true, Some(row)) = (was_shown, row) {
                     if let Some(
                         TimelineItemKind::UserMessage { text, .. } | TimelineItemKind::AgentMessage { text, .. },
                     ) = self.items.get_mut(row).map(|item| &mut item.kind)
@@ -335,14 +386,49 @@ impl Timeline {
                         return vec![TimelineChange::TextAppended { index: index(row), key, text: delta.clone() }];
                     }
                 }
+                at
             }
             ConversationDelta::MessageAdded(message) | ConversationDelta::MessageReplaced(message) => {
                 let entry = MessageEntry::new(message);
-                match self.message_index.get(&message.id) {
-                    Some(&at) => self.messages[at] = entry,
+                match self.message_index.get(&message.id).copied() {
+                    Some(at) => {
+                        let old = std::mem::replace(&mut self.messages[at], entry);
+                        let entry = &self.messages[at];
+                        let only_added_calls =
+                            entry.surfaces == old.surfaces && old.calls.iter().all(|call| entry.calls.contains(call));
+                        if only_added_calls {
+                            // A call started on the message: it is shown here unless an earlier
+                            // message made it.
+                            for (call, _) in &entry.calls {
+                                self.call_owner.entry(call.clone()).or_insert(at);
+                            }
+                            at
+                        } else {
+                            // Rare: who shows a call or carries a surface may move to or from
+                            // another segment.
+                            self.index_owners();
+                            0
+                        }
+                    }
                     None => {
-                        self.message_index.insert(message.id.clone(), self.messages.len());
+                        let at = self.messages.len();
+                        for (call, _) in &entry.calls {
+                            self.call_owner.entry(call.clone()).or_insert(at);
+                        }
+                        let carries = !entry.surfaces.is_empty();
+                        for surface in &entry.surfaces {
+                            self.carrier.entry(surface.clone()).or_insert(at);
+                        }
+                        self.message_index.insert(message.id.clone(), at);
                         self.messages.push(entry);
+                        // The previous last message stops streaming, and a surface whose
+                        // message is gone follows the last one; a carrier may take a surface
+                        // from wherever it was.
+                        if carries {
+                            0
+                        } else {
+                            at.saturating_sub(1)
+                        }
                     }
                 }
             }
@@ -352,29 +438,74 @@ impl Timeline {
                 // As in the view: a reset clears the marks, the ones that still hold follow.
                 self.kept_local.clear();
                 self.set_messages(messages);
+                0
             }
             ConversationDelta::MessageKeptLocal { message_id, reason } => {
                 self.kept_local.insert(message_id.clone(), *reason);
+                self.message_segment(message_id)
             }
-            ConversationDelta::PendingSends(pending) => self.pending = pending.clone(),
-            ConversationDelta::RunPhase(phase) => self.phase = phase.clone(),
+            ConversationDelta::PendingSends(pending) => {
+                let from = self
+                    .pending
+                    .iter()
+                    .chain(pending)
+                    .filter_map(|p| match &p.kind {
+                        PendingSendKind::Message { message_id, .. } => Some(self.message_segment(message_id)),
+                        PendingSendKind::Action { .. } => None,
+                    })
+                    .min()
+                    .unwrap_or(self.messages.len());
+                self.pending = pending.clone();
+                from
+            }
+            ConversationDelta::RunPhase(phase) => {
+                self.phase = phase.clone();
+                self.last_segment()
+            }
             ConversationDelta::ToolCall(update) => {
                 self.tool_calls.insert(update.tool_call_id.clone(), update.clone());
+                self.call_segment(&update.tool_call_id)
             }
-            ConversationDelta::Interrupts(pending) => self.interrupts = pending.clone(),
-            ConversationDelta::Consent { requests, .. } => self.consent = requests.clone(),
+            ConversationDelta::Interrupts(pending) => {
+                self.interrupts = pending.clone();
+                self.messages.len()
+            }
+            ConversationDelta::Consent { requests, .. } => {
+                let from = self
+                    .consent
+                    .iter()
+                    .chain(requests)
+                    .map(|c| self.call_segment(&c.tool_call_id))
+                    .min()
+                    .unwrap_or(self.messages.len());
+                self.consent = requests.clone();
+                from
+            }
             ConversationDelta::SurfaceAdded(entry) => {
-                match self.surfaces.iter_mut().find(|s| s.entry.surface_id == entry.surface_id) {
+                match self.surfaces.iter().position(|s| s.entry.surface_id == entry.surface_id) {
                     // Created again, or its catalog changed: it keeps its place (rule 4).
-                    Some(placed) => placed.entry = entry.clone(),
+                    Some(at) => {
+                        self.surfaces[at].entry = entry.clone();
+                        self.surface_segment(&self.surfaces[at]).unwrap_or(0)
+                    }
                     None => {
                         let after = self.messages.last().map(|m| m.id.clone());
-                        self.surfaces.push(PlacedSurface { entry: entry.clone(), after });
+                        let placed = PlacedSurface { entry: entry.clone(), after };
+                        let from = self.surface_segment(&placed).unwrap_or(0);
+                        self.surfaces.push(placed);
+                        from
                     }
                 }
             }
             ConversationDelta::SurfaceRemoved { surface_id } => {
-                self.surfaces.retain(|s| s.entry.surface_id != *surface_id);
+                match self.surfaces.iter().position(|s| s.entry.surface_id == *surface_id) {
+                    Some(at) => {
+                        let from = self.surface_segment(&self.surfaces[at]).unwrap_or(0);
+                        self.surfaces.remove(at);
+                        from
+                    }
+                    None => return Vec::new(),
+                }
             }
             ConversationDelta::StatePatched(_)
             | ConversationDelta::StateReplaced(_)
@@ -383,77 +514,81 @@ impl Timeline {
             | ConversationDelta::Custom { .. }
             | ConversationDelta::Raw { .. }
             | ConversationDelta::Step { .. } => return Vec::new(),
+        };
+        self.rebuild_from(from)
+    }
+
+    /// Rebuilds the rows from segment `from` to the end and sends what changed there.
+    fn rebuild_from(&mut self, from: usize) -> Vec<TimelineChange> {
+        // Segments before `from` keep their rows; a segment the previous rows did not have
+        // (a message just added) starts where the tail started.
+        let from = from.min(self.starts.len().saturating_sub(1));
+        let start = if from == 0 { 0 } else { self.starts[from] };
+        let (next, starts) = self.build_from(from);
+        let mut suffix = self.items.split_off(start);
+        let mut changes = diff(&mut suffix, next);
+        for change in &mut changes {
+            match change {
+                TimelineChange::Inserted { index, .. }
+                | TimelineChange::Updated { index, .. }
+                | TimelineChange::Removed { index, .. }
+                | TimelineChange::TextAppended { index, .. } => *index = self::index(*index as usize + start),
+                TimelineChange::Reset { .. } => {}
+            }
         }
-        let rows = self.rebuild();
-        let changes = diff(&mut self.items, rows);
-        self.reindex_items();
+        self.items.append(&mut suffix);
+        self.starts.truncate(from);
+        self.starts.extend(starts.into_iter().map(|s| s + start));
         changes
     }
 
     /// The rows of the current state, built from nothing by the rules above.
     pub fn rebuild(&self) -> Vec<TimelineItem> {
-        let in_progress = matches!(self.phase, RunPhase::Starting { .. } | RunPhase::Running { .. });
-        let waiting: HashMap<&str, &PendingSend> = self
-            .pending
-            .iter()
-            .filter_map(|p| match &p.kind {
-                PendingSendKind::Message { message_id, .. } => Some((message_id.as_str(), p)),
-                PendingSendKind::Action { .. } => None,
-            })
-            .collect();
-        let consent_for: HashMap<&str, &ConsentRequest> =
-            self.consent.iter().map(|c| (c.tool_call_id.as_str(), c)).collect();
-        let mut consent_placed: HashSet<&str> = HashSet::new();
-        // Keys are unique: a call id an earlier message already made is not shown twice.
-        let mut calls_placed: HashSet<&str> = HashSet::new();
+        self.build_from(0).0
+    }
 
-        // Rule 4: each surface's place, as the index of the message it goes at or after.
-        let carried: HashMap<&str, usize> = self
-            .messages
-            .iter()
-            .enumerate()
-            .flat_map(|(i, m)| m.surfaces.iter().map(move |s| (s.as_str(), i)))
-            .rev() // the first carrier wins: a later message repeating a create does not move it
-            .collect();
+    /// The rows from segment `from` on (the surfaces placed before any message too when `from`
+    /// is 0), and where each segment from `from` on starts, counted from the first row returned.
+    fn build_from(&self, from: usize) -> (Vec<TimelineItem>, Vec<usize>) {
+        let in_progress = matches!(self.phase, RunPhase::Starting { .. } | RunPhase::Running { .. });
+        let waiting = |id: &str| {
+            self.pending
+                .iter()
+                .find(|p| matches!(&p.kind, PendingSendKind::Message { message_id, .. } if message_id == id))
+        };
+        let consent_for = |call: &str| self.consent.iter().find(|c| c.tool_call_id == call);
+
+        // Rule 4: the surfaces of each segment, carried first, then those placed after.
         let mut carried_at: HashMap<usize, Vec<&SurfaceEntry>> = HashMap::new();
         let mut after: HashMap<usize, Vec<&SurfaceEntry>> = HashMap::new();
         let mut first: Vec<&SurfaceEntry> = Vec::new();
         for placed in &self.surfaces {
-            let id = placed.entry.surface_id.as_str();
-            if let Some(&at) = carried.get(id) {
-                carried_at.entry(at).or_default().push(&placed.entry);
-            } else {
-                match placed.after.as_ref().and_then(|m| self.message_index.get(m)) {
-                    Some(&at) => after.entry(at).or_default().push(&placed.entry),
-                    // Its message is gone (a reset): it goes where the list ends.
-                    None if placed.after.is_some() => {
-                        after.entry(self.messages.len().saturating_sub(1)).or_default().push(&placed.entry)
-                    }
-                    None => first.push(&placed.entry),
-                }
+            match (self.carrier.get(&placed.entry.surface_id), self.surface_segment(placed)) {
+                (Some(&at), _) if at >= from => carried_at.entry(at).or_default().push(&placed.entry),
+                (None, Some(at)) if at >= from => after.entry(at).or_default().push(&placed.entry),
+                (None, None) if from == 0 => first.push(&placed.entry),
+                _ => {}
             }
         }
 
-        let mut rows = Vec::new();
-        rows.extend(first.into_iter().map(surface_row));
+        let mut rows: Vec<TimelineItem> = first.into_iter().map(surface_row).collect();
+        let mut starts = Vec::with_capacity(self.messages.len().saturating_sub(from) + 1);
         let last = self.messages.len().checked_sub(1);
-        for (at, message) in self.messages.iter().enumerate() {
+        for (at, message) in self.messages.iter().enumerate().skip(from) {
+            starts.push(rows.len());
             if let Some(surfaces) = carried_at.remove(&at) {
                 rows.extend(surfaces.into_iter().map(surface_row));
             }
             if message.shown() {
-                rows.push(self.message_row(
-                    message,
-                    waiting.get(message.id.as_str()).copied(),
-                    in_progress && Some(at) == last,
-                ));
+                rows.push(self.message_row(message, waiting(&message.id), in_progress && Some(at) == last));
             }
             for (call_id, name) in &message.calls {
-                if !calls_placed.insert(call_id.as_str()) {
+                // Keys are unique: a call an earlier message made is shown there only.
+                if self.call_owner.get(call_id) != Some(&at) {
                     continue;
                 }
                 let phase = self.tool_calls.get(call_id).map(|t| t.phase.clone());
-                let asks = consent_for.get(call_id.as_str()).copied();
+                let asks = consent_for(call_id);
                 rows.push(TimelineItem {
                     key: format!("t:{call_id}"),
                     kind: TimelineItemKind::ToolActivity {
@@ -463,16 +598,14 @@ impl Timeline {
                         phase,
                     },
                 });
-                if let Some(request) = asks {
-                    consent_placed.insert(request.tool_call_id.as_str());
-                    rows.push(consent_row(request));
-                }
+                rows.extend(asks.map(consent_row));
             }
             if let Some(surfaces) = after.remove(&at) {
                 rows.extend(surfaces.into_iter().map(surface_row));
             }
         }
-        rows.extend(self.consent.iter().filter(|c| !consent_placed.contains(c.tool_call_id.as_str())).map(consent_row));
+        starts.push(rows.len());
+        rows.extend(self.consent.iter().filter(|c| !self.call_owner.contains_key(&c.tool_call_id)).map(consent_row));
         rows.extend(self.interrupts.iter().map(|interrupt| TimelineItem {
             key: format!("i:{}", interrupt.id),
             kind: TimelineItemKind::Interrupt { interrupt: interrupt.clone() },
@@ -487,7 +620,7 @@ impl Timeline {
             };
             rows.push(TimelineItem { key: "run".to_owned(), kind: TimelineItemKind::RunInProgress { run_id } });
         }
-        rows
+        (rows, starts)
     }
 
     fn message_row(&self, message: &MessageEntry, waiting: Option<&PendingSend>, streaming: bool) -> TimelineItem {
