@@ -37,6 +37,8 @@ mod tools;
 /// The host-test helpers (`demo-agent` feature), linked into this library in their own namespace.
 #[cfg(feature = "demo-agent")]
 pub use agentui_ffi_demo as demo;
+#[cfg(feature = "demo-agent")]
+pub use conversation::timeline_case_changes;
 pub use conversation::{Conversation, SurfaceFeed, ValueWrite, ViewSubscription};
 pub use error::{ConversationError, RuntimeStartError, SurfaceError};
 pub use functions::{A2uiFunction, A2uiFunctionError, A2uiFunctionHandler};
