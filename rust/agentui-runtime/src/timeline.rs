@@ -94,7 +94,8 @@ pub enum TimelineItemKind {
     UserMessage {
         message_id: String,
         text: String,
-        /// The message's media parts (large inline data held back as in the view's chat items).
+        /// The message's media parts, as the view's chat items show them (large inline data held
+        /// back, URLs outside the media policy emptied).
         media: Vec<ContentPart>,
         delivery: Delivery,
     },
@@ -191,7 +192,6 @@ struct MessageEntry {
 
 impl MessageEntry {
     fn new(message: &Message) -> Self {
-        let message = crate::view::for_view(message);
         let (text, media) = match &message.content {
             Some(MessageContent::Text(text)) => (text.clone(), Vec::new()),
             Some(MessageContent::Parts(parts)) => (
@@ -202,7 +202,13 @@ impl MessageEntry {
                         _ => None,
                     })
                     .collect(),
-                parts.iter().filter(|p| !matches!(p, ContentPart::Text(_))).cloned().collect(),
+                // As chat items show them: large inline data held back, URLs the media policy
+                // refuses emptied.
+                parts
+                    .iter()
+                    .filter(|p| !matches!(p, ContentPart::Text(_)))
+                    .map(|p| crate::view::checked_part(&crate::view::held_back(p)))
+                    .collect(),
             ),
             Some(MessageContent::Object(_)) | None => (String::new(), Vec::new()),
         };
@@ -373,6 +379,10 @@ impl Timeline {
                 let Some(&at) = self.message_index.get(message_id) else { return Vec::new() };
                 let was_shown = self.messages[at].shown();
                 self.messages[at].text.push_str(delta);
+                // Text of a message that is no row (reasoning, a tool's) changes no row.
+                if !was_shown && !self.messages[at].shown() {
+                    return Vec::new();
+                }
                 // The hot path: the row exists (a shown message's row opens its segment) and only
                 // its text grew.
                 let key = message_key(message_id);

@@ -126,7 +126,7 @@ fn shows_markdown(role: Role) -> bool {
 /// http and https: `javascript:`, `file:`, an app's own) is emptied, with the reason in the
 /// part's `metadata.agentuiBlocked`, so no view loads it. Inline data and provider file handles
 /// are never fetched and stay as they are.
-fn checked_part(part: &ContentPart) -> ContentPart {
+pub(crate) fn checked_part(part: &ContentPart) -> ContentPart {
     let media = match part {
         ContentPart::Image(p) | ContentPart::Audio(p) | ContentPart::Video(p) | ContentPart::Document(p) => p,
         ContentPart::Text(_) => return part.clone(),
@@ -200,7 +200,7 @@ fn holds_large_data(part: &ContentPart) -> bool {
 
 /// A part without its large inline data, its decoded length in the metadata. A part the store
 /// holds in a file is shown the same way (its reference is the store's, not the view's).
-fn held_back(part: &ContentPart) -> ContentPart {
+pub(crate) fn held_back(part: &ContentPart) -> ContentPart {
     let Some(media) = media(part).filter(|_| holds_large_data(part)) else { return part.clone() };
     let agentui_agui::PartSource::Data { value, mime_type } = &media.source else { return part.clone() };
     let mut metadata = match &media.metadata {
