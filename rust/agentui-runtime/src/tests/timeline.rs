@@ -388,3 +388,20 @@ async fn a_timeline_view_adds_up_to_the_conversations_timeline() {
     let plain = conv.subscribe_view().try_next_batch().unwrap();
     assert!(plain.timeline.is_empty());
 }
+
+/// A row's media is what the chat item shows: a URL outside the media policy is emptied, so a
+/// timeline row never hands a view `javascript:` to load.
+#[test]
+fn a_rows_media_follows_the_media_url_policy() {
+    let message: Message = serde_json::from_value(json!({"id": "a1", "role": "assistant", "content": [
+        {"type": "text", "text": "look"},
+        {"type": "image", "source": {"type": "url", "value": "javascript:alert(1)", "mimeType": "image/png"}}
+    ]}))
+    .unwrap();
+    let mut timeline = Timeline::new();
+    timeline.apply(&Observed::Snapshot(Box::default()));
+    timeline.apply(&Observed::Delta(ConversationDelta::MessageAdded(message)));
+    let TimelineItemKind::AgentMessage { media, .. } = &timeline.items()[0].kind else { panic!() };
+    let agentui_agui::message::ContentPart::Image(image) = &media[0] else { panic!("{media:?}") };
+    assert!(matches!(&image.source, agentui_agui::PartSource::Url { value, .. } if value.is_empty()), "{image:?}");
+}
