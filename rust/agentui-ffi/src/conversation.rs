@@ -98,6 +98,27 @@ pub fn adapter_case_batches(case_json: String) -> Result<Vec<ViewBatch>, Convers
     Ok(agentui_runtime::view::replay(snapshot, &deltas))
 }
 
+/// The timeline changes of a shared timeline case (tests/timeline-cases): element 0 is the
+/// snapshot's (a reset), element `n` the changes delta `n` made, so a platform's test applies
+/// them one by one and checks the case's checkpoints. Host test builds only.
+#[cfg(feature = "demo-agent")]
+#[uniffi::export]
+pub fn timeline_case_changes(
+    case_json: String,
+) -> Result<Vec<Vec<agentui_runtime::timeline::TimelineChange>>, ConversationError> {
+    let invalid = |e: serde_json::Error| ConversationError::InvalidJson { detail: format!("timeline case: {e}") };
+    let case: serde_json::Value = serde_json::from_str(&case_json).map_err(invalid)?;
+    let snapshot: ConversationSnapshot = match case.get("snapshot") {
+        Some(value) => serde_json::from_value(value.clone()).map_err(invalid)?,
+        None => ConversationSnapshot::default(),
+    };
+    let deltas: Vec<agentui_runtime::ConversationDelta> = match case.get("deltas") {
+        Some(value) => serde_json::from_value(value.clone()).map_err(invalid)?,
+        None => Vec::new(),
+    };
+    Ok(agentui_runtime::timeline::replay(snapshot, &deltas))
+}
+
 /// The next batch the view subscriptions of conversation `thread_id` read is an `Internal`
 /// error (a panic, contained as any other): how the platforms' tests reach their pump's handling
 /// of an internal error. Once. Host test builds only.
@@ -398,6 +419,16 @@ impl Conversation {
     pub fn subscribe_view(&self) -> Arc<ViewSubscription> {
         Arc::new(ViewSubscription {
             inner: self.inner.subscribe_view(),
+            #[cfg(feature = "demo-agent")]
+            thread_id: self.inner.thread_id().to_owned(),
+        })
+    }
+
+    /// `subscribe_view` whose batches carry the conversation's timeline too
+    /// (`ViewBatch.timeline`: its rows in order, as keyed list changes; the first batch resets it).
+    pub fn subscribe_timeline_view(&self) -> Arc<ViewSubscription> {
+        Arc::new(ViewSubscription {
+            inner: self.inner.subscribe_timeline_view(),
             #[cfg(feature = "demo-agent")]
             thread_id: self.inner.thread_id().to_owned(),
         })

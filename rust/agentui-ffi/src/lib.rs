@@ -37,6 +37,8 @@ mod tools;
 /// The host-test helpers (`demo-agent` feature), linked into this library in their own namespace.
 #[cfg(feature = "demo-agent")]
 pub use agentui_ffi_demo as demo;
+#[cfg(feature = "demo-agent")]
+pub use conversation::timeline_case_changes;
 pub use conversation::{Conversation, SurfaceFeed, ValueWrite, ViewSubscription};
 pub use error::{ConversationError, RuntimeStartError, SurfaceError};
 pub use functions::{A2uiFunction, A2uiFunctionError, A2uiFunctionHandler};
@@ -59,6 +61,9 @@ pub use agentui_markdown::{MarkdownText, MdAlignment, MdBlock, MdCell, MdInline,
 pub use agentui_runtime::session::{
     ActionResult, Consent, ConsentAnswer, ConsentRequest, PendingReason, PendingSend, PendingSendKind, RunPhase,
     RunSummary, SessionWarning, SessionWarningKind, ToolCallPhase, ToolCallUpdate, ToolFailure,
+};
+pub use agentui_runtime::timeline::{
+    Delivery, RetryAction, RunErrorKind, TimelineChange, TimelineItem, TimelineItemKind, ToolSide,
 };
 pub use agentui_runtime::view::{ChatItem, MessageDiff, MessageToolCall, ToolCallDiff, ViewBatch, ViewEvent};
 pub use agentui_runtime::{

@@ -569,6 +569,12 @@ impl Conversation {
         self.subscribe_view_with(ViewFeed::with_markdown(self.inner.markdown.clone()))
     }
 
+    /// [`Conversation::subscribe_view`] whose batches carry the conversation's timeline too
+    /// ([`crate::view::ViewBatch::timeline`]: its rows in order, as keyed list changes).
+    pub fn subscribe_timeline_view(&self) -> ViewSubscription {
+        self.subscribe_view_with(ViewFeed::with_markdown(self.inner.markdown.clone()).with_timeline())
+    }
+
     /// [`Conversation::subscribe_view`] with chat Markdown under `markdown` (an app's URL policy,
     /// images on), or without a tree (`None`).
     pub fn subscribe_view_with_markdown(

@@ -25,6 +25,7 @@ mod observers;
 pub mod session;
 mod shared_conversation;
 pub mod store;
+pub mod timeline;
 pub mod view;
 
 // The crate's own tests drive the session directly (its run and input methods are crate-private:

@@ -29,6 +29,8 @@ use agentui_agui::reducer::LocalOnly;
 use agentui_agui::Message;
 use serde_json::Value;
 
+use crate::timeline::{Timeline, TimelineChange, TimelineItemKind};
+
 use crate::observe::{
     ConsentRequest, ConversationDelta, ConversationSnapshot, Observed, PendingSend, PendingSendKind, RunPhase,
     SessionWarning, SurfaceEntry, ToolCallUpdate,
@@ -124,7 +126,7 @@ fn shows_markdown(role: Role) -> bool {
 /// http and https: `javascript:`, `file:`, an app's own) is emptied, with the reason in the
 /// part's `metadata.agentuiBlocked`, so no view loads it. Inline data and provider file handles
 /// are never fetched and stay as they are.
-fn checked_part(part: &ContentPart) -> ContentPart {
+pub(crate) fn checked_part(part: &ContentPart) -> ContentPart {
     let media = match part {
         ContentPart::Image(p) | ContentPart::Audio(p) | ContentPart::Video(p) | ContentPart::Document(p) => p,
         ContentPart::Text(_) => return part.clone(),
@@ -198,7 +200,7 @@ fn holds_large_data(part: &ContentPart) -> bool {
 
 /// A part without its large inline data, its decoded length in the metadata. A part the store
 /// holds in a file is shown the same way (its reference is the store's, not the view's).
-fn held_back(part: &ContentPart) -> ContentPart {
+pub(crate) fn held_back(part: &ContentPart) -> ContentPart {
     let Some(media) = media(part).filter(|_| holds_large_data(part)) else { return part.clone() };
     let agentui_agui::PartSource::Data { value, mime_type } = &media.source else { return part.clone() };
     let mut metadata = match &media.metadata {
@@ -392,6 +394,10 @@ pub struct ViewBatch {
     pub event: Option<ViewEvent>,
     /// The highest barrier (see `ViewSubscription::barrier`) this batch completes; 0 if none yet.
     pub settled: u64,
+    /// The changes to the conversation's timeline (see [`crate::timeline`]), in order; a reset
+    /// batch starts with the whole list. Empty unless the view was asked for it
+    /// (`Conversation::subscribe_timeline_view`).
+    pub timeline: Vec<TimelineChange>,
 }
 
 impl ViewBatch {
@@ -408,6 +414,7 @@ impl ViewBatch {
             && self.pending_sends.is_none()
             && self.state.is_none()
             && self.event.is_none()
+            && self.timeline.is_empty()
     }
 
     /// Whether this batch must end here: after an event, the app sees the state of that moment.
@@ -444,6 +451,8 @@ pub struct ViewFeed {
     streams: HashMap<String, MarkdownStream>,
     /// Messages whose stream took text in this batch, in the order they first did.
     streamed: Vec<String>,
+    /// The conversation's rows, when this view carries them.
+    timeline: Option<Timeline>,
 }
 
 fn index(at: usize) -> u32 {
@@ -459,6 +468,11 @@ impl ViewFeed {
     /// builds no tree (`None`: an app that draws its text itself).
     pub fn with_markdown(options: Option<Arc<MarkdownOptions>>) -> Self {
         ViewFeed { markdown: ChatMarkdown(options), ..ViewFeed::default() }
+    }
+
+    /// This feed, carrying the conversation's timeline too ([`ViewBatch::timeline`]).
+    pub fn with_timeline(self) -> Self {
+        ViewFeed { timeline: Some(Timeline::new()), ..self }
     }
 
     /// Ends `batch`: the Markdown of the messages that streamed in it, where it changed enough
@@ -489,6 +503,11 @@ impl ViewFeed {
     /// Adds `item` to `batch`. `state` reads the model's current state, once per batch, when a
     /// state change is met. False once the batch must end (it carries an event).
     pub fn push(&mut self, batch: &mut ViewBatch, item: &Observed, state: &mut dyn FnMut() -> Value) -> bool {
+        if let Some(timeline) = self.timeline.as_mut() {
+            for change in timeline.apply(item) {
+                join_timeline_change(&mut batch.timeline, change);
+            }
+        }
         match item {
             Observed::Snapshot(snapshot) => self.reset(batch, snapshot),
             Observed::Delta(delta) => self.delta(batch, delta, state),
@@ -497,7 +516,7 @@ impl ViewFeed {
     }
 
     fn reset(&mut self, batch: &mut ViewBatch, snapshot: &ConversationSnapshot) {
-        *self = ViewFeed { markdown: self.markdown.clone(), ..ViewFeed::default() };
+        *self = ViewFeed { markdown: self.markdown.clone(), timeline: self.timeline.take(), ..ViewFeed::default() };
         self.kept_local = snapshot.kept_local.iter().map(|k| (k.message_id.clone(), k.reason)).collect();
         self.waiting = waiting_ids(&snapshot.pending_sends);
         self.steps = snapshot.active_steps.clone();
@@ -516,6 +535,8 @@ impl ViewFeed {
             state: Some(snapshot.state.clone()),
             event: None,
             settled: batch.settled,
+            // The timeline's reset, made in `push` before this.
+            timeline: std::mem::take(&mut batch.timeline),
         };
         self.tool_calls = snapshot.tool_calls.iter().enumerate().map(|(i, t)| (t.tool_call_id.clone(), i)).collect();
     }
@@ -713,6 +734,30 @@ impl ViewFeed {
                 batch.event = Some(ViewEvent::Raw { event: event.clone(), source: source.clone() })
             }
         }
+    }
+}
+
+/// Adds `change` to a batch's timeline changes: a reset drops what came before it, and a streamed
+/// piece joins the previous piece of the same row, or the text of the row this batch inserts or
+/// updates (one change per row and frame while it streams).
+fn join_timeline_change(changes: &mut Vec<TimelineChange>, change: TimelineChange) {
+    match (changes.last_mut(), change) {
+        (_, change @ TimelineChange::Reset { .. }) => *changes = vec![change],
+        (
+            Some(TimelineChange::TextAppended { index, text, .. }),
+            TimelineChange::TextAppended { index: at, text: more, .. },
+        ) if *index == at => text.push_str(&more),
+        (
+            Some(TimelineChange::Inserted { index, item } | TimelineChange::Updated { index, item }),
+            TimelineChange::TextAppended { index: at, text: more, .. },
+        ) if *index == at => {
+            if let TimelineItemKind::UserMessage { text, .. } | TimelineItemKind::AgentMessage { text, .. } =
+                &mut item.kind
+            {
+                text.push_str(&more)
+            }
+        }
+        (_, change) => changes.push(change),
     }
 }
 

@@ -386,3 +386,21 @@ async fn the_app_turns_chat_markdown_off_and_bounds_it_through_its_memory_budget
     let blocks = cut.markdown.expect("a tree").blocks;
     assert!(blocks.len() >= on.text.len() / 64, "{} blocks for {} bytes", blocks.len(), on.text.len());
 }
+
+/// The platforms play the shared timeline cases through `timeline_case_changes`: every case
+/// reads, element 0 is the snapshot's reset, and there is one list of changes per delta.
+#[test]
+fn every_shared_timeline_case_replays_through_the_ffi() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/timeline-cases/cases.json");
+    let file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for case in file["cases"].as_array().unwrap() {
+        let steps = agentui_ffi::timeline_case_changes(case.to_string()).unwrap();
+        let deltas = case.get("deltas").and_then(|d| d.as_array()).map_or(0, Vec::len);
+        assert_eq!(steps.len(), deltas + 1, "{}", case["name"]);
+        assert!(matches!(steps[0].as_slice(), [agentui_ffi::TimelineChange::Reset { .. }]), "{}", case["name"]);
+    }
+    assert!(matches!(
+        agentui_ffi::timeline_case_changes("{".into()),
+        Err(agentui_ffi::ConversationError::InvalidJson { .. })
+    ));
+}

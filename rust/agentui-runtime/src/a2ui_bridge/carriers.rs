@@ -323,6 +323,16 @@ pub(super) fn created_surface_ids(op: &Value) -> impl Iterator<Item = &str> {
     CREATE_KEYS.iter().filter_map(move |k| obj?.get(*k)?.get("surfaceId")?.as_str())
 }
 
+/// The surfaces an `a2ui-surface` activity message's content creates, for the timeline to place
+/// each where its carrier is. Content that carries no operations creates none.
+pub(crate) fn surfaces_created_by_activity(content: &Map<String, Value>) -> Vec<String> {
+    let ops = match content.get(A2UI_OPERATIONS_KEY).or_else(|| content.get(LEGACY_OPERATIONS_KEY)) {
+        Some(Value::Array(ops)) => ops,
+        _ => return Vec::new(),
+    };
+    ops.iter().flat_map(created_surface_ids).map(str::to_owned).collect()
+}
+
 pub(super) fn first_surface_hint(ops: &[Value]) -> String {
     ops.iter().find_map(operation_surface_id).unwrap_or_default()
 }

@@ -32,6 +32,7 @@ use agentui_agui::event::{Event, ToolResultContent};
 use carriers::Body;
 use replay::{Feed, ToolResultRecord, TrackedActivity};
 
+pub(crate) use carriers::surfaces_created_by_activity;
 pub use carriers::{A2UI_ACTIVITY_TYPE, A2UI_CUSTOM_EVENT_NAME, A2UI_OPERATIONS_KEY, LEGACY_OPERATIONS_KEY};
 pub use outbound::{
     AgentFunctionAnswer, AgentFunctionCall, BridgeAction, PendingForAgent, A2UI_ACTION_MESSAGE_PROP, A2UI_ACTION_PROP,

@@ -21,5 +21,6 @@ mod server_interop_defects;
 mod session_budget;
 mod session_runtime;
 mod store;
+mod timeline;
 mod tls_trust;
 mod view;
