@@ -7,7 +7,7 @@
 //!    the `SUBAGENT_*` lifecycle is dropped (lossy, warned) and attribution stripped (lossless).
 //!
 //! Both ways, the retired `binary` content part is upgraded to a modern media part
-//! ([`upgrade_binary_part`], applied by the decoder to every content part), for every peer.
+//! (`upgrade_binary_part`, applied by the decoder to every content part), for every peer.
 //! Outgoing ([`PeerEra::prepare_messages`]): a peer at or below 0.0.39 gets text-only content (lossy,
 //! warned), one at or below 0.0.57 loses attribution, one from before 1.0 gets no
 //! `protocolVersion`.
@@ -189,7 +189,7 @@ impl PeerEra {
 
 /// Turn an application's raw message history (possibly holding retired shapes) into typed
 /// messages: enforced like any input, the retired `binary` part upgraded on the way
-/// ([`upgrade_binary_part`], which the decoder applies to every content part).
+/// (`upgrade_binary_part`, which the decoder applies to every content part).
 pub fn prepare_history(raw: Value, warnings: &mut Vec<Warning>) -> Result<Vec<Message>, crate::ProtocolError> {
     crate::decode::decode_messages(raw, warnings)
 }

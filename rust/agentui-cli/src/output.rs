@@ -70,12 +70,12 @@ pub(crate) fn json_write_error(error: serde_json::Error) -> String {
     format!("cannot write the output: {error}")
 }
 
-/// `print!` to stdout through [`print`].
+/// `print!` to stdout through [`print()`].
 macro_rules! out {
     ($($arg:tt)*) => { $crate::output::print(format_args!($($arg)*)) };
 }
 
-/// `println!` to stdout through [`print`].
+/// `println!` to stdout through [`print()`].
 macro_rules! outln {
     () => { $crate::output::print(format_args!("\n")) };
     ($($arg:tt)*) => { $crate::output::print(format_args!("{}\n", format_args!($($arg)*))) };
