@@ -85,16 +85,7 @@ impl ViewSubscription {
 #[cfg(feature = "demo-agent")]
 #[uniffi::export]
 pub fn adapter_case_batches(case_json: String) -> Result<Vec<ViewBatch>, ConversationError> {
-    let invalid = |e: serde_json::Error| ConversationError::InvalidJson { detail: format!("adapter case: {e}") };
-    let case: serde_json::Value = serde_json::from_str(&case_json).map_err(invalid)?;
-    let snapshot: ConversationSnapshot = match case.get("snapshot") {
-        Some(value) => serde_json::from_value(value.clone()).map_err(invalid)?,
-        None => ConversationSnapshot::default(),
-    };
-    let deltas: Vec<agentui_runtime::ConversationDelta> = match case.get("deltas") {
-        Some(value) => serde_json::from_value(value.clone()).map_err(invalid)?,
-        None => Vec::new(),
-    };
+    let (snapshot, deltas) = shared_case(&case_json, "adapter case")?;
     Ok(agentui_runtime::view::replay(snapshot, &deltas))
 }
 
@@ -106,17 +97,27 @@ pub fn adapter_case_batches(case_json: String) -> Result<Vec<ViewBatch>, Convers
 pub fn timeline_case_changes(
     case_json: String,
 ) -> Result<Vec<Vec<agentui_runtime::timeline::TimelineChange>>, ConversationError> {
-    let invalid = |e: serde_json::Error| ConversationError::InvalidJson { detail: format!("timeline case: {e}") };
-    let case: serde_json::Value = serde_json::from_str(&case_json).map_err(invalid)?;
-    let snapshot: ConversationSnapshot = match case.get("snapshot") {
+    let (snapshot, deltas) = shared_case(&case_json, "timeline case")?;
+    Ok(agentui_runtime::timeline::replay(snapshot, &deltas))
+}
+
+/// A shared case's starting snapshot (empty when absent) and its deltas (none when absent).
+#[cfg(feature = "demo-agent")]
+fn shared_case(
+    case_json: &str,
+    what: &str,
+) -> Result<(ConversationSnapshot, Vec<agentui_runtime::ConversationDelta>), ConversationError> {
+    let invalid = |e: serde_json::Error| ConversationError::InvalidJson { detail: format!("{what}: {e}") };
+    let case: serde_json::Value = serde_json::from_str(case_json).map_err(invalid)?;
+    let snapshot = match case.get("snapshot") {
         Some(value) => serde_json::from_value(value.clone()).map_err(invalid)?,
         None => ConversationSnapshot::default(),
     };
-    let deltas: Vec<agentui_runtime::ConversationDelta> = match case.get("deltas") {
+    let deltas = match case.get("deltas") {
         Some(value) => serde_json::from_value(value.clone()).map_err(invalid)?,
         None => Vec::new(),
     };
-    Ok(agentui_runtime::timeline::replay(snapshot, &deltas))
+    Ok((snapshot, deltas))
 }
 
 /// The next batch the view subscriptions of conversation `thread_id` read is an `Internal`

@@ -33,6 +33,13 @@ fn locate(runs: &Arc<AtomicUsize>, consent: Consent) -> ClientTool {
     .with_consent(consent)
 }
 
+/// Thread `t` of `server`, opened from (or recorded in) `store`.
+fn open_stored(server: &TestServer, store: &ConversationStore) -> Conversation {
+    let options = SessionOptions { thread_id: Some("t".into()), ..SessionOptions::default() };
+    let session = ConversationSession::connect(&server.url("/agent"), &[], options).unwrap();
+    Conversation::open(session, store, &server.url("/agent"), tokio::runtime::Handle::current()).unwrap()
+}
+
 fn phase_of(conv: &Conversation, id: &str) -> Option<ToolCallPhase> {
     conv.snapshot().unwrap().tool_calls.into_iter().find(|t| t.tool_call_id == id).map(|t| t.phase)
 }
@@ -180,11 +187,7 @@ async fn a_pending_request_survives_a_reopen_and_runs_only_after_the_answer() {
         Reply::sse(&run_of("r2", vec![text("a2", "Lyon.")])),
     ])
     .await;
-    let open = |store: &ConversationStore| {
-        let options = SessionOptions { thread_id: Some("t".into()), ..SessionOptions::default() };
-        let session = ConversationSession::connect(&server.url("/agent"), &[], options).unwrap();
-        Conversation::open(session, store, &server.url("/agent"), tokio::runtime::Handle::current()).unwrap()
-    };
+    let open = |store: &ConversationStore| open_stored(&server, store);
     let runs = Arc::new(AtomicUsize::new(0));
     {
         let store = ConversationStore::open(file.path()).unwrap();
@@ -227,11 +230,7 @@ async fn a_grant_survives_a_reopen() {
         Reply::sse(&run_of("r4", vec![text("a4", "Lyon again.")])),
     ])
     .await;
-    let open = |store: &ConversationStore| {
-        let options = SessionOptions { thread_id: Some("t".into()), ..SessionOptions::default() };
-        let session = ConversationSession::connect(&server.url("/agent"), &[], options).unwrap();
-        Conversation::open(session, store, &server.url("/agent"), tokio::runtime::Handle::current()).unwrap()
-    };
+    let open = |store: &ConversationStore| open_stored(&server, store);
     let runs = Arc::new(AtomicUsize::new(0));
     {
         let store = ConversationStore::open(file.path()).unwrap();
@@ -259,11 +258,7 @@ async fn a_stored_request_still_waits_when_the_tool_is_registered_again_to_run_a
         Reply::sse(&run_of("r2", vec![text("a2", "Lyon.")])),
     ])
     .await;
-    let open = |store: &ConversationStore| {
-        let options = SessionOptions { thread_id: Some("t".into()), ..SessionOptions::default() };
-        let session = ConversationSession::connect(&server.url("/agent"), &[], options).unwrap();
-        Conversation::open(session, store, &server.url("/agent"), tokio::runtime::Handle::current()).unwrap()
-    };
+    let open = |store: &ConversationStore| open_stored(&server, store);
     let runs = Arc::new(AtomicUsize::new(0));
     {
         let store = ConversationStore::open(file.path()).unwrap();
