@@ -298,7 +298,8 @@ fn restored_form(committed: &Value) -> Value {
 /// The conversation of a thread opened on the store before its first batch committed.
 fn never_written(thread: &str) -> Value {
     json!({"threadId": thread, "status": "idle", "run": {"phase": "idle"}, "messages": [], "state": {},
-        "toolCalls": [], "pendingInterrupts": [], "surfaces": [], "pendingSends": [], "keptLocal": []})
+        "toolCalls": [], "pendingInterrupts": [], "consentRequests": [], "grantedTools": [], "surfaces": [],
+        "pendingSends": [], "keptLocal": []})
 }
 
 fn show(store: &Path, thread: &str) -> Value {
