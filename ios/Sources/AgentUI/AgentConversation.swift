@@ -427,6 +427,11 @@ public final class AgentConversation: ObservableObject {
     /// they are delivered, once, automatically or by `retryPending`. A waiting message also
     /// shows as `ChatMessage.isPending`. A runtime with a store file keeps them across restarts.
     @Published public private(set) var pendingSends: [PendingSend] = []
+    /// The conversation screen's rows in order, as the core places them (docs/architecture.md,
+    /// "The timeline"): messages with their delivery, tool activity, surfaces where they arrived,
+    /// interrupts, consent requests, a run's error or progress. Keyed by `TimelineItem.key`;
+    /// `AgentChatView` lays it out.
+    @Published public private(set) var timeline: [TimelineItem] = []
 
     private let view: ViewSubscription
     private var pump: Task<Void, Never>?
@@ -455,7 +460,7 @@ public final class AgentConversation: ObservableObject {
     init(native: Conversation) throws {
         self.native = native
         self.threadId = native.threadId()
-        self.view = native.subscribeView()
+        self.view = native.subscribeTimelineView()
         let view = self.view
         self.pump = Task { @MainActor [weak self] in
             var lastBatch = DispatchTime.now().uptimeNanoseconds
@@ -805,6 +810,15 @@ public final class AgentConversation: ObservableObject {
                 }
             }
             toolCalls = calls
+        }
+        if !batch.timeline.isEmpty {
+            // After the messages: a message row's media find their parts' places in them.
+            let changes = batch.timeline.map { TimelineChange($0, messages: messages) }
+            guard let rows = TimelineChange.applying(changes, to: timeline) else {
+                view.resync()
+                return
+            }
+            timeline = rows
         }
         if let value = batch.state {
             let foundation = JSONText.foundation(value)
