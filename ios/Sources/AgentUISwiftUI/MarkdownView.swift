@@ -1,7 +1,7 @@
 // The core's Markdown tree drawn in SwiftUI: a VStack of the lines MarkdownLayout
 // (AgentUIRendering, tested on Linux against the shared renderer cases) makes of it.
 //
-// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
+// Type-checked on Linux against the SwiftUI stand-in (Sources/LinuxSwiftUI); drawn on Apple platforms only.
 
 import SwiftUI
 import AgentUI
