@@ -50,15 +50,24 @@ let package = Package(
         .target(name: "Combine", path: "Sources/LinuxCombine"),
         .target(name: "AgentUI", dependencies: ["AgentUICore", "Combine"], path: "Sources/AgentUI"),
         .target(name: "AgentUIRendering", dependencies: ["AgentUICore"], path: "Sources/AgentUIRendering"),
-        // SwiftUI and Accessibility stand in for Apple's (declarations only): the SwiftUI
-        // renderer is type-checked here, not drawn
+        // SwiftUI, Accessibility and PhotosUI stand in for Apple's (declarations only): the
+        // SwiftUI renderer and the iOS sample are type-checked here, not drawn
         // (docs/verification.md, "SwiftUI sources, type-checked on Linux").
         .target(name: "SwiftUI", dependencies: ["Combine"], path: "Sources/LinuxSwiftUI"),
         .target(name: "Accessibility", path: "Sources/LinuxAccessibility"),
+        .target(name: "PhotosUI", dependencies: ["SwiftUI"], path: "Sources/LinuxPhotosUI"),
         .target(
             name: "AgentUISwiftUI",
             dependencies: ["AgentUI", "AgentUIRendering", "SwiftUI", "Combine", "Accessibility"],
             path: "Sources/AgentUISwiftUI"
+        ),
+        // The iOS sample's sources, all of them, @main App included (the stand-in's `main()`
+        // builds the app's scene and shows nothing); Info.plist is Xcode's.
+        .executableTarget(
+            name: "AgentUISample",
+            dependencies: ["AgentUI", "AgentUISwiftUI", "SwiftUI", "PhotosUI"],
+            path: "Sample/AgentUISample",
+            exclude: ["Info.plist"]
         ),
         .testTarget(
             name: "AgentUITests",
