@@ -413,6 +413,9 @@ public final class AgentConversation: ObservableObject {
     /// in the order the agent made them. A conversation restored from the store shows its waiting
     /// requests again: none of them ran.
     @Published public private(set) var consentRequests: [ConsentRequest] = []
+    /// The tools the user allowed for the rest of this conversation (`ConsentAnswer.allowAlways`):
+    /// their calls run without asking. Kept in the store with the conversation.
+    @Published public private(set) var consentGrants: [String] = []
     /// The agent's live surfaces, in creation order (`surface(_:)` finds one).
     @Published public private(set) var surfaces: [SurfaceInfo] = []
     /// The shared state (`nil` before the agent sent any), as Foundation JSON values.
@@ -830,6 +833,7 @@ public final class AgentConversation: ObservableObject {
         }
         if let pending = batch.interrupts { interrupts = pending.map(Interrupt.init) }
         if let pending = batch.consentRequests { consentRequests = pending.map(ConsentRequest.init) }
+        if let granted = batch.consentGrants { consentGrants = granted }
         if let steps = batch.activeSteps { activeSteps = steps }
         // After the messages, so an observer of this property finds a waiting message in them.
         if let pending = batch.pendingSends { pendingSends = pending.map(PendingSend.init) }

@@ -181,6 +181,8 @@ extension TimelineItemKind {
     /// message; the message's own items (same parts, same order) also know each part's index in
     /// the content, which fetching held-back bytes needs. Without the message, no index.
     private static func media(_ parts: [ContentPart], of messageId: String, in messages: [ChatMessage]) -> [MediaItem] {
+        // Most rows have none: no search through the messages for them.
+        guard !parts.isEmpty else { return [] }
         let own = MessagePart.parts(of: .parts(parts), text: "").compactMap { part -> MediaItem? in
             if case .media(let item) = part { return item } else { return nil }
         }

@@ -139,12 +139,14 @@ public struct ChatToolActivityRow: View {
         case .streaming?: return "preparing"
         case .running?: return "running"
         case .succeeded?: return "done"
+        case .failed(.declined, _)?: return "you declined it"
         // The text the agent read.
         case .failed(_, let detail)?: return "failed: \(detail)"
         case .completedByServer?: return "done by the agent"
         case .skipped(let reason)?: return "skipped: \(reason)"
         case .ownedByServer?: return "run by the agent"
         case .awaitingInterrupt?: return "waiting for your answer"
+        case .awaitingConsent?: return "waiting for your permission"
         }
     }
 }
