@@ -71,7 +71,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AgentUITests",
-            dependencies: ["AgentUI", "AgentUICore", "AgentUIRendering", "Combine"],
+            dependencies: ["AgentUI", "AgentUICore", "AgentUIRendering", "AgentUISwiftUI", "Combine"],
             path: "Tests/AgentUITests"
         ),
     ]
@@ -133,7 +133,7 @@ let package = Package(
         // tests/renderer-cases/cases.json.
         .testTarget(
             name: "AgentUITests",
-            dependencies: ["AgentUI", "AgentUICore", "AgentUIRendering"],
+            dependencies: ["AgentUI", "AgentUICore", "AgentUIRendering", "AgentUISwiftUI"],
             path: "Tests/AgentUITests"
         ),
     ]
