@@ -26,7 +26,8 @@ import PackageDescription
 
 #if os(Linux)
 // The Linux lane (scripts/swift-linux.sh, the `swift` stage of scripts/test.sh): the same
-// sources as on Apple platforms, minus SwiftUI, over the host build of the Rust core. The script
+// sources as on Apple platforms over the host build of the Rust core; the SwiftUI ones are
+// type-checked against stand-ins (Sources/LinuxSwiftUI), never drawn. The script
 // writes build/linux/: the generated bindings (AgentUICore), the C headers with a module map
 // that links libagentui_ffi (AgentUICoreFFI), and lib/libagentui_ffi.so. Linux has no Combine:
 // Sources/LinuxCombine stands in for the part the layer uses.
@@ -49,9 +50,28 @@ let package = Package(
         .target(name: "Combine", path: "Sources/LinuxCombine"),
         .target(name: "AgentUI", dependencies: ["AgentUICore", "Combine"], path: "Sources/AgentUI"),
         .target(name: "AgentUIRendering", dependencies: ["AgentUICore"], path: "Sources/AgentUIRendering"),
+        // SwiftUI, Accessibility and PhotosUI stand in for Apple's (declarations only): the
+        // SwiftUI renderer and the iOS sample are type-checked here, not drawn
+        // (docs/verification.md, "SwiftUI sources, type-checked on Linux").
+        .target(name: "SwiftUI", dependencies: ["Combine"], path: "Sources/LinuxSwiftUI"),
+        .target(name: "Accessibility", path: "Sources/LinuxAccessibility"),
+        .target(name: "PhotosUI", dependencies: ["SwiftUI"], path: "Sources/LinuxPhotosUI"),
+        .target(
+            name: "AgentUISwiftUI",
+            dependencies: ["AgentUI", "AgentUIRendering", "SwiftUI", "Combine", "Accessibility"],
+            path: "Sources/AgentUISwiftUI"
+        ),
+        // The iOS sample's sources, all of them, @main App included (the stand-in's `main()`
+        // builds the app's scene and shows nothing); Info.plist is Xcode's.
+        .executableTarget(
+            name: "AgentUISample",
+            dependencies: ["AgentUI", "AgentUISwiftUI", "SwiftUI", "PhotosUI"],
+            path: "Sample/AgentUISample",
+            exclude: ["Info.plist"]
+        ),
         .testTarget(
             name: "AgentUITests",
-            dependencies: ["AgentUI", "AgentUICore", "AgentUIRendering", "Combine"],
+            dependencies: ["AgentUI", "AgentUICore", "AgentUIRendering", "AgentUISwiftUI", "Combine"],
             path: "Tests/AgentUITests"
         ),
     ]
@@ -113,7 +133,7 @@ let package = Package(
         // tests/renderer-cases/cases.json.
         .testTarget(
             name: "AgentUITests",
-            dependencies: ["AgentUI", "AgentUICore", "AgentUIRendering"],
+            dependencies: ["AgentUI", "AgentUICore", "AgentUIRendering", "AgentUISwiftUI"],
             path: "Tests/AgentUITests"
         ),
     ]

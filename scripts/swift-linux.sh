@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The Swift layer on Linux: builds ios/ (AgentUI, AgentUIRendering and the tests; not the SwiftUI
-# renderer) with Debian trixie's Swift, dumps AgentUI's symbol graph (the public API that
-# ApiTableTests compares with api/public-api.tsv) and runs every test of ios/Tests against the
-# demo agent.
+# The Swift layer on Linux: builds ios/ (AgentUI, AgentUIRendering and the tests; the SwiftUI
+# renderer and the iOS sample type-checked against the stand-ins in ios/Sources/Linux*) with
+# Debian trixie's Swift, dumps AgentUI's symbol graph (the public API that ApiTableTests compares
+# with api/public-api.tsv) and runs every test of ios/Tests against the demo agent.
 #
 #   ./scripts/swift-linux.sh           prepare, build, test (the `swift` stage of scripts/test.sh)
 #   ./scripts/swift-linux.sh --shell   a shell in the Swift root with the checkout at /src

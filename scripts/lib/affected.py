@@ -26,7 +26,8 @@ WORKSPACE_INPUTS = ("Cargo.toml", "Cargo.lock", ".cargo/", ".config/", "rust-too
 JVM_INPUTS = ("android/", "tests/renderer-cases/", "tests/adapter-cases/", "uniffi.toml")
 # Paths the Swift lane (scripts/swift-linux.sh) reads besides the generated bindings.
 SWIFT_INPUTS = (
-    "ios/", "tests/renderer-cases/", "tests/adapter-cases/", "uniffi.toml", "scripts/swift-linux.sh", "api/public-api.tsv",
+    "ios/", "tests/renderer-cases/", "tests/adapter-cases/", "tests/timeline-cases/", "uniffi.toml",
+    "scripts/swift-linux.sh", "api/public-api.tsv",
 )
 # Paths the Android lane (scripts/android-check.sh) checks: where the Android-only Rust is (the
 # JNI entry point and logcat in agentui-ffi, the TLS transport) and the Android-only Kotlin.

@@ -2,7 +2,7 @@
 // the app's client tools on it. The conversation comes back after the app is terminated: the
 // runtime keeps it in a store file, UserDefaults keeps its thread id.
 //
-// NOT COMPILED HERE: this machine has no Swift compiler.
+// Type-checked on Linux against the SwiftUI stand-in (ios/Sources/LinuxSwiftUI); built and run by Xcode.
 
 import Foundation
 import SwiftUI
@@ -86,7 +86,7 @@ final class AgentSession: ObservableObject {
         ) { argumentsJson in
             try await NavigateTool.run(argumentsJson: argumentsJson, router: router)
         }
-        // The location is private: each call waits for the user's answer (ChatView's consent card).
+        // The location is private: each call waits for the user's answer (AgentChatView's consent card).
         try conversation.registerTool(
             name: LocationTool.name,
             description: LocationTool.description,

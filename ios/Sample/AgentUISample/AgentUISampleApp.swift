@@ -1,7 +1,7 @@
 // The sample app: a chat with an AG-UI agent whose A2UI surfaces render inline, and a client
 // tool `navigate_to` that changes the app's screen. See ios/README.md for the Xcode steps.
 //
-// NOT COMPILED HERE: this machine has no Swift compiler.
+// Type-checked on Linux against the SwiftUI stand-in (ios/Sources/LinuxSwiftUI); built and run by Xcode.
 
 import SwiftUI
 import AgentUI

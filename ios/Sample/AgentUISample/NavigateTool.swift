@@ -1,7 +1,7 @@
 // The client tool `navigate_to`: the agent asks the app to show a screen; the result says
 // what the app really did.
 //
-// NOT COMPILED HERE: this machine has no Swift compiler.
+// Type-checked on Linux against the SwiftUI stand-in (ios/Sources/LinuxSwiftUI); built and run by Xcode.
 
 import Foundation
 import AgentUI

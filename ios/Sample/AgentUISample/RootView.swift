@@ -1,7 +1,7 @@
 // Navigation: NavigationStack on iOS 16+, NavigationView with programmatic links on iOS 15.
 // Both are driven by `Router.path`, which the `navigate_to` tool changes.
 //
-// NOT COMPILED HERE: this machine has no Swift compiler.
+// Type-checked on Linux against the SwiftUI stand-in (ios/Sources/LinuxSwiftUI); built and run by Xcode.
 
 import SwiftUI
 import AgentUI

@@ -1,6 +1,6 @@
 // The app's screens and the navigation state the `navigate_to` tool drives.
 //
-// NOT COMPILED HERE: this machine has no Swift compiler.
+// Type-checked on Linux against the SwiftUI stand-in (ios/Sources/LinuxSwiftUI); built and run by Xcode.
 
 import SwiftUI
 import AgentUI

@@ -413,6 +413,9 @@ public final class AgentConversation: ObservableObject {
     /// in the order the agent made them. A conversation restored from the store shows its waiting
     /// requests again: none of them ran.
     @Published public private(set) var consentRequests: [ConsentRequest] = []
+    /// The tools the user allowed for the rest of this conversation (`ConsentAnswer.allowAlways`):
+    /// their calls run without asking. Kept in the store with the conversation.
+    @Published public private(set) var consentGrants: [String] = []
     /// The agent's live surfaces, in creation order (`surface(_:)` finds one).
     @Published public private(set) var surfaces: [SurfaceInfo] = []
     /// The shared state (`nil` before the agent sent any), as Foundation JSON values.
@@ -427,6 +430,11 @@ public final class AgentConversation: ObservableObject {
     /// they are delivered, once, automatically or by `retryPending`. A waiting message also
     /// shows as `ChatMessage.isPending`. A runtime with a store file keeps them across restarts.
     @Published public private(set) var pendingSends: [PendingSend] = []
+    /// The conversation screen's rows in order, as the core places them (docs/architecture.md,
+    /// "The timeline"): messages with their delivery, tool activity, surfaces where they arrived,
+    /// interrupts, consent requests, a run's error or progress. Keyed by `TimelineItem.key`;
+    /// `AgentChatView` lays it out.
+    @Published public private(set) var timeline: [TimelineItem] = []
 
     private let view: ViewSubscription
     private var pump: Task<Void, Never>?
@@ -455,7 +463,7 @@ public final class AgentConversation: ObservableObject {
     init(native: Conversation) throws {
         self.native = native
         self.threadId = native.threadId()
-        self.view = native.subscribeView()
+        self.view = native.subscribeTimelineView()
         let view = self.view
         self.pump = Task { @MainActor [weak self] in
             var lastBatch = DispatchTime.now().uptimeNanoseconds
@@ -806,6 +814,15 @@ public final class AgentConversation: ObservableObject {
             }
             toolCalls = calls
         }
+        if !batch.timeline.isEmpty {
+            // After the messages: a message row's media find their parts' places in them.
+            let changes = batch.timeline.map { TimelineChange($0, messages: messages) }
+            guard let rows = TimelineChange.applying(changes, to: timeline) else {
+                view.resync()
+                return
+            }
+            timeline = rows
+        }
         if let value = batch.state {
             let foundation = JSONText.foundation(value)
             state = foundation
@@ -816,6 +833,7 @@ public final class AgentConversation: ObservableObject {
         }
         if let pending = batch.interrupts { interrupts = pending.map(Interrupt.init) }
         if let pending = batch.consentRequests { consentRequests = pending.map(ConsentRequest.init) }
+        if let granted = batch.consentGrants { consentGrants = granted }
         if let steps = batch.activeSteps { activeSteps = steps }
         // After the messages, so an observer of this property finds a waiting message in them.
         if let pending = batch.pendingSends { pendingSends = pending.map(PendingSend.init) }

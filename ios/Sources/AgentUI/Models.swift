@@ -75,7 +75,7 @@ public enum ConsentAnswer: Equatable, Hashable, Sendable {
 
 /// A call of a tool registered with `.ask` that waits for the user: its tool has not run, and
 /// runs only after `AgentConversation.answerConsent(toolCallId:answer:)` allowed it. Its
-/// `ToolCallUpdate` stays `.requested` meanwhile.
+/// `ToolCallUpdate` is `.awaitingConsent` meanwhile (also after a restore).
 public struct ConsentRequest: Equatable, Hashable {
     public let toolCallId: String
     public let toolName: String
@@ -135,6 +135,8 @@ public enum ToolFailure: Equatable, Hashable {
     case cancelled
     /// The run ended before the call's arguments were complete.
     case incomplete
+    /// The user declined the call when asked for consent (`ConsentAnswer.decline`); nothing ran.
+    case declined
 }
 
 /// How far one tool call has got; "requested" and "succeeded" are different states.
@@ -150,6 +152,9 @@ public enum ToolCallPhase: Equatable, Hashable {
     /// A call to a tool this client did not declare: shown, never answered here.
     case ownedByServer
     case awaitingInterrupt(interruptId: String)
+    /// A call of a tool registered with `consent: .ask` waits for the user's answer
+    /// (`AgentConversation.consentRequests`); nothing has run yet.
+    case awaitingConsent
 }
 
 /// The last update of one tool call: its phase.
@@ -390,6 +395,7 @@ extension ToolFailure {
         case .crashed: self = .crashed
         case .cancelled: self = .cancelled
         case .incomplete: self = .incomplete
+        case .declined: self = .declined
         }
     }
 }
@@ -407,6 +413,7 @@ extension ToolCallPhase {
         case .skipped(let reason): self = .skipped(reason: reason)
         case .ownedByServer: self = .ownedByServer
         case .awaitingInterrupt(let interruptId): self = .awaitingInterrupt(interruptId: interruptId)
+        case .awaitingConsent: self = .awaitingConsent
         }
     }
 }

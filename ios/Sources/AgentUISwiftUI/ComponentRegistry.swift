@@ -1,7 +1,7 @@
 // Component renderers by catalog type name: the 18 basic-catalog components, replaceable, and
 // extensible with the types of custom catalogs.
 //
-// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
+// Type-checked on Linux against the SwiftUI stand-in (Sources/LinuxSwiftUI); drawn on Apple platforms only.
 
 import SwiftUI
 import AgentUI

@@ -1,7 +1,7 @@
 // DateTimeInput: a DatePicker with the enabled components; writes ISO 8601 text. A value the
 // core sent that is not a valid date is shown as such and never overwritten silently.
 //
-// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
+// Type-checked on Linux against the SwiftUI stand-in (Sources/LinuxSwiftUI); drawn on Apple platforms only.
 
 import SwiftUI
 import AgentUI

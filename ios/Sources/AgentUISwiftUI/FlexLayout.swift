@@ -2,7 +2,7 @@
 // `weight` (a share of the free main-axis space, like CSS flex-grow and Compose's weight).
 // On iOS 15 Row and Column fall back to stacks (see Layout.swift).
 //
-// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
+// Type-checked on Linux against the SwiftUI stand-in (Sources/LinuxSwiftUI); drawn on Apple platforms only.
 
 import SwiftUI
 
@@ -62,6 +62,7 @@ struct FlexLayout: Layout {
         let (start, extraGap) = distribution(free: free, count: count)
         var offset = start
         let mainStart = axis == .horizontal ? bounds.minX : bounds.minY
+        let (crossPosition, crossFraction) = crossPlacement(bounds)
         for index in subviews.indices {
             guard plan.visible[index] else {
                 subviews[index].place(at: bounds.origin, proposal: .zero)

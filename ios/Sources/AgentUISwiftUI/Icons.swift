@@ -1,7 +1,7 @@
 // The basic catalog's icon names as SF Symbols (all 59 names of catalog.json). Every symbol
 // named here exists in SF Symbols 3 (iOS 15, macOS 12).
 //
-// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
+// Type-checked on Linux against the SwiftUI stand-in (Sources/LinuxSwiftUI); drawn on Apple platforms only.
 
 import SwiftUI
 #if canImport(UIKit)

@@ -1,7 +1,7 @@
 // How A2UI images are loaded and drawn. The renderer sizes and clips; the loader fetches and
 // fits the image into that frame. Apps swap it with `.a2uiImageLoader(_:)`.
 //
-// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
+// Type-checked on Linux against the SwiftUI stand-in (Sources/LinuxSwiftUI); drawn on Apple platforms only.
 
 import SwiftUI
 

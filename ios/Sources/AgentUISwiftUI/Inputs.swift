@@ -2,7 +2,7 @@
 // binding for `value` with setValue, in the JSON type the catalog expects; without a binding
 // they keep their value locally. The first failing check shows under the input.
 //
-// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
+// Type-checked on Linux against the SwiftUI stand-in (Sources/LinuxSwiftUI); drawn on Apple platforms only.
 
 import SwiftUI
 import AgentUI

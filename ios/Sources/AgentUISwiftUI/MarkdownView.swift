@@ -1,7 +1,7 @@
 // The core's Markdown tree drawn in SwiftUI: a VStack of the lines MarkdownLayout
 // (AgentUIRendering, tested on Linux against the shared renderer cases) makes of it.
 //
-// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
+// Type-checked on Linux against the SwiftUI stand-in (Sources/LinuxSwiftUI); drawn on Apple platforms only.
 
 import SwiftUI
 import AgentUI
@@ -67,17 +67,37 @@ private struct MarkdownLineView: View {
             Divider().modifier(QuoteBars(depth: quote))
         case .table(let alignments, let header, let rows, let quote, let indent):
             ScrollView(.horizontal) {
-                Grid(alignment: .leading, horizontalSpacing: 12, verticalSpacing: 6) {
-                    GridRow { cells(header, alignments).fontWeight(.semibold) }
-                    Divider()
-                    ForEach(Array(rows.enumerated()), id: \.offset) { _, row in
-                        GridRow { cells(row, alignments) }
+                if #available(iOS 16.0, macOS 13.0, *) {
+                    Grid(alignment: .leading, horizontalSpacing: 12, verticalSpacing: 6) {
+                        GridRow { cells(header, alignments).fontWeight(.semibold) }
+                        Divider()
+                        ForEach(Array(rows.enumerated()), id: \.offset) { _, row in
+                            GridRow { cells(row, alignments) }
+                        }
                     }
+                    .padding(8)
+                } else {
+                    // iOS 15 has no Grid: rows of cells, columns not aligned across rows.
+                    VStack(alignment: .leading, spacing: 6) {
+                        plainRow(header).font(.body.weight(.semibold))
+                        Divider()
+                        ForEach(Array(rows.enumerated()), id: \.offset) { _, row in
+                            plainRow(row)
+                        }
+                    }
+                    .padding(8)
                 }
-                .padding(8)
             }
             .padding(.leading, CGFloat(16 * indent))
             .modifier(QuoteBars(depth: quote))
+        }
+    }
+
+    private func plainRow(_ row: [StyledText]) -> some View {
+        HStack(spacing: 12) {
+            ForEach(Array(row.enumerated()), id: \.offset) { _, cell in
+                Text(attributed(cell))
+            }
         }
     }
 
@@ -88,6 +108,7 @@ private struct MarkdownLineView: View {
         }
     }
 
+    @available(iOS 16.0, macOS 13.0, *)
     private func cells(_ row: [StyledText], _ alignments: [MdAlignment]) -> some View {
         ForEach(Array(row.enumerated()), id: \.offset) { i, cell in
             Text(attributed(cell)).gridColumnAlignment(i < alignments.count ? alignment(alignments[i]) : .leading)

@@ -1,7 +1,7 @@
 // Image, Video and AudioPlayer. URLs come already filtered by the core's media policy: a
 // blocked URL resolves to null and renders a placeholder.
 //
-// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
+// Type-checked on Linux against the SwiftUI stand-in (Sources/LinuxSwiftUI); drawn on Apple platforms only.
 
 import SwiftUI
 import AgentUI

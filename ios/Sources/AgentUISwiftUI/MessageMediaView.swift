@@ -6,7 +6,7 @@
 // image is shown, off the main actor; without it such an image is a chip. Nothing is fetched from
 // the network here.
 //
-// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
+// Type-checked on Linux against the SwiftUI stand-in (Sources/LinuxSwiftUI); drawn on Apple platforms only.
 
 import SwiftUI
 import AgentUI

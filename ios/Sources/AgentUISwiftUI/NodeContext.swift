@@ -2,7 +2,7 @@
 // children, and the two ways back to the core (`write` and `activate`). The counterpart of the
 // Compose renderer's NodeScope.
 //
-// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
+// Type-checked on Linux against the SwiftUI stand-in (Sources/LinuxSwiftUI); drawn on Apple platforms only.
 
 import Foundation
 import SwiftUI

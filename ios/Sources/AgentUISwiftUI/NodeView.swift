@@ -1,7 +1,7 @@
 // Renders one node by instance id: observes that node's model only, picks the component
 // renderer by type, and applies what every node gets (accessibility, weight, stretch).
 //
-// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
+// Type-checked on Linux against the SwiftUI stand-in (Sources/LinuxSwiftUI); drawn on Apple platforms only.
 
 import SwiftUI
 import AgentUI

@@ -2,7 +2,7 @@
 // SurfaceActions: A2UISurfaceView builds one over an AgentConversation; previews, tests and apps
 // with their own plumbing pass their own.
 //
-// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
+// Type-checked on Linux against the SwiftUI stand-in (Sources/LinuxSwiftUI); drawn on Apple platforms only.
 
 import AgentUI
 

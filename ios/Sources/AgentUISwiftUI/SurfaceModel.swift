@@ -1,7 +1,7 @@
 // A surface's nodes as one ObservableObject per node id, so that a diff which changes node `n`
 // re-renders only the view that shows `n` (docs/rendering.md, "Fine-grained updates").
 //
-// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
+// Type-checked on Linux against the SwiftUI stand-in (Sources/LinuxSwiftUI); drawn on Apple platforms only.
 
 import Combine
 import AgentUI

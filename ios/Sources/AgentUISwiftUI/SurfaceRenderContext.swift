@@ -1,7 +1,7 @@
 // What every node of one rendered surface shares: the node models, the component registry and
 // the two ways back to the core (writes and actions), with their error reporting.
 //
-// NOT COMPILED HERE: SwiftUI is Apple-only; scripts/swift-linux.sh builds the rest of ios/.
+// Type-checked on Linux against the SwiftUI stand-in (Sources/LinuxSwiftUI); drawn on Apple platforms only.
 
 import Foundation
 import SwiftUI

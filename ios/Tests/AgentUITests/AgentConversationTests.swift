@@ -34,6 +34,31 @@ final class AgentConversationTests: XCTestCase {
         try await waitUntil("status finished") { conversation.phase.isFinished }
     }
 
+    /// The published timeline follows the live conversation: the user's message delivered, the
+    /// streamed answer with the whole text, no run in progress once the run ended.
+    @MainActor
+    func testTimelineShowsTheSentMessageAndTheStreamedAnswer() async throws {
+        let conversation = try connect(try AgentRuntime())
+        defer { conversation.close() }
+        _ = try await conversation.send("hello")
+        // send() returns once the properties show the run's end: the rows are final.
+        let rows = conversation.timeline
+        let ids = conversation.messages.map(\.id)
+        XCTAssertEqual(rows.count, 2, "\(rows)")
+        guard rows.count == 2 else { return }
+        XCTAssertEqual(rows.map(\.key), ids.map { "m:" + $0 }, "one row per message, keyed by its id")
+        guard case .userMessage(_, let text, _, let delivery) = rows[0].kind else { return XCTFail("\(rows[0])") }
+        XCTAssertEqual(text, "hello")
+        XCTAssertEqual(delivery, .delivered)
+        guard case .agentMessage(_, let answer, _, let streaming, let cutShort, let error) = rows[1].kind else {
+            return XCTFail("\(rows[1])")
+        }
+        XCTAssertEqual(answer, conversation.messages.last?.text, "the appended pieces add up to the message's text")
+        XCTAssertFalse(streaming)
+        XCTAssertFalse(cutShort)
+        XCTAssertNil(error)
+    }
+
     @MainActor
     func testSwiftClientToolResultIsQuotedBackByTheAgent() async throws {
         let conversation = try connect(try AgentRuntime())

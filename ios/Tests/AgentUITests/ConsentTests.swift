@@ -33,7 +33,13 @@ final class ConsentTests: XCTestCase {
         XCTAssertEqual(request.toolName, "get_location")
         XCTAssertEqual(request.arguments, ["precision": "city"].nodeValue)
         XCTAssertGreaterThan(request.askedAtMs, 0, "epoch milliseconds")
-        XCTAssertEqual(conversation.toolCall(request.toolCallId)?.phase, .requested)
+        XCTAssertEqual(conversation.toolCall(request.toolCallId)?.phase, .awaitingConsent, "told apart from any requested call")
+        // The timeline: the call's row waiting on the user, and the card right after it.
+        let at = try XCTUnwrap(conversation.timeline.firstIndex { $0.key == "t:" + request.toolCallId })
+        XCTAssertEqual(
+            conversation.timeline[at].kind,
+            .toolActivity(toolCallId: request.toolCallId, name: "get_location", side: .client, phase: .awaitingConsent))
+        XCTAssertEqual(conversation.timeline.dropFirst(at + 1).first?.kind, .consentRequest(request))
         XCTAssertFalse(conversation.messages.assistantTexts.contains("Lisbon"))
 
         let followUp = try await conversation.answerConsent(toolCallId: request.toolCallId, answer: .allowOnce)
@@ -82,7 +88,7 @@ final class ConsentTests: XCTestCase {
         XCTAssertEqual(calls.value, 0, "a declined tool never runs")
         XCTAssertEqual(
             conversation.toolCall(request.toolCallId)?.phase,
-            .failed(failure: .denied(reason: "the user declined it"), detail: "the client refused to run this call: the user declined it")
+            .failed(failure: .declined, detail: "the client refused to run this call: the user declined it")
         )
         let said = conversation.messages.assistantTexts
         XCTAssertTrue(said.contains("The app reported an error") && said.contains("the user declined it"), said)
@@ -107,8 +113,10 @@ final class ConsentTests: XCTestCase {
         }
         _ = try await conversation.send("where am I? use my location")
         let request = try XCTUnwrap(conversation.consentRequests.first)
+        XCTAssertEqual(conversation.consentGrants, [])
         _ = try await conversation.answerConsent(toolCallId: request.toolCallId, answer: .allowAlways)
         XCTAssertEqual(calls.value, 1)
+        XCTAssertEqual(conversation.consentGrants, ["get_location"], "the grant is published")
 
         let summary = try await conversation.send("and my location now?")
         XCTAssertEqual(calls.value, 2, "granted: the second call ran at once")
@@ -145,6 +153,7 @@ final class ConsentTests: XCTestCase {
             restored.consentRequests.isEmpty ? nil : restored.consentRequests
         }
         XCTAssertEqual(shown, [asked], "the same request, asked at the same time")
+        XCTAssertEqual(restored.toolCall(asked.toolCallId)?.phase, .awaitingConsent, "still waiting after the restore")
         XCTAssertEqual(calls.value, 0, "restoring runs nothing")
         try restored.registerTool(
             name: "get_location", description: "The user's current city", parametersJsonSchema: schema, consent: .ask, tool: tool)
