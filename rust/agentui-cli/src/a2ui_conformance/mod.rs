@@ -1,0 +1,210 @@
+//! `agentui a2ui conformance DIR`: the A2UI spec owners' language-neutral conformance suite (YAML
+//! cases under DIR, e.g. `core/*.yaml`) run through the engine, one verdict per case.
+//!
+//! A case is passed, failed (with what differed), or not run, with the reason: agent-side
+//! actions, and renderer-side actions this harness does not drive yet. Nothing is dropped
+//! silently, and an expectation the harness cannot check fails the case rather than pass it.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use agentui_a2ui::catalog::{BASIC_CATALOG_ID, BASIC_V1_CATALOG_ID};
+use agentui_a2ui::wire::v09::ClientMessage;
+use agentui_a2ui::SurfaceGroup;
+use serde_json::{json, Value};
+use yaml_rust2::YamlLoader;
+
+use self::yaml::to_json;
+
+mod accessibility_check;
+mod data_model;
+mod dispatch_action;
+mod evaluate_function;
+mod from_json;
+mod handle_rpc;
+mod parse_expression_template;
+mod resolve_nodes;
+mod select_catalog;
+#[cfg(test)]
+mod tests;
+mod validate;
+mod validate_common_type;
+mod yaml;
+
+/// What became of one case.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    Passed,
+    Failed(String),
+    NotRun(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct CaseReport {
+    /// The suite file, relative to DIR.
+    pub file: String,
+    pub name: String,
+    /// The protocol version the case is written for (`v0.9` when it names none).
+    pub version: String,
+    pub verdict: Verdict,
+}
+
+/// Actions of the suite this harness does not run, with the reason.
+const NOT_RUN: &[(&str, &str)] = &[
+    ("catalog_schema", "agent SDK tooling: a catalog bundled with the common types for a prompt"),
+    ("common_types_schema", "agent SDK tooling: the common-types schema generated from an SDK's model classes"),
+];
+
+/// Runs every `.yaml` suite under `dir` (recursively, in path order).
+pub fn run_dir(dir: &Path) -> Result<Vec<CaseReport>, String> {
+    let mut files = Vec::new();
+    collect_yaml(dir, &mut files)?;
+    if files.is_empty() {
+        return Err(format!("{}: no .yaml suites", dir.display()));
+    }
+    // Catalog paths in cases are relative to the pack's root, the suite directory's parent.
+    let pack_root = dir.parent().unwrap_or(dir).to_path_buf();
+    let mut reports = Vec::new();
+    for file in files {
+        let text = fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let docs = YamlLoader::load_from_str(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+        let rel = file.strip_prefix(dir).unwrap_or(&file).display().to_string();
+        for doc in docs {
+            let Value::Array(cases) = to_json(&doc) else {
+                return Err(format!("{rel}: a suite is a list of cases"));
+            };
+            for case in cases {
+                let name = case["name"].as_str().unwrap_or("(unnamed)").to_owned();
+                let verdict = run_case(&case, &pack_root, dir);
+                reports.push(CaseReport { file: rel.clone(), name, version: case_version(&case), verdict });
+            }
+        }
+    }
+    Ok(reports)
+}
+
+fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            // Fixtures the cases refer to, not suites.
+            if path.file_name().is_some_and(|n| n != "test_data") {
+                collect_yaml(&path, out)?;
+            }
+        } else if path.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// The `agentui a2ui conformance DIR` command: one line per case not passed, then the totals.
+pub fn command(dir: &Path) -> Result<ExitCode, String> {
+    let reports = run_dir(dir)?;
+    let (mut passed, mut failed, mut not_run) = (0, 0, 0);
+    for report in &reports {
+        match &report.verdict {
+            Verdict::Passed => passed += 1,
+            Verdict::Failed(why) => {
+                failed += 1;
+                outln!("FAILED {}: {}: {why}", report.file, report.name);
+            }
+            Verdict::NotRun(why) => {
+                not_run += 1;
+                outln!("not run {}: {}: {why}", report.file, report.name);
+            }
+        }
+    }
+    outln!("{not_run} not run");
+    // Per protocol version the cases are written for (a case naming none reads as v0.9).
+    let mut versions: Vec<&str> = reports.iter().map(|r| r.version.as_str()).collect();
+    versions.sort_unstable();
+    versions.dedup();
+    for version in versions {
+        let of =
+            |want: fn(&Verdict) -> bool| reports.iter().filter(|r| r.version == version && want(&r.verdict)).count();
+        let (p, f) = (of(|v| *v == Verdict::Passed), of(|v| matches!(v, Verdict::Failed(_))));
+        outln!("{version}: {p} passed, {f} failed");
+    }
+    outln!("{passed} passed, {failed} failed");
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn run_case(case: &Value, pack_root: &Path, suite_dir: &Path) -> Verdict {
+    let action = case["action"].as_str().unwrap_or_default();
+    if let Some((_, why)) = NOT_RUN.iter().find(|(a, _)| *a == action) {
+        return Verdict::NotRun(format!("{action}: {why}"));
+    }
+    let result = match action {
+        "data_model" => data_model::data_model(case),
+        "validate" => validate::validate(case),
+        "evaluate_function" => evaluate_function::evaluate_function(case, pack_root),
+        "handle_rpc" => handle_rpc::handle_rpc(case),
+        "parse_expression_template" => parse_expression_template::parse_expression_template(case),
+        "dispatch_action" => dispatch_action::dispatch_action(case),
+        "validate_common_type" => validate_common_type::validate_common_type(case),
+        "select_catalog" => select_catalog::select_catalog(case),
+        "accessibility_check" => accessibility_check::accessibility_check(case),
+        "from_json" => return from_json::from_json(case, pack_root),
+        "resolve_nodes" => resolve_nodes::resolve_nodes(case, suite_dir),
+        other => Err(format!("unknown action {other:?}")),
+    };
+    match result {
+        Ok(()) => Verdict::Passed,
+        Err(why) => Verdict::Failed(why),
+    }
+}
+
+/// The protocol version a case names (`catalog.protocolVersion` or `catalog.version`), as the
+/// wire writes it.
+fn case_version(case: &Value) -> String {
+    let catalog = &case["catalog"];
+    let version = case["protocolVersion"]
+        .as_str()
+        .or_else(|| catalog["protocolVersion"].as_str())
+        .or_else(|| catalog["version"].as_str())
+        .unwrap_or("v0.9");
+    if version.starts_with('v') {
+        version.to_owned()
+    } else {
+        format!("v{version}")
+    }
+}
+
+/// A group for a case: the harness alias `basic` names the basic catalog of the case's version.
+fn group_for(version: &str) -> Result<SurfaceGroup, String> {
+    let mut group = SurfaceGroup::default();
+    let basic = if version == "v1.0" { BASIC_V1_CATALOG_ID } else { BASIC_CATALOG_ID };
+    group.catalogs_mut().add_alias("basic", basic).map_err(|e| e.to_string())?;
+    Ok(group)
+}
+
+/// Equal JSON, numbers compared by value (`2` and `2.0` are one number).
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// An error was sent back, with the expected code if one is named. The suite's `message` is one
+/// implementation's wording and `category` its exception class; neither is ours to match.
+fn check_error(sent: &[Value], expected: &Value) -> Result<(), String> {
+    let codes: Vec<&str> = sent.iter().filter_map(|e| e["error"]["code"].as_str()).collect();
+    if codes.is_empty() {
+        return Err(format!("expected an error {expected}, none was sent"));
+    }
+    match expected["code"].as_str() {
+        Some(code) if !codes.contains(&code) => Err(format!("expected error code {code}, sent {codes:?}")),
+        _ => Ok(()),
+    }
+}
