@@ -424,8 +424,23 @@ fn validate_and_apply_take_v10_files() {
 fn conformance_command_prints_totals_and_fails_on_failures() {
     let out = agentui(&["a2ui", "conformance", &shared("conformance/a2ui/v1_0/conformance")]);
     let text = String::from_utf8_lossy(&out.stdout);
-    // Some cases fail by design (listed with their evidence in the harness's test).
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    // Every case of the pack passes, or is skipped with its reason (SKIP_TEST_NAMES) or not run.
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("[SKIPPED] core/")), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("core/functions.yaml: ") && l.contains(" passed, ")), "{text}");
     assert!(text.lines().any(|l| l.starts_with("v1.0: ") && l.contains(" passed, ")), "{text}");
     assert!(text.lines().last().is_some_and(|l| l.ends_with(" failed")), "{text}");
+    // A failing case makes the command fail.
+    let dir = std::env::temp_dir().join(format!("agentui-conf-fail-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("f.yaml"),
+        "- name: wrong\n  action: parse_expression_template\n  input: 'a'\n  expect: ['b']\n",
+    )
+    .unwrap();
+    let out = agentui(&["a2ui", "conformance", dir.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("FAILED f.yaml: wrong"), "{text}");
 }
