@@ -63,7 +63,7 @@ fn name_says(case: &Value, word: &str) -> bool {
 
 /// A path of the pack (`specification/v1_0/...`, `catalogs/...`), or of an older version's pack
 /// beside it (`specification/v0_9_1/x` is `../v0_9_1/x`) when this one does not hold it.
-fn pack_file(pack_root: &Path, path: &str) -> Option<PathBuf> {
+pub(super) fn pack_file(pack_root: &Path, path: &str) -> Option<PathBuf> {
     let here = pack_root.join(path);
     if here.is_file() {
         return Some(here);
@@ -75,7 +75,7 @@ fn pack_file(pack_root: &Path, path: &str) -> Option<PathBuf> {
 /// The case's SDK-form catalog in the catalog JSON format: the version as a catalog writes it
 /// (`1.0`, none before v1.0), `catalogId` given beside the catalog when it names none, each
 /// component's `component` fixed to its name, each function a call schema.
-fn catalog_document(case: &Value, version: &str) -> Value {
+pub(super) fn catalog_document(case: &Value, version: &str) -> Value {
     let mut document = case["catalog"].clone();
     let Value::Object(fields) = &mut document else { return document };
     fields.remove("protocolVersion");

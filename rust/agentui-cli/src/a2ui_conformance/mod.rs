@@ -24,6 +24,8 @@ mod evaluate_function;
 mod from_json;
 mod handle_rpc;
 mod parse_expression_template;
+mod process_messages;
+mod renderer_reports;
 mod resolve_nodes;
 mod select_catalog;
 mod skips;
@@ -55,10 +57,34 @@ pub struct CaseReport {
     pub verdict: Verdict,
 }
 
-/// Actions of the suite this harness does not run, with the reason.
+/// Actions of `conformance_schema.json` that are not a renderer's, with the reason: they test an
+/// agent SDK (prompts, parsers of model output, payload fixing, schema generation) or an
+/// integration extension (A2A, ADK). Every other action of the schema is driven through the engine.
 const NOT_RUN: &[(&str, &str)] = &[
     ("catalog_schema", "agent SDK tooling: a catalog bundled with the common types for a prompt"),
     ("common_types_schema", "agent SDK tooling: the common-types schema generated from an SDK's model classes"),
+    ("generate_prompt", "agent SDK tooling: a system prompt generated from a catalog"),
+    ("from_format", "agent SDK tooling: an inference format for a model's prompt"),
+    ("core_syntax", "agent SDK tooling: the syntax section of a model's prompt"),
+    ("from_catalog", "agent SDK tooling: an inference format built from a catalog"),
+    ("load_catalog", "agent SDK tooling: the schema manager's catalog loading for prompts"),
+    ("select_newest", "agent SDK tooling: the schema manager's choice among catalog versions"),
+    ("prune", "agent SDK tooling: a catalog pruned to the components a prompt allows"),
+    ("remove_strict_validation", "agent SDK tooling: a schema loosened for a model's structured output"),
+    ("skill_set", "agent SDK tooling: prompt skills loaded from files"),
+    ("fix_payload", "agent SDK tooling: repairing a model's malformed JSON output"),
+    ("parse_full", "agent SDK tooling: parsing a model's whole text output into messages"),
+    ("process_chunk", "agent SDK tooling: the streaming parser of a model's text output"),
+    ("verify_cuttable_keys", "agent SDK tooling: the streaming parser's cuttable keys"),
+    ("resolve_path", "agent SDK tooling: the streaming parser's path resolution over partial output"),
+    ("execute_tool", "agent SDK tooling: an agent framework's tool call"),
+    ("convert_event", "A2A extension: conversion of an agent framework's events into A2A parts"),
+    ("create_a2ui_part", "A2A extension: an A2A message part wrapping A2UI messages"),
+    ("is_a2ui_part", "A2A extension: recognising an A2A part as A2UI"),
+    ("has_parts", "A2A extension: whether an A2A message holds A2UI parts"),
+    ("get_extension", "A2A extension: the agent card's extension declaration"),
+    ("try_activate", "A2A extension: activation negotiated on an A2A request"),
+    ("try_activate_extension", "A2A extension: activation negotiated on an A2A request"),
 ];
 
 /// Runs every `.yaml` suite under `dir` (recursively, in path order).
@@ -193,7 +219,7 @@ fn run_case(case: &Value, pack_root: &Path, suite_dir: &Path) -> Verdict {
     }
     let result = match action {
         "data_model" => data_model::data_model(case),
-        "validate" => validate::validate(case),
+        "validate" => validate::validate(case, pack_root),
         "evaluate_function" => evaluate_function::evaluate_function(case, pack_root),
         "handle_rpc" => handle_rpc::handle_rpc(case),
         "parse_expression_template" => parse_expression_template::parse_expression_template(case),
@@ -203,6 +229,9 @@ fn run_case(case: &Value, pack_root: &Path, suite_dir: &Path) -> Verdict {
         "accessibility_check" => accessibility_check::accessibility_check(case),
         "from_json" => return from_json::from_json(case, pack_root),
         "resolve_nodes" => resolve_nodes::resolve_nodes(case, suite_dir),
+        "process_messages" => process_messages::process_messages(case, pack_root),
+        "get_renderer_data_model" => renderer_reports::get_renderer_data_model(case, pack_root),
+        "get_renderer_capabilities" => renderer_reports::get_renderer_capabilities(case, pack_root),
         other => Err(format!("unknown action {other:?}")),
     };
     match result {
@@ -232,6 +261,8 @@ fn group_for(version: &str) -> Result<SurfaceGroup, String> {
     let mut group = SurfaceGroup::default();
     let basic = if version == "v1.0" { BASIC_V1_CATALOG_ID } else { BASIC_CATALOG_ID };
     group.catalogs_mut().add_alias("basic", basic).map_err(|e| e.to_string())?;
+    // The upstream processor suite's name for the basic catalog v1.
+    group.catalogs_mut().add_alias("test-catalog-v10", BASIC_V1_CATALOG_ID).map_err(|e| e.to_string())?;
     Ok(group)
 }
 

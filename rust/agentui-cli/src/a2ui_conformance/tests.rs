@@ -95,3 +95,58 @@ fn yaml_numbers_json_cannot_hold_stay_text() {
     let docs = YamlLoader::load_from_str("a: 1e400\nb: 2.5\nc: '0.9'\nd: [1, ~]").unwrap();
     assert_eq!(to_json(&docs[0]), json!({"a": "1e400", "b": 2.5, "c": "0.9", "d": [1, null]}));
 }
+
+fn own_cases() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/a2ui-conformance")
+}
+
+/// Our own cases (tests/a2ui-conformance) for the actions the pack does not exercise: every one
+/// passes, and each renderer action of the schema that the pack leaves out is among them.
+#[test]
+fn own_conformance_cases_all_pass() {
+    let reports = run_dir(&own_cases()).expect("the suite runs");
+    let failed: Vec<String> = reports
+        .iter()
+        .filter(|r| r.verdict != Verdict::Passed)
+        .map(|r| format!("{}: {}: {:?}", r.file, r.name, r.verdict))
+        .collect();
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    for prefix in ["own_process_messages", "own_renderer_data_model", "own_renderer_capabilities", "own_validate"] {
+        assert!(reports.iter().any(|r| r.name.starts_with(prefix)), "no case {prefix}*");
+    }
+}
+
+/// The own cases can fail: a wrong expectation in each action's case is a failure.
+#[test]
+fn own_cases_catch_wrong_expectations() {
+    let mut cases = Vec::new();
+    for file in ["processor.yaml", "validator.yaml"] {
+        let text = fs::read_to_string(own_cases().join(file)).unwrap();
+        let Value::Array(list) = to_json(&YamlLoader::load_from_str(&text).unwrap()[0]) else { panic!("a list") };
+        cases.extend(list);
+    }
+    let case = |name: &str| cases.iter().find(|c| c["name"] == name).unwrap().clone();
+    let mutations: [(&str, &str, Value); 9] = [
+        ("own_process_messages_inline_surface", "/expect/surfaces/s1/components/1/text", json!("Grace")),
+        ("own_process_messages_inline_surface", "/expect/surfaces/s1/sendDataModel", json!(false)),
+        ("own_process_messages_wrapped_batch_and_delete", "/steps/1/expect/surfaces/a/exists", json!(true)),
+        ("own_process_messages_strict_cycle_leaves_the_tree", "/steps/1/expectError/category", json!("CatalogError")),
+        ("own_renderer_data_model_of_send_data_model_surfaces", "/expect/surfaces/shared/counter", json!(41)),
+        ("own_renderer_capabilities_list_added_catalogs", "/expect/v1.0/supportedCatalogIds/0", json!("other")),
+        ("own_validate_missing_version_detail", "/steps/0/expectError/details/0/path", json!("messages.1.version")),
+        ("own_validate_cycle", "/steps/0/expectError/code", json!("self_reference")),
+        ("own_validate_identifier", "/steps/0/expectError/details/0/code", json!("missing_field")),
+    ];
+    let root = own_cases().join("..");
+    for (name, pointer, wrong) in mutations {
+        let good = case(name);
+        assert_eq!(run_case(&good, &root, &own_cases()), Verdict::Passed, "{name}");
+        let mut bad = good.clone();
+        *bad.pointer_mut(pointer).unwrap_or_else(|| panic!("{name}{pointer}")) = wrong;
+        assert!(matches!(run_case(&bad, &root, &own_cases()), Verdict::Failed(_)), "{name}{pointer} still passes");
+    }
+    // A strict-mode case is judged strictly: the orphan is allowed once strictMode is off.
+    let mut lenient = case("own_validate_orphan_strict");
+    lenient["strictMode"] = json!(false);
+    assert!(matches!(run_case(&lenient, &root, &own_cases()), Verdict::Failed(_)));
+}
