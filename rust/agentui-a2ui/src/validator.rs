@@ -134,7 +134,6 @@ impl<'a> SequenceValidator<'a> {
         findings
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn check_message(
         &self,
         message: ServerMessage,
@@ -235,7 +234,7 @@ impl<'a> SequenceValidator<'a> {
                                 findings.push(Finding::new(
                                     Category::Validation,
                                     schema_code(&error.message),
-                                    format!("{here}{}", dotted(&error.instance_path)),
+                                    format!("{here}{}{}", dotted(&error.instance_path), missing_name(&error.message)),
                                     error.message,
                                 ));
                             }
@@ -370,6 +369,16 @@ fn schema_code(message: &str) -> &'static str {
     } else {
         "invalid_value"
     }
+}
+
+/// The property a "missing required property \"x\"" error names, as a path segment (`.x`): the
+/// suite reports a missing field at the field, the schema validator at the object holding it.
+fn missing_name(message: &str) -> String {
+    message
+        .strip_prefix("missing required property ")
+        .and_then(|rest| serde_json::from_str::<String>(rest).ok())
+        .map(|name| format!(".{name}"))
+        .unwrap_or_default()
 }
 
 /// A JSON Pointer as dotted segments (`/a/0` -> `.a.0`).

@@ -64,7 +64,7 @@ fn component_schema_errors_name_the_component_property() {
     let bad = json!({"id": "root", "component": "Text"});
     let findings = validate_messages(&[create(json!([bad]))], &catalogs(), false);
     assert_eq!(codes(&findings), ["missing_field"], "{findings:?}");
-    assert_eq!(findings[0].path, "messages.0.createSurface.components.0");
+    assert_eq!(findings[0].path, "messages.0.createSurface.components.0.text");
     let unknown = json!({"id": "root", "component": "UnknownWidget"});
     let findings = validate_messages(&[create(json!([unknown]))], &catalogs(), false);
     assert_eq!(findings[0].category, Category::Validation, "{findings:?}");
@@ -185,4 +185,11 @@ fn a_malformed_template_or_binding_path_is_refused() {
     let binding = json!({"id": "root", "component": "Text", "text": {"@path": "/a~2b"}});
     let findings = validate_messages(&[create(json!([binding]))], &catalogs(), false);
     assert_eq!(codes(&findings), ["invalid_value"], "{findings:?}");
+}
+
+#[test]
+fn a_missing_component_property_is_reported_at_the_property() {
+    let finding = validate_messages(&[create(json!([{"id": "root", "component": "Column"}]))], &catalogs(), false);
+    assert_eq!(codes(&finding), ["missing_field"], "{finding:?}");
+    assert_eq!(finding[0].path, "messages.0.createSurface.components.0.children");
 }
