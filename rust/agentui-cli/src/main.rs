@@ -163,6 +163,8 @@ fn run_a2ui(command: A2uiCommand) -> Result<ExitCode, String> {
         }
         A2uiCommand::Validate { stream, strict } => {
             // The sequence is validated as a whole, without applying it (agentui_a2ui::validator).
+            // Nothing is formatted, but a wrong --locale or --time-zone is still a usage error.
+            stream.locale.localization()?;
             let (catalogs, texts) = read_stream(&stream)?;
             let mut messages = Vec::with_capacity(texts.len());
             for (index, text) in texts.iter().enumerate() {
