@@ -27,8 +27,13 @@ pub(super) fn validate(case: &Value, pack_root: &Path) -> Result<(), String> {
             let outcome = group.process_value(message);
             sent.extend(outcome.emitted.iter().map(ClientMessage::to_wire));
         }
-        // A step may expect its own error; the case goes on after it.
-        match step.get("expectError").or_else(|| step.get("expect_error")) {
+        // A step may expect its own error; the case goes on after it. Messages of such a step
+        // that wait for a surface that never came are its own refusal, not a later one.
+        let expected = step.get("expectError").or_else(|| step.get("expect_error"));
+        if expected.is_some() {
+            sent.extend(group.flush_pending().emitted.iter().map(ClientMessage::to_wire));
+        }
+        match expected {
             Some(expected) => {
                 check_expected_error(&found, &sent, expected).map_err(|e| format!("step {index}: {e}"))?
             }
