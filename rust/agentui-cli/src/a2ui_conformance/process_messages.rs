@@ -12,8 +12,12 @@ pub(super) fn process_messages(case: &Value, pack_root: &Path) -> Result<(), Str
     let version = case_version(case);
     let mut group = group_for(&version)?;
     add_case_catalogs(&mut group, case, pack_root, &version)?;
+    let all_messages: Vec<Value> = match case["steps"].as_array() {
+        Some(steps) => steps.iter().flat_map(step_messages).collect(),
+        None => step_messages(case),
+    };
     for catalog in case["catalogs"].as_array().into_iter().flatten() {
-        register_named_catalog(&mut group, catalog)?;
+        register_named_catalog(&mut group, catalog, &all_messages)?;
     }
     let registry = group.catalogs().clone();
     let strict = case["strictMode"] == true;
@@ -72,13 +76,34 @@ pub(super) fn process_messages(case: &Value, pack_root: &Path) -> Result<(), Str
     Ok(())
 }
 
-/// A catalog of `catalogs` given by id and version only: registered with no components, so that
-/// the surface can name it (a case that draws from it must give its components).
-fn register_named_catalog(group: &mut SurfaceGroup, catalog: &Value) -> Result<(), String> {
+/// A catalog of `catalogs` given by id and version only is the suite's fixture: it holds the
+/// components the case's messages draw from it (their own `catalogId`, else their surface's
+/// default), each with any properties, since the case states none. A catalog that states its
+/// components is loaded as it is.
+fn register_named_catalog(group: &mut SurfaceGroup, catalog: &Value, messages: &[Value]) -> Result<(), String> {
     let id = catalog["catalogId"].as_str().ok_or("a catalog of `catalogs` without catalogId")?;
     let version = catalog["protocolVersion"].as_str().unwrap_or("v1.0");
-    let case = json!({"catalog": catalog});
-    let document = from_json::catalog_document(&case, version);
+    let mut catalog = catalog.clone();
+    if catalog.get("components").is_none() {
+        let mut defaults: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+        let mut used = serde_json::Map::new();
+        for message in messages {
+            if let Some(create) = message.get("createSurface") {
+                let surface = create["surfaceId"].as_str().unwrap_or_default();
+                defaults.insert(surface, create["catalogId"].as_str().unwrap_or_default());
+            }
+            let body = message.get("updateComponents").or_else(|| message.get("createSurface"));
+            let surface = body.and_then(|b| b["surfaceId"].as_str()).unwrap_or_default();
+            for component in body.and_then(|b| b["components"].as_array()).into_iter().flatten() {
+                let from = component["catalogId"].as_str().or_else(|| defaults.get(surface).copied());
+                if let (Some(true), Some(name)) = (from.map(|f| f == id), component["component"].as_str()) {
+                    used.insert(name.to_owned(), json!({"type": "object", "properties": {}}));
+                }
+            }
+        }
+        catalog["components"] = Value::Object(used);
+    }
+    let document = from_json::catalog_document(&json!({"catalog": catalog}), version);
     let loaded = agentui_a2ui::catalog::Catalog::from_json(&document).map_err(|e| format!("{id}: {e}"))?;
     group.catalogs_mut().register(std::sync::Arc::new(loaded));
     Ok(())
