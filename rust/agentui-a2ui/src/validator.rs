@@ -70,6 +70,29 @@ struct SurfacePlan {
     components: HashMap<String, Vec<String>>,
 }
 
+/// What one [`SequenceValidator::check`] builds up.
+#[derive(Debug, Default)]
+struct Pass {
+    surfaces: HashMap<String, SurfacePlan>,
+    findings: Vec<Finding>,
+    /// Surfaces whose components changed: their graph is checked at the end.
+    touched: Vec<String>,
+    /// Messages for a surface not created yet, as the engine buffers them.
+    waiting: Vec<Waiting>,
+}
+
+/// A message waiting for its surface.
+#[derive(Debug)]
+struct Waiting {
+    surface_id: String,
+    /// Where the message is (`messages.N`) and its key.
+    at: String,
+    key: &'static str,
+    version: Version,
+    /// The components to judge once the surface exists (a data-model update was judged already).
+    update: Option<crate::wire::v09::UpdateComponents>,
+}
+
 /// Validates batches of messages in order, each in the context of the batches before it that
 /// were valid (the surfaces they create, the components they define). Nothing is applied.
 #[derive(Debug, Clone)]
@@ -94,33 +117,38 @@ impl<'a> SequenceValidator<'a> {
     /// The findings of `messages` as a whole. When there are none, the batch becomes the context
     /// of the next one; otherwise the context stays as it was.
     pub fn check(&mut self, messages: &[Value]) -> Vec<Finding> {
-        let mut surfaces = self.surfaces.clone();
-        let mut findings = Vec::new();
-        let mut touched: Vec<String> = Vec::new();
+        let mut pass = Pass { surfaces: self.surfaces.clone(), ..Pass::default() };
         for (index, envelope) in messages.iter().enumerate() {
             let at = format!("messages.{index}");
             if let Some(finding) = check_envelope(envelope, &at) {
-                findings.push(finding);
+                pass.findings.push(finding);
                 continue;
             }
             let version = match Version::of(envelope) {
                 Ok(version) => version,
                 Err(e) => {
-                    findings.push(from_error(&e, &at));
+                    pass.findings.push(from_error(&e, &at));
                     continue;
                 }
             };
             let parsed = match wire::parse_server_message(envelope.clone()) {
                 Ok(parsed) => parsed,
                 Err(e) => {
-                    findings.push(from_error(&e, &at));
+                    pass.findings.push(from_error(&e, &at));
                     continue;
                 }
             };
             for message in parsed {
-                self.check_message(message, version, &at, &mut surfaces, &mut findings, &mut touched);
+                self.check_message(message, version, &at, &mut pass);
             }
         }
+        // Messages still waiting: their surface never came (the engine reports them so when
+        // the stream ends).
+        for waiting in std::mem::take(&mut pass.waiting) {
+            pass.findings
+                .push(unknown_surface(&waiting.surface_id, &format!("{}.{}.surfaceId", waiting.at, waiting.key)));
+        }
+        let Pass { surfaces, mut findings, mut touched, .. } = pass;
         touched.sort();
         touched.dedup();
         for surface_id in touched {
@@ -134,22 +162,14 @@ impl<'a> SequenceValidator<'a> {
         findings
     }
 
-    fn check_message(
-        &self,
-        message: ServerMessage,
-        version: Version,
-        at: &str,
-        surfaces: &mut HashMap<String, SurfacePlan>,
-        findings: &mut Vec<Finding>,
-        touched: &mut Vec<String>,
-    ) {
+    fn check_message(&self, message: ServerMessage, version: Version, at: &str, pass: &mut Pass) {
         let key = message.kind();
         match message {
             ServerMessage::CreateSurface(create) => {
                 // v1.0 lets a surface name no default catalog: each component names its own.
                 if !create.catalog_id.is_empty() {
                     if let Err(e) = self.catalogs.get(&create.catalog_id) {
-                        findings.push(Finding::new(
+                        pass.findings.push(Finding::new(
                             Category::Catalog,
                             "unknown_catalog",
                             format!("{at}.{key}.catalogId"),
@@ -157,15 +177,15 @@ impl<'a> SequenceValidator<'a> {
                         ));
                     }
                 }
-                if surfaces.get(&create.surface_id).is_some() {
-                    findings.push(Finding::new(
+                if pass.surfaces.contains_key(&create.surface_id) {
+                    pass.findings.push(Finding::new(
                         Category::Integrity,
                         "duplicate_surface",
                         format!("{at}.{key}.surfaceId"),
                         format!("surface {:?} is created twice", create.surface_id),
                     ));
                 }
-                surfaces.insert(
+                pass.surfaces.insert(
                     create.surface_id.clone(),
                     SurfacePlan {
                         version,
@@ -174,10 +194,26 @@ impl<'a> SequenceValidator<'a> {
                         components: HashMap::new(),
                     },
                 );
+                // Messages that waited for this surface are judged now, in their order.
+                let (ready, waiting): (Vec<Waiting>, Vec<Waiting>) =
+                    std::mem::take(&mut pass.waiting).into_iter().partition(|w| w.surface_id == create.surface_id);
+                pass.waiting = waiting;
+                for waiting in ready {
+                    if let Some(update) = waiting.update {
+                        self.check_message(ServerMessage::UpdateComponents(update), waiting.version, &waiting.at, pass);
+                    }
+                }
             }
             ServerMessage::UpdateComponents(update) => {
-                let Some(plan) = surfaces.get_mut(&update.surface_id) else {
-                    findings.push(unknown_surface(&update.surface_id, &format!("{at}.{key}.surfaceId")));
+                let Some(plan) = pass.surfaces.get_mut(&update.surface_id) else {
+                    // Judged when its surface is created, as the engine applies it then.
+                    pass.waiting.push(Waiting {
+                        surface_id: update.surface_id.clone(),
+                        at: at.to_owned(),
+                        key,
+                        version,
+                        update: Some(update),
+                    });
                     return;
                 };
                 // Inline components of a v1.0 createSurface point into it.
@@ -190,7 +226,7 @@ impl<'a> SequenceValidator<'a> {
                 for (j, component) in update.components.iter().enumerate() {
                     let here = format!("{list}.{j}");
                     let Value::Object(fields) = component else {
-                        findings.push(Finding::new(
+                        pass.findings.push(Finding::new(
                             Category::Validation,
                             "type_mismatch",
                             here,
@@ -200,7 +236,7 @@ impl<'a> SequenceValidator<'a> {
                     };
                     let id = fields.get("id").and_then(Value::as_str).unwrap_or_default();
                     if plan.version == Version::V1_0 && !is_component_identifier(id) {
-                        findings.push(Finding::new(
+                        pass.findings.push(Finding::new(
                             Category::Validation,
                             "invalid_identifier",
                             format!("{here}.id"),
@@ -208,7 +244,7 @@ impl<'a> SequenceValidator<'a> {
                         ));
                     }
                     if !seen.insert(id) {
-                        findings.push(Finding::new(
+                        pass.findings.push(Finding::new(
                             Category::Integrity,
                             "duplicate_id",
                             format!("{here}.id"),
@@ -221,7 +257,7 @@ impl<'a> SequenceValidator<'a> {
                     match self.catalogs.get(catalog_id) {
                         Ok(catalog) => {
                             if plan.version == Version::V1_0 && !catalog.is_v1() {
-                                findings.push(Finding::new(
+                                pass.findings.push(Finding::new(
                                     Category::Catalog,
                                     "version_mismatch",
                                     format!("{here}.catalogId"),
@@ -231,7 +267,7 @@ impl<'a> SequenceValidator<'a> {
                                 ));
                             }
                             for error in catalog.validate_component(component) {
-                                findings.push(Finding::new(
+                                pass.findings.push(Finding::new(
                                     Category::Validation,
                                     schema_code(&error.message),
                                     format!("{here}{}{}", dotted(&error.instance_path), missing_name(&error.message)),
@@ -239,7 +275,9 @@ impl<'a> SequenceValidator<'a> {
                                 ));
                             }
                         }
-                        Err(e) => findings.push(Finding::new(
+                        // A surface whose own catalog is unknown was reported at its createSurface.
+                        Err(_) if !fields.contains_key("catalogId") => {}
+                        Err(e) => pass.findings.push(Finding::new(
                             Category::Catalog,
                             "unknown_catalog",
                             format!("{here}.catalogId"),
@@ -256,7 +294,7 @@ impl<'a> SequenceValidator<'a> {
                             }
                         };
                         if let Some(error) = error {
-                            findings.push(Finding::new(
+                            pass.findings.push(Finding::new(
                                 Category::Validation,
                                 "invalid_value",
                                 format!("{here}{}", dotted(location)),
@@ -268,15 +306,16 @@ impl<'a> SequenceValidator<'a> {
                         CompiledComponent::compile(fields).referenced_ids().into_iter().map(str::to_owned).collect();
                     plan.components.insert(id.to_owned(), refs);
                 }
-                touched.push(update.surface_id);
+                pass.touched.push(update.surface_id);
             }
             ServerMessage::UpdateDataModel(update) => {
-                if !surfaces.contains_key(&update.surface_id) {
-                    findings.push(unknown_surface(&update.surface_id, &format!("{at}.{key}.surfaceId")));
+                if !pass.surfaces.contains_key(&update.surface_id) {
+                    let surface_id = update.surface_id.clone();
+                    pass.waiting.push(Waiting { surface_id, at: at.to_owned(), key, version, update: None });
                 }
                 if let Some(path) = update.path.as_deref() {
                     if let Err(e) = check_data_path(path) {
-                        findings.push(Finding::new(
+                        pass.findings.push(Finding::new(
                             Category::Validation,
                             "invalid_value",
                             format!("{at}.{key}.path"),
@@ -287,7 +326,7 @@ impl<'a> SequenceValidator<'a> {
             }
             ServerMessage::DeleteSurface(delete) => {
                 // Deleting a surface that does not exist is a no-op, not an error.
-                surfaces.remove(&delete.surface_id);
+                pass.surfaces.remove(&delete.surface_id);
             }
             ServerMessage::CallRendererFunction(_) | ServerMessage::AgentFunctionResponse(_) => {}
         }
@@ -399,7 +438,7 @@ fn unknown_surface(surface_id: &str, path: &str) -> Finding {
         Category::Integrity,
         "unknown_surface",
         path.to_owned(),
-        format!("surface {surface_id:?} was not created (or was deleted) earlier in the sequence"),
+        format!("surface {surface_id:?} is not created in the sequence (after its deletion, if any): a message for it waits for its createSurface"),
     )
 }
 

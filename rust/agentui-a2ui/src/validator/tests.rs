@@ -193,3 +193,23 @@ fn a_missing_component_property_is_reported_at_the_property() {
     assert_eq!(codes(&finding), ["missing_field"], "{finding:?}");
     assert_eq!(finding[0].path, "messages.0.createSurface.components.0.children");
 }
+
+#[test]
+fn messages_before_their_surface_wait_for_it_as_the_engine_buffers_them() {
+    let early = [
+        json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [column("root", &["a"]), text("a")]}}),
+        json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/x", "value": 1}}),
+        json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID}}),
+    ];
+    assert_eq!(validate_messages(&early, &catalogs(), true), vec![]);
+    // The waiting components are judged against the surface's catalog once it exists.
+    let mut bad = early.clone();
+    bad[0]["updateComponents"]["components"][1] = json!({"id": "a", "component": "NoSuchThing"});
+    let findings = validate_messages(&bad, &catalogs(), false);
+    assert_eq!(findings[0].path, "messages.0.updateComponents.components.1.component", "{findings:?}");
+    // A surface that never comes: each waiting message is reported.
+    let never = &early[..2];
+    let findings = validate_messages(never, &catalogs(), false);
+    assert_eq!(codes(&findings), ["unknown_surface", "unknown_surface"], "{findings:?}");
+    assert_eq!(findings[1].path, "messages.1.updateDataModel.surfaceId");
+}

@@ -108,6 +108,11 @@ fn validate_checks_the_graph_and_identifiers_without_applying() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("invalid_identifier at messages.0.createSurface.components.1.id"), "{text}");
+    // A v0.8 stream sends its components before beginRendering: they wait for the surface, as the
+    // engine buffers them, and are judged when it comes.
+    let v08 = shared("conformance/a2ui/v0_8/json/catalogs/basic/examples/29_movie-card.json");
+    let out = agentui(&["a2ui", "validate", "--strict", &v08]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
 }
 
 #[test]
