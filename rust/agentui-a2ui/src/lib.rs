@@ -21,6 +21,7 @@ pub mod schema;
 /// Weights and depths of JSON values (shared with the AG-UI crate, which bounds state the same way).
 pub use agentui_json::size;
 pub mod surface;
+pub mod validator;
 pub mod wire;
 
 pub use error::{A2uiError, ValidationIssue};

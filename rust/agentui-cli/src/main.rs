@@ -107,8 +107,16 @@ struct StreamArgs {
 enum A2uiCommand {
     /// Apply the messages and print the resolved surfaces and every message sent back, as JSON.
     Apply(StreamArgs),
-    /// Apply the messages and print each error with its path; exit 1 if there is any.
-    Validate(StreamArgs),
+    /// Validate the messages as a whole without applying them (schema, catalogs, identifiers,
+    /// the component graph) and print each error with its path; exit 1 if there is any.
+    Validate {
+        #[command(flatten)]
+        stream: StreamArgs,
+        /// Also refuse dangling children, orphaned components and a missing root (the
+        /// conformance suite's strict mode); a streaming surface allows them meanwhile.
+        #[arg(long)]
+        strict: bool,
+    },
     /// Apply the messages and print each surface as a text tree.
     Tree(StreamArgs),
     /// Run the A2UI conformance suite (the spec owners' YAML cases under DIR): each case not
@@ -153,20 +161,26 @@ fn run_a2ui(command: A2uiCommand) -> Result<ExitCode, String> {
             outln!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
             Ok(ExitCode::SUCCESS)
         }
-        A2uiCommand::Validate(args) => {
-            let (_, outcome) = apply_file(&args)?;
-            let errors: Vec<Value> =
-                outcome.emitted.iter().map(|m| m.to_wire()).filter(|w| w.get("error").is_some()).collect();
-            for wire in &errors {
-                let e = &wire["error"];
-                let path = e.get("path").and_then(Value::as_str).map(|p| format!(" at {p:?}")).unwrap_or_default();
-                outln!("{} surface {:?}{path}: {}", text(&e["code"]), text(&e["surfaceId"]), text(&e["message"]));
+        A2uiCommand::Validate { stream, strict } => {
+            // The sequence is validated as a whole, without applying it (agentui_a2ui::validator).
+            // Nothing is formatted, but a wrong --locale or --time-zone is still a usage error.
+            stream.locale.localization()?;
+            let (catalogs, texts) = read_stream(&stream)?;
+            let mut messages = Vec::with_capacity(texts.len());
+            for (index, text) in texts.iter().enumerate() {
+                let value: Value = serde_json::from_str(text)
+                    .map_err(|e| format!("{}: message {index} is not JSON: {e}", stream.file.display()))?;
+                messages.push(value);
             }
-            if errors.is_empty() {
+            let findings = agentui_a2ui::validator::validate_messages(&messages, &catalogs, strict);
+            for finding in &findings {
+                outln!("{} {} at {}: {}", finding.category.as_str(), finding.code, finding.path, finding.message);
+            }
+            if findings.is_empty() {
                 outln!("ok: no errors");
                 Ok(ExitCode::SUCCESS)
             } else {
-                outln!("{} error(s)", errors.len());
+                outln!("{} error(s)", findings.len());
                 Ok(ExitCode::from(1))
             }
         }
@@ -195,13 +209,8 @@ pub(crate) fn surface_report(surface: &agentui_a2ui::Surface) -> Value {
     })
 }
 
-fn text(v: &Value) -> String {
-    v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string())
-}
-
-/// Runs every message of the file through a fresh surface group.
-fn apply_file(args: &StreamArgs) -> Result<(SurfaceGroup, Outcome), String> {
-    let localization = args.locale.localization()?;
+/// The catalogs (the basic ones and each `--catalog`) and the message texts of a stream file.
+fn read_stream(args: &StreamArgs) -> Result<(CatalogRegistry, Vec<String>), String> {
     let mut catalogs = CatalogRegistry::with_basic();
     for path in &args.catalogs {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -211,12 +220,19 @@ fn apply_file(args: &StreamArgs) -> Result<(SurfaceGroup, Outcome), String> {
     }
     let text = std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
     let messages = input::message_texts(&text).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    Ok((catalogs, messages.into_iter().map(str::to_owned).collect()))
+}
+
+/// Runs every message of the file through a fresh surface group.
+fn apply_file(args: &StreamArgs) -> Result<(SurfaceGroup, Outcome), String> {
+    let localization = args.locale.localization()?;
+    let (catalogs, messages) = read_stream(args)?;
     // The app's default memory budget, so a file is judged as a phone would judge it. Each
     // message is parsed by the engine, after its length was checked.
     let limits = agentui_runtime::SurfaceBudget::a2ui_limits(&agentui_agui::MemoryBudget::default(), Limits::default());
     let mut group = SurfaceGroup::new(catalogs, limits).with_localization(localization);
     let mut outcome = Outcome::default();
-    for message in messages {
+    for message in &messages {
         let step = group.process_json(message);
         outcome.events.extend(step.events);
         outcome.emitted.extend(step.emitted);
