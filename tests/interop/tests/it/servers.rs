@@ -17,6 +17,7 @@ use serde_json::{json, Value};
 use tokio::time::timeout;
 
 /// An interop test: ignored in a bare `cargo test`, run by `tests/interop/run.sh`.
+#[macro_export]
 macro_rules! interop_test {
     ($name:ident, $scenario:expr) => {
         #[tokio::test]
@@ -27,13 +28,13 @@ macro_rules! interop_test {
     };
 }
 
-async fn bounded<T>(f: impl std::future::Future<Output = T>) -> T {
+pub(crate) async fn bounded<T>(f: impl std::future::Future<Output = T>) -> T {
     timeout(SCENARIO_BOUND, f).await.expect("the scenario finished in time")
 }
 
 /// No input the client sent on `thread` carries a tool message other than `allowed` call ids:
 /// nothing fabricated reached the server.
-async fn assert_no_fabricated_results(server: &Server, thread: &str, allowed: &[&str]) {
+pub(crate) async fn assert_no_fabricated_results(server: &Server, thread: &str, allowed: &[&str]) {
     for input in server.inputs(thread).await {
         for (call_id, content, _) in tool_results(&input) {
             assert!(
@@ -47,7 +48,7 @@ async fn assert_no_fabricated_results(server: &Server, thread: &str, allowed: &[
 
 // ---- streamed text ----
 
-async fn streamed_text(server: Server, path: &str, expected: &str) {
+pub(crate) async fn streamed_text(server: Server, path: &str, expected: &str) {
     bounded(async {
         let (c, rec, thread) = conversation(&server.url(path), "text");
         let summary = c.send_message("hello".into()).await.unwrap();
@@ -88,7 +89,7 @@ interop_test!(langgraph_streamed_text, streamed_text(langgraph(), "/langgraph", 
 
 // ---- a server tool ----
 
-async fn server_tool(server: Server, path: &str) {
+pub(crate) async fn server_tool(server: Server, path: &str) {
     bounded(async {
         let (c, rec, thread) = conversation(&server.url(path), "weather");
         let (tool, count) = counting_tool("get_location", |_| Ok(json!({"lat": 1.5})));
@@ -111,7 +112,7 @@ interop_test!(langgraph_server_tool, server_tool(langgraph(), "/langgraph"));
 
 // ---- a client tool round trip ----
 
-async fn client_tool_round_trip(server: Server, path: &str) {
+pub(crate) async fn client_tool_round_trip(server: Server, path: &str) {
     bounded(async {
         let (c, rec, thread) = conversation(&server.url(path), "location");
         let (tool, count) = counting_tool("get_location", |_| Ok(json!({"lat": 1.5, "lon": 2.5})));
@@ -178,7 +179,7 @@ interop_test!(langgraph_parallel_client_calls, parallel_client_calls(langgraph()
 
 // ---- a failing client tool ----
 
-async fn failing_client_tool(server: Server, path: &str) {
+pub(crate) async fn failing_client_tool(server: Server, path: &str) {
     bounded(async {
         let (c, rec, thread) = conversation(&server.url(path), "fail");
         let (tool, count) = counting_tool("explode", |_| Err(ToolError::new("disk full")));
@@ -359,7 +360,7 @@ async fn langgraph_interrupt_on_the_agui_outcome() {
 
 /// The counter after each state change a subscriber saw (from its snapshot on, replaying the
 /// published patches and replacements).
-async fn observed_counters(rec: &Recorder) -> Vec<Value> {
+pub(crate) async fn observed_counters(rec: &Recorder) -> Vec<Value> {
     rec.states().await.into_iter().filter_map(|state| state.get("counter").cloned()).filter(|c| !c.is_null()).collect()
 }
 
@@ -576,7 +577,7 @@ interop_test!(
 
 // ---- MESSAGES_SNAPSHOT replays history without re-running it ----
 
-async fn snapshot_replay_executes_nothing(server: Server, path: &str) {
+pub(crate) async fn snapshot_replay_executes_nothing(server: Server, path: &str) {
     bounded(async {
         let (c, rec, _thread) = conversation(&server.url(path), "snapshot");
         let (tool, count) = counting_tool("get_location", |_| Ok(json!({"lat": 1.5, "lon": 2.5})));
@@ -613,14 +614,14 @@ interop_test!(
 // ---- attachments ----
 
 /// FNV-1a 64, as the fake models compute it (interop_common.fnv1a64).
-fn fnv1a64(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// An image and a PDF sent as inline media parts reach the scripted model as the bytes the app
 /// attached: the model answers with the MIME type, length and hash of each part it was given.
 /// `expected_kinds` are the block kinds the adapter hands the model, in order.
-async fn attachments_arrive_intact(server: Server, path: &str, expected_kinds: [&str; 2]) {
+pub(crate) async fn attachments_arrive_intact(server: Server, path: &str, expected_kinds: [&str; 2]) {
     use agentui_runtime::attachment::Attachment;
     bounded(async {
         let (c, _rec, thread) = conversation(&server.url(path), "attach");
@@ -669,7 +670,7 @@ interop_test!(
 /// echoes the conversation in a MESSAGES_SNAPSHOT, the photo inside it. The client allows an
 /// event that much larger than the budget (the user's own inline media, never more), so the
 /// run completes and the model saw the bytes intact.
-async fn a_large_attachment(server: Server, path: &str) {
+pub(crate) async fn a_large_attachment(server: Server, path: &str) {
     use agentui_runtime::attachment::Attachment;
     bounded(async {
         let (c, _rec, _thread) = conversation(&server.url(path), "attach-large");
