@@ -49,6 +49,7 @@ servers=(
     "adk adk_server.py interop-venv requirements.lock AGENTUI_INTEROP_ADK_URL"
     "langgraph langgraph_server.py interop-venv requirements.lock AGENTUI_INTEROP_LANGGRAPH_URL"
     "agent-framework agent_framework_server.py interop-venvs/agent-framework venvs/agent-framework/requirements.lock AGENTUI_INTEROP_AGENT_FRAMEWORK_URL"
+    "pydantic-ai pydantic_ai_server.py interop-venvs/pydantic-ai venvs/pydantic-ai/requirements.lock AGENTUI_INTEROP_PYDANTIC_AI_URL"
 )
 venvs_started=$SECONDS
 for entry in "${servers[@]}"; do

@@ -57,6 +57,11 @@ pub fn agent_framework() -> Server {
     from_env("agent-framework", "AGENTUI_INTEROP_AGENT_FRAMEWORK_URL")
 }
 
+/// Pydantic AI's built-in AG-UI adapter. Path: `/pydantic-ai`.
+pub fn pydantic_ai() -> Server {
+    from_env("pydantic-ai", "AGENTUI_INTEROP_PYDANTIC_AI_URL")
+}
+
 fn http() -> reqwest::Client {
     // The workspace's reqwest has no default TLS provider; these are plain-HTTP requests, but
     // the builder still wants one installed.

@@ -8,14 +8,14 @@ use agentui_agui::transport::TransportError;
 use agentui_agui::{ProtocolError, WarningKind};
 use agentui_interop::*;
 use agentui_runtime::attachment::Attachment;
-use agentui_runtime::session::{RunPhase, SessionError, SessionWarningKind, ToolCallPhase};
+use agentui_runtime::session::{RunPhase, SessionError, SessionWarningKind};
 use agentui_runtime::ConversationDelta;
 use serde_json::{json, Value};
 
 use crate::interop_test;
 use crate::servers::{
-    assert_no_fabricated_results, attachments_arrive_intact, bounded, client_tool_round_trip, failing_client_tool,
-    fnv1a64, observed_counters, server_tool, snapshot_replay_executes_nothing, streamed_text,
+    approval_through_the_outcome, attachments_arrive_intact, bounded, client_tool_round_trip, failing_client_tool,
+    fnv1a64, observed_counters, server_tool, snapshot_replay_executes_nothing, streamed_text, Approval,
 };
 
 const PATH: &str = "/agent-framework";
@@ -149,36 +149,20 @@ async fn agent_framework_the_attachment_survives_the_snapshot_echo_and_a_second_
 
 /// A tool that needs approval: the adapter ends the run with an AG-UI interrupt naming the
 /// call (and a `confirm_changes` call of its own, which the app does not declare: left to the
-/// server); the answer `{"accepted": bool}` goes back in `resume`, and the tool runs or not.
+/// server); the answer `{"accepted": bool}` goes back in `resume`, and the tool runs or not. A
+/// rejection reaches the model as the framework's own error result.
 #[tokio::test]
 #[ignore = "needs the interop servers: run tests/interop/run.sh"]
 async fn agent_framework_approval_approve_and_reject() {
-    let server = agent_framework();
-    for (approve, expected) in
-        [(true, "Deleted /tmp/report.txt"), (false, "Tool call invocation was rejected by user.")]
-    {
-        bounded(async {
-            let (c, rec, thread) = conversation(&server.url(PATH), "af-approval");
-            let summary = c.send_message("delete the report".into()).await.unwrap();
-            let RunPhase::Interrupted { interrupts, .. } = &summary.phase else {
-                panic!("interrupted expected, got {:?}", summary.phase)
-            };
-            assert_eq!(interrupts.len(), 1, "{interrupts:?}");
-            let interrupt = interrupts[0].clone();
-            assert_eq!(interrupt.message.as_deref(), Some("Approve running delete_file?"));
-            assert_eq!(rec.phases_of("confirm_changes").await.last(), Some(&ToolCallPhase::OwnedByServer));
-            c.resolve_interrupt(&interrupt.id, Some(json!({"accepted": approve}))).unwrap();
-            let resumed = c.continue_run().await.unwrap();
-            assert!(matches!(resumed.phase, RunPhase::Finished { .. }), "{:?}", resumed.phase);
-            let text = last_assistant_text(&c.snapshot().unwrap().messages);
-            // A rejection reaches the model as the framework's own error result.
-            assert!(text.contains(expected), "approve={approve}: {text}");
-            let inputs = server.inputs(&thread).await;
-            assert_eq!(inputs.len(), 2);
-            assert_eq!(inputs[1]["resume"][0]["interruptId"], interrupt.id.as_str());
-            assert_eq!(inputs[1]["resume"][0]["payload"], json!({"accepted": approve}));
-            assert_no_fabricated_results(&server, &thread, &[]).await;
-        })
-        .await
-    }
+    approval_through_the_outcome(
+        agent_framework(),
+        PATH,
+        Approval {
+            message: "Approve running delete_file?",
+            answer: |approve| json!({"accepted": approve}),
+            outcomes: ["Deleted /tmp/report.txt", "Error: Tool call invocation was rejected by user."],
+            left_to_the_server: &["confirm_changes"],
+        },
+    )
+    .await
 }

@@ -4,4 +4,5 @@
 
 mod agent_framework;
 mod cli;
+mod pydantic_ai;
 mod servers;

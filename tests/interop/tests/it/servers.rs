@@ -142,7 +142,7 @@ interop_test!(langgraph_client_tool_round_trip, client_tool_round_trip(langgraph
 
 // ---- two parallel client calls ----
 
-async fn parallel_client_calls(server: Server, path: &str) {
+pub(crate) async fn parallel_client_calls(server: Server, path: &str) {
     bounded(async {
         let (c, _rec, thread) = conversation(&server.url(path), "compare");
         let (tool, count) = counting_tool("get_price", |args| {
@@ -690,3 +690,75 @@ pub(crate) async fn a_large_attachment(server: Server, path: &str) {
 interop_test!(adk_large_attachment, a_large_attachment(adk(), "/adk"));
 
 interop_test!(langgraph_large_attachment, a_large_attachment(langgraph(), "/langgraph"));
+
+// ---- tool approval through the AG-UI interrupt outcome ----
+
+/// How an adapter asks for approval and reads the answer.
+pub(crate) struct Approval {
+    /// The interrupt's message.
+    pub message: &'static str,
+    /// The resume payload for approve (true) or reject (false).
+    pub answer: fn(bool) -> Value,
+    /// The agent's last text after approve, then after reject.
+    pub outcomes: [&'static str; 2],
+    /// Calls of the adapter's own that the app does not declare: left to the server.
+    pub left_to_the_server: &'static [&'static str],
+}
+
+/// A server tool that needs approval ends the run with an AG-UI interrupt naming the call; the
+/// answer goes back in `RunAgentInput.resume` (nowhere else), and the tool runs or not.
+pub(crate) async fn approval_through_the_outcome(server: Server, path: &str, approval: Approval) {
+    for (approve, expected) in [(true, approval.outcomes[0]), (false, approval.outcomes[1])] {
+        bounded(async {
+            let (c, rec, thread) = conversation(&server.url(path), "approval");
+            let summary = c.send_message("delete the report".into()).await.unwrap();
+            let RunPhase::Interrupted { interrupts, .. } = &summary.phase else {
+                panic!("{}: interrupted expected, got {:?}", server.name, summary.phase)
+            };
+            assert_eq!(interrupts.len(), 1, "{interrupts:?}");
+            let interrupt = interrupts[0].clone();
+            assert_eq!(interrupt.message.as_deref(), Some(approval.message));
+            for name in approval.left_to_the_server {
+                assert_eq!(rec.phases_of(name).await.last(), Some(&ToolCallPhase::OwnedByServer), "{name}");
+            }
+            c.resolve_interrupt(&interrupt.id, Some((approval.answer)(approve))).unwrap();
+            let resumed = c.continue_run().await.unwrap();
+            assert!(matches!(resumed.phase, RunPhase::Finished { .. }), "{:?}", resumed.phase);
+            let text = last_assistant_text(&c.snapshot().unwrap().messages);
+            assert_eq!(text, expected, "{}: approve={approve}", server.name);
+            let inputs = server.inputs(&thread).await;
+            assert_eq!(inputs.len(), 2);
+            assert_eq!(inputs[1]["resume"][0]["interruptId"], interrupt.id.as_str());
+            assert_eq!(inputs[1]["resume"][0]["payload"], (approval.answer)(approve));
+            assert_no_fabricated_results(&server, &thread, &[]).await;
+        })
+        .await
+    }
+}
+
+// ---- the user's attachment on the next turn ----
+
+/// The photo the user attached on the first turn is in the history the client sends on the
+/// second, and the model (which describes every user message's media) still has it.
+/// `kind` is the block kind the adapter hands the model.
+pub(crate) async fn attachment_on_the_second_turn(server: Server, path: &str, kind: &str) {
+    use agentui_runtime::attachment::Attachment;
+    bounded(async {
+        let (c, _rec, thread) = conversation(&server.url(path), "attach-twice");
+        let image: Vec<u8> = (0..20_011u32).map(|i| (i * 7 % 256) as u8).collect();
+        let described = format!("media {kind} image/png bytes={} fnv={:016x}", image.len(), fnv1a64(&image));
+        c.send("media: what did you get?".into(), vec![Attachment::bytes("photo.png", "image/png", image)])
+            .await
+            .unwrap_or_else(|e| panic!("{}: {e}", server.name));
+        assert_eq!(last_assistant_text(&c.snapshot().unwrap().messages), described, "{}", server.name);
+        let summary = c.send_message("media: is my photo still there?".into()).await.unwrap();
+        assert!(matches!(summary.phase, RunPhase::Finished { .. }), "{:?}", summary.phase);
+        assert_eq!(last_assistant_text(&c.snapshot().unwrap().messages), described, "{}: turn two", server.name);
+        let second = server.inputs(&thread).await.pop().unwrap();
+        let first_user =
+            &second["messages"].as_array().unwrap().iter().find(|m| m["role"] == "user").unwrap()["content"];
+        assert_eq!(first_user[1]["type"], "image", "sent again as the 1.x part: {first_user}");
+        assert_eq!(first_user[1]["metadata"]["filename"], "photo.png");
+    })
+    .await
+}
