@@ -50,6 +50,7 @@ servers=(
     "langgraph langgraph_server.py interop-venv requirements.lock AGENTUI_INTEROP_LANGGRAPH_URL"
     "agent-framework agent_framework_server.py interop-venvs/agent-framework venvs/agent-framework/requirements.lock AGENTUI_INTEROP_AGENT_FRAMEWORK_URL"
     "pydantic-ai pydantic_ai_server.py interop-venvs/pydantic-ai venvs/pydantic-ai/requirements.lock AGENTUI_INTEROP_PYDANTIC_AI_URL"
+    "strands strands_server.py interop-venvs/strands venvs/strands/requirements.lock AGENTUI_INTEROP_STRANDS_URL"
 )
 venvs_started=$SECONDS
 for entry in "${servers[@]}"; do

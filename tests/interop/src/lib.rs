@@ -62,6 +62,11 @@ pub fn pydantic_ai() -> Server {
     from_env("pydantic-ai", "AGENTUI_INTEROP_PYDANTIC_AI_URL")
 }
 
+/// AWS Strands behind ag-ui-strands. Path: `/strands`.
+pub fn strands() -> Server {
+    from_env("strands", "AGENTUI_INTEROP_STRANDS_URL")
+}
+
 fn http() -> reqwest::Client {
     // The workspace's reqwest has no default TLS provider; these are plain-HTTP requests, but
     // the builder still wants one installed.

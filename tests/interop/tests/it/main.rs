@@ -6,3 +6,4 @@ mod agent_framework;
 mod cli;
 mod pydantic_ai;
 mod servers;
+mod strands;
