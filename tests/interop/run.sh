@@ -19,7 +19,8 @@ target="${CARGO_TARGET_DIR:-$repo/target}"
 [[ "$target" = /* ]] || target="$PWD/$target"
 logs="$target/interop-logs"
 python="${INTEROP_PYTHON:-python3}"
-health_timeout="${INTEROP_HEALTH_TIMEOUT:-60}"
+# CrewAI imports for about a minute on a busy 2-core machine.
+health_timeout="${INTEROP_HEALTH_TIMEOUT:-180}"
 
 log() { echo "interop: $*" >&2; }
 
@@ -51,6 +52,7 @@ servers=(
     "agent-framework agent_framework_server.py interop-venvs/agent-framework venvs/agent-framework/requirements.lock AGENTUI_INTEROP_AGENT_FRAMEWORK_URL"
     "pydantic-ai pydantic_ai_server.py interop-venvs/pydantic-ai venvs/pydantic-ai/requirements.lock AGENTUI_INTEROP_PYDANTIC_AI_URL"
     "strands strands_server.py interop-venvs/strands venvs/strands/requirements.lock AGENTUI_INTEROP_STRANDS_URL"
+    "crewai crewai_server.py interop-venvs/crewai venvs/crewai/requirements.lock AGENTUI_INTEROP_CREWAI_URL"
 )
 venvs_started=$SECONDS
 for entry in "${servers[@]}"; do

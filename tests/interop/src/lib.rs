@@ -67,6 +67,11 @@ pub fn strands() -> Server {
     from_env("strands", "AGENTUI_INTEROP_STRANDS_URL")
 }
 
+/// A CrewAI Flow behind ag-ui-crewai. Path: `/crewai`.
+pub fn crewai() -> Server {
+    from_env("crewai", "AGENTUI_INTEROP_CREWAI_URL")
+}
+
 fn http() -> reqwest::Client {
     // The workspace's reqwest has no default TLS provider; these are plain-HTTP requests, but
     // the builder still wants one installed.

@@ -4,6 +4,7 @@
 
 mod agent_framework;
 mod cli;
+mod crewai;
 mod pydantic_ai;
 mod servers;
 mod strands;
