@@ -22,7 +22,7 @@ describe() {
   case "$1" in
     lint) echo "rustfmt, clippy and rustdoc with -D warnings, cargo-deny's licence/ban/source policy" ;;
     rust) echo "every Rust test (nextest, profile ci), the doctests and the CommonMark round trip (npm)" ;;
-    interop) echo "the interop suite against real Google ADK, LangGraph, Agent Framework, Pydantic AI and Strands servers (Python venvs)" ;;
+    interop) echo "the interop suite against real Google ADK, LangGraph, Agent Framework, Pydantic AI, Strands and CrewAI servers (Python venvs)" ;;
     jvm) echo "the Kotlin layer, the Compose renderer and the sample screens on the host JVM (Maven), and the public API dump" ;;
     swift) echo "the Swift layer built and every ios/Tests test run on Linux (Swift 6 in a trixie root)" ;;
     android) echo "the Android-only Rust for two Android targets, the Android-only Kotlin, Robolectric" ;;
