@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Start the Python AG-UI interop servers (ag-ui-adk and ag-ui-langgraph with
-# scripted fake models) on 127.0.0.1 and run a command against them.
+# Start the Python AG-UI interop servers (Google ADK, LangGraph, Microsoft Agent Framework,
+# Pydantic AI, AWS Strands and CrewAI, each behind its own AG-UI adapter with a scripted fake
+# model) on 127.0.0.1 and run a command against them.
 #
 #   tests/interop/run.sh              # the interop tests (nextest, profile ci, ignored tests only)
 #   tests/interop/run.sh bash         # poke at the servers by hand
 #   tests/interop/run.sh CMD ARGS...  # anything else
 #
-# The command sees AGENTUI_INTEROP_ADK_URL, AGENTUI_INTEROP_LANGGRAPH_URL and
-# AGENTUI_INTEROP_VALIDATE (the ag-ui-validate command of the venv).
-# The venv lives in ${CARGO_TARGET_DIR:-<repo>/target}/interop-venv and is
-# rebuilt only when requirements.lock (or the Python version) changes.
-# Server logs: ${CARGO_TARGET_DIR:-<repo>/target}/interop-logs/.
+# The command sees AGENTUI_INTEROP_<SERVER>_URL for each server (ADK, LANGGRAPH, AGENT_FRAMEWORK,
+# PYDANTIC_AI, STRANDS, CREWAI) and AGENTUI_INTEROP_VALIDATE (the ag-ui-validate command).
+# The venvs live in ${CARGO_TARGET_DIR:-<repo>/target}/interop-venv (ADK, LangGraph) and
+# .../interop-venvs/<name>, one per lock, each rebuilt only when its lock (or the Python version)
+# changes. Server logs: ${CARGO_TARGET_DIR:-<repo>/target}/interop-logs/.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
