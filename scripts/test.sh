@@ -22,7 +22,7 @@ describe() {
   case "$1" in
     lint) echo "rustfmt, clippy and rustdoc with -D warnings, cargo-deny's licence/ban/source policy" ;;
     rust) echo "every Rust test (nextest, profile ci), the doctests and the CommonMark round trip (npm)" ;;
-    interop) echo "the interop suite against real google-adk and langgraph servers (Python venv)" ;;
+    interop) echo "the interop suite against real Google ADK, LangGraph, Agent Framework, Pydantic AI, Strands and CrewAI servers (Python venvs)" ;;
     jvm) echo "the Kotlin layer, the Compose renderer and the sample screens on the host JVM (Maven), and the public API dump" ;;
     swift) echo "the Swift layer built and every ios/Tests test run on Linux (Swift 6 in a trixie root)" ;;
     android) echo "the Android-only Rust for two Android targets, the Android-only Kotlin, Robolectric" ;;
@@ -63,7 +63,7 @@ stage_rust() {
 
 stage_interop() {
   need_python_venv
-  # Starts the two servers on 127.0.0.1, runs the (ignored by default) interop tests, stops them.
+  # Starts the servers on 127.0.0.1, runs the (ignored by default) interop tests, stops them.
   tests/interop/run.sh
 }
 

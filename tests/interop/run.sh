@@ -1,45 +1,67 @@
 #!/usr/bin/env bash
-# Start the Python AG-UI interop servers (ag-ui-adk and ag-ui-langgraph with
-# scripted fake models) on 127.0.0.1 and run a command against them.
+# Start the Python AG-UI interop servers (Google ADK, LangGraph, Microsoft Agent Framework,
+# Pydantic AI, AWS Strands and CrewAI, each behind its own AG-UI adapter with a scripted fake
+# model) on 127.0.0.1 and run a command against them.
 #
 #   tests/interop/run.sh              # the interop tests (nextest, profile ci, ignored tests only)
 #   tests/interop/run.sh bash         # poke at the servers by hand
 #   tests/interop/run.sh CMD ARGS...  # anything else
 #
-# The command sees AGENTUI_INTEROP_ADK_URL, AGENTUI_INTEROP_LANGGRAPH_URL and
-# AGENTUI_INTEROP_VALIDATE (the ag-ui-validate command of the venv).
-# The venv lives in ${CARGO_TARGET_DIR:-<repo>/target}/interop-venv and is
-# rebuilt only when requirements.lock (or the Python version) changes.
-# Server logs: ${CARGO_TARGET_DIR:-<repo>/target}/interop-logs/.
+# The command sees AGENTUI_INTEROP_<SERVER>_URL for each server (ADK, LANGGRAPH, AGENT_FRAMEWORK,
+# PYDANTIC_AI, STRANDS, CREWAI) and AGENTUI_INTEROP_VALIDATE (the ag-ui-validate command).
+# The venvs live in ${CARGO_TARGET_DIR:-<repo>/target}/interop-venv (ADK, LangGraph) and
+# .../interop-venvs/<name>, one per lock, each rebuilt only when its lock (or the Python version)
+# changes. Server logs: ${CARGO_TARGET_DIR:-<repo>/target}/interop-logs/.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 target="${CARGO_TARGET_DIR:-$repo/target}"
 [[ "$target" = /* ]] || target="$PWD/$target"
-venv="$target/interop-venv"
 logs="$target/interop-logs"
-lock="$here/requirements.lock"
 python="${INTEROP_PYTHON:-python3}"
-health_timeout="${INTEROP_HEALTH_TIMEOUT:-60}"
+# CrewAI imports for about a minute on a busy 2-core machine.
+health_timeout="${INTEROP_HEALTH_TIMEOUT:-180}"
 
 log() { echo "interop: $*" >&2; }
 
-# --- venv -------------------------------------------------------------------
-lock_hash="$({ cat "$lock"; "$python" --version; } | sha256sum | cut -d' ' -f1)"
-stamp="$venv/.lock-sha256"
-if [[ ! -x "$venv/bin/python" || "$(cat "$stamp" 2>/dev/null || true)" != "$lock_hash" ]]; then
-    log "building $venv from requirements.lock"
-    started=$SECONDS
-    rm -rf "$venv"
-    "$python" -m venv "$venv"
-    # The lock is the complete resolved set, so no resolver run is needed;
-    # `pip check` then proves nothing is missing from it.
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -r "$lock"
-    "$venv/bin/python" -m pip check --disable-pip-version-check >&2
-    echo "$lock_hash" >"$stamp"
-    log "venv built in $((SECONDS - started)) s"
-fi
+# --- venvs -------------------------------------------------------------------
+# One venv per lock: the frameworks' pins conflict (ag-ui-protocol 0.1 for Agent Framework, 1.0
+# for the others; CrewAI's own fastapi), so each server runs in the venv of its lock.
+ensure_venv() { # venv-dir lock-file
+    local venv=$1 lock=$2 lock_hash stamp started
+    lock_hash="$({ cat "$lock"; "$python" --version; } | sha256sum | cut -d' ' -f1)"
+    stamp="$venv/.lock-sha256"
+    if [[ ! -x "$venv/bin/python" || "$(cat "$stamp" 2>/dev/null || true)" != "$lock_hash" ]]; then
+        log "building $venv from ${lock#"$repo"/}"
+        started=$SECONDS
+        rm -rf "$venv"
+        "$python" -m venv "$venv"
+        # The lock is the complete resolved set, so no resolver run is needed;
+        # `pip check` then proves nothing is missing from it.
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -r "$lock"
+        "$venv/bin/python" -m pip check --disable-pip-version-check >&2
+        echo "$lock_hash" >"$stamp"
+        log "venv built in $((SECONDS - started)) s"
+    fi
+}
+
+# name  script  venv (under $target)  lock (under $here)  URL variable
+servers=(
+    "adk adk_server.py interop-venv requirements.lock AGENTUI_INTEROP_ADK_URL"
+    "langgraph langgraph_server.py interop-venv requirements.lock AGENTUI_INTEROP_LANGGRAPH_URL"
+    "agent-framework agent_framework_server.py interop-venvs/agent-framework venvs/agent-framework/requirements.lock AGENTUI_INTEROP_AGENT_FRAMEWORK_URL"
+    "pydantic-ai pydantic_ai_server.py interop-venvs/pydantic-ai venvs/pydantic-ai/requirements.lock AGENTUI_INTEROP_PYDANTIC_AI_URL"
+    "strands strands_server.py interop-venvs/strands venvs/strands/requirements.lock AGENTUI_INTEROP_STRANDS_URL"
+    "crewai crewai_server.py interop-venvs/crewai venvs/crewai/requirements.lock AGENTUI_INTEROP_CREWAI_URL"
+)
+venvs_started=$SECONDS
+for entry in "${servers[@]}"; do
+    read -r _ _ venv_dir lock_file _ <<<"$entry"
+    ensure_venv "$target/$venv_dir" "$here/$lock_file"
+done
+log "venvs ready in $((SECONDS - venvs_started)) s"
+venv="$target/interop-venv"
 
 # --- servers ----------------------------------------------------------------
 mkdir -p "$logs"
@@ -50,10 +72,10 @@ export PYTHONDONTWRITEBYTECODE=1
 unset PYTHONPYCACHEPREFIX
 export PYTHONUNBUFFERED=1
 
-# Two distinct free ports (held open together so they cannot coincide).
-read -r adk_port langgraph_port < <("$venv/bin/python" - <<'EOF'
-import socket
-socks = [socket.socket() for _ in range(2)]
+# Distinct free ports (held open together so they cannot coincide).
+read -r -a ports < <("$venv/bin/python" - "${#servers[@]}" <<'EOF'
+import socket, sys
+socks = [socket.socket() for _ in range(int(sys.argv[1]))]
 for s in socks:
     s.bind(("127.0.0.1", 0))
 print(*(s.getsockname()[1] for s in socks))
@@ -83,8 +105,8 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-start_server() { # name script port
-    "$venv/bin/python" "$here/$2" --port "$3" >"$logs/$1.out" 2>"$logs/$1.err" &
+start_server() { # name script port venv
+    "$4/bin/python" "$here/$2" --port "$3" >"$logs/$1.out" 2>"$logs/$1.err" &
     pids+=("$!")
 }
 
@@ -107,17 +129,18 @@ wait_healthy() { # name port pid
 }
 
 started=$SECONDS
-start_server adk adk_server.py "$adk_port"
-start_server langgraph langgraph_server.py "$langgraph_port"
-wait_healthy adk "$adk_port" "${pids[0]}"
-wait_healthy langgraph "$langgraph_port" "${pids[1]}"
-
-export AGENTUI_INTEROP_ADK_URL="http://127.0.0.1:$adk_port"
-export AGENTUI_INTEROP_LANGGRAPH_URL="http://127.0.0.1:$langgraph_port"
+for i in "${!servers[@]}"; do
+    read -r name script venv_dir _ _ <<<"${servers[$i]}"
+    start_server "$name" "$script" "${ports[$i]}" "$target/$venv_dir"
+done
+for i in "${!servers[@]}"; do
+    read -r name _ _ _ url_var <<<"${servers[$i]}"
+    wait_healthy "$name" "${ports[$i]}" "${pids[$i]}"
+    export "$url_var=http://127.0.0.1:${ports[$i]}"
+    log "$url_var=http://127.0.0.1:${ports[$i]}"
+done
 export AGENTUI_INTEROP_VALIDATE="$venv/bin/ag-ui-validate"
 log "servers healthy in $((SECONDS - started)) s"
-log "AGENTUI_INTEROP_ADK_URL=$AGENTUI_INTEROP_ADK_URL"
-log "AGENTUI_INTEROP_LANGGRAPH_URL=$AGENTUI_INTEROP_LANGGRAPH_URL"
 
 # --- command ----------------------------------------------------------------
 if (($# == 0)); then

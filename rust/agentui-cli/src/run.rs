@@ -453,6 +453,23 @@ impl Printer {
         }
     }
 
+    /// The media parts of `message` not listed yet, each naming its message and role (for a
+    /// reset's JSON line); marks them listed.
+    fn unlisted_media(&self, message: &Message) -> Vec<Value> {
+        let media = media_parts(message);
+        if media.is_empty() || !self.media_listed.lock().unwrap_or_else(|p| p.into_inner()).insert(message.id.clone()) {
+            return Vec::new();
+        }
+        media
+            .into_iter()
+            .map(|mut part| {
+                part["messageId"] = json!(message.id);
+                part["role"] = json!(message.role.as_str());
+                part
+            })
+            .collect()
+    }
+
     fn json_line(&self, delta: &ConversationDelta) -> Option<Value> {
         Some(match delta {
             ConversationDelta::MessageAdded(m) | ConversationDelta::MessageReplaced(m)
@@ -464,6 +481,7 @@ impl Printer {
                 let mut line = json!({"type": "message", "message": m.to_json()});
                 let media = media_parts(m);
                 if !media.is_empty() {
+                    self.media_listed.lock().unwrap_or_else(|p| p.into_inner()).insert(m.id.clone());
                     line["media"] = Value::Array(media);
                 }
                 line
@@ -482,7 +500,16 @@ impl Printer {
             ConversationDelta::ToolCallArgsAppended { message_id, tool_call_id, delta } => {
                 json!({"type": "toolCallArgs", "messageId": message_id, "toolCallId": tool_call_id, "delta": delta})
             }
-            ConversationDelta::MessagesReset(ms) => json!({"type": "messagesReset", "count": ms.len()}),
+            ConversationDelta::MessagesReset(ms) => {
+                let mut line = json!({"type": "messagesReset", "count": ms.len()});
+                // A message may arrive only inside a reset (an agent's MESSAGES_SNAPSHOT): its
+                // media go out here, once, as the transcript lists them.
+                let media: Vec<Value> = ms.iter().flat_map(|m| self.unlisted_media(m)).collect();
+                if !media.is_empty() {
+                    line["media"] = Value::Array(media);
+                }
+                line
+            }
             ConversationDelta::MessageKeptLocal { message_id, reason } => {
                 json!({"type": "keptLocal", "messageId": message_id, "reason": format!("{reason:?}")})
             }
@@ -1097,5 +1124,34 @@ mod tests {
         printer.on_observed(&reset);
         printer.on_observed(&reset);
         assert_eq!(written.text(), "\n  [tool image image/png chart.png, 8 bytes]\n");
+    }
+
+    /// JSON lines carry the media of messages that arrive inside a reset as the transcript
+    /// lists them: once, on the reset's line, each part naming its message and role. A message
+    /// whose media went out on its own `message` line is not listed again.
+    #[test]
+    fn json_lines_carry_the_media_of_messages_that_arrive_inside_a_reset() {
+        let (printer, written) = printer(true);
+        printer.on_observed(&first_snapshot());
+        let photo = message(json!({"id": "u2", "role": "user", "content": [
+            {"type": "text", "text": "what is this?"},
+            {"type": "image", "source": {"type": "data", "value": "AAAA", "mimeType": "image/jpeg"}}]}));
+        printer.on_observed(&Observed::Delta(ConversationDelta::MessageAdded(photo.clone())));
+        let chart = message(json!({"id": "r9", "role": "tool", "toolCallId": "c9", "content": [
+            {"type": "image", "source": {"type": "data", "value": "iVBORw0KGgo=", "mimeType": "image/png"},
+             "metadata": {"filename": "chart.png"}}]}));
+        let reset = Observed::Delta(ConversationDelta::MessagesReset(vec![user(), photo, chart]));
+        printer.on_observed(&reset);
+        printer.on_observed(&reset);
+        let lines: Vec<Value> = written.text().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert_eq!(lines[0]["type"], "message");
+        assert_eq!(lines[0]["media"], json!([{"kind": "image", "mimeType": "image/jpeg", "bytes": 3}]));
+        assert_eq!(
+            lines[1],
+            json!({"type": "messagesReset", "count": 3, "media": [
+                {"messageId": "r9", "role": "tool", "kind": "image", "mimeType": "image/png", "name": "chart.png", "bytes": 8}]})
+        );
+        assert_eq!(lines[2], json!({"type": "messagesReset", "count": 3}), "listed once");
     }
 }

@@ -17,7 +17,16 @@ pub(crate) struct RunInput {
     #[serde(default)]
     pub forwarded_props: Option<Value>,
     #[serde(default)]
+    pub context: Vec<ContextEntry>,
+    #[serde(default)]
     pub resume: Option<Vec<ResumeEntry>>,
+}
+
+/// One `RunAgentInput.context` entry: what the client puts in front of the model.
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct ContextEntry {
+    #[serde(default)]
+    pub value: String,
 }
 
 /// One message of the conversation so far (any role).

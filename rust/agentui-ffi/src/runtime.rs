@@ -126,6 +126,10 @@ pub struct ConversationOptions {
     /// `allowed_url_schemes`); off, their alt text is.
     #[uniffi(default = false)]
     pub markdown_images: bool,
+    /// Whether each request tells the agent which A2UI catalogs this app renders (one context
+    /// entry, `a2uiClientCapabilities`). Off for an app that shows no A2UI.
+    #[uniffi(default = true)]
+    pub advertise_a2ui: bool,
     /// The app's own A2UI catalogs, as catalog JSON text (`catalogId`, `components`,
     /// `functions`). They are advertised to the agent with every run, beside the basic
     /// catalogs, and the agent's surfaces may use them. At most 16, of 256 KiB each; a
@@ -173,6 +177,7 @@ impl Default for ConversationOptions {
             allowed_url_schemes: None,
             chat_markdown: true,
             markdown_images: false,
+            advertise_a2ui: true,
             catalogs_json: Vec::new(),
             catalogs: Vec::new(),
             a2ui_functions: Vec::new(),
@@ -232,6 +237,7 @@ impl ConversationOptions {
                 None => UrlPolicy::default(),
             },
             chat_markdown: ChatMarkdown { enabled: self.chat_markdown, images: self.markdown_images },
+            advertise_a2ui: self.advertise_a2ui,
             ..SessionOptions::default()
         })
     }

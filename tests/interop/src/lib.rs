@@ -1,7 +1,7 @@
 //! Shared pieces of the interop tests: where the real servers are, what they received, and a
 //! conversation wired like an app's (the `Conversation` actor and a subscription to it).
 //!
-//! The servers (`adk_server.py`, `langgraph_server.py`) run on the real PyPI packages with
+//! The servers (`adk_server.py`, `langgraph_server.py`, `agent_framework_server.py`) run on the real PyPI packages with
 //! scripted fake models; `tests/interop/run.sh` starts them and exports their addresses. The
 //! tests are `#[ignore]`d so that a bare `cargo test` does not fail for want of Python; the
 //! script runs them with `--include-ignored`.
@@ -28,7 +28,7 @@ pub const NEEDS_SERVERS: &str = "needs the interop servers: run tests/interop/ru
 /// Bound on one scenario: the fake models answer at once, except `slow` (about 4 s).
 pub const SCENARIO_BOUND: Duration = Duration::from_secs(60);
 
-/// One of the two servers.
+/// One of the interop servers.
 #[derive(Debug, Clone)]
 pub struct Server {
     pub name: &'static str,
@@ -50,6 +50,26 @@ pub fn adk() -> Server {
 /// `on_interrupt`), `/langgraph-outcome` (`emit_interrupt_outcome=True`).
 pub fn langgraph() -> Server {
     from_env("langgraph", "AGENTUI_INTEROP_LANGGRAPH_URL")
+}
+
+/// The Microsoft Agent Framework + agent-framework-ag-ui server. Path: `/agent-framework`.
+pub fn agent_framework() -> Server {
+    from_env("agent-framework", "AGENTUI_INTEROP_AGENT_FRAMEWORK_URL")
+}
+
+/// Pydantic AI's built-in AG-UI adapter. Path: `/pydantic-ai`.
+pub fn pydantic_ai() -> Server {
+    from_env("pydantic-ai", "AGENTUI_INTEROP_PYDANTIC_AI_URL")
+}
+
+/// AWS Strands behind ag-ui-strands. Path: `/strands`.
+pub fn strands() -> Server {
+    from_env("strands", "AGENTUI_INTEROP_STRANDS_URL")
+}
+
+/// A CrewAI Flow behind ag-ui-crewai. Path: `/crewai`.
+pub fn crewai() -> Server {
+    from_env("crewai", "AGENTUI_INTEROP_CREWAI_URL")
 }
 
 fn http() -> reqwest::Client {
@@ -82,6 +102,20 @@ impl Server {
         let all: Value = serde_json::from_slice(&body).expect("/_inputs is JSON");
         all.as_array().into_iter().flatten().map(|entry| entry["body"].clone()).collect()
     }
+}
+
+/// The body of a raw AG-UI request to `url` (an SSE stream read to its end): what the adapter
+/// sends, byte for byte, before the client reads it.
+pub async fn post_sse(url: &str, input: &Value) -> String {
+    let response = http()
+        .post(url)
+        .header("accept", "text/event-stream")
+        .header("content-type", "application/json")
+        .body(serde_json::to_vec(input).expect("JSON"))
+        .send()
+        .await
+        .expect("POST to the agent");
+    response.text().await.expect("the SSE body")
 }
 
 /// A thread id no other test uses, so the servers' input logs can be read per test.

@@ -2,9 +2,10 @@
 //! points text comes from `formatPoints`, a function the catalog declares and the app
 //! implements. The agent sends only the raw balance; what the badge says is the app's.
 //!
-//! As an agent should, it first reads the catalogs the client advertised
-//! (`forwardedProps.a2uiClientCapabilities`): a client without the loyalty catalog gets a text
-//! answer saying so and no surface, which is what an app that forgot to register it sees.
+//! As an agent should, it first reads the catalogs the client advertised (the context entry whose
+//! value is `{"a2uiClientCapabilities": …}`, where AG-UI agents read them): a client without the
+//! loyalty catalog gets a text answer saying so and no surface, which is what an app that forgot
+//! to register it sees.
 
 use serde_json::{json, Value};
 
@@ -65,11 +66,13 @@ pub fn loyalty_catalog_json() -> String {
 
 /// Whether the client said it renders `catalog_id`, under any protocol version.
 fn advertised(input: &RunInput, catalog_id: &str) -> bool {
-    let Some(capabilities) = input.forwarded_props.as_ref().and_then(|p| p.get("a2uiClientCapabilities")) else {
-        return false;
-    };
-    let Some(versions) = capabilities.as_object() else { return false };
-    versions.values().any(|v| {
+    // A context value is text; the capabilities entry's is a JSON object. Other entries (plain
+    // text, another JSON shape) are passed over.
+    let capabilities = input.context.iter().filter_map(|entry| {
+        let value: Value = serde_json::from_str(&entry.value).ok()?;
+        value.get("a2uiClientCapabilities")?.as_object().cloned()
+    });
+    capabilities.flat_map(|versions| versions.into_iter().map(|(_, v)| v)).any(|v| {
         v.get("supportedCatalogIds").and_then(Value::as_array).is_some_and(|ids| ids.iter().any(|id| id == catalog_id))
     })
 }

@@ -23,9 +23,12 @@
 //!   `forwardedProps.a2uiErrors` (for agents reading the input programmatically) and the same list
 //!   as a `RunAgentInput.context` entry (middleware and frameworks put context in front of the
 //!   model, which must learn its UI was refused). See [`PendingForAgent`].
-//! - **Catalogs**: `a2uiClientCapabilities` (A2UI's name for it) both as a context entry and as a
-//!   `forwardedProps` member. The middleware's own context entry carries a component schema, not
-//!   capabilities, so this one has its own description.
+//! - **Catalogs**: `a2uiClientCapabilities` (A2UI's name for it), the catalog ids only, as one
+//!   context entry and nowhere else: AG-UI agents read context (the A2UI middleware injects its
+//!   schema there, and the frameworks' A2UI toolkits read it back), while `forwardedProps` is
+//!   dropped by some adapters over a size. Inline catalogs are for an agent that declares
+//!   `acceptsInlineCatalogs`, which AG-UI has no card to say. The middleware's own context entry
+//!   carries a component schema, not capabilities, so this one has its own description.
 
 use agentui_a2ui::wire::v08;
 use agentui_a2ui::wire::v09::ClientMessage;
@@ -248,13 +251,6 @@ impl A2uiBridge {
             description: A2UI_CAPABILITIES_CONTEXT_DESCRIPTION.to_owned(),
             value: json!({ A2UI_CLIENT_CAPABILITIES_PROP: self.capabilities() }).to_string(),
         }
-    }
-
-    /// The `forwardedProps` member advertising [`Self::capabilities`] to agent code.
-    pub fn capabilities_forwarded_props(&self) -> Map<String, Value> {
-        let mut props = Map::new();
-        props.insert(A2UI_CLIENT_CAPABILITIES_PROP.to_owned(), self.capabilities());
-        props
     }
 
     /// Queues the errors among `emitted` for the next run, up to the limit; counts the rest.

@@ -110,6 +110,10 @@ pub struct SessionOptions {
     pub url_policy: UrlPolicy,
     /// Whether chat messages carry a Markdown tree, and whether its images are shown.
     pub chat_markdown: ChatMarkdown,
+    /// Whether each request tells the agent which A2UI catalogs this app renders
+    /// (`a2uiClientCapabilities`, one context entry). Off for an app that shows no A2UI: the
+    /// agent is then not invited to send any, and no request pays for the entry.
+    pub advertise_a2ui: bool,
 }
 
 /// An app's switch on the Markdown of chat messages: on, images off by default.
@@ -152,6 +156,7 @@ impl Default for SessionOptions {
             attachments: AttachmentPolicy::default(),
             url_policy: UrlPolicy::default(),
             chat_markdown: ChatMarkdown::default(),
+            advertise_a2ui: true,
         }
     }
 }

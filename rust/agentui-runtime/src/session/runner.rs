@@ -276,10 +276,14 @@ impl ConversationSession {
             self.options.forwarded_props.clone()
         };
         // A2UI: the user's action (once), engine errors for the agent, and the catalogs this
-        // client renders, so the agent only asks for what can be shown.
-        let (pending_a2ui, capabilities_props, capabilities_context) = {
+        // client renders, so the agent only asks for what can be shown. The catalogs ride in
+        // context alone: that is where AG-UI agents read them (the A2UI middleware and the
+        // frameworks' toolkits put context in front of the model), and not at all for an app
+        // that shows no A2UI.
+        let (pending_a2ui, capabilities_context) = {
             let mut a2ui = lock(&self.shared.a2ui);
-            (a2ui.take_pending_for_agent(), a2ui.capabilities_forwarded_props(), a2ui.capabilities_context())
+            let capabilities = self.options.advertise_a2ui.then(|| a2ui.capabilities_context());
+            (a2ui.take_pending_for_agent(), capabilities)
         };
         let mut a2ui_props = std::mem::take(&mut self.next_forwarded);
         if let Some(resume) = answers.command_resume.clone() {
@@ -287,10 +291,9 @@ impl ConversationSession {
             a2ui_props.insert("command".to_owned(), serde_json::json!({ "resume": resume }));
         }
         a2ui_props.extend(pending_a2ui.forwarded_props());
-        a2ui_props.extend(capabilities_props);
         let forwarded_props = merge_props(forwarded_props, a2ui_props);
         let mut context = self.options.context.clone();
-        context.push(capabilities_context);
+        context.extend(capabilities_context);
         context.extend(pending_a2ui.context());
         context.append(&mut self.next_context);
         let request = RunRequest {

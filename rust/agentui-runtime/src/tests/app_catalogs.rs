@@ -143,7 +143,7 @@ async fn a_failing_app_function_leaves_its_property_null() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn every_run_advertises_the_apps_catalogs() {
+async fn every_run_advertises_the_apps_catalogs_once_in_context() {
     let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![text("a1", "ok")]))]).await;
     let options = SessionOptions { thread_id: Some("t".into()), ..SessionOptions::default() };
     let mut s = ConversationSession::connect(&server.url("/agent"), &[], options).unwrap();
@@ -151,15 +151,31 @@ async fn every_run_advertises_the_apps_catalogs() {
     tokio::time::timeout(LIMIT, s.run("hi")).await.unwrap().unwrap();
 
     let body = &server.requests()[0].body;
-    let ids = body["forwardedProps"]["a2uiClientCapabilities"]["v0.9"]["supportedCatalogIds"].as_array().unwrap();
+    // Where AG-UI agents read them (the A2UI middleware and the frameworks' toolkits put context
+    // in front of the model): one context entry, and nowhere else.
+    let context = body["context"].as_array().unwrap();
+    let entries: Vec<&Value> =
+        context.iter().filter(|c| c["value"].as_str().unwrap().contains("a2uiClientCapabilities")).collect();
+    assert_eq!(entries.len(), 1, "{context:?}");
+    let value: Value = serde_json::from_str(entries[0]["value"].as_str().unwrap()).unwrap();
+    let ids = value["a2uiClientCapabilities"]["v0.9"]["supportedCatalogIds"].as_array().unwrap();
     assert_eq!(ids[0], BASIC_CATALOG_ID, "the basic catalog stays first");
     assert!(ids.iter().any(|id| id == LOYALTY_CATALOG_ID), "{ids:?}");
-    // And in the context entry the model reads.
-    let context = body["context"].as_array().unwrap();
-    let entry = context.iter().find(|c| c["value"].as_str().unwrap().contains("a2uiClientCapabilities")).unwrap();
-    let value: Value = serde_json::from_str(entry["value"].as_str().unwrap()).unwrap();
-    let ids = value["a2uiClientCapabilities"]["v0.9"]["supportedCatalogIds"].as_array().unwrap();
-    assert!(ids.iter().any(|id| id == LOYALTY_CATALOG_ID), "{ids:?}");
+    assert!(value["a2uiClientCapabilities"]["v0.9"].get("inlineCatalogs").is_none(), "ids only");
+    assert_eq!(body["forwardedProps"].get("a2uiClientCapabilities"), None, "not twice: {}", body["forwardedProps"]);
+}
+
+/// An app that shows no A2UI says so, and its requests carry no capabilities at all.
+#[tokio::test(start_paused = true)]
+async fn an_app_without_a2ui_advertises_no_catalogs() {
+    let server = TestServer::start(vec![Reply::sse(&run_of("r1", vec![text("a1", "ok")]))]).await;
+    let options = SessionOptions { thread_id: Some("t".into()), advertise_a2ui: false, ..SessionOptions::default() };
+    let mut s = ConversationSession::connect(&server.url("/agent"), &[], options).unwrap();
+    tokio::time::timeout(LIMIT, s.run("hi")).await.unwrap().unwrap();
+
+    let body = &server.requests()[0].body;
+    assert!(!body.to_string().contains("a2uiClientCapabilities"), "{body}");
+    assert_eq!(body["context"], json!([]));
 }
 
 fn refused(catalogs: &[String], functions: Vec<AppFunction>) -> AppCatalogError {

@@ -70,13 +70,17 @@ async fn run_sends_the_conversation_and_listeners_see_one_ordered_stream() {
         assert_eq!(req.body["context"][0]["value"], "home");
         assert_eq!(req.body["forwardedProps"]["locale"], "fr");
         // Every run advertises the A2UI catalogs this client renders.
-        let supported = &req.body["forwardedProps"]["a2uiClientCapabilities"]["v0.9"]["supportedCatalogIds"];
-        assert_eq!(supported[0], agentui_a2ui::catalog::BASIC_CATALOG_ID);
         assert!(req.body["context"]
             .as_array()
             .unwrap()
             .iter()
             .any(|c| c["value"].to_string().contains("a2uiClientCapabilities")));
+        assert_eq!(req.body["forwardedProps"]["locale"], "fr");
+        assert_eq!(
+            req.body["forwardedProps"].get("a2uiClientCapabilities"),
+            None,
+            "the catalogs ride once, in context"
+        );
         // Every field of the 1.0 schema is sent, empty where empty: 1.0 Python servers answer
         // 422 for a missing `tools`, and ag_ui_adk's AGUIToolset takes its len().
         assert_eq!(req.body["tools"], json!([]), "no registry: an empty tools list, not an absent one");

@@ -2,5 +2,9 @@
 //! change relinks one test executable instead of one per file (nextest still runs each test
 //! in a process of its own).
 
+mod agent_framework;
 mod cli;
+mod crewai;
+mod pydantic_ai;
 mod servers;
+mod strands;

@@ -17,6 +17,7 @@ use serde_json::{json, Value};
 use tokio::time::timeout;
 
 /// An interop test: ignored in a bare `cargo test`, run by `tests/interop/run.sh`.
+#[macro_export]
 macro_rules! interop_test {
     ($name:ident, $scenario:expr) => {
         #[tokio::test]
@@ -27,13 +28,13 @@ macro_rules! interop_test {
     };
 }
 
-async fn bounded<T>(f: impl std::future::Future<Output = T>) -> T {
+pub(crate) async fn bounded<T>(f: impl std::future::Future<Output = T>) -> T {
     timeout(SCENARIO_BOUND, f).await.expect("the scenario finished in time")
 }
 
 /// No input the client sent on `thread` carries a tool message other than `allowed` call ids:
 /// nothing fabricated reached the server.
-async fn assert_no_fabricated_results(server: &Server, thread: &str, allowed: &[&str]) {
+pub(crate) async fn assert_no_fabricated_results(server: &Server, thread: &str, allowed: &[&str]) {
     for input in server.inputs(thread).await {
         for (call_id, content, _) in tool_results(&input) {
             assert!(
@@ -47,7 +48,7 @@ async fn assert_no_fabricated_results(server: &Server, thread: &str, allowed: &[
 
 // ---- streamed text ----
 
-async fn streamed_text(server: Server, path: &str, expected: &str) {
+pub(crate) async fn streamed_text(server: Server, path: &str, expected: &str) {
     bounded(async {
         let (c, rec, thread) = conversation(&server.url(path), "text");
         let summary = c.send_message("hello".into()).await.unwrap();
@@ -88,7 +89,7 @@ interop_test!(langgraph_streamed_text, streamed_text(langgraph(), "/langgraph", 
 
 // ---- a server tool ----
 
-async fn server_tool(server: Server, path: &str) {
+pub(crate) async fn server_tool(server: Server, path: &str) {
     bounded(async {
         let (c, rec, thread) = conversation(&server.url(path), "weather");
         let (tool, count) = counting_tool("get_location", |_| Ok(json!({"lat": 1.5})));
@@ -111,7 +112,7 @@ interop_test!(langgraph_server_tool, server_tool(langgraph(), "/langgraph"));
 
 // ---- a client tool round trip ----
 
-async fn client_tool_round_trip(server: Server, path: &str) {
+pub(crate) async fn client_tool_round_trip(server: Server, path: &str) {
     bounded(async {
         let (c, rec, thread) = conversation(&server.url(path), "location");
         let (tool, count) = counting_tool("get_location", |_| Ok(json!({"lat": 1.5, "lon": 2.5})));
@@ -141,7 +142,7 @@ interop_test!(langgraph_client_tool_round_trip, client_tool_round_trip(langgraph
 
 // ---- two parallel client calls ----
 
-async fn parallel_client_calls(server: Server, path: &str) {
+pub(crate) async fn parallel_client_calls(server: Server, path: &str) {
     bounded(async {
         let (c, _rec, thread) = conversation(&server.url(path), "compare");
         let (tool, count) = counting_tool("get_price", |args| {
@@ -178,7 +179,7 @@ interop_test!(langgraph_parallel_client_calls, parallel_client_calls(langgraph()
 
 // ---- a failing client tool ----
 
-async fn failing_client_tool(server: Server, path: &str) {
+pub(crate) async fn failing_client_tool(server: Server, path: &str) {
     bounded(async {
         let (c, rec, thread) = conversation(&server.url(path), "fail");
         let (tool, count) = counting_tool("explode", |_| Err(ToolError::new("disk full")));
@@ -359,7 +360,7 @@ async fn langgraph_interrupt_on_the_agui_outcome() {
 
 /// The counter after each state change a subscriber saw (from its snapshot on, replaying the
 /// published patches and replacements).
-async fn observed_counters(rec: &Recorder) -> Vec<Value> {
+pub(crate) async fn observed_counters(rec: &Recorder) -> Vec<Value> {
     rec.states().await.into_iter().filter_map(|state| state.get("counter").cloned()).filter(|c| !c.is_null()).collect()
 }
 
@@ -576,7 +577,7 @@ interop_test!(
 
 // ---- MESSAGES_SNAPSHOT replays history without re-running it ----
 
-async fn snapshot_replay_executes_nothing(server: Server, path: &str) {
+pub(crate) async fn snapshot_replay_executes_nothing(server: Server, path: &str) {
     bounded(async {
         let (c, rec, _thread) = conversation(&server.url(path), "snapshot");
         let (tool, count) = counting_tool("get_location", |_| Ok(json!({"lat": 1.5, "lon": 2.5})));
@@ -613,14 +614,14 @@ interop_test!(
 // ---- attachments ----
 
 /// FNV-1a 64, as the fake models compute it (interop_common.fnv1a64).
-fn fnv1a64(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// An image and a PDF sent as inline media parts reach the scripted model as the bytes the app
 /// attached: the model answers with the MIME type, length and hash of each part it was given.
 /// `expected_kinds` are the block kinds the adapter hands the model, in order.
-async fn attachments_arrive_intact(server: Server, path: &str, expected_kinds: [&str; 2]) {
+pub(crate) async fn attachments_arrive_intact(server: Server, path: &str, expected_kinds: [&str; 2]) {
     use agentui_runtime::attachment::Attachment;
     bounded(async {
         let (c, _rec, thread) = conversation(&server.url(path), "attach");
@@ -669,7 +670,7 @@ interop_test!(
 /// echoes the conversation in a MESSAGES_SNAPSHOT, the photo inside it. The client allows an
 /// event that much larger than the budget (the user's own inline media, never more), so the
 /// run completes and the model saw the bytes intact.
-async fn a_large_attachment(server: Server, path: &str) {
+pub(crate) async fn a_large_attachment(server: Server, path: &str) {
     use agentui_runtime::attachment::Attachment;
     bounded(async {
         let (c, _rec, _thread) = conversation(&server.url(path), "attach-large");
@@ -689,3 +690,75 @@ async fn a_large_attachment(server: Server, path: &str) {
 interop_test!(adk_large_attachment, a_large_attachment(adk(), "/adk"));
 
 interop_test!(langgraph_large_attachment, a_large_attachment(langgraph(), "/langgraph"));
+
+// ---- tool approval through the AG-UI interrupt outcome ----
+
+/// How an adapter asks for approval and reads the answer.
+pub(crate) struct Approval {
+    /// The interrupt's message.
+    pub message: &'static str,
+    /// The resume payload for approve (true) or reject (false).
+    pub answer: fn(bool) -> Value,
+    /// The agent's last text after approve, then after reject.
+    pub outcomes: [&'static str; 2],
+    /// Calls of the adapter's own that the app does not declare: left to the server.
+    pub left_to_the_server: &'static [&'static str],
+}
+
+/// A server tool that needs approval ends the run with an AG-UI interrupt naming the call; the
+/// answer goes back in `RunAgentInput.resume` (nowhere else), and the tool runs or not.
+pub(crate) async fn approval_through_the_outcome(server: Server, path: &str, approval: Approval) {
+    for (approve, expected) in [(true, approval.outcomes[0]), (false, approval.outcomes[1])] {
+        bounded(async {
+            let (c, rec, thread) = conversation(&server.url(path), "approval");
+            let summary = c.send_message("delete the report".into()).await.unwrap();
+            let RunPhase::Interrupted { interrupts, .. } = &summary.phase else {
+                panic!("{}: interrupted expected, got {:?}", server.name, summary.phase)
+            };
+            assert_eq!(interrupts.len(), 1, "{interrupts:?}");
+            let interrupt = interrupts[0].clone();
+            assert_eq!(interrupt.message.as_deref(), Some(approval.message));
+            for name in approval.left_to_the_server {
+                assert_eq!(rec.phases_of(name).await.last(), Some(&ToolCallPhase::OwnedByServer), "{name}");
+            }
+            c.resolve_interrupt(&interrupt.id, Some((approval.answer)(approve))).unwrap();
+            let resumed = c.continue_run().await.unwrap();
+            assert!(matches!(resumed.phase, RunPhase::Finished { .. }), "{:?}", resumed.phase);
+            let text = last_assistant_text(&c.snapshot().unwrap().messages);
+            assert_eq!(text, expected, "{}: approve={approve}", server.name);
+            let inputs = server.inputs(&thread).await;
+            assert_eq!(inputs.len(), 2);
+            assert_eq!(inputs[1]["resume"][0]["interruptId"], interrupt.id.as_str());
+            assert_eq!(inputs[1]["resume"][0]["payload"], (approval.answer)(approve));
+            assert_no_fabricated_results(&server, &thread, &[]).await;
+        })
+        .await
+    }
+}
+
+// ---- the user's attachment on the next turn ----
+
+/// The photo the user attached on the first turn is in the history the client sends on the
+/// second, and the model (which describes every user message's media) still has it.
+/// `kind` is the block kind the adapter hands the model.
+pub(crate) async fn attachment_on_the_second_turn(server: Server, path: &str, kind: &str) {
+    use agentui_runtime::attachment::Attachment;
+    bounded(async {
+        let (c, _rec, thread) = conversation(&server.url(path), "attach-twice");
+        let image: Vec<u8> = (0..20_011u32).map(|i| (i * 7 % 256) as u8).collect();
+        let described = format!("media {kind} image/png bytes={} fnv={:016x}", image.len(), fnv1a64(&image));
+        c.send("media: what did you get?".into(), vec![Attachment::bytes("photo.png", "image/png", image)])
+            .await
+            .unwrap_or_else(|e| panic!("{}: {e}", server.name));
+        assert_eq!(last_assistant_text(&c.snapshot().unwrap().messages), described, "{}", server.name);
+        let summary = c.send_message("media: is my photo still there?".into()).await.unwrap();
+        assert!(matches!(summary.phase, RunPhase::Finished { .. }), "{:?}", summary.phase);
+        assert_eq!(last_assistant_text(&c.snapshot().unwrap().messages), described, "{}: turn two", server.name);
+        let second = server.inputs(&thread).await.pop().unwrap();
+        let first_user =
+            &second["messages"].as_array().unwrap().iter().find(|m| m["role"] == "user").unwrap()["content"];
+        assert_eq!(first_user[1]["type"], "image", "sent again as the 1.x part: {first_user}");
+        assert_eq!(first_user[1]["metadata"]["filename"], "photo.png");
+    })
+    .await
+}
