@@ -104,6 +104,7 @@ pub fn tool_phase_name(phase: &ToolCallPhase) -> &'static str {
         ToolCallPhase::Skipped { .. } => "skipped",
         ToolCallPhase::OwnedByServer => "ownedByServer",
         ToolCallPhase::AwaitingInterrupt { .. } => "awaitingInterrupt",
+        ToolCallPhase::AwaitingConsent => "awaitingConsent",
     }
 }
 

@@ -81,6 +81,9 @@ pub enum ToolCallPhase {
     /// The call is named by a pending interrupt: it is answered only through the interrupt's
     /// resume, never with a tool message.
     AwaitingInterrupt { interrupt_id: String },
+    /// A call of a tool registered with `Consent::Ask` waits for the user's answer (its
+    /// `ConsentRequest`); nothing has run yet.
+    AwaitingConsent,
 }
 
 /// A change of one tool call's phase.
@@ -173,6 +176,8 @@ pub enum ToolFailure {
     Cancelled,
     /// The run ended before the call's arguments were complete.
     Incomplete,
+    /// The user declined the call when asked for consent; nothing ran.
+    Declined,
 }
 
 impl fmt::Display for ToolFailure {
@@ -186,6 +191,10 @@ impl fmt::Display for ToolFailure {
             ToolFailure::Crashed => f.write_str("the tool crashed"),
             ToolFailure::Cancelled => f.write_str("the run was cancelled before this call completed"),
             ToolFailure::Incomplete => f.write_str("the run ended before this call's arguments were complete"),
+            // The agent reads what it read when a decline was a refusal: the same words.
+            ToolFailure::Declined => {
+                write!(f, "the client refused to run this call: {}", crate::session::DECLINED_BY_USER)
+            }
         }
     }
 }

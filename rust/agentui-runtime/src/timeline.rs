@@ -708,7 +708,8 @@ fn side(phase: Option<&ToolCallPhase>, asks_consent: bool) -> ToolSide {
             ToolCallPhase::Running
             | ToolCallPhase::Succeeded { .. }
             | ToolCallPhase::Failed { .. }
-            | ToolCallPhase::Skipped { .. },
+            | ToolCallPhase::Skipped { .. }
+            | ToolCallPhase::AwaitingConsent,
         ) => ToolSide::Client,
         Some(ToolCallPhase::CompletedByServer | ToolCallPhase::OwnedByServer) => ToolSide::Server,
         Some(ToolCallPhase::Streaming | ToolCallPhase::Requested | ToolCallPhase::AwaitingInterrupt { .. }) | None => {

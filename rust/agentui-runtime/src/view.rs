@@ -386,6 +386,9 @@ pub struct ViewBatch {
     /// The calls waiting for the user's consent (see [`ConsentRequest`]), all of them, when they
     /// changed.
     pub consent_requests: Option<Vec<ConsentRequest>>,
+    /// The tools the user allowed for the rest of the conversation, all of them, when they
+    /// changed.
+    pub consent_grants: Option<Vec<String>>,
     pub surfaces: Option<Vec<SurfaceEntry>>,
     pub pending_sends: Option<Vec<PendingSend>>,
     /// The shared state, when it changed: read once for the batch.
@@ -410,6 +413,7 @@ impl ViewBatch {
             && self.active_steps.is_none()
             && self.interrupts.is_none()
             && self.consent_requests.is_none()
+            && self.consent_grants.is_none()
             && self.surfaces.is_none()
             && self.pending_sends.is_none()
             && self.state.is_none()
@@ -530,6 +534,7 @@ impl ViewFeed {
             active_steps: Some(self.steps.clone()),
             interrupts: Some(snapshot.pending_interrupts.clone()),
             consent_requests: Some(snapshot.consent_requests.clone()),
+            consent_grants: Some(snapshot.consent_grants.clone()),
             surfaces: Some(self.surfaces.clone()),
             pending_sends: Some(snapshot.pending_sends.clone()),
             state: Some(snapshot.state.clone()),
@@ -704,7 +709,10 @@ impl ViewFeed {
                 }
             },
             ConversationDelta::Interrupts(pending) => batch.interrupts = Some(pending.clone()),
-            ConversationDelta::Consent { requests, .. } => batch.consent_requests = Some(requests.clone()),
+            ConversationDelta::Consent { requests, granted_tools } => {
+                batch.consent_requests = Some(requests.clone());
+                batch.consent_grants = Some(granted_tools.clone());
+            }
             ConversationDelta::SurfaceAdded(entry) => {
                 self.surfaces.retain(|s| s.surface_id != entry.surface_id);
                 self.surfaces.push(entry.clone());

@@ -15,8 +15,8 @@ pub const MAX_PENDING_CONSENT: usize = 32;
 /// Tools one conversation keeps a grant for: as many as a registry holds.
 const MAX_GRANTS: usize = super::tools::MAX_TOOLS;
 
-/// What the agent reads when the user declined a call: the reason of the call's
-/// `ToolFailure::Denied`, so its tool message is
+/// What the agent reads when the user declined a call (`ToolFailure::Declined`), so its tool
+/// message is
 /// `Error: the client refused to run this call: the user declined it` with the same text, less
 /// `Error: `, in its `error` field.
 pub const DECLINED_BY_USER: &str = "the user declined it";

@@ -73,9 +73,17 @@ impl ConversationSession {
             .tool_calls
             .into_iter()
             .map(|call| match call.phase {
-                // A call put to the user still waits for the answer, abandoned run or not.
-                ToolCallPhase::Requested if waits_for_consent(&call.tool_call_id) => call,
-                ToolCallPhase::Streaming | ToolCallPhase::Requested | ToolCallPhase::Running if abandoned => {
+                // A call put to the user still waits for the answer, abandoned run or not (stored
+                // as `Requested` by versions before `AwaitingConsent`).
+                ToolCallPhase::Requested | ToolCallPhase::AwaitingConsent if waits_for_consent(&call.tool_call_id) => {
+                    ToolCallUpdate { phase: ToolCallPhase::AwaitingConsent, ..call }
+                }
+                ToolCallPhase::Streaming
+                | ToolCallPhase::Requested
+                | ToolCallPhase::Running
+                | ToolCallPhase::AwaitingConsent
+                    if abandoned =>
+                {
                     ToolCallUpdate {
                         phase: ToolCallPhase::Skipped {
                             reason: "the app stopped before this call finished".to_owned(),

@@ -11,7 +11,7 @@ use std::ops::{ControlFlow, Deref, DerefMut};
 
 use serde_json::{Map, Value};
 
-use super::consent::{Consent, DECLINED_BY_USER, MAX_PENDING_CONSENT};
+use super::consent::{Consent, MAX_PENDING_CONSENT};
 use super::executor::{result_message, result_text, InFlight, ToolFailure, ToolOutcome};
 use super::interrupts::{legacy_interrupt, LEGACY_INTERRUPT_EVENT};
 use super::listener::{Listeners, RunPhase, SessionUpdate, SessionWarningKind, ToolCallPhase, ToolCallUpdate};
@@ -689,10 +689,11 @@ impl ConversationSession {
                 self.warn(&mut summary.warnings, SessionWarningKind::UnresolvedToolCall, message);
                 return self.tool_completed(ctx, id, Err(ToolFailure::Denied { reason }));
             }
-            // Nothing runs until the user answers; the call stays `Requested` meanwhile.
+            // Nothing runs until the user answers.
             self.consent.ask(id, &name, invocation.arguments);
             ctx.awaiting_consent.insert(id.to_owned());
             self.shared.listeners.delta(self.consent.delta());
+            self.emit_tool(id, &name, ToolCallPhase::AwaitingConsent);
             return;
         }
         let limit = tool.timeout().unwrap_or(self.options.tool_timeout);
@@ -713,7 +714,7 @@ impl ConversationSession {
         self.shared.listeners.delta(self.consent.delta());
         let name = request.tool_name.clone();
         let outcome = match answer {
-            ConsentAnswer::Decline => Err(ToolFailure::Denied { reason: DECLINED_BY_USER.to_owned() }),
+            ConsentAnswer::Decline => Err(ToolFailure::Declined),
             ConsentAnswer::AllowOnce | ConsentAnswer::AllowAlways => self.run_consented(request).await,
         };
         let phase = match &outcome {

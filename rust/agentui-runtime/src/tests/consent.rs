@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use agentui_runtime::session::{
-    ClientTool, Consent, ConsentAnswer, ConversationSession, SessionError, SessionOptions, ToolCallPhase,
+    ClientTool, Consent, ConsentAnswer, ConversationSession, SessionError, SessionOptions, ToolCallPhase, ToolFailure,
     ToolInvocation, DECLINED_BY_USER, MAX_PENDING_CONSENT,
 };
 use agentui_runtime::{Conversation, ConversationStore};
@@ -66,7 +66,7 @@ async fn an_ask_tool_waits_for_the_answer_and_allow_once_runs_it_once() {
         assert_eq!((request.tool_call_id.as_str(), request.tool_name.as_str()), ("c1", "locate"));
         assert_eq!(request.arguments, json!({"precise": true}));
         assert!(request.asked_at_ms > 0);
-        assert_eq!(phase_of(&conv, "c1"), Some(ToolCallPhase::Requested));
+        assert_eq!(phase_of(&conv, "c1"), Some(ToolCallPhase::AwaitingConsent), "the call shows it waits for the user");
 
         let follow_up = conv.answer_consent("c1", ConsentAnswer::AllowOnce).await.unwrap();
         assert_eq!(runs.load(Ordering::SeqCst), 1);
@@ -109,6 +109,9 @@ async fn allow_always_grants_the_tool_for_the_rest_of_the_conversation() {
         let snapshot = conv.snapshot().unwrap();
         assert!(snapshot.consent_requests.is_empty());
         assert_eq!(snapshot.consent_grants, ["locate"]);
+        let view = conv.subscribe_view();
+        let first = view.next_batch().await.unwrap().unwrap();
+        assert_eq!(first.consent_grants, Some(vec!["locate".to_owned()]), "the view carries the grants too");
     })
     .await
     .unwrap();
@@ -136,6 +139,11 @@ async fn a_decline_answers_the_agent_and_the_follow_up_run_happens() {
         assert_eq!(id, "c1");
         assert!(content.contains(DECLINED_BY_USER), "{content}");
         assert!(error.as_deref().is_some_and(|e| e.contains(DECLINED_BY_USER)), "{error:?}");
+        assert_eq!(
+            phase_of(&conv, "c1"),
+            Some(ToolCallPhase::Failed { failure: ToolFailure::Declined }),
+            "a decline is told apart from a policy's refusal"
+        );
         assert_eq!(conv.snapshot().unwrap().messages.last().unwrap().text(), Some("Understood, no location."));
     })
     .await
@@ -207,6 +215,7 @@ async fn a_pending_request_survives_a_reopen_and_runs_only_after_the_answer() {
     let view = conv.subscribe_view();
     let first = view.next_batch().await.unwrap().unwrap();
     assert_eq!(first.consent_requests.map(|r| r.len()), Some(1), "the view shows it too");
+    assert_eq!(phase_of(&conv, "c1"), Some(ToolCallPhase::AwaitingConsent), "the call still waits after a reopen");
     assert_eq!(runs.load(Ordering::SeqCst), 0, "nothing ran on reopen");
     assert_eq!(server.requests().len(), 1, "nothing was sent on reopen");
 
