@@ -139,7 +139,7 @@ public class AgentConversation private constructor(
     /** The published items, copied and changed once per batch. */
     private val items = ArrayList<ChatMessage>()
     private val toolCallList = ArrayList<ToolCallUpdate>()
-    private val timelineRows = TimelineRows()
+    private val timelineRows = ArrayList<TimelineItem>()
 
     /**
      * Streamed pieces of the batch being applied, joined per text before they are copied into
@@ -477,8 +477,8 @@ public class AgentConversation private constructor(
         // After the messages: a message row takes its media from the message (their indices).
         if (batch.timeline.isNotEmpty()) {
             val media = MessageMedia(items)
-            timelineRows.apply(batch.timeline.map { it.toChange(media::of) })
-            _timeline.value = timelineRows.publish()
+            applyTimeline(timelineRows, batch.timeline.map { it.toChange(media::of) })
+            _timeline.value = timelineRows.toList()
         }
         batch.activeSteps?.let { _activeSteps.value = it }
         // After the messages, so a collector of this flow finds a waiting message in them.

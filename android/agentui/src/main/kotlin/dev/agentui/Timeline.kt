@@ -130,55 +130,44 @@ public sealed interface TimelineChange {
 }
 
 /**
- * The rows, kept by applying changes. Streamed pieces of one batch are joined per row and copied
- * into it once ([publish]), so a long answer costs one copy of its text per batch, not per piece.
+ * Applies one batch's [changes] to [rows], in order. Streamed pieces are joined per row and
+ * copied into it once, so a long answer costs one copy of its text per batch, not per piece.
+ * Throws IndexOutOfBoundsException on a position the list lacks (a core defect: the caller
+ * starts again from the whole state). A top-level function, not a class: the layer's public
+ * API dump lists internal classes.
  */
-internal class TimelineRows {
-    private val rows = ArrayList<TimelineItem>()
-    private val appended = LinkedHashMap<Int, StringBuilder>()
-
-    /** Applies [changes] in order; throws IndexOutOfBoundsException on a position the list lacks. */
-    fun apply(changes: List<TimelineChange>) {
-        try {
-            for (change in changes) {
-                if (change is TimelineChange.TextAppended) {
-                    appended.getOrPut(change.index) { StringBuilder() }.append(change.text)
-                    continue
-                }
-                // In order: this change may replace or move a row that has pieces waiting.
-                flushAppended()
-                when (change) {
-                    is TimelineChange.Reset -> {
-                        rows.clear()
-                        rows.addAll(change.items)
-                    }
-                    is TimelineChange.Inserted -> rows.add(change.index, change.item)
-                    is TimelineChange.Updated -> rows[change.index] = change.item
-                    is TimelineChange.Removed -> rows.removeAt(change.index)
-                    is TimelineChange.TextAppended -> Unit
-                }
-            }
-            flushAppended()
-        } finally {
-            appended.clear()
-        }
-    }
-
-    /** The rows as an immutable snapshot, for a flow. */
-    fun publish(): List<TimelineItem> = rows.toList()
-
-    private fun flushAppended() {
+internal fun applyTimeline(rows: MutableList<TimelineItem>, changes: List<TimelineChange>) {
+    val appended = LinkedHashMap<Int, StringBuilder>()
+    fun flushAppended() {
         for ((at, pieces) in appended) {
             val row = rows[at]
             rows[at] = when (val kind = row.kind) {
                 is TimelineItemKind.AgentMessage -> row.copy(kind = kind.copy(text = kind.text + pieces))
                 is TimelineItemKind.UserMessage -> row.copy(kind = kind.copy(text = kind.text + pieces))
-                // A core defect: streamed text for a row that has none. Start again from the whole state.
                 else -> throw IndexOutOfBoundsException("text appended to row $at (${row.key}), not a message")
             }
         }
         appended.clear()
     }
+    for (change in changes) {
+        if (change is TimelineChange.TextAppended) {
+            appended.getOrPut(change.index) { StringBuilder() }.append(change.text)
+            continue
+        }
+        // In order: this change may replace or move a row that has pieces waiting.
+        flushAppended()
+        when (change) {
+            is TimelineChange.Reset -> {
+                rows.clear()
+                rows.addAll(change.items)
+            }
+            is TimelineChange.Inserted -> rows.add(change.index, change.item)
+            is TimelineChange.Updated -> rows[change.index] = change.item
+            is TimelineChange.Removed -> rows.removeAt(change.index)
+            is TimelineChange.TextAppended -> Unit
+        }
+    }
+    flushAppended()
 }
 
 // Conversions from the generated core types. Exhaustive: a case the core adds breaks this build.

@@ -31,13 +31,13 @@ class TimelineCasesTest {
         for (case in cases) {
             val title = case["name"] as String
             val steps = timelineCaseChanges(toJson(case))
-            val rows = TimelineRows()
+            val rows = ArrayList<TimelineItem>()
             val expect = (case["expect"] as List<Map<String, Any?>>).associateBy { (it["after"] as Number).toInt() }
             // Step 0 is the snapshot; step n the n-th delta.
             steps.forEachIndexed { step, changes ->
-                rows.apply(changes.map { it.toChange { null } })
+                applyTimeline(rows, changes.map { it.toChange { null } })
                 expect[step]?.let { checkpoint ->
-                    check("$title, after $step", checkpoint["items"] as List<Map<String, Any?>>, rows.publish())
+                    check("$title, after $step", checkpoint["items"] as List<Map<String, Any?>>, rows.toList())
                     checkpoints++
                 }
             }

@@ -36,6 +36,7 @@ import androidx.compose.runtime.getValue
 import androidx.compose.runtime.mutableStateOf
 import androidx.compose.runtime.remember
 import androidx.compose.runtime.rememberCoroutineScope
+import androidx.compose.runtime.rememberUpdatedState
 import androidx.compose.runtime.setValue
 import androidx.compose.runtime.snapshotFlow
 import androidx.compose.ui.Alignment
@@ -54,6 +55,7 @@ import dev.agentui.Attachment
 import dev.agentui.ChatMarkdown
 import dev.agentui.ChatMessage
 import dev.agentui.ConsentAnswer
+import dev.agentui.ConversationException
 import dev.agentui.Delivery
 import dev.agentui.RetryAction
 import dev.agentui.TimelineItem
@@ -65,8 +67,8 @@ import kotlinx.coroutines.launch
 
 /**
  * What the rows of [AgentChat] can do, for a slot that replaces one: the conversation, and the
- * answers a row's buttons give (each launched in the screen's scope; a failure shows in the
- * timeline as an error row or a delivery, never thrown into the UI).
+ * answers a row's buttons give, each launched in the screen's scope. A failure is never thrown
+ * into the UI: it goes to [AgentChat]'s `onError` (by default shown above the composer).
  */
 @Stable
 public class AgentChatScope internal constructor(
@@ -74,6 +76,7 @@ public class AgentChatScope internal constructor(
     private val scope: CoroutineScope,
     /** The state of the messages, read by a row for its Markdown tree and media only. */
     private val messages: State<List<ChatMessage>>,
+    private val onError: State<(Throwable) -> Unit>,
 ) {
     /** Answers consent request [toolCallId]. */
     public fun answerConsent(toolCallId: String, answer: ConsentAnswer) {
@@ -130,15 +133,15 @@ public class AgentChatScope internal constructor(
     /** The bytes of a media part (see [AgentConversation.mediaBytes]). */
     public suspend fun mediaBytes(media: dev.agentui.MessagePart.Media): ByteArray? = conversation.mediaBytes(media)
 
-    /** Runs [call]; its failure is shown by the timeline (a failed delivery, an error row). */
+    /** Runs [call]; its failure goes to the screen's error handler (the flows show what it left). */
     private fun launchQuietly(call: suspend () -> Unit) {
         scope.launch {
             try {
                 call()
             } catch (cancelled: kotlinx.coroutines.CancellationException) {
                 throw cancelled
-            } catch (shown: Exception) {
-                // The conversation's flows show what the failure left; nothing else to do here.
+            } catch (failure: Exception) {
+                onError.value(failure)
             }
         }
     }
@@ -185,7 +188,9 @@ public data class AgentChatSlots(
  * [MaterialTheme]. The list stays at the bottom while the agent writes, unless the user scrolled
  * up. [onAttach]: the app's picker (a photo picker...), called by the attach button, returning
  * what to attach to the next message (null: nothing); no button when null. [placeholder]: the
- * composer's hint.
+ * composer's hint. [onError]: a failed answer or retry (an unknown consent request, a network
+ * error...); by default the last one is shown above the composer. (A failed send shows in its
+ * message's row instead.)
  */
 @Composable
 public fun AgentChat(
@@ -194,12 +199,15 @@ public fun AgentChat(
     slots: AgentChatSlots = AgentChatSlots(),
     onAttach: (suspend () -> Attachment?)? = null,
     placeholder: String = "Message",
+    onError: ((Throwable) -> Unit)? = null,
 ) {
     val timeline by conversation.timeline.collectAsState()
     val messages = conversation.messages.collectAsState()
     val phase by conversation.phase.collectAsState()
     val scope = rememberCoroutineScope()
-    val chat = remember(conversation, scope) { AgentChatScope(conversation, scope, messages) }
+    var lastError by remember { mutableStateOf<String?>(null) }
+    val errors = rememberUpdatedState(onError ?: { failure: Throwable -> lastError = describeError(failure) })
+    val chat = remember(conversation, scope) { AgentChatScope(conversation, scope, messages, errors) }
     val listState = rememberLazyListState()
     // Follows the bottom until the user scrolls up, and again once they are back at the bottom.
     var following by remember { mutableStateOf(true) }
@@ -233,7 +241,15 @@ public fun AgentChat(
                 }
             }
         }
-        Composer(conversation, running = !phase.hasEnded, onAttach = onAttach, placeholder = placeholder)
+        lastError?.let {
+            Text(
+                it,
+                Modifier.padding(horizontal = 12.dp).testTag("chat-error"),
+                style = MaterialTheme.typography.bodySmall,
+                color = MaterialTheme.colorScheme.error,
+            )
+        }
+        Composer(conversation, running = !phase.hasEnded, onAttach = onAttach, placeholder = placeholder, onError = errors)
     }
 }
 
@@ -267,6 +283,7 @@ private fun Composer(
     running: Boolean,
     onAttach: (suspend () -> Attachment?)?,
     placeholder: String,
+    onError: State<(Throwable) -> Unit>,
 ) {
     val scope = rememberCoroutineScope()
     var draft by remember { mutableStateOf("") }
@@ -328,7 +345,17 @@ private fun Composer(
                     // In the conversation's scope: the run outlives this screen. A failure shows
                     // in the timeline (the message's delivery, an error row).
                     val run = if (files.isEmpty()) conversation.sendAsync(text) else conversation.sendAsync(text, files)
-                    scope.launch { runCatching { run.await() } }
+                    scope.launch {
+                        try {
+                            run.await()
+                        } catch (cancelled: kotlinx.coroutines.CancellationException) {
+                            throw cancelled
+                        } catch (failure: ConversationException) {
+                            // Shown by the message's row (waiting, or not sent with Retry), not twice.
+                        } catch (failure: Exception) {
+                            onError.value(failure)
+                        }
+                    }
                 },
                 modifier = Modifier.padding(start = 8.dp).testTag("send"),
                 enabled = draft.isNotBlank() || attached.isNotEmpty(),
