@@ -13,6 +13,7 @@
 
 mod agent;
 mod error;
+mod proxy;
 mod recording;
 mod reply;
 mod script;
@@ -20,6 +21,7 @@ mod server;
 
 pub use agent::{latest_user_text, ScriptedAgent};
 pub use error::{RecordingError, ScriptError};
-pub use recording::{Recording, RecordingServer, RecordingWriter};
+pub use proxy::{Forwarded, RecordingProxy, Upstream};
+pub use recording::{is_credential, Recording, RecordingServer, RecordingWriter};
 pub use script::{Script, Step, DEFAULT_CHUNK_CHARS, MAX_DELAY_MS, MAX_PATTERN_BYTES, MAX_RULES, MAX_STEPS};
 pub use server::{AgentServer, Unmatched, UnmatchedRequests, MAX_RECORDED_REQUESTS, UNMATCHED_STATUS};

@@ -132,24 +132,53 @@ impl RecordingWriter {
         content_type: &str,
         body: &[u8],
     ) -> Result<usize, RecordingError> {
-        let number = self.written + 1;
-        let write = |suffix: &str, bytes: &[u8]| {
-            let path = exchange_path(&self.dir, number, suffix);
-            fs::write(&path, bytes).map_err(io_error(&path))
-        };
-        write("request.json", &pretty(request))?;
-        write("response.json", &pretty(&json!({"status": status, "contentType": content_type})))?;
-        write("response.sse", body)?;
+        let number = self.reserve();
+        self.write_request(number, request, headers)?;
+        self.write_response(number, status, content_type, body)?;
+        Ok(number)
+    }
+
+    /// The number of the next exchange, taken when its request arrives (its answer may be
+    /// written later, once its body ended).
+    pub fn reserve(&mut self) -> usize {
+        self.written += 1;
+        self.written
+    }
+
+    /// The request of exchange `number`, and its headers when asked for (never credentials).
+    pub fn write_request(
+        &self,
+        number: usize,
+        request: &Value,
+        headers: &[(String, String)],
+    ) -> Result<(), RecordingError> {
+        self.write_file(number, "request.json", &pretty(request))?;
         if self.with_headers {
             let kept: serde_json::Map<String, Value> = headers
                 .iter()
                 .filter(|(name, _)| !is_credential(name))
                 .map(|(name, value)| (name.to_ascii_lowercase(), Value::String(value.clone())))
                 .collect();
-            write("headers.json", &pretty(&Value::Object(kept)))?;
+            self.write_file(number, "headers.json", &pretty(&Value::Object(kept)))?;
         }
-        self.written = number;
-        Ok(number)
+        Ok(())
+    }
+
+    /// The answer of exchange `number`: its status, content type and body byte for byte.
+    pub fn write_response(
+        &self,
+        number: usize,
+        status: u16,
+        content_type: &str,
+        body: &[u8],
+    ) -> Result<(), RecordingError> {
+        self.write_file(number, "response.json", &pretty(&json!({"status": status, "contentType": content_type})))?;
+        self.write_file(number, "response.sse", body)
+    }
+
+    fn write_file(&self, number: usize, suffix: &str, bytes: &[u8]) -> Result<(), RecordingError> {
+        let path = exchange_path(&self.dir, number, suffix);
+        fs::write(&path, bytes).map_err(io_error(&path))
     }
 }
 

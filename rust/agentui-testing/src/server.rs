@@ -48,7 +48,6 @@ impl std::fmt::Display for Unmatched {
 pub struct UnmatchedRequests(pub Vec<Unmatched>);
 
 /// How the responder answers one request.
-#[derive(Debug)]
 pub(crate) enum Reply {
     Stream(Vec<Wire>),
     Status {
@@ -57,11 +56,15 @@ pub(crate) enum Reply {
     },
     /// No answer: an error status whose body shows the request, and an entry in `unmatched`.
     Unmatched(String),
+    /// An answer that takes its time (the recording proxy waits for the real agent).
+    Later(futures_util::future::BoxFuture<'static, Response>),
 }
 
 /// One request as the responder sees it.
 pub(crate) struct Request<'a> {
     pub body: &'a Value,
+    /// The body as it came, byte for byte (the proxy forwards it unchanged).
+    pub raw: &'a Bytes,
     pub headers: &'a HeaderMap,
 }
 
@@ -92,6 +95,17 @@ pub struct AgentServer {
     task: Option<JoinHandle<io::Result<()>>>,
 }
 
+impl std::fmt::Debug for Reply {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reply::Stream(steps) => f.debug_tuple("Stream").field(&steps.len()).finish(),
+            Reply::Status { status, .. } => f.debug_struct("Status").field("status", status).finish_non_exhaustive(),
+            Reply::Unmatched(reason) => f.debug_tuple("Unmatched").field(reason).finish(),
+            Reply::Later(_) => f.write_str("Later"),
+        }
+    }
+}
+
 impl std::fmt::Debug for AppState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AppState").finish_non_exhaustive()
@@ -120,8 +134,9 @@ async fn handle(State(state): State<AppState>, method: Method, headers: HeaderMa
     if method != Method::POST {
         return text(StatusCode::METHOD_NOT_ALLOWED, "agentui-testing: an AG-UI agent takes POST requests\n".into());
     }
-    let body = serde_json::from_slice::<Value>(&body)
-        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&body).into_owned()));
+    let raw = body;
+    let body = serde_json::from_slice::<Value>(&raw)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&raw).into_owned()));
     {
         let mut log = lock(&state.log);
         if log.requests.len() >= MAX_RECORDED_REQUESTS {
@@ -132,11 +147,12 @@ async fn handle(State(state): State<AppState>, method: Method, headers: HeaderMa
         log.requests.push(body.clone());
     }
     // A responder that panics answers like an unmatched request instead of tearing the connection.
-    let request = Request { body: &body, headers: &headers };
+    let request = Request { body: &body, raw: &raw, headers: &headers };
     let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| state.responder.reply(&request)))
         .unwrap_or_else(|_| Reply::Unmatched("the server failed while answering this request".into()));
     match reply {
         Reply::Stream(steps) => event_stream(steps, no_pacing(), state.shutdown.clone()),
+        Reply::Later(response) => response.await,
         Reply::Status { status, body } => {
             let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
             text(status, body)
