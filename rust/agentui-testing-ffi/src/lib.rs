@@ -10,16 +10,16 @@ use std::sync::{Arc, Mutex};
 
 use agentui_testing::{AgentServer, Recording, RecordingServer, Script, ScriptError, ScriptedAgent};
 
-/// Why a kit server could not start.
+/// Why a kit server could not start (`detail`, not `message`: Kotlin exceptions own that name).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
 pub enum KitError {
     /// The script does not load: `path` is a JSON pointer into it, `line`/`column` 0 when unknown.
-    #[error("{message}")]
-    Script { message: String, path: String, line: u32, column: u32 },
-    #[error("{message}")]
-    Recording { message: String },
-    #[error("{message}")]
-    Server { message: String },
+    #[error("{detail}")]
+    Script { detail: String, path: String, line: u32, column: u32 },
+    #[error("{detail}")]
+    Recording { detail: String },
+    #[error("{detail}")]
+    Server { detail: String },
 }
 
 impl From<ScriptError> for KitError {
@@ -33,7 +33,7 @@ impl From<ScriptError> for KitError {
         };
         let number = |n: Option<usize>| n.and_then(|n| u32::try_from(n).ok()).unwrap_or(0);
         KitError::Script {
-            message: error.to_string(),
+            detail: error.to_string(),
             path: error.path().to_owned(),
             line: number(line),
             column: number(column),
@@ -55,7 +55,7 @@ impl std::fmt::Debug for KitServer {
 }
 
 fn server_error(e: impl std::fmt::Display) -> KitError {
-    KitError::Server { message: e.to_string() }
+    KitError::Server { detail: e.to_string() }
 }
 
 fn start(
@@ -87,7 +87,7 @@ pub fn start_scripted_agent(script_json: String, port: u16) -> Result<Arc<KitSer
 /// Serves a folder written by `agentui run --record` on 127.0.0.1:`port` (0: a free port).
 #[uniffi::export]
 pub fn start_recording_server(dir: String, port: u16) -> Result<Arc<KitServer>, KitError> {
-    let recording = Recording::load(Path::new(&dir)).map_err(|e| KitError::Recording { message: e.to_string() })?;
+    let recording = Recording::load(Path::new(&dir)).map_err(|e| KitError::Recording { detail: e.to_string() })?;
     start(port, move |addr| Box::pin(RecordingServer::start(recording, addr)))
 }
 
