@@ -38,6 +38,7 @@ let package = Package(
     products: [
         .library(name: "AgentUI", targets: ["AgentUI"]),
         .library(name: "AgentUIRendering", targets: ["AgentUIRendering"]),
+        .library(name: "AgentUITesting", targets: ["AgentUITesting"]),
     ],
     targets: [
         .systemLibrary(name: "AgentUICoreFFI", path: "build/linux/AgentUICoreFFI"),
@@ -47,6 +48,16 @@ let package = Package(
             path: "build/linux/AgentUICore",
             linkerSettings: [.unsafeFlags(["-L\(linuxLib)", "-Xlinker", "-rpath", "-Xlinker", linuxLib])]
         ),
+        // The test kit's own library (libagentui_testing.so) and its bindings, written by the
+        // script like the core's; only AgentUITesting links it, never AgentUI.
+        .systemLibrary(name: "AgentUITestingCoreFFI", path: "build/linux/AgentUITestingCoreFFI"),
+        .target(
+            name: "AgentUITestingCore",
+            dependencies: ["AgentUITestingCoreFFI"],
+            path: "build/linux/AgentUITestingCore",
+            linkerSettings: [.unsafeFlags(["-L\(linuxLib)", "-Xlinker", "-rpath", "-Xlinker", linuxLib])]
+        ),
+        .target(name: "AgentUITesting", dependencies: ["AgentUI", "AgentUITestingCore"], path: "Sources/AgentUITesting"),
         .target(name: "Combine", path: "Sources/LinuxCombine"),
         .target(name: "AgentUI", dependencies: ["AgentUICore", "Combine"], path: "Sources/AgentUI"),
         .target(name: "AgentUIRendering", dependencies: ["AgentUICore"], path: "Sources/AgentUIRendering"),
@@ -74,6 +85,11 @@ let package = Package(
             dependencies: ["AgentUI", "AgentUICore", "AgentUIRendering", "AgentUISwiftUI", "Combine"],
             path: "Tests/AgentUITests"
         ),
+        .testTarget(
+            name: "AgentUITestingTests",
+            dependencies: ["AgentUITesting", "AgentUI", "AgentUICore", "Combine"],
+            path: "Tests/AgentUITestingTests"
+        ),
     ]
 )
 #else
@@ -86,6 +102,9 @@ let package = Package(
     products: [
         .library(name: "AgentUI", targets: ["AgentUI"]),
         .library(name: "AgentUISwiftUI", targets: ["AgentUISwiftUI"]),
+        // The test kit, for an app's test targets only: its own library, so an app that links
+        // AgentUI does not carry it (docs/testing-apps.md).
+        .library(name: "AgentUITesting", targets: ["AgentUITesting"]),
     ],
     targets: [
         // The Rust static library (libagentui_ffi.a per platform) with its C header and
@@ -126,6 +145,25 @@ let package = Package(
             dependencies: ["AgentUI", "AgentUIRendering"],
             path: "Sources/AgentUISwiftUI"
         ),
+        // The test kit's Rust library (libagentui_testing.a per platform: scripted agents,
+        // recordings) with its C header and module map (module AgentUITestingCoreFFI), made by
+        // build-xcframework.sh beside the core's, and the Swift uniffi-bindgen generates from it.
+        .binaryTarget(
+            name: "AgentUITestingCoreFFI",
+            path: "AgentUITestingCoreFFI.xcframework"
+        ),
+        .target(
+            name: "AgentUITestingCore",
+            dependencies: ["AgentUITestingCoreFFI"],
+            path: "Sources/AgentUITestingCore",
+            exclude: ["README.md"]
+        ),
+        // The test kit's Swift API (ScriptedAgent, AgentScript, the conversation waits).
+        .target(
+            name: "AgentUITesting",
+            dependencies: ["AgentUI", "AgentUITestingCore"],
+            path: "Sources/AgentUITesting"
+        ),
         // XCTest tests of the Swift layer against a running demo agent (`swift test` on a Mac,
         // with the XCFramework built with --macos): AGENTUI_DEMO_AGENT_URL must name it, e.g.
         // http://127.0.0.1:8765, or every test fails (see Tests/AgentUITests/TestSupport.swift).
@@ -135,6 +173,13 @@ let package = Package(
             name: "AgentUITests",
             dependencies: ["AgentUI", "AgentUICore", "AgentUIRendering", "AgentUISwiftUI"],
             path: "Tests/AgentUITests"
+        ),
+        // The test kit's tests: scripted agents (no demo agent needed) and a replayed recording
+        // (made in the test's setup with the agentui CLI against the demo agent, Linux lane).
+        .testTarget(
+            name: "AgentUITestingTests",
+            dependencies: ["AgentUITesting", "AgentUI", "AgentUICore"],
+            path: "Tests/AgentUITestingTests"
         ),
     ]
 )

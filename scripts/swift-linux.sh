@@ -84,9 +84,17 @@ prepare_bindings() {
   rm -rf "$staged"
   write_ffi_module "$generated" "$staged/AgentUICoreFFI" agentui_ffi
   copy_ffi_swift "$generated" "$staged/AgentUICore"
+  # The test kit's own library (AgentUITesting's), generated the same way; only this lane
+  # uses it, and the phone library the size report measures is untouched.
+  local kit_generated="$out/kit-generated"
+  rm -rf "$kit_generated"
+  "$TARGET_DIR/debug/uniffi-bindgen" generate --library "$TARGET_DIR/debug/libagentui_testing.so" \
+    --language swift --config uniffi.toml --no-format --out-dir "$kit_generated"
+  write_kit_ffi_module "$kit_generated" "$staged/AgentUITestingCoreFFI" "$staged/AgentUITestingCore" agentui_testing
+  rm -rf "$kit_generated"
   mkdir -p "$staged/lib"
-  cp "$TARGET_DIR/debug/libagentui_ffi.so" "$staged/lib/"
-  for dir in AgentUICoreFFI AgentUICore lib; do
+  cp "$TARGET_DIR/debug/libagentui_ffi.so" "$TARGET_DIR/debug/libagentui_testing.so" "$staged/lib/"
+  for dir in AgentUICoreFFI AgentUICore AgentUITestingCoreFFI AgentUITestingCore lib; do
     mkdir -p "$out/$dir"
     for file in "$staged/$dir"/*; do sync_file "$file" "$out/$dir/$(basename "$file")"; done
     # A file the generator no longer writes must not linger.
@@ -108,6 +116,7 @@ in_root() { # command
     mount --bind "$repo" "$root/src"
     exec chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin \
       TERM="${TERM:-dumb}" LANG=C.UTF-8 TZ=UTC AGENTUI_DEMO_AGENT_URL="${AGENTUI_DEMO_AGENT_URL:-}" \
+      AGENTUI_CLI="${AGENTUI_CLI:-}" \
       /bin/bash -c "$command"
   ' in-root "$root" "$repo" "$1"
 }
@@ -143,6 +152,15 @@ flock 9
 make_root
 prepare_bindings
 start_demo_agent
+# The CLI inside the root, for the kit's replay test that records a run in its setup: the
+# checkout's build when the target folder is in the checkout (/src), else a copy beside the bindings.
+case "$TARGET_DIR/" in
+  "$repo"/*) export AGENTUI_CLI="/src${TARGET_DIR#"$repo"}/debug/agentui" ;;
+  *)
+    mkdir -p "$out/bin" && sync_file "$TARGET_DIR/debug/agentui" "$out/bin/agentui"
+    export AGENTUI_CLI=/src/ios/build/linux/bin/agentui
+    ;;
+esac
 
 log="$TARGET_DIR/swift-test.log"
 swift_flags="--package-path /src/ios --scratch-path $scratch"
@@ -157,7 +175,7 @@ status=${PIPESTATUS[0]}
 
 # Every test method of ios/Tests ran: a test that the Linux XCTest does not discover (a
 # synchronous @MainActor method, say) would otherwise go unnoticed.
-written=$(cat ios/Tests/AgentUITests/*.swift | grep -cE '^[[:space:]]*func test[A-Za-z0-9_]*\(')
+written=$(cat ios/Tests/*/*.swift | grep -cE '^[[:space:]]*func test[A-Za-z0-9_]*\(')
 executed=$(sed -n "s/^Test Suite 'All tests' passed.*//p; s/^[[:space:]]*Executed \([0-9]*\) tests\{0,1\}, with 0 failures.*/\1/p" "$log" | tail -1)
 [ "${executed:-0}" -eq "$written" ] ||
   fail "ios/Tests has $written test methods but XCTest executed ${executed:-none}; see $log"

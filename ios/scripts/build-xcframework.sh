@@ -2,6 +2,8 @@
 # Builds the Rust core for Apple platforms and lays out the Swift package in ios/:
 #   ios/AgentUICoreFFI.xcframework          libagentui_ffi.a per platform + headers + module map
 #   ios/Sources/AgentUICore/AgentUICore*.swift the generated Swift bindings, one file per crate
+#   ios/AgentUITestingCoreFFI.xcframework   the test kit's libagentui_testing.a (AgentUITesting)
+#   ios/Sources/AgentUITestingCore/AgentUITestingCore.swift its bindings
 #
 # Needs macOS with Xcode (xcodebuild, lipo), rustup and cargo. Neither output is committed.
 #
@@ -101,37 +103,54 @@ target_dir="${CARGO_TARGET_DIR:-$root/target}"
 build_args=(rustc --locked -p agentui-ffi --lib --crate-type staticlib)
 [ "$profile" != debug ] && build_args+=(--profile "$profile")
 
+# The test kit's own library (agentui-testing-ffi), apart from the phone library: only an app's
+# test targets link it, through the AgentUITesting product.
+kit_build_args=(rustc --locked -p agentui-testing-ffi --lib --crate-type staticlib)
+[ "$profile" != debug ] && kit_build_args+=(--profile "$profile")
+
 cd "$root"
 for target in "${targets[@]}"; do
   echo "==> cargo ${build_args[*]} --target $target"
   cargo "${build_args[@]}" --target "$target"
+  echo "==> cargo ${kit_build_args[*]} --target $target"
+  cargo "${kit_build_args[@]}" --target "$target"
 done
 
-lib() {
-  echo "$target_dir/$1/$profile/libagentui_ffi.a"
+lib() { # target [library name]
+  echo "$target_dir/$1/$profile/lib${2:-agentui_ffi}.a"
 }
 
 work="$ios_dir/build"
 rm -rf "$work"
 mkdir -p "$work"
 
-# One library per platform: the two simulator architectures share a slice.
+# One library per platform: the two simulator architectures share a slice. Prints the paths.
+platform_libraries() { # library name
+  local name="$1"
+  if [ "$sim_only" = true ]; then
+    lib "$host_sim_target" "$name"
+  else
+    lib aarch64-apple-ios "$name"
+    mkdir -p "$work/ios-simulator"
+    lipo -create "$(lib aarch64-apple-ios-sim "$name")" "$(lib x86_64-apple-ios "$name")" \
+      -output "$work/ios-simulator/lib$name.a"
+    echo "$work/ios-simulator/lib$name.a"
+  fi
+  if [ "$with_macos" = true ]; then
+    mkdir -p "$work/macos"
+    lipo -create "$(lib aarch64-apple-darwin "$name")" "$(lib x86_64-apple-darwin "$name")" \
+      -output "$work/macos/lib$name.a"
+    echo "$work/macos/lib$name.a"
+  fi
+}
+echo "==> lipo: the simulator (and macOS) slices"
+# Through files, not process substitutions: a failing lipo then stops the script (set -e).
+platform_libraries agentui_ffi >"$work/libraries.txt"
+platform_libraries agentui_testing >"$work/kit-libraries.txt"
 libraries=()
-if [ "$sim_only" = true ]; then
-  libraries+=("$(lib "$host_sim_target")")
-else
-  libraries+=("$(lib aarch64-apple-ios)")
-  mkdir -p "$work/ios-simulator"
-  echo "==> lipo: arm64 + x86_64 simulator"
-  lipo -create "$(lib aarch64-apple-ios-sim)" "$(lib x86_64-apple-ios)" -output "$work/ios-simulator/libagentui_ffi.a"
-  libraries+=("$work/ios-simulator/libagentui_ffi.a")
-fi
-if [ "$with_macos" = true ]; then
-  mkdir -p "$work/macos"
-  echo "==> lipo: arm64 + x86_64 macOS"
-  lipo -create "$(lib aarch64-apple-darwin)" "$(lib x86_64-apple-darwin)" -output "$work/macos/libagentui_ffi.a"
-  libraries+=("$work/macos/libagentui_ffi.a")
-fi
+while IFS= read -r library; do libraries+=("$library"); done <"$work/libraries.txt"
+kit_libraries=()
+while IFS= read -r library; do kit_libraries+=("$library"); done <"$work/kit-libraries.txt"
 
 # --- Bindings ---------------------------------------------------------------------------------
 
@@ -164,8 +183,31 @@ xcodebuild -create-xcframework "${args[@]}" -output "$xcframework"
 
 copy_ffi_swift "$work/generated" "$ios_dir/Sources/AgentUICore"
 
+# --- The test kit's XCFramework and bindings ----------------------------------------------------
+
+echo "==> uniffi-bindgen generate --language swift (the test kit)"
+cargo run --locked -q -p uniffi-bindgen -- generate \
+  --library "${kit_libraries[0]}" \
+  --language swift \
+  --config "$root/uniffi.toml" \
+  --out-dir "$work/kit-generated" \
+  --no-format
+kit_headers="$work/kit-headers"
+write_kit_ffi_module "$work/kit-generated" "$kit_headers/AgentUITestingCoreFFI" "$ios_dir/Sources/AgentUITestingCore" ||
+  fail "the test kit's bindings are incomplete"
+kit_xcframework="$ios_dir/AgentUITestingCoreFFI.xcframework"
+rm -rf "$kit_xcframework"
+args=()
+for library in "${kit_libraries[@]}"; do
+  args+=(-library "$library" -headers "$kit_headers")
+done
+echo "==> xcodebuild -create-xcframework (the test kit)"
+xcodebuild -create-xcframework "${args[@]}" -output "$kit_xcframework"
+
 echo
 echo "Done ($profile$([ "$sim_only" = true ] && echo ", simulator only")):"
 echo "  $xcframework"
 echo "  $ios_dir/Sources/AgentUICore/AgentUICore*.swift"
+echo "  $kit_xcframework (the test kit, AgentUITesting)"
+echo "  $ios_dir/Sources/AgentUITestingCore/AgentUITestingCore.swift"
 echo "Open ios/Package.swift in Xcode, or add ios/ as a local package to an app."

@@ -46,3 +46,27 @@ copy_ffi_swift() { # generated out
     cp "$1/$name.swift" "$2/$name.swift"
   done
 }
+
+# The test kit's library (agentui_testing, issue 39) is apart from the phone library: its one
+# namespace becomes the Swift module AgentUITestingCore over the C module AgentUITestingCoreFFI.
+# (The core crates' namespaces that bindgen also writes for it are left out: the kit's Swift
+# uses only its own types, and AgentUICore already carries the core's.)
+KIT_FFI_NAMESPACE=AgentUITestingCore
+
+# Writes OUT/ with the kit's header and module map (with LINK, linking that library) and
+# copies its Swift file to SWIFT_OUT/.
+write_kit_ffi_module() { # generated out swift_out [link]
+  local generated="$1" out="$2" swift_out="$3" link="${4:-}" name="$KIT_FFI_NAMESPACE" extra=""
+  for file in "$name.swift" "${name}FFI.h" "${name}FFI.modulemap"; do
+    [ -f "$generated/$file" ] || {
+      echo "uniffi-bindgen did not write $file for the test kit (check uniffi.toml)" >&2
+      return 1
+    }
+  done
+  mkdir -p "$out" "$swift_out"
+  cp "$generated/${name}FFI.h" "$out/"
+  [ -z "$link" ] || extra="    link \"$link\"\n"
+  awk -v extra="$extra" -v header="header \"${name}FFI.h\"" '{ print } index($0, header) { printf "%s", extra }' \
+    "$generated/${name}FFI.modulemap" >"$out/module.modulemap"
+  cp "$generated/$name.swift" "$swift_out/$name.swift"
+}
