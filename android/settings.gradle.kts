@@ -1,5 +1,6 @@
 // The Android build of agentui: the AAR (:agentui: UniFFI bindings + Kotlin layer + the Rust
-// library for each ABI), the Compose renderer (:agentui-compose) and the sample app (:sample).
+// library for each ABI), the Compose renderer (:agentui-compose), the test kit (:agentui-testing,
+// with its own native library) and the sample app (:sample).
 // android/host-jvm is a separate Maven build over the same Kotlin sources (see README-host-jvm.md);
 // it is not part of this Gradle build.
 
@@ -42,4 +43,4 @@ dependencyResolutionManagement {
 
 rootProject.name = "agentui-android"
 
-include(":agentui", ":agentui-compose", ":sample")
+include(":agentui", ":agentui-compose", ":agentui-testing", ":sample")

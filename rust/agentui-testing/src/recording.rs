@@ -227,18 +227,15 @@ impl Responder for Replay {
     }
 }
 
-/// The recorded body with the recorded thread and run ids replaced by the ones of the request
-/// being answered: the client checks that a run's events are about the run it asked for, and an
-/// app's thread ids are fresh each time. Ids are replaced as whole JSON strings, byte for byte;
-/// everything else is sent as recorded.
+/// The recorded body with the recorded thread, run and message ids replaced by the ones of the
+/// request being answered: the client checks that a run's events are about the run it asked
+/// for, an app's ids are fresh each time, and a framework that echoes the app's messages
+/// (LangGraph's `MESSAGES_SNAPSHOT`) must echo the ids sent now, or the app sees foreign
+/// messages. Ids are replaced as whole JSON strings, byte for byte; everything else is sent as
+/// recorded.
 fn for_this_run(body: &[u8], recorded: &Value, incoming: &Value) -> Vec<u8> {
     let mut body = body.to_vec();
-    for key in ["threadId", "runId"] {
-        let (Some(old), Some(new)) =
-            (recorded.get(key).and_then(Value::as_str), incoming.get(key).and_then(Value::as_str))
-        else {
-            continue;
-        };
+    for (old, new) in replaced_ids(recorded, incoming) {
         if old.is_empty() || old == new {
             continue;
         }
@@ -246,6 +243,27 @@ fn for_this_run(body: &[u8], recorded: &Value, incoming: &Value) -> Vec<u8> {
         body = replace_all(&body, old.as_bytes(), new.as_bytes());
     }
     body
+}
+
+/// The recorded request's thread and run ids, and the ids of its messages, each with the id in
+/// the same place of the incoming request. Messages pair by position and only while their roles
+/// agree: a replay is of the same turn, so the app sends the same conversation.
+fn replaced_ids<'a>(recorded: &'a Value, incoming: &'a Value) -> Vec<(&'a str, &'a str)> {
+    let str_at = |v: &'a Value, key: &str| v.get(key).and_then(Value::as_str);
+    let mut pairs: Vec<(&str, &str)> = ["threadId", "runId"]
+        .into_iter()
+        .filter_map(|key| Some((str_at(recorded, key)?, str_at(incoming, key)?)))
+        .collect();
+    let messages = |v: &'a Value| v.get("messages").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    for (old, new) in messages(recorded).iter().zip(messages(incoming)) {
+        if str_at(old, "role") != str_at(new, "role") {
+            break;
+        }
+        if let (Some(old), Some(new)) = (str_at(old, "id"), str_at(new, "id")) {
+            pairs.push((old, new));
+        }
+    }
+    pairs
 }
 
 fn replace_all(haystack: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {

@@ -102,3 +102,38 @@ fn a_folder_without_exchanges_or_with_a_bad_status_is_refused() {
     std::fs::write(bad.join("0001-response.json"), r#"{"status": 99}"#).unwrap();
     assert!(Recording::load(&bad).unwrap_err().to_string().contains("status"));
 }
+
+/// A framework that echoes the app's messages (LangGraph's `MESSAGES_SNAPSHOT`) recorded the
+/// user message id of the recording run; a replay must answer with the id the app sent now,
+/// else the app sees a second, foreign user message and its conversation comes out reordered.
+#[tokio::test]
+async fn a_replayed_snapshot_carries_the_apps_own_message_ids() {
+    let dir = temp_dir("snapshot-ids");
+    let mut writer = RecordingWriter::create(&dir, false).unwrap();
+    let recorded_user = json!({"id": "user-recorded-1", "role": "user", "content": "hi"});
+    let events = [
+        json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r1"}),
+        json!({"type": "MESSAGES_SNAPSHOT", "messages": [
+            recorded_user, {"id": "ai-1", "role": "assistant", "content": "hello"}]}),
+        json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r1"}),
+    ];
+    let body: Vec<u8> = events.iter().flat_map(|e| format!("data: {e}\n\n").into_bytes()).collect();
+    writer
+        .write(
+            &json!({"threadId": "t", "runId": "r1", "messages": [recorded_user]}),
+            &[],
+            200,
+            "text/event-stream",
+            &body,
+        )
+        .unwrap();
+    let server = RecordingServer::start(Recording::load(&dir).unwrap(), "127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let session = ConversationSession::connect(&server.url(), &[], SessionOptions::default()).unwrap();
+    let conv = Conversation::start(session, tokio::runtime::Handle::current());
+    tokio::time::timeout(LIMIT, conv.send_message("hi".into())).await.unwrap().unwrap();
+
+    let sent_id = server.requests()[0]["messages"][0]["id"].as_str().unwrap().to_owned();
+    assert_ne!(sent_id, "user-recorded-1");
+    let ids: Vec<String> = conv.snapshot().unwrap().messages.iter().map(|m| m.id.clone()).collect();
+    assert_eq!(ids, [sent_id, "ai-1".to_owned()]);
+}

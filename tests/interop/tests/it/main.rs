@@ -6,5 +6,6 @@ mod agent_framework;
 mod cli;
 mod crewai;
 mod pydantic_ai;
+mod record_replay;
 mod servers;
 mod strands;
