@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use crate::call_site;
 use crate::catalog::CatalogRegistry;
 use crate::component::CompiledAction;
 use crate::dynamic::{Dynamic, Evaluator};
@@ -443,6 +444,7 @@ impl SurfaceGroup {
                 self.resolve_call_catalogs(index, &mut update)?;
                 let inline = update.inline_in_create;
                 let in_message = |e| if inline { pointing_into_create(e) } else { e };
+                self.check_default_catalog_calls(index, &update).map_err(in_message)?;
                 let others = self.components_catalogs(index, &update.components).map_err(in_message)?;
                 let diff = self.surfaces[index].update_components(update.components, &others).map_err(in_message)?;
                 push_diff(&mut outcome, &update.surface_id, diff);
@@ -549,6 +551,30 @@ impl SurfaceGroup {
                 ));
             }
             call.insert("catalogId".into(), Value::String(catalog.id.clone()));
+        }
+        Ok(())
+    }
+
+    /// Calls that name no catalog run in the surface's default, wherever they sit: checked
+    /// against it here, since the component's schema types only the calls in its typed
+    /// properties (and a component of another catalog would type them by that catalog).
+    fn check_default_catalog_calls(&self, index: usize, update: &UpdateComponents) -> Result<(), A2uiError> {
+        let surface = &self.surfaces[index];
+        // A surface without a default had every call name its catalog (`name_their_catalogs`).
+        if surface.catalog_id().is_empty() {
+            return Ok(());
+        }
+        for (i, component) in update.components.iter().enumerate() {
+            let Value::Object(fields) = component else { continue };
+            for site in call_site::outermost_calls(fields).into_iter().filter(|site| site.catalog_id.is_none()) {
+                let Some(call) = component.pointer(&site.pointer) else { continue };
+                if let Some(error) = surface.catalog().validate_function_call(call).into_iter().next() {
+                    return Err(A2uiError::validation(
+                        format!("/updateComponents/components/{i}{}{}", site.pointer, error.instance_path),
+                        error.message,
+                    ));
+                }
+            }
         }
         Ok(())
     }

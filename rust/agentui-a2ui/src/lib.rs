@@ -3,6 +3,7 @@
 //!
 //! No I/O, no FFI, no knowledge of AG-UI: bytes in and out are the caller's business.
 
+mod call_site;
 pub mod catalog;
 pub mod component;
 pub mod data_model;

@@ -299,7 +299,13 @@ impl Surface {
                 .and_then(Value::as_str)
                 .and_then(|id| others.get(id))
                 .unwrap_or(&self.catalog);
-            let errors = catalog.validate_component(component);
+            // Its calls that name no catalog are the default's (the group checked them there):
+            // another catalog's schema judges only their shape.
+            let errors = if Arc::ptr_eq(catalog, &self.catalog) {
+                catalog.validate_component(component)
+            } else {
+                catalog.validate_component(&crate::call_site::naming_default_catalog(component, &self.catalog.id))
+            };
             if !errors.is_empty() {
                 issues.extend(
                     errors.into_iter().map(|e| ValidationIssue::new(format!("{at}{}", e.instance_path), e.message)),

@@ -11,9 +11,11 @@
 //! sequence (`messages.0.version`).
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::call_site;
 use crate::catalog::CatalogRegistry;
 use crate::component::{CompiledComponent, Reference};
 use crate::error::A2uiError;
@@ -254,6 +256,7 @@ impl<'a> SequenceValidator<'a> {
                     // The component's own catalog (v1.0 `catalogId`), else the surface's.
                     let catalog_id =
                         fields.get("catalogId").and_then(Value::as_str).unwrap_or(plan.catalog_id.as_str());
+                    let default = self.catalogs.get(&plan.catalog_id).ok();
                     match self.catalogs.get(catalog_id) {
                         Ok(catalog) => {
                             if plan.version == Version::V1_0 && !catalog.is_v1() {
@@ -266,13 +269,63 @@ impl<'a> SequenceValidator<'a> {
                                     ),
                                 ));
                             }
-                            for error in catalog.validate_component(component) {
+                            // A call naming no catalog is the surface default's, not the
+                            // component's catalog's: that schema judges only its shape here.
+                            let judged = match &default {
+                                Some(default) if !Arc::ptr_eq(default, &catalog) => {
+                                    call_site::naming_default_catalog(component, &default.id)
+                                }
+                                _ => component.clone(),
+                            };
+                            let first = pass.findings.len();
+                            for error in catalog.validate_component(&judged) {
                                 pass.findings.push(Finding::new(
                                     Category::Validation,
                                     schema_code(&error.message),
                                     format!("{here}{}{}", dotted(&error.instance_path), missing_name(&error.message)),
                                     error.message,
                                 ));
+                            }
+                            let schema_found: Vec<String> =
+                                pass.findings[first..].iter().map(|f| f.path.clone()).collect();
+                            for site in call_site::outermost_calls(fields) {
+                                let call_at = format!("{here}{}", dotted(&site.pointer));
+                                // The schema reported this call already (a typed property).
+                                if schema_found.iter().any(|p| *p == call_at || p.starts_with(&format!("{call_at}."))) {
+                                    continue;
+                                }
+                                let Some(Value::Object(call)) = component.pointer(&site.pointer) else { continue };
+                                let runs_in = match &site.catalog_id {
+                                    None => default.clone(),
+                                    Some(id) => match self.catalogs.get(id) {
+                                        Ok(named) => Some(named),
+                                        Err(e) => {
+                                            pass.findings.push(Finding::new(
+                                                Category::Catalog,
+                                                "unknown_catalog",
+                                                format!("{call_at}.catalogId"),
+                                                e.to_string(),
+                                            ));
+                                            continue;
+                                        }
+                                    },
+                                };
+                                // No default: the engine refuses the call for naming no catalog.
+                                let Some(runs_in) = runs_in else { continue };
+                                let mut own = call.clone();
+                                own.remove("catalogId");
+                                for error in runs_in.validate_function_call(&Value::Object(own)) {
+                                    pass.findings.push(Finding::new(
+                                        Category::Validation,
+                                        schema_code(&error.message),
+                                        format!(
+                                            "{call_at}{}{}",
+                                            dotted(&error.instance_path),
+                                            missing_name(&error.message)
+                                        ),
+                                        error.message,
+                                    ));
+                                }
                             }
                         }
                         // A surface whose own catalog is unknown was reported at its createSurface.

@@ -213,3 +213,56 @@ fn messages_before_their_surface_wait_for_it_as_the_engine_buffers_them() {
     assert_eq!(codes(&findings), ["unknown_surface", "unknown_surface"], "{findings:?}");
     assert_eq!(findings[1].path, "messages.1.updateDataModel.surfaceId");
 }
+
+/// A v1.0 catalog with a `Sticker` (a typed caption), a `Shelf` (an untyped array) and a
+/// function `loud(text: string)`.
+fn with_stickers() -> CatalogRegistry {
+    let mut registry = catalogs();
+    let catalog = crate::catalog::Catalog::from_json(&json!({
+        "catalogId": "stickers", "protocolVersion": "1.0",
+        "components": {
+            "Sticker": {"type": "object", "properties": {"component": {"const": "Sticker"},
+                "caption": {"$ref": "common_types.json#/$defs/DynamicString"}}, "required": ["component", "caption"]},
+            "Shelf": {"type": "object", "properties": {"component": {"const": "Shelf"}, "entries": {"type": "array"}},
+                "required": ["component", "entries"]},
+        },
+        "functions": {"loud": {"type": "object", "properties": {"@call": {"const": "loud"},
+            "args": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
+                     "additionalProperties": false}}, "required": ["@call", "args"]}},
+    }))
+    .unwrap();
+    registry.register(std::sync::Arc::new(catalog));
+    registry
+}
+
+#[test]
+fn a_call_without_catalog_in_another_catalogs_component_is_the_surface_defaults() {
+    let sticker =
+        |call: Value| create(json!([{"id": "root", "component": "Sticker", "catalogId": "stickers", "caption": call}]));
+    let ok = sticker(json!({"@call": "formatString", "args": {"value": "hi"}}));
+    assert_eq!(validate_messages(&[ok], &with_stickers(), true), vec![]);
+    // `loud` is the component's catalog's, not the default's: it must name its catalog.
+    let findings =
+        validate_messages(&[sticker(json!({"@call": "loud", "args": {"text": "a"}}))], &with_stickers(), true);
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert_eq!(findings[0].path, "messages.0.createSurface.components.0.caption.call");
+}
+
+#[test]
+fn a_call_naming_a_catalog_has_its_args_checked_there_even_in_an_untyped_array() {
+    let text = |call: Value| create(json!([{"id": "root", "component": "Text", "text": call}]));
+    let bad = json!({"@call": "loud", "catalogId": "stickers", "args": {"text": 3}});
+    let findings = validate_messages(&[text(bad.clone())], &with_stickers(), true);
+    assert_eq!(codes(&findings), vec!["type_mismatch"], "{findings:?}");
+    assert_eq!(findings[0].path, "messages.0.createSurface.components.0.text.args.text");
+    let shelf =
+        create(json!([{"id": "root", "component": "Shelf", "catalogId": "stickers", "entries": [{"g": [bad]}]}]));
+    let findings = validate_messages(&[shelf], &with_stickers(), true);
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert!(findings[0].path.starts_with("messages.0.createSurface.components.0.entries.0.g.0"), "{findings:?}");
+    let good = json!({"@call": "loud", "catalogId": "stickers", "args": {"text": "a"}});
+    assert_eq!(validate_messages(&[text(good)], &with_stickers(), true), vec![]);
+    // A catalog the renderer lacks.
+    let unknown = json!({"@call": "loud", "catalogId": "nowhere", "args": {"text": "a"}});
+    assert_eq!(codes(&validate_messages(&[text(unknown)], &with_stickers(), true)), vec!["unknown_catalog"]);
+}

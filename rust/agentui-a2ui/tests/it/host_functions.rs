@@ -204,3 +204,69 @@ fn registering_needs_a_known_catalog_that_declares_the_function() {
     // Again under the same name: replaced, not added.
     assert!(register(&mut group, MATH, "add").is_ok());
 }
+
+/// A custom v1.0 catalog written as the catalog format writes it (`"@call"` keys), with a
+/// component holding an untyped array and a function of one string parameter.
+fn shelf_catalog() -> Arc<Catalog> {
+    Arc::new(
+        Catalog::from_json(&json!({
+            "catalogId": SHELF, "protocolVersion": "1.0",
+            "components": {
+                "Shelf": {"type": "object",
+                    "properties": {"component": {"const": "Shelf"}, "entries": {"type": "array"}},
+                    "required": ["component", "entries"]},
+                "Sticker": {"type": "object",
+                    "properties": {"component": {"const": "Sticker"},
+                        "caption": {"$ref": "common_types.json#/$defs/DynamicString"}},
+                    "required": ["component", "caption"]},
+            },
+            "functions": {
+                "loud": {"type": "object", "returnType": "string",
+                    "properties": {"@call": {"const": "loud"},
+                        "args": {"type": "object", "properties": {"text": {"type": "string"}},
+                                 "required": ["text"], "additionalProperties": false}},
+                    "required": ["@call", "args"]},
+            },
+        }))
+        .expect("the shelf catalog loads"),
+    )
+}
+
+const SHELF: &str = "https://example.com/shelf.json";
+
+fn shelf_errors(component: Value) -> Vec<Value> {
+    let mut group = SurfaceGroup::default();
+    group.catalogs_mut().register(shelf_catalog());
+    let outcome = group.process_value(&v10(
+        "createSurface",
+        json!({"surfaceId": "s", "catalogId": BASIC_V1_CATALOG_ID, "components": [component]}),
+    ));
+    errors(&outcome)
+}
+
+#[test]
+fn a_call_naming_a_custom_catalog_has_its_args_checked_by_that_function() {
+    let bad = json!({"@call": "loud", "catalogId": SHELF, "args": {"text": 7}});
+    let errors = shelf_errors(json!({"id": "root", "component": "Text", "text": bad}));
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0]["path"].as_str().unwrap().starts_with("/createSurface/components/0/text/args"), "{errors:?}");
+    let good = json!({"@call": "loud", "catalogId": SHELF, "args": {"text": "hi"}});
+    assert_eq!(shelf_errors(json!({"id": "root", "component": "Text", "text": good})), Vec::<Value>::new());
+}
+
+#[test]
+fn a_call_inside_an_untyped_array_is_resolved_in_its_catalog() {
+    let entries = |call: Value| json!([{"group": [call]}]);
+    let shelf = |call: Value| json!({"id": "root", "component": "Shelf", "catalogId": SHELF, "entries": entries(call)});
+    // Named catalog, wrong argument type.
+    let errors = shelf_errors(shelf(json!({"@call": "loud", "catalogId": SHELF, "args": {"text": 1}})));
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0]["path"].as_str().unwrap().starts_with("/createSurface/components/0/entries/0/group/0"));
+    // No catalog: the surface's default, which has no `loud`.
+    let errors = shelf_errors(shelf(json!({"@call": "loud", "args": {"text": "b"}})));
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0]["path"], "/createSurface/components/0/entries/0/group/0/call");
+    // A call the surface's default knows is fine there.
+    let fine = shelf(json!({"@call": "formatString", "args": {"value": "b"}}));
+    assert_eq!(shelf_errors(fine), Vec::<Value>::new());
+}

@@ -94,6 +94,11 @@ pub(super) fn catalog_document(case: &Value, version: &str) -> Value {
     }
     if let Some(Value::Object(functions)) = fields.get_mut("functions") {
         for (name, definition) in functions.iter_mut() {
+            // Written as a call schema already (the catalog format): its `args` are the
+            // function's parameters and stay as declared.
+            if definition.get("properties").is_some() {
+                continue;
+            }
             let mut schema = json!({"type": "object",
                 "properties": {"call": {"const": name},
                     "args": {"type": "object", "properties": definition.get("parameters").cloned().unwrap_or(json!({}))}},
