@@ -8,8 +8,8 @@ use serde_json::json;
 use crate::interop_test;
 use crate::servers::{
     approval_through_the_outcome, attachment_on_the_second_turn, attachments_arrive_intact, bounded,
-    client_tool_round_trip, failing_client_tool, observed_counters, parallel_client_calls, server_tool,
-    snapshot_replay_executes_nothing, streamed_text, Approval,
+    client_tool_round_trip, failing_client_tool, observed_counters, parallel_client_calls, second_turn_from_the_store,
+    server_tool, snapshot_replay_executes_nothing, streamed_text, Approval,
 };
 
 const PATH: &str = "/strands";
@@ -71,3 +71,5 @@ async fn strands_approval_approve_and_reject() {
     )
     .await
 }
+
+interop_test!(strands_second_turn_from_the_store, second_turn_from_the_store(strands(), PATH, "Hello from Strands!"));
