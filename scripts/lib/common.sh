@@ -88,6 +88,9 @@ build_host_jvm_bindings() {
   mkdir -p "$HOST_JVM_BINDINGS"
   "$TARGET_DIR/debug/uniffi-bindgen" generate --library "$TARGET_DIR/debug/libagentui_ffi.so" \
     --language kotlin --config uniffi.toml --no-format --out-dir "$HOST_JVM_BINDINGS"
+  # The test kit's own library (dev.agentui.testing.core), beside the phone library's bindings.
+  "$TARGET_DIR/debug/uniffi-bindgen" generate --library "$TARGET_DIR/debug/libagentui_testing.so" \
+    --language kotlin --config uniffi.toml --no-format --out-dir "$HOST_JVM_BINDINGS"
 }
 
 # A hash of the bindings in folder $1: what check.sh compares to decide whether the JVM tests

@@ -12,6 +12,7 @@ mod input;
 mod live;
 mod locale;
 mod markdown;
+mod record;
 mod run;
 mod serve_file;
 mod store;
@@ -73,6 +74,23 @@ enum Command {
     ServeSse {
         file: PathBuf,
         #[arg(long, default_value_t = 8766)]
+        port: u16,
+    },
+    /// Serve a folder written by `run --record` on 127.0.0.1: the N-th request gets the N-th
+    /// recorded answer; a request beyond the recording gets an error and exit 1 on Ctrl-C. The
+    /// first line printed is the URL.
+    ServeRecording {
+        dir: PathBuf,
+        /// 0 picks a free port.
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+    },
+    /// Serve a test kit script (JSON, docs/testing-apps.md) on 127.0.0.1; a request no rule
+    /// matches gets an error and exit 1 on Ctrl-C. The first line printed is the URL.
+    ServeScript {
+        file: PathBuf,
+        /// 0 picks a free port.
+        #[arg(long, default_value_t = 0)]
         port: u16,
     },
 }
@@ -139,6 +157,8 @@ fn main() -> ExitCode {
         Command::ServeDemo { port } => live::serve_demo(port),
         Command::Demo => live::demo(),
         Command::ServeSse { file, port } => serve_file::serve_sse(&file, port),
+        Command::ServeRecording { dir, port } => record::serve_recording(&dir, port),
+        Command::ServeScript { file, port } => record::serve_script(&file, port),
         Command::Markdown(args) => markdown::run(&args),
     };
     match result {

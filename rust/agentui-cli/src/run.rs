@@ -119,6 +119,13 @@ pub struct RunArgs {
     /// command-line tool started (see `store_trace`).
     #[arg(long, hide = true, requires = "store")]
     pub trace_store: bool,
+    /// Write each request and the raw body that answered it into DIR (a new folder), numbered
+    /// in order, follow-ups and resumptions included, for `serve-recording` and the test kits.
+    #[arg(long, value_name = "DIR")]
+    pub record: Option<PathBuf>,
+    /// With --record, keep the request headers too (credentials and cookies are never written).
+    #[arg(long, requires = "record")]
+    pub record_headers: bool,
     #[command(flatten)]
     pub tls: crate::tls::TlsArgs,
     #[command(flatten)]
@@ -840,7 +847,15 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
         .build()
         .map_err(|e| e.to_string())?;
     runtime.block_on(async {
-        let mut session = ConversationSession::connect(&args.url, &headers, options).map_err(|e| e.to_string())?;
+        // Recording: the run talks to the proxy, which passes everything on to the agent.
+        let recorder = match &args.record {
+            Some(dir) => {
+                Some(crate::record::start_recording(&args.url, dir, args.record_headers, &options.transport.tls).await?)
+            }
+            None => None,
+        };
+        let url = recorder.as_ref().map_or_else(|| args.url.clone(), |r| r.url());
+        let mut session = ConversationSession::connect(&url, &headers, options).map_err(|e| e.to_string())?;
         if let Some(state) = state {
             session.set_state(state);
         }
@@ -896,6 +911,10 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
                 ),
                 TurnEnd::Failed(e) => outln!("run failed: {e}"),
             }
+        }
+        if let Some(recorder) = recorder {
+            // Every body has ended by now; stopping waits for the last answer to be written.
+            recorder.shutdown().await.map_err(|e| e.to_string())?;
         }
         Ok(code)
     })

@@ -8,7 +8,7 @@ use serde_json::Value;
 /// A request to run the agent, as far as the scripts need it.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct RunInput {
+pub struct RunInput {
     pub thread_id: String,
     pub run_id: String,
     pub messages: Vec<InputMessage>,
@@ -32,7 +32,7 @@ pub(crate) struct ContextEntry {
 /// One message of the conversation so far (any role).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct InputMessage {
+pub struct InputMessage {
     pub role: String,
     #[serde(default)]
     pub content: Option<Value>,
@@ -46,13 +46,13 @@ pub(crate) struct InputMessage {
 
 /// A call an assistant message made.
 #[derive(Debug, Clone, Deserialize)]
-pub(crate) struct InputToolCall {
+pub struct InputToolCall {
     pub id: String,
     pub function: InputFunction,
 }
 
 #[derive(Debug, Clone, Deserialize)]
-pub(crate) struct InputFunction {
+pub struct InputFunction {
     pub name: String,
     #[serde(default)]
     pub arguments: String,
@@ -60,14 +60,14 @@ pub(crate) struct InputFunction {
 
 /// A tool the client declares (and therefore executes).
 #[derive(Debug, Clone, Deserialize)]
-pub(crate) struct InputTool {
+pub struct InputTool {
     pub name: String,
 }
 
 /// An answer to an interrupt.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct ResumeEntry {
+pub struct ResumeEntry {
     pub interrupt_id: String,
     pub status: String,
     #[serde(default)]
@@ -76,7 +76,7 @@ pub(crate) struct ResumeEntry {
 
 /// Why a request body was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum InputError {
+pub enum InputError {
     /// Not JSON at all.
     MalformedJson(String),
     /// JSON, but not a `RunAgentInput`.

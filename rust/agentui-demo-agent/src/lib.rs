@@ -52,3 +52,12 @@ pub use scenarios::custom_catalog::{loyalty_catalog_json, LOYALTY_CATALOG_ID};
 pub use scenarios::media::{fnv1a64, PICTURE_PNG_BASE64};
 pub use scenarios::{ScenarioInfo, SCENARIOS};
 pub use server::{DemoAgent, DemoAgentHandle, DEMO_DPOP_NONCE};
+
+/// The server pieces the test kit's scripted agent and recording server (`agentui-testing`)
+/// build on, so both servers frame, pace, stop and parse requests the same way as this one.
+pub mod serving {
+    pub use crate::input::{InputError, InputFunction, InputMessage, InputTool, InputToolCall, ResumeEntry, RunInput};
+    pub use crate::script::{Delay, Script, Step, PROTOCOL_VERSION};
+    pub use crate::shutdown::{channel, Shutdown, ShutdownTrigger};
+    pub use crate::sse::{event_stream, frame};
+}

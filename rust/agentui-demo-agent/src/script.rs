@@ -7,11 +7,11 @@ use axum::body::Bytes;
 use serde_json::{json, Value};
 
 /// The protocol version the demo agent declares on `RUN_STARTED`.
-pub(crate) const PROTOCOL_VERSION: &str = "1.1";
+pub const PROTOCOL_VERSION: &str = "1.1";
 
 /// A wait inside a stream. Resolved against the server options when played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Delay {
+pub enum Delay {
     /// The slow scenario's gap between deltas (`slow_delay`, scaled).
     Slow,
     /// A fixed wait that is not scaled (used by faults so bytes reach the socket first).
@@ -20,7 +20,7 @@ pub(crate) enum Delay {
 
 /// One thing the server does on the response body.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Step {
+pub enum Step {
     /// An AG-UI event, framed as `data: <json>\n\n`.
     Event(Value),
     /// Bytes written as they are (faults).
@@ -34,7 +34,7 @@ pub(crate) enum Step {
 
 /// Builds the steps of one run.
 #[derive(Debug)]
-pub(crate) struct Script {
+pub struct Script {
     thread_id: String,
     run_id: String,
     messages: usize,

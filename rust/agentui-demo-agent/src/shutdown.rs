@@ -5,13 +5,13 @@ use tokio::sync::watch;
 
 /// The sending side, owned by the handle.
 #[derive(Debug)]
-pub(crate) struct ShutdownTrigger(watch::Sender<bool>);
+pub struct ShutdownTrigger(watch::Sender<bool>);
 
 /// A receiver of the stop signal.
 #[derive(Debug, Clone)]
-pub(crate) struct Shutdown(watch::Receiver<bool>);
+pub struct Shutdown(watch::Receiver<bool>);
 
-pub(crate) fn channel() -> (ShutdownTrigger, Shutdown) {
+pub fn channel() -> (ShutdownTrigger, Shutdown) {
     let (tx, rx) = watch::channel(false);
     (ShutdownTrigger(tx), Shutdown(rx))
 }

@@ -20,7 +20,7 @@ use crate::shutdown::Shutdown;
 const CHANNEL_DEPTH: usize = 8;
 
 /// `data: <json>\n\n`: one event per frame, on one line (JSON never contains a raw newline).
-pub(crate) fn frame(event: &Value) -> Bytes {
+pub fn frame(event: &Value) -> Bytes {
     let mut line = Vec::with_capacity(128);
     line.extend_from_slice(b"data: ");
     // Serializing a `Value` cannot fail.
@@ -30,7 +30,7 @@ pub(crate) fn frame(event: &Value) -> Bytes {
 }
 
 /// A 200 `text/event-stream` response that plays `steps`.
-pub(crate) fn event_stream(steps: Vec<Step>, options: DemoAgentOptions, shutdown: Shutdown) -> Response {
+pub fn event_stream(steps: Vec<Step>, options: DemoAgentOptions, shutdown: Shutdown) -> Response {
     let (tx, mut rx) = mpsc::channel(CHANNEL_DEPTH);
     tokio::spawn(play(steps, options, shutdown, tx));
     let body = Body::from_stream(futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)));

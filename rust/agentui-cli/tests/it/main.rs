@@ -8,6 +8,7 @@ mod hostile;
 mod locale;
 mod markdown;
 mod mobile_networks;
+mod record_replay;
 mod store_commands;
 mod store_crash;
 mod tls;

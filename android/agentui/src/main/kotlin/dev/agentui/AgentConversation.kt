@@ -62,7 +62,7 @@ public class AgentConversation private constructor(
 ) : Closeable {
     private val closed = AtomicBoolean(false)
     private val scope = CoroutineScope(SupervisorJob() + dispatcher)
-    private val view: ViewSubscription = native.subscribeView()
+    private val view: ViewSubscription = native.subscribeTimelineView()
 
     private val _messages = MutableStateFlow<List<ChatMessage>>(emptyList())
     private val _phase = MutableStateFlow<RunPhase>(RunPhase.Idle)
@@ -70,6 +70,8 @@ public class AgentConversation private constructor(
     private val _toolCalls = MutableStateFlow<List<ToolCallUpdate>>(emptyList())
     private val _interrupts = MutableStateFlow<List<Interrupt>>(emptyList())
     private val _consentRequests = MutableStateFlow<List<ConsentRequest>>(emptyList())
+    private val _consentGrants = MutableStateFlow<List<String>>(emptyList())
+    private val _timeline = MutableStateFlow<List<TimelineItem>>(emptyList())
     private val _state = MutableStateFlow<Any?>(null)
     private val _stateJson = MutableStateFlow("{}")
     private val _warnings = MutableSharedFlow<SessionWarning>(extraBufferCapacity = 64, onBufferOverflow = BufferOverflow.DROP_OLDEST)
@@ -102,6 +104,18 @@ public class AgentConversation private constructor(
      * requests again: none of them ran.
      */
     public val consentRequests: StateFlow<List<ConsentRequest>> = _consentRequests.asStateFlow()
+    /**
+     * The tools the user allowed for the rest of this conversation ([ConsentAnswer.ALLOW_ALWAYS]):
+     * their calls run without asking. Kept with the conversation in a store.
+     */
+    public val consentGrants: StateFlow<List<String>> = _consentGrants.asStateFlow()
+    /**
+     * What a conversation screen shows, row by row, in the core's order (user and agent
+     * messages, tool activity, surfaces in their place, interrupts, consent requests, a run's
+     * error or progress): lay it out keyed by [TimelineItem.key]. Streamed text updates its row
+     * in place. `AgentChat` (agentui-compose) draws it.
+     */
+    public val timeline: StateFlow<List<TimelineItem>> = _timeline.asStateFlow()
     /** The shared agent state as plain Kotlin values (Map, List, String, Double, Boolean, null). */
     public val state: StateFlow<Any?> = _state.asStateFlow()
     /** [state] as JSON text (`{}` when none). */
@@ -125,6 +139,7 @@ public class AgentConversation private constructor(
     /** The published items, copied and changed once per batch. */
     private val items = ArrayList<ChatMessage>()
     private val toolCallList = ArrayList<ToolCallUpdate>()
+    private val timelineRows = ArrayList<TimelineItem>()
 
     /**
      * Streamed pieces of the batch being applied, joined per text before they are copied into
@@ -458,6 +473,13 @@ public class AgentConversation private constructor(
         }
         batch.interrupts?.let { pending -> _interrupts.value = pending.map { it.toInterrupt() } }
         batch.consentRequests?.let { pending -> _consentRequests.value = pending.map { it.toRequest() } }
+        batch.consentGrants?.let { _consentGrants.value = it }
+        // After the messages: a message row takes its media from the message (their indices).
+        if (batch.timeline.isNotEmpty()) {
+            val media = MessageMedia(items)
+            applyTimeline(timelineRows, batch.timeline.map { it.toChange(media::of) })
+            _timeline.value = timelineRows.toList()
+        }
         batch.activeSteps?.let { _activeSteps.value = it }
         // After the messages, so a collector of this flow finds a waiting message in them.
         batch.pendingSends?.let { pending -> _pendingSends.value = pending.map { it.toPending() } }
@@ -518,6 +540,27 @@ public class AgentConversation private constructor(
             }
         }
         appended.clear()
+    }
+
+    /**
+     * The media of the messages in [items] by id, for the timeline's rows of one batch: found from
+     * the end (the rows a batch changes are mostly the last), indexed at the first lookup of an
+     * older one.
+     */
+    private class MessageMedia(private val items: List<ChatMessage>) {
+        private var byId: Map<String, ChatMessage>? = null
+
+        fun of(messageId: String): List<MessagePart.Media>? {
+            byId?.let { return it[messageId]?.media }
+            for (at in items.lastIndex downTo maxOf(0, items.size - RECENT)) {
+                if (items[at].id == messageId) return items[at].media
+            }
+            return items.associateBy { it.id }.also { byId = it }[messageId]?.media
+        }
+
+        private companion object {
+            const val RECENT = 8
+        }
     }
 
     /** Where streamed pieces go: the text of item [at], or the arguments of its tool call [call]. */

@@ -205,8 +205,8 @@ public enum class ConsentAnswer {
 
 /**
  * A call of a tool registered with [Consent.ASK] that waits for the user: its tool has not run,
- * and runs only after [AgentConversation.answerConsent] allowed it. Its [ToolCallUpdate] stays
- * [ToolCallPhase.Requested] meanwhile.
+ * and runs only after [AgentConversation.answerConsent] allowed it. Its [ToolCallUpdate] shows
+ * [ToolCallPhase.AwaitingConsent] meanwhile.
  */
 public data class ConsentRequest(
     val toolCallId: String,
@@ -264,6 +264,8 @@ public sealed interface ToolFailure {
     public data object Cancelled : ToolFailure
     /** The run ended before the call's arguments were complete. */
     public data object Incomplete : ToolFailure
+    /** The user declined the call when asked ([ConsentAnswer.DECLINE]); nothing ran. */
+    public data object Declined : ToolFailure
 }
 
 /** How far one tool call has got; "requested" and "succeeded" are different states (lesson 1). */
@@ -279,6 +281,8 @@ public sealed interface ToolCallPhase {
     /** A call to a tool this client did not declare: shown, never answered here. */
     public data object OwnedByServer : ToolCallPhase
     public data class AwaitingInterrupt(val interruptId: String) : ToolCallPhase
+    /** A call of a [Consent.ASK] tool waiting for the user's answer (its [ConsentRequest]). */
+    public data object AwaitingConsent : ToolCallPhase
 }
 
 /**
@@ -513,6 +517,7 @@ private fun CoreToolFailure.toFailure(): ToolFailure = when (this) {
     is CoreToolFailure.Crashed -> ToolFailure.Crashed
     is CoreToolFailure.Cancelled -> ToolFailure.Cancelled
     is CoreToolFailure.Incomplete -> ToolFailure.Incomplete
+    is CoreToolFailure.Declined -> ToolFailure.Declined
 }
 
 internal fun CoreToolPhase.toPhase(): ToolCallPhase = when (this) {
@@ -526,6 +531,7 @@ internal fun CoreToolPhase.toPhase(): ToolCallPhase = when (this) {
     is CoreToolPhase.Skipped -> ToolCallPhase.Skipped(reason)
     is CoreToolPhase.OwnedByServer -> ToolCallPhase.OwnedByServer
     is CoreToolPhase.AwaitingInterrupt -> ToolCallPhase.AwaitingInterrupt(interruptId)
+    is CoreToolPhase.AwaitingConsent -> ToolCallPhase.AwaitingConsent
 }
 
 internal fun CoreToolCallUpdate.toUpdate() = ToolCallUpdate(toolCallId, toolName, phase.toPhase())

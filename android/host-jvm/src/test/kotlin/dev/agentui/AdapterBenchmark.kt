@@ -187,6 +187,9 @@ class AdapterBenchmark {
                 check = {
                     assertEquals(4040, it.agentMessages())
                     assertIs<RunPhase.Finished>(it.phase.value)
+                    // The run reached the timeline too: a row per agent message with something to show.
+                    val shown = it.messages.value.count { m -> m.role == Role.ASSISTANT && (m.text.isNotEmpty() || m.error != null || m.media.isNotEmpty()) }
+                    assertEquals(shown, it.timeline.value.count { row -> row.kind is TimelineItemKind.AgentMessage })
                 },
                 before = { alone += runtimeAloneMs(server.url, BENCH_THREAD) },
             )

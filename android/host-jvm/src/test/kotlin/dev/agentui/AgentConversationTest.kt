@@ -52,7 +52,10 @@ class AgentConversationTest {
             collector.cancel()
 
             val assistantValues = seen.filter { it.isNotEmpty() }.distinct()
-            assertTrue(assistantValues.size >= 3, "expected the text to grow in steps, saw $assistantValues")
+            assertTrue(
+                assistantValues.size >= 3,
+                "expected the text to grow in steps, saw $assistantValues (whole-state batches: ${conversation.snapshotsApplied})",
+            )
             assertTrue(assistantValues.zipWithNext().all { (a, b) -> b.startsWith(a) }, "text only grows: $assistantValues")
             assertTrue(final.lastAssistantText().startsWith("Hello! I am the demo agent"))
             assertTrue(final.lastAssistantText().contains("日本語"), "non-ASCII survives the bindings")

@@ -47,7 +47,12 @@ class ConsentTest {
             assertEquals(mapOf("precision" to "city"), request.arguments)
             assertTrue(request.askedAtMs > 0, "epoch milliseconds: ${request.askedAtMs}")
             assertTrue(summary.toolCalls.isEmpty(), "the run reports no executed call: ${summary.toolCalls}")
-            assertEquals(ToolCallPhase.Requested, conversation.toolCall(request.toolCallId)?.phase)
+            assertEquals(ToolCallPhase.AwaitingConsent, conversation.toolCall(request.toolCallId)?.phase)
+            // The timeline puts the card right after the call it asks about.
+            val rows = conversation.timeline.value.map { it.kind }
+            val call = rows.indexOfFirst { it is TimelineItemKind.ToolActivity && it.toolCallId == request.toolCallId }
+            assertEquals(ToolCallPhase.AwaitingConsent, (rows[call] as TimelineItemKind.ToolActivity).phase)
+            assertEquals(TimelineItemKind.ConsentRequest(request), rows[call + 1])
             assertTrue(conversation.messages.value.assistantTexts().contains("Let me ask the app"))
             assertTrue(!conversation.messages.value.assistantTexts().contains("Lisbon"))
 
@@ -60,6 +65,8 @@ class ConsentTest {
                 conversation.messages.value.assistantTexts(),
             )
             assertTrue(conversation.consentRequests.value.isEmpty(), "answered, the request is gone")
+            assertTrue(conversation.timeline.value.none { it.kind is TimelineItemKind.ConsentRequest }, "and its card")
+            assertTrue(conversation.consentGrants.value.isEmpty(), "allowed once: no grant")
 
             // Answered already: the typed error, and nothing runs again.
             val again = assertFailsWith<ConversationException.UnknownConsentRequest> {
@@ -93,7 +100,8 @@ class ConsentTest {
             assertNotNull(conversation.answerConsent(request.toolCallId, ConsentAnswer.DECLINE))
             assertTrue(calls.isEmpty(), "a declined tool never runs")
             val phase = assertIs<ToolCallPhase.Failed>(conversation.toolCall(request.toolCallId)?.phase)
-            assertEquals(ToolFailure.Denied("the user declined it"), phase.failure)
+            assertEquals(ToolFailure.Declined, phase.failure, "told apart from a policy's refusal")
+            assertTrue(phase.detail.contains("the user declined it"), phase.detail)
             val said = conversation.messages.value.assistantTexts()
             assertTrue(said.contains("The app reported an error") && said.contains("the user declined it"), said)
             assertTrue(!said.contains("Lisbon"), said)
@@ -112,6 +120,7 @@ class ConsentTest {
             conversation.send("where am I? use my location")
             conversation.answerConsent(conversation.consentRequests.value.single().toolCallId, ConsentAnswer.ALLOW_ALWAYS)
             assertEquals(1, calls.size)
+            assertEquals(listOf("get_location"), conversation.consentGrants.value)
 
             val summary = conversation.send("and my location now?")
             assertEquals(2, calls.size, "granted: the second call ran at once")
@@ -153,6 +162,8 @@ class ConsentTest {
                 val shown = restored.consentRequests.awaitValue { it.isNotEmpty() }
                 assertEquals(listOf(asked), shown, "the same request, asked at the same time")
                 assertTrue(calls.isEmpty(), "restoring runs nothing")
+                assertEquals(ToolCallPhase.AwaitingConsent, restored.toolCall(asked.toolCallId)?.phase)
+                assertTrue(restored.timeline.value.any { it.kind == TimelineItemKind.ConsentRequest(asked) }, "its card is back")
                 restored.registerTool("get_location", "The user's current city", schema, consent = Consent.ASK, tool = tool)
 
                 val followUp = assertNotNull(restored.answerConsent(asked.toolCallId, ConsentAnswer.ALLOW_ONCE))

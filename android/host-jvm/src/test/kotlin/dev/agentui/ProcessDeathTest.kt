@@ -79,11 +79,62 @@ class ProcessDeathTest {
             }
         }
     }
+
+    @Test
+    fun `a consent request asked before SIGKILL is asked again in another process and runs only when allowed`(): Unit = runBlocking {
+        val file = File(dir, "consent-killed.db")
+        val output = LinkedBlockingQueue<String>()
+        val child = ProcessBuilder(
+            File(System.getProperty("java.home"), "bin/java").path,
+            "-Xmx256m",
+            "-Djna.library.path=${System.getProperty("jna.library.path")}",
+            "-cp",
+            System.getProperty("surefire.test.class.path") ?: System.getProperty("java.class.path"),
+            StoreWriterProcess::class.java.name,
+            file.path,
+            "consent-killed",
+            "consent",
+        ).redirectErrorStream(true).start()
+        val asked = try {
+            thread(isDaemon = true) { child.inputStream.bufferedReader().forEachLine(output::put) }
+            val seen = StringBuilder()
+            var line: String?
+            do {
+                line = output.poll(45, TimeUnit.SECONDS)
+                line?.let { seen.appendLine(it) }
+            } while (line != null && !line.startsWith(StoreWriterProcess.ASKED))
+            assertNotNull(line, "the child never asked:\n$seen").removePrefix(StoreWriterProcess.ASKED)
+        } finally {
+            child.destroyForcibly()
+        }
+        assertTrue(child.waitFor(20, TimeUnit.SECONDS))
+        assertEquals(137, child.exitValue(), "128 + SIGKILL")
+
+        AgentRuntime(file).use { runtime ->
+            runtime.resume("consent-killed", Fixtures.agent.agentUrl(), dispatcher = main.dispatcher).use { restored ->
+                val request = restored.consentRequests.awaitValue { it.isNotEmpty() }.single()
+                assertEquals(asked, request.toolCallId)
+                assertEquals(ToolCallPhase.AwaitingConsent, restored.toolCall(asked)?.phase)
+                restored.timeline.awaitValue { rows -> rows.any { it.kind == TimelineItemKind.ConsentRequest(request) } }
+                val runs = java.util.concurrent.atomic.AtomicInteger()
+                restored.registerTool("get_location", "The user's current city", "{\"type\":\"object\"}", consent = Consent.ASK) {
+                    runs.incrementAndGet()
+                    "Coimbra"
+                }
+                assertEquals(0, runs.get(), "restoring runs nothing")
+                assertNotNull(restored.answerConsent(asked, ConsentAnswer.ALLOW_ONCE))
+                assertEquals(1, runs.get())
+                assertTrue(restored.messages.value.assistantTexts().contains("Coimbra"), restored.messages.value.assistantTexts())
+                assertTrue(restored.timeline.value.none { it.kind is TimelineItemKind.ConsentRequest })
+            }
+        }
+    }
 }
 
 /** The child JVM of [ProcessDeathTest]: streams the slow scenario into a store file until killed. */
 object StoreWriterProcess {
     const val STREAMING = "STREAMING "
+    const val ASKED = "ASKED "
 
     @JvmStatic
     fun main(args: Array<String>) {
@@ -94,6 +145,20 @@ object StoreWriterProcess {
         val ui = MainThread()
         val runtime = AgentRuntime(File(path))
         val conversation = runtime.connect(agent.agentUrl(), options = AgentOptions { this.threadId = threadId }, dispatcher = ui.dispatcher)
+        if (args.getOrNull(2) == "consent") {
+            // A call of an ASK tool put to the user, who never answers before the kill.
+            conversation.registerTool("get_location", "The user's current city", "{\"type\":\"object\"}", consent = Consent.ASK) {
+                error("never runs in this process")
+            }
+            runBlocking { conversation.send("where am I? use my location") }
+            val asked = conversation.consentRequests.value.single()
+            // What the store holds is written on its own thread: give it a moment before the report.
+            Thread.sleep(1_000)
+            println(ASKED + asked.toolCallId)
+            System.out.flush()
+            Thread.sleep(120_000)
+            return
+        }
         conversation.sendAsync("slow")
         val shown = runBlocking { conversation.messages.awaitValue { it.lastAssistantText().contains("Slow token 3.") } }
         println(STREAMING + shown.lastAssistantText())

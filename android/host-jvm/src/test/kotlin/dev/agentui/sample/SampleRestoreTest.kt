@@ -91,9 +91,10 @@ class SampleRestoreTest {
                     setContent { MaterialTheme { SampleApp(conversation, Navigator()) } }
                     onNodeWithTag("composer").performTextInput("hello")
                     onNodeWithTag("send").performClick()
-                    waitUntil(timeoutMillis = WAIT_MS) { runCatching { onNodeWithTag("undelivered").assertExists() }.isSuccess }
+                    // The message's row says it waits for the network (AgentChat's delivery status).
+                    waitUntil(timeoutMillis = WAIT_MS) { conversation.messages.value.size == 1 }
                     val id = conversation.messages.value.single().id
-                    onNodeWithTag("waiting:$id").assertExists()
+                    waitUntil(timeoutMillis = WAIT_MS) { runCatching { onNodeWithTag("waiting:$id").assertExists() }.isSuccess }
                     val attempts = conversation.pendingSends.value.single().attempts
                     onNodeWithTag("retry").performClick()
                     waitUntil(timeoutMillis = WAIT_MS) { conversation.pendingSends.value.single().attempts > attempts }
@@ -112,7 +113,8 @@ class SampleRestoreTest {
                         conversation.messages.value.assistantTexts().contains("Hello! I am the demo agent")
                     }
                     waitForIdle()
-                    onNodeWithTag("undelivered").assertDoesNotExist()
+                    val sent = conversation.messages.value.first { it.role == Role.USER }.id
+                    onNodeWithTag("waiting:$sent").assertDoesNotExist()
                     assertEquals(1, conversation.messages.value.count { it.role == Role.USER })
                 }
             }
