@@ -1,6 +1,7 @@
 //! The Rust runtime against Microsoft Agent Framework (agent-framework-ag-ui 1.7.0, on the
 //! pre-1.0 ag-ui-protocol 0.1.22) with a scripted chat client: streamed text, server and client
-//! tools, state, the user's attachment across two turns, and tool approval.
+//! tools, state, the user's attachment across two turns, tool approval and a second turn from
+//! the store.
 
 use std::sync::atomic::Ordering;
 

@@ -1,6 +1,7 @@
 //! The Rust runtime against Pydantic AI's built-in AG-UI adapter (pydantic-ai-slim 2.78.0,
 //! ag-ui-protocol 1.0.0) with a scripted `FunctionModel`: streamed text, server and client
-//! tools, state, the user's attachment across two turns, and tool approval.
+//! tools, state, the user's attachment across two turns, tool approval, a second turn from the
+//! store, and the empty text message the adapter sends before each tool call.
 
 use agentui_interop::*;
 use serde_json::{json, Value};

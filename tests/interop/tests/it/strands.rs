@@ -1,6 +1,7 @@
 //! The Rust runtime against AWS Strands behind ag-ui-strands (1.0.2, strands-agents 1.62.0,
 //! ag-ui-protocol 1.0.0) with a scripted model: streamed text, server and client tools, state,
-//! the user's attachment across two turns, and tool approval (`interrupt_on_call`).
+//! the user's attachment across two turns, tool approval (`interrupt_on_call`) and a second
+//! turn from the store.
 
 use agentui_interop::*;
 use serde_json::json;
