@@ -1,5 +1,5 @@
 // The renderer parity rules of docs/rendering.md (echo suppression, dates, number input, check
-// results, live announcements, Markdown), one case at a time from
+// results, live announcements, Markdown, v1.0 wire messages), one case at a time from
 // tests/renderer-cases/cases.json: the file the Compose renderer's host test
 // (android/host-jvm/src/test/kotlin/dev/agentui/compose/RendererCasesTest.kt) reads too. Needs
 // no demo agent.
@@ -13,7 +13,7 @@ import AgentUIRendering
 
 /// A JSON value as the cases file has it. An object member that is absent is not in the
 /// dictionary, while `null` is `.null`: the echo cases tell "wrote nothing" from "wrote null".
-private enum JSON: Decodable {
+private enum JSON: Codable {
     case null
     case bool(Bool)
     case number(Double)
@@ -36,6 +36,19 @@ private enum JSON: Decodable {
             self = .array(value)
         } else {
             self = .object(try container.decode([String: JSON].self))
+        }
+    }
+
+    /// Written back as JSON text: the case's messages go to the core as the file has them.
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let items): try container.encode(items)
+        case .object(let members): try container.encode(members)
         }
     }
 
@@ -190,6 +203,63 @@ final class RendererCasesTests: XCTestCase {
                     announced = region.changed(to: state)
                 }
                 XCTAssertEqual(announced, expected, "\(name), announced at step \(index)")
+            }
+        }
+    }
+
+    /// v1.0 wire messages (@path, @call, @index, checks, accessibility) resolved by the core as a
+    /// conversation would (`a2uiCaseSurface`), and what the renderer makes of the nodes.
+    func testV10WireMessagesReachTheRendererAsTheCasesSay() throws {
+        for testCase in try section("v1_0", atLeast: 12) {
+            let name = testCase["name"]?.string ?? ""
+            let messages = try XCTUnwrap(testCase["messages"], "\(name): no messages")
+            let json = String(decoding: try JSONEncoder().encode(messages), as: UTF8.self)
+            guard case .reset(_, let nodes) = try a2uiCaseSurface(messagesJson: json) else {
+                XCTFail("\(name): not a reset")
+                continue
+            }
+            guard case .array(let wanted) = testCase["nodes"] else {
+                XCTFail("\(name): no nodes")
+                continue
+            }
+            var taken: [String: Int] = [:]
+            for want in wanted {
+                let node: Node
+                if let id = want["id"]?.string {
+                    node = try XCTUnwrap(nodes.first { $0.id == id }, "\(name): no node \(id)")
+                } else {
+                    // A template's instances, in the core's order.
+                    let component = try XCTUnwrap(want["componentId"]?.string, "\(name): id or componentId")
+                    let nth = taken[component, default: 0]
+                    taken[component] = nth + 1
+                    let instances = nodes.filter { $0.componentId == component }
+                    guard nth < instances.count else { throw TestSetupError("\(name): no instance \(nth) of \(component)") }
+                    node = instances[nth]
+                }
+                let at = "\(name): node \(node.id)"
+                for property in ["text", "value"] {
+                    guard let expected = want[property] else { continue }
+                    let shown = node.props.first { $0.name == property }?.value.displayText
+                    XCTAssertEqual(shown, expected.string, "\(at): \(property)")
+                }
+                if let label = want["label"] { XCTAssertEqual(node.accessibility?.label, label.string, "\(at): label") }
+                if case .bool(let hidden) = want["hidden"] { XCTAssertEqual(node.accessibility?.hidden, hidden, "\(at): hidden") }
+                if let region = want["region"] {
+                    let politeness = LivePoliteness(live: node.accessibility?.live, hidden: node.accessibility?.hidden)
+                    XCTAssertEqual(politeness?.rawValue, region.string, "\(at): region")
+                }
+                if case .object(let bindings) = want["bindings"] {
+                    let actual = Dictionary(uniqueKeysWithValues: node.bindings.map { ($0.property, $0.path) })
+                    XCTAssertEqual(actual, bindings.compactMapValues(\.string), "\(at): bindings")
+                }
+                if let shown = want["shown"] {
+                    var expected: CheckShown?
+                    if case .object = shown {
+                        guard case .bool(let isError) = shown["isError"] else { throw TestSetupError("\(at): isError") }
+                        expected = CheckShown(message: shown["message"]?.string, isError: isError)
+                    }
+                    XCTAssertEqual(checkShown(node.checks), expected, "\(at): checks \(node.checks)")
+                }
             }
         }
     }

@@ -682,7 +682,9 @@ impl SurfaceGroup {
                     extensions,
                     version,
                 });
-                let client_data_model = surface.send_data_model().then(|| surface::data_model_report(&[surface]));
+                let client_data_model = surface
+                    .send_data_model()
+                    .then(|| surface::data_model_report(&[surface], surface.catalog().is_v1()));
                 Ok(ActionOutcome { message: Some(message), client_data_model, effects: Vec::new() })
             }
             CompiledAction::FunctionCall(Dynamic::Call(call)) if call.name == "openUrl" => {
@@ -746,10 +748,14 @@ impl SurfaceGroup {
         self.agent_calls.len()
     }
 
-    /// `a2uiClientDataModel` for every surface created with `sendDataModel`, if any.
-    pub fn client_data_model(&self) -> Option<Value> {
-        let surfaces: Vec<&Surface> = self.surfaces.iter().filter(|s| s.send_data_model()).collect();
-        (!surfaces.is_empty()).then(|| surface::data_model_report(&surfaces))
+    /// `a2uiClientDataModel` of protocol `version` (`v1.0` / `1.0`, else a v0.x): every surface of
+    /// that version created with `sendDataModel`, if any. A surface is of the version of its
+    /// catalog (a v1.0 surface without a default catalog included), and a report holds one version.
+    pub fn client_data_model(&self, version: &str) -> Option<Value> {
+        let v1 = v10::VERSION_STRINGS.contains(&version);
+        let surfaces: Vec<&Surface> =
+            self.surfaces.iter().filter(|s| s.send_data_model() && s.catalog().is_v1() == v1).collect();
+        (!surfaces.is_empty()).then(|| surface::data_model_report(&surfaces, v1))
     }
 }
 

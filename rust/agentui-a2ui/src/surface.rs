@@ -688,12 +688,14 @@ fn build_tree(
 }
 
 /// The data model as the agent sees it in `a2uiClientDataModel`.
-pub(crate) fn data_model_report(surfaces: &[&Surface]) -> Value {
+pub(crate) fn data_model_report(surfaces: &[&Surface], v1: bool) -> Value {
     let mut map = Map::new();
     for s in surfaces {
         map.insert(s.id.clone(), s.data.root().clone());
     }
-    serde_json::json!({"version": crate::wire::v09::EMITTED_VERSION, "surfaces": map})
+    // renderer_data_model.json of each version fixes its version string.
+    let version = if v1 { crate::wire::v10::EMITTED_VERSION } else { crate::wire::v09::EMITTED_VERSION };
+    serde_json::json!({"version": version, "surfaces": map})
 }
 
 /// v1.0 composition rules of the catalog: every parent-child pair of definitions (children not

@@ -24,7 +24,7 @@ pub struct RunInput {
 
 /// One `RunAgentInput.context` entry: what the client puts in front of the model.
 #[derive(Debug, Clone, Deserialize)]
-pub(crate) struct ContextEntry {
+pub struct ContextEntry {
     #[serde(default)]
     pub value: String,
 }

@@ -101,6 +101,19 @@ pub fn timeline_case_changes(
     Ok(agentui_runtime::timeline::replay(snapshot, &deltas))
 }
 
+/// The surface a case of the shared renderer cases' `v1_0` section builds from its A2UI messages
+/// (`agentui_runtime::surface_case`): its reset, the nodes a renderer first receives, so the
+/// platforms' players check what the renderer shows of them. Host test builds only. Throws
+/// `ConversationException.InvalidJson` for messages that are no JSON list, or that the engine
+/// refuses (the detail is its error).
+#[cfg(feature = "demo-agent")]
+#[uniffi::export]
+pub fn a2ui_case_surface(messages_json: String) -> Result<SurfaceDiff, ConversationError> {
+    let invalid = |detail: String| ConversationError::InvalidJson { detail: format!("renderer case: {detail}") };
+    let messages: Vec<serde_json::Value> = serde_json::from_str(&messages_json).map_err(|e| invalid(e.to_string()))?;
+    agentui_runtime::surface_case::surface_from_messages(&messages).map_err(invalid)
+}
+
 /// A shared case's starting snapshot (empty when absent) and its deltas (none when absent).
 #[cfg(feature = "demo-agent")]
 fn shared_case(

@@ -38,6 +38,8 @@ mod tools;
 #[cfg(feature = "demo-agent")]
 pub use agentui_ffi_demo as demo;
 #[cfg(feature = "demo-agent")]
+pub use conversation::a2ui_case_surface;
+#[cfg(feature = "demo-agent")]
 pub use conversation::timeline_case_changes;
 pub use conversation::{Conversation, SurfaceFeed, ValueWrite, ViewSubscription};
 pub use error::{ConversationError, RuntimeStartError, SurfaceError};

@@ -25,6 +25,7 @@ mod observers;
 pub mod session;
 mod shared_conversation;
 pub mod store;
+pub mod surface_case;
 pub mod timeline;
 pub mod view;
 

@@ -29,6 +29,15 @@ thread_local! {
     /// runs an app's functions under that lock, on whichever thread resolves the surface; one
     /// that calls back into its conversation would wait for its own thread.
     static INPUT_HELD: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+    /// How many times this thread locked a conversation (tests of how often a run locks it).
+    #[cfg(test)]
+    static LOCKS_TAKEN: Cell<usize> = const { Cell::new(0) };
+}
+
+/// How many times this thread has locked a conversation so far.
+#[cfg(test)]
+pub(crate) fn locks_taken_here() -> usize {
+    LOCKS_TAKEN.with(Cell::get)
 }
 
 /// Whether this thread is inside a conversation's own work: it holds a conversation locked (a
@@ -119,6 +128,8 @@ impl SharedConversation {
     pub fn lock(&self) -> ConversationGuard<'_> {
         let guard = self.0.lock().unwrap_or_else(|p| p.into_inner());
         HELD.with(|held| held.set(held.get() + 1));
+        #[cfg(test)]
+        LOCKS_TAKEN.with(|taken| taken.set(taken.get() + 1));
         ConversationGuard { guard: Some(guard) }
     }
 }

@@ -1,11 +1,10 @@
 //! Other ids of the basic catalog, and the `a2uiClientCapabilities` object.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use super::{Catalog, BASIC_CATALOG_ID, BASIC_V1_CATALOG_ID};
+use super::{Catalog, Registered, BASIC_CATALOG_ID, BASIC_V1_CATALOG_ID};
 
 /// Ids under which agents have asked for the basic catalog. Each maps onto
 /// [`BASIC_CATALOG_ID`].
@@ -46,7 +45,7 @@ fn inline_form(catalog: &Catalog, v1: bool) -> Value {
 /// Ids are listed catalog ids first (the basic catalog first, then the others sorted), then the
 /// aliases sorted, so the object is the same from run to run.
 pub(crate) fn client_capabilities(
-    by_id: &HashMap<String, Arc<Catalog>>,
+    by_id: &HashMap<String, Registered>,
     aliases: &HashMap<String, String>,
     inline: bool,
 ) -> Value {
@@ -69,7 +68,7 @@ pub(crate) fn client_capabilities(
         let mut entry = json!({ "supportedCatalogIds": ids });
         if inline {
             let catalogs: Vec<Value> =
-                primary.iter().filter_map(|id| by_id.get(*id)).map(|c| inline_form(c, v1)).collect();
+                primary.iter().filter_map(|id| by_id.get(*id)).map(|c| inline_form(&c.catalog(), v1)).collect();
             entry["inlineCatalogs"] = Value::Array(catalogs);
         }
         out.insert(key.to_owned(), entry);

@@ -130,7 +130,9 @@ pub struct Catalog {
     pub functions: Vec<FunctionDef>,
     /// The catalog as one schema document (what `to_json` returns and `catalog.json` resolves to).
     document: Value,
-    compiled: load::Compiled,
+    /// Set when a catalog is loaded from JSON (its errors are the loader's to report); compiled
+    /// on first validation for the built-in ones, so a process pays only for those it uses.
+    compiled: OnceLock<load::Compiled>,
 }
 
 impl Catalog {
@@ -139,7 +141,7 @@ impl Catalog {
         static BASIC: OnceLock<Arc<Catalog>> = OnceLock::new();
         BASIC
             .get_or_init(|| {
-                let built = load::normalise(&basic::document()).and_then(load::build);
+                let built = load::normalise(&basic::document()).and_then(load::prepare);
                 // The basic catalog is our own code; the conformance tests keep it loadable.
                 Arc::new(built.unwrap_or_else(|e| panic!("the built-in basic catalog is broken: {e}")))
             })
@@ -151,7 +153,7 @@ impl Catalog {
         static BASIC_V1: OnceLock<Arc<Catalog>> = OnceLock::new();
         BASIC_V1
             .get_or_init(|| {
-                let built = load::normalise(&basic::document_v1()).and_then(load::build);
+                let built = load::normalise(&basic::document_v1()).and_then(load::prepare);
                 Arc::new(built.unwrap_or_else(|e| panic!("the built-in basic catalog v1 is broken: {e}")))
             })
             .clone()
@@ -165,10 +167,23 @@ impl Catalog {
         NONE.get_or_init(|| {
             let document = serde_json::json!({"catalogId": NO_DEFAULT_CATALOG_ID, "protocolVersion": "1.0",
                 "description": "No default catalog: components and calls name their own."});
-            let built = load::normalise(&document).and_then(load::build);
+            let built = load::normalise(&document).and_then(load::prepare);
             Arc::new(built.unwrap_or_else(|e| panic!("the empty v1.0 catalog is broken: {e}")))
         })
         .clone()
+    }
+
+    /// The compiled schemas, compiled now if this is a built-in catalog's first use.
+    fn compiled(&self) -> &load::Compiled {
+        self.compiled.get_or_init(|| {
+            // Only built-in catalogs are compiled here, and the tests compile each of them.
+            load::compile(&self.document).unwrap_or_else(|e| panic!("the built-in catalog {} is broken: {e}", self.id))
+        })
+    }
+
+    /// Whether the schemas are compiled yet (built-in catalogs compile on first validation).
+    pub fn is_compiled(&self) -> bool {
+        self.compiled.get().is_some()
     }
 
     /// True for a catalog written for protocol v1.0 or later.
@@ -197,7 +212,7 @@ impl Catalog {
     /// Validates one function call object (`{"call", "args", "returnType"}`) against the schema
     /// of the function it names; paths are relative to the call object.
     pub fn validate_function_call(&self, call: &Value) -> Vec<SchemaError> {
-        self.compiled.validate_function_call(self, call)
+        self.compiled().validate_function_call(self, call)
     }
 
     /// Whether any component restricts its parents or children (v1.0), so a surface checks them.
@@ -216,19 +231,19 @@ impl Catalog {
     /// Validates one component object against its type's schema (dispatching on `component`);
     /// paths are relative to the component object.
     pub fn validate_component(&self, component: &Value) -> Vec<SchemaError> {
-        self.compiled.validate_component(self, component)
+        self.compiled().validate_component(self, component)
     }
 
     /// Validates a `createSurface.theme` object.
     pub fn validate_theme(&self, theme: &Value) -> Vec<SchemaError> {
-        self.compiled.validate_theme(theme)
+        self.compiled().validate_theme(theme)
     }
 
     /// Validates a whole server-to-client envelope (`{version, createSurface|...}`) against the
     /// v0.9 message schema with this catalog's components and functions; paths are relative to
     /// the envelope.
     pub fn validate_server_message(&self, envelope: &Value) -> Vec<SchemaError> {
-        self.compiled.validate_server_message(envelope)
+        self.compiled().validate_server_message(envelope)
     }
 }
 
@@ -257,21 +272,48 @@ pub fn client_capabilities_schema() -> Value {
 /// The catalogs a client supports, by id, with aliases (older ids of the same catalog).
 #[derive(Debug, Clone)]
 pub struct CatalogRegistry {
-    by_id: HashMap<String, Arc<Catalog>>,
+    by_id: HashMap<String, Registered>,
     /// Other id -> registered catalog id. Resolved on lookup, so replacing a catalog moves its
     /// aliases along.
     aliases: HashMap<String, String>,
 }
 
+/// A catalog in a registry. The built-in ones are made on first lookup: every conversation
+/// registers both basic catalogs, and most use one of them, or none.
+#[derive(Debug, Clone)]
+enum Registered {
+    Ready(Arc<Catalog>),
+    BuiltIn { make: fn() -> Arc<Catalog>, v1: bool },
+}
+
+impl Registered {
+    fn catalog(&self) -> Arc<Catalog> {
+        match self {
+            Registered::Ready(catalog) => catalog.clone(),
+            Registered::BuiltIn { make, .. } => make(),
+        }
+    }
+
+    fn is_v1(&self) -> bool {
+        match self {
+            Registered::Ready(catalog) => catalog.is_v1(),
+            Registered::BuiltIn { v1, .. } => *v1,
+        }
+    }
+}
+
 impl CatalogRegistry {
     /// A registry holding the basic catalogs (v0.9 and v1) under their current ids and aliases.
+    /// Each is made on first lookup, once per process.
     pub fn with_basic() -> Self {
         let mut registry = CatalogRegistry { by_id: HashMap::new(), aliases: HashMap::new() };
-        registry.register(Catalog::basic());
+        registry.by_id.insert(BASIC_CATALOG_ID.to_string(), Registered::BuiltIn { make: Catalog::basic, v1: false });
         for alias in BASIC_CATALOG_ALIASES {
             registry.aliases.insert((*alias).to_string(), BASIC_CATALOG_ID.to_string());
         }
-        registry.register(Catalog::basic_v1());
+        registry
+            .by_id
+            .insert(BASIC_V1_CATALOG_ID.to_string(), Registered::BuiltIn { make: Catalog::basic_v1, v1: true });
         for alias in BASIC_V1_CATALOG_ALIASES {
             registry.aliases.insert((*alias).to_string(), BASIC_V1_CATALOG_ID.to_string());
         }
@@ -282,7 +324,7 @@ impl CatalogRegistry {
     pub fn register(&mut self, catalog: Arc<Catalog>) {
         // A real catalog under an id wins over an alias of the same id.
         self.aliases.remove(&catalog.id);
-        self.by_id.insert(catalog.id.clone(), catalog);
+        self.by_id.insert(catalog.id.clone(), Registered::Ready(catalog));
     }
 
     /// Adds another id under which an already registered catalog is known.
@@ -312,7 +354,7 @@ impl CatalogRegistry {
     pub fn get(&self, id: &str) -> Result<Arc<Catalog>, A2uiError> {
         self.resolve(id)
             .and_then(|key| self.by_id.get(key))
-            .cloned()
+            .map(Registered::catalog)
             .ok_or_else(|| A2uiError::UnknownCatalog(id.to_string()))
     }
 
@@ -320,5 +362,58 @@ impl CatalogRegistry {
     /// "inlineCatalogs": [...]}}`, inline catalogs included when `inline` is true.
     pub fn client_capabilities(&self, inline: bool) -> Value {
         capabilities::client_capabilities(&self.by_id, &self.aliases, inline)
+    }
+}
+
+#[cfg(test)]
+mod preparation_tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A built-in catalog is compiled on its first validation, not when it is made (issue 42:
+    /// preparing both basic catalogs cost every conversation about 6 ms before its first
+    /// surface), and validates as the eagerly compiled one does.
+    #[test]
+    fn a_built_in_catalog_compiles_on_first_validation() {
+        let document = load::normalise(&basic::document()).unwrap();
+        let lazy = load::prepare(document.clone()).unwrap();
+        assert!(!lazy.is_compiled());
+        let eager = load::build(document).unwrap();
+        assert!(eager.is_compiled());
+        let bad = json!({"id": "t", "component": "Text", "text": 5});
+        let errors = lazy.validate_component(&bad);
+        assert!(lazy.is_compiled());
+        assert!(!errors.is_empty());
+        assert_eq!(errors, eager.validate_component(&bad));
+    }
+
+    /// A registry holds the basic catalogs without making them: a lookup makes the one asked
+    /// for, and client capabilities still list both under their protocols.
+    #[test]
+    fn a_registry_makes_a_built_in_catalog_on_lookup() {
+        let registry = CatalogRegistry::with_basic();
+        assert!(registry.by_id.values().all(|r| matches!(r, Registered::BuiltIn { .. })));
+        let basic = registry.get(BASIC_CATALOG_ALIASES[0]).unwrap();
+        assert_eq!(basic.id, BASIC_CATALOG_ID);
+        assert!(Arc::ptr_eq(&basic, &Catalog::basic()), "one catalog per process");
+        assert_eq!(registry.get(BASIC_V1_CATALOG_ID).unwrap().id, BASIC_V1_CATALOG_ID);
+        let capabilities = registry.client_capabilities(false);
+        assert_eq!(capabilities["v0.9"]["supportedCatalogIds"][0], BASIC_CATALOG_ID);
+        assert_eq!(capabilities["v1.0"]["supportedCatalogIds"][0], BASIC_V1_CATALOG_ID);
+        let inline = registry.client_capabilities(true);
+        assert_eq!(inline["v0.9"]["inlineCatalogs"][0]["catalogId"], BASIC_CATALOG_ID);
+    }
+
+    /// A catalog loaded from JSON is still refused at load when its schemas do not compile.
+    #[test]
+    fn a_loaded_catalog_is_compiled_at_load() {
+        let mut document = Catalog::basic().to_json();
+        document["catalogId"] = json!("https://example.com/c.json");
+        let catalog = Catalog::from_json(&document).unwrap();
+        assert!(catalog.is_compiled());
+        let unresolved = json!({"catalogId": "x", "components": {"A": {"allOf": [
+            {"$ref": "#/$defs/Missing"}, {"properties": {"component": {"const": "A"}}}
+        ]}}});
+        assert!(matches!(Catalog::from_json(&unresolved), Err(CatalogError::Schema(_))));
     }
 }

@@ -32,13 +32,23 @@ struct Compiler<'d> {
     nodes: Vec<Node>,
     ids: HashMap<(usize, String), NodeId>,
     queue: Vec<Pending<'d>>,
+    /// Patterns compiled so far, by source: a catalog repeats some (v1.0's identifier pattern,
+    /// Unicode classes, costs more than the rest of its schemas together), and a compiled regex
+    /// is shared by cloning it.
+    patterns: HashMap<String, Pattern>,
 }
 
 /// Compiles the schemas at `uris` into one program, so that what they share (common types,
 /// the catalog's components referenced from every message) is compiled once. Returns each
 /// schema's root node, in the order of `uris`.
 pub(crate) fn compile_many(documents: &Documents, uris: &[&str]) -> Result<(Program, Vec<NodeId>), SchemaCompileError> {
-    let mut compiler = Compiler { documents, nodes: Vec::new(), ids: HashMap::default(), queue: Vec::new() };
+    let mut compiler = Compiler {
+        documents,
+        nodes: Vec::new(),
+        ids: HashMap::default(),
+        queue: Vec::new(),
+        patterns: HashMap::default(),
+    };
     let mut roots = Vec::with_capacity(uris.len());
     for uri in uris {
         let target = documents.locate("", uri).ok_or_else(|| SchemaCompileError::UnresolvedRef(uri.to_string()))?;
@@ -256,14 +266,27 @@ impl<'d> Compiler<'d> {
         Ok(any.then_some(rules))
     }
 
+    /// The compiled `source`, compiled once per compilation.
+    fn pattern(&mut self, source: &str) -> Result<Pattern, String> {
+        if let Some(pattern) = self.patterns.get(source) {
+            return Ok(pattern.clone());
+        }
+        let pattern = Pattern::new(source)?;
+        self.patterns.insert(source.to_owned(), pattern.clone());
+        Ok(pattern)
+    }
+
     fn string_rules(
-        &self,
+        &mut self,
         at: &Pending<'_>,
         map: &Map<String, Value>,
     ) -> Result<Option<StringRules>, SchemaCompileError> {
         let pattern = match map.get("pattern") {
             None => None,
-            Some(Value::String(source)) => Some(Pattern::new(source).map_err(|e| self.invalid(at, "pattern", e))?),
+            Some(Value::String(source)) => match self.pattern(source) {
+                Ok(pattern) => Some(pattern),
+                Err(e) => return Err(self.invalid(at, "pattern", e)),
+            },
             Some(_) => return Err(self.invalid(at, "pattern", "must be a string")),
         };
         let format = match map.get("format") {
@@ -323,7 +346,10 @@ impl<'d> Compiler<'d> {
     ) -> Result<Option<ObjectRules>, SchemaCompileError> {
         let mut pattern_properties = Vec::new();
         for (source, id) in self.schema_map(at, map, "patternProperties")? {
-            let pattern = Pattern::new(&source).map_err(|e| self.invalid(at, "patternProperties", e))?;
+            let pattern = match self.pattern(&source) {
+                Ok(pattern) => pattern,
+                Err(e) => return Err(self.invalid(at, "patternProperties", e)),
+            };
             pattern_properties.push((pattern, id));
         }
         let required = match map.get("required") {

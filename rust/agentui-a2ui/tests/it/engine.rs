@@ -497,7 +497,7 @@ fn update_data_model_with_a_null_value_stores_null_and_only_an_absent_value_dele
         assert_eq!(s.data_model()["user"], json!({"name": "Ada", "nick": null}), "{version}");
         let text_of_null = s.node("root").unwrap().props["text"].clone();
         assert_eq!(
-            g.client_data_model().unwrap()["surfaces"]["s"]["user"],
+            g.client_data_model(version).unwrap()["surfaces"]["s"]["user"],
             json!({"name": "Ada", "nick": null}),
             "{version}: the agent gets back what it wrote"
         );
@@ -622,6 +622,30 @@ fn dispatch_action_resolves_context_at_that_moment() {
         outcome.client_data_model.unwrap(),
         json!({"version": "v0.9", "surfaces": {"f": {"form": {"name": "Ada"}}}})
     );
+}
+
+/// A v1.0 surface's data model goes out as v1.0 (renderer_data_model.json: `"version": {"const":
+/// "v1.0"}`), with an action and in the group's report, never under the v0.9 version string.
+#[test]
+fn a_v10_surface_reports_its_data_model_as_v10() {
+    let mut g = group();
+    let v10 = |body: Value| {
+        let mut message = json!({"version": "v1.0"});
+        message.as_object_mut().unwrap().extend(body.as_object().unwrap().clone());
+        message
+    };
+    let created = g.process_value(&v10(json!({"createSurface": {
+    "surfaceId": "s", "catalogId": "https://a2ui.org/catalogs/basic/v1/catalog.json", "sendDataModel": true,
+    "dataModel": {"n": 1},
+    "components": [
+        {"id": "root", "component": "Button", "child": "label", "action": {"event": {"name": "go"}}},
+        {"id": "label", "component": "Text", "text": "Go"}
+    ]}})));
+    assert!(created.emitted.is_empty(), "{:?}", created.emitted);
+    let outcome = g.dispatch_action("s", "root").unwrap();
+    assert_eq!(outcome.client_data_model.unwrap(), json!({"version": "v1.0", "surfaces": {"s": {"n": 1}}}));
+    assert_eq!(g.client_data_model("v1.0").unwrap(), json!({"version": "v1.0", "surfaces": {"s": {"n": 1}}}));
+    assert_eq!(g.client_data_model("v0.9"), None, "a v0.9 report holds no v1.0 surface");
 }
 
 #[test]

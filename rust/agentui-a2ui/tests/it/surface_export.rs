@@ -209,7 +209,8 @@ fn theme_and_send_data_model_are_exported() {
     let mut restored = SurfaceGroup::default();
     assert_clean(&restored.restore_surface(export).unwrap());
     assert_same_surface(surface(&restored, "s"), surface(&original, "s"), "theme");
-    assert_eq!(restored.client_data_model(), original.client_data_model());
+    assert_eq!(restored.client_data_model("v0.9"), original.client_data_model("v0.9"));
+    assert!(original.client_data_model("v0.9").is_some());
 }
 
 /// Only the last definition of each component is kept, as the agent sent it; a surface with no

@@ -357,6 +357,21 @@ impl RunStream {
         }
     }
 
+    /// The next SSE event this stream already holds decoded (keep-alives skipped), without
+    /// reading: `None` when it would have to wait, or once the run closed or failed. A caller
+    /// holding the conversation's lock for one event applies the rest of the burst under it.
+    pub fn next_buffered(&mut self) -> Option<ReceivedEvent> {
+        if self.failure.is_some() || self.closed {
+            return None;
+        }
+        while let Some(received) = self.events.queue.pop_front() {
+            if !received.event.data.trim().is_empty() {
+                return Some(received);
+            }
+        }
+        None
+    }
+
     /// Applies `received` to `conversation`, which this stream's pipeline applies to in place
     /// of its own for the call (see [`EventPipeline::swap_conversation`]); the events it
     /// delivered. A failure is returned by the next [`next_received`](Self::next_received),

@@ -126,7 +126,7 @@ fn own_cases_catch_wrong_expectations() {
         cases.extend(list);
     }
     let case = |name: &str| cases.iter().find(|c| c["name"] == name).unwrap().clone();
-    let mutations: [(&str, &str, Value); 9] = [
+    let mutations: [(&str, &str, Value); 11] = [
         ("own_process_messages_inline_surface", "/expect/surfaces/s1/components/1/text", json!("Grace")),
         ("own_process_messages_inline_surface", "/expect/surfaces/s1/sendDataModel", json!(false)),
         ("own_process_messages_wrapped_batch_and_delete", "/steps/1/expect/surfaces/a/exists", json!(true)),
@@ -136,6 +136,8 @@ fn own_cases_catch_wrong_expectations() {
         ("own_validate_missing_version_detail", "/steps/0/expectError/details/0/path", json!("messages.1.version")),
         ("own_validate_cycle", "/steps/0/expectError/code", json!("self_reference")),
         ("own_validate_identifier", "/steps/0/expectError/details/0/code", json!("missing_field")),
+        ("own_validate_without_steps_is_one_step", "/expectError/details/0/code", json!("missing_field")),
+        ("own_validate_without_steps_checks_its_surfaces", "/expect/surfaces/s1/components/root/text", json!("Grace")),
     ];
     let root = own_cases().join("..");
     for (name, pointer, wrong) in mutations {

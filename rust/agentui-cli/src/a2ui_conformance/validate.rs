@@ -19,7 +19,12 @@ pub(super) fn validate(case: &Value, pack_root: &Path) -> Result<(), String> {
     let mut validator = SequenceValidator::new(&registry, case["strictMode"] == true);
     let mut errors: Vec<Value> = Vec::new();
     let mut findings: Vec<Finding> = Vec::new();
-    for (index, step) in case["steps"].as_array().into_iter().flatten().enumerate() {
+    // A case without `steps` is one step: its own messages, its error checked as the case's.
+    let steps = match case["steps"].as_array() {
+        Some(steps) => steps.clone(),
+        None => vec![json!({"messages": step_messages(case)})],
+    };
+    for (index, step) in steps.iter().enumerate() {
         let messages = step_messages(step);
         let found = validator.check(&messages);
         let mut sent = Vec::new();

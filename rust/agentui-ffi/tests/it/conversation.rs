@@ -404,3 +404,33 @@ fn every_shared_timeline_case_replays_through_the_ffi() {
         Err(agentui_ffi::ConversationError::InvalidJson { .. })
     ));
 }
+
+/// The platforms play the v1.0 renderer cases through `a2ui_case_surface`: every case's messages
+/// make one surface whose reset holds the nodes the case names; text that is no list of messages,
+/// and messages the engine refuses, are `InvalidJson`, never a panic.
+#[test]
+fn every_v10_renderer_case_builds_its_surface_through_the_ffi() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/renderer-cases/cases.json");
+    let file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for case in file["v1_0"]["cases"].as_array().unwrap() {
+        let diff = agentui_ffi::a2ui_case_surface(case["messages"].to_string()).unwrap();
+        let agentui_ffi::SurfaceDiff::Reset { root, nodes } = diff else { panic!("{}: not a reset", case["name"]) };
+        assert_eq!(root.as_deref(), Some("root"), "{}", case["name"]);
+        for want in case["nodes"].as_array().unwrap() {
+            let named = |n: &&std::sync::Arc<agentui_ffi::ResolvedNode>| {
+                want["id"].as_str().map_or(n.component_id.as_ref() == want["componentId"], |id| n.id.as_ref() == id)
+            };
+            assert!(nodes.iter().any(|n| named(&n)), "{}: {want}", case["name"]);
+        }
+    }
+    let refused = r#"[{"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Nope"}]}}]"#;
+    for bad in ["{", "{}", refused] {
+        assert!(
+            matches!(
+                agentui_ffi::a2ui_case_surface(bad.into()),
+                Err(agentui_ffi::ConversationError::InvalidJson { .. })
+            ),
+            "{bad}"
+        );
+    }
+}

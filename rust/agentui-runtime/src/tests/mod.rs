@@ -21,6 +21,7 @@ mod server_interop_defects;
 mod session_budget;
 mod session_runtime;
 mod store;
+mod surface_case;
 mod timeline;
 mod tls_trust;
 mod view;

@@ -5,7 +5,11 @@ import dev.agentui.CheckResult
 import dev.agentui.Severity
 import dev.agentui.NodeValue
 import dev.agentui.core.markdownText
+import dev.agentui.Node
+import dev.agentui.core.a2ui.SurfaceDiff
+import dev.agentui.core.a2uiCaseSurface
 import dev.agentui.nodeValueOf
+import dev.agentui.toJson
 import org.junit.jupiter.api.DynamicTest
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.TestFactory
@@ -95,6 +99,44 @@ class RendererCasesTest {
                 else -> error("${case["name"]}: unknown region $region")
             }
             assertEquals(expected, liveRegionMode(step["live"] as String?, step["hidden"] as Boolean?), "${case["name"]}, step $index $step")
+        }
+    }
+
+    @TestFactory
+    fun `v1_0 wire messages reach the renderer as the cases say`() = cases("v1_0", 12, { it["name"] as String }) { case ->
+        val title = case["name"] as String
+        // The core resolves the case's messages (@path, @call, checks, accessibility) as a
+        // conversation would; what the renderer makes of its nodes is asserted here.
+        val reset = a2uiCaseSurface(toJson(case["messages"])) as SurfaceDiff.Reset
+        val taken = mutableMapOf<String, Int>()
+        @Suppress("UNCHECKED_CAST")
+        for (want in case["nodes"] as List<Map<String, Any?>>) {
+            val node: Node = (want["id"] as String?)?.let { id -> reset.nodes.single { it.id == id } } ?: run {
+                // A template's instances, in the core's order.
+                val component = want["componentId"] as String
+                val nth = taken.merge(component, 1, Int::plus)!! - 1
+                reset.nodes.filter { it.componentId == component }.getOrNull(nth) ?: error("$title: no instance $nth of $component")
+            }
+            val at = "$title: node ${node.id}"
+            for (property in listOf("text", "value")) {
+                if (property in want) assertEquals(want[property], node.props.firstOrNull { it.name == property }?.value?.displayText(), "$at: $property")
+            }
+            if ("label" in want) assertEquals(want["label"], node.accessibility?.label, "$at: label")
+            if ("hidden" in want) assertEquals(want["hidden"], node.accessibility?.hidden, "$at: hidden")
+            if ("region" in want) {
+                val expected = when (want["region"]) {
+                    "polite" -> LiveRegionMode.Polite
+                    "assertive" -> LiveRegionMode.Assertive
+                    else -> null
+                }
+                assertEquals(expected, liveRegionMode(node.accessibility?.live, node.accessibility?.hidden), "$at: region")
+            }
+            if ("bindings" in want) assertEquals(want["bindings"], node.bindings.associate { it.property to it.path }, "$at: bindings")
+            if ("shown" in want) {
+                @Suppress("UNCHECKED_CAST")
+                val expected = (want["shown"] as Map<String, Any?>?)?.let { CheckShown(it["message"] as String?, it["isError"] as Boolean) }
+                assertEquals(expected, checkShown(node.checks), "$at: checks ${node.checks}")
+            }
         }
     }
 
