@@ -3,7 +3,10 @@ litellm's mock responses (no LLM, no network).
 
 Endpoints (POST, SSE):
   /crewai   a Flow that answers from the script: text, the get_weather server tool, the app's
-            client tools
+            client tools, and state (the flow's counter, emitted twice, beside the app's state)
+  /crewai-approval  a Flow whose first method asks for approval through crewai's
+            `@human_feedback` and the adapter's `agui_feedback_provider`; the answer comes back
+            in `RunAgentInput.resume` (`emit_interrupt_outcome=True`)
 plus GET /_health, GET /_inputs, GET /_outputs, POST /_reset (see interop_common).
 
 Run: python crewai_server.py --port N   (prints `READY <port>` on stdout)
@@ -11,10 +14,13 @@ Run: python crewai_server.py --port N   (prints `READY <port>` on stdout)
 
 from __future__ import annotations
 
+import atexit
 import base64
 import json
 import logging
 import os
+import shutil
+import tempfile
 import uuid
 from typing import Any
 
@@ -23,13 +29,25 @@ os.environ.setdefault("CREWAI_DISABLE_TELEMETRY", "true")
 os.environ.setdefault("OTEL_SDK_DISABLED", "true")
 # litellm fetches its model price list from GitHub at import; the copy it ships will do.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+# crewai keeps a paused flow (`@human_feedback`) in a SQLite file under the user's data dir
+# (appdirs, so XDG_DATA_HOME): one of this process's own, so no run sees another's.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="agentui-interop-crewai-")
+atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], ignore_errors=True)
 
 import litellm
-from crewai.flow.flow import Flow, start
+from crewai.flow.flow import Flow, listen, start
+from crewai.flow.human_feedback import human_feedback
 from fastapi import FastAPI
 from litellm.types.utils import ChatCompletionMessageToolCall, Choices, Function, Message, ModelResponse
 
-from ag_ui_crewai import CopilotKitState, add_crewai_flow_fastapi_endpoint, copilotkit_stream
+from ag_ui_crewai import (
+    CopilotKitState,
+    add_crewai_flow_fastapi_endpoint,
+    agui_feedback_provider,
+    copilotkit_emit_state,
+    copilotkit_stream,
+)
+from pydantic import ConfigDict
 
 import interop_common as common
 
@@ -84,6 +102,8 @@ def _plan(messages: list, offered: set) -> tuple:
         return ("text", "Hello from CrewAI!")
     if scenario == "weather":
         return ("calls", [("get_weather", {"city": "Paris"})])
+    if scenario == "state":
+        return ("text", "Counter is 2.")
     if scenario in ("location", "compare", "fail"):
         name = {"location": "get_location", "compare": "get_price", "fail": "explode"}[scenario]
         if name not in offered:
@@ -109,10 +129,26 @@ async def _scripted_completion(messages: list, offered: set) -> Any:
     return await litellm.acompletion(model="openai/scripted", messages=messages or [{"role": "user", "content": ""}], stream=True, mock_response=mock)
 
 
-class InteropFlow(Flow[CopilotKitState]):
+class InteropState(CopilotKitState):
+    # The app's own state keys (its `theme`) come in with the request's state and must stay.
+    model_config = ConfigDict(extra="allow")
+    counter: int = 0
+
+
+def _latest_user_text(messages: list) -> str:
+    users = [m for m in messages if _get(m, "role") == "user"]
+    return _text_of(_get(users[-1], "content")) if users else ""
+
+
+class InteropFlow(Flow[InteropState]):
     @start()
     async def chat(self) -> None:
         offered = {(a.get("function") or a).get("name") for a in self.state.copilotkit.actions if isinstance(a, dict)}
+        if common.pick_scenario(_latest_user_text(self.state.messages)) == "state":
+            # Two progressive snapshots (the adapter's `copilotkit_emit_state`), then the answer.
+            for value in (1, 2):
+                self.state.counter = value
+                await copilotkit_emit_state(self.state.model_dump())
         for _ in range(4):
             response = await copilotkit_stream(await _scripted_completion(self.state.messages, offered))
             message = response.choices[0].message
@@ -128,10 +164,38 @@ class InteropFlow(Flow[CopilotKitState]):
                 self.state.messages.append({"role": "tool", "tool_call_id": call.id, "content": _compact({"city": city, "forecast": "sunny"})})
 
 
+APPROVAL_MESSAGE = f'Approve delete_file({{"path":"{common.DELETE_PATH}"}})?'
+
+
+async def _say(flow: Flow, text: str) -> None:
+    """Streams `text` as the model's answer and keeps it in the flow's messages."""
+    await copilotkit_stream(
+        await litellm.acompletion(model="openai/scripted", messages=flow.state.messages, stream=True, mock_response=text)
+    )
+    flow.state.messages.append({"role": "assistant", "content": text})
+
+
+class ApprovalFlow(Flow[InteropState]):
+    @start()
+    @human_feedback(message=APPROVAL_MESSAGE, provider=agui_feedback_provider)
+    async def ask(self) -> str:
+        return f"delete {common.DELETE_PATH}"
+
+    @listen(ask)
+    async def answer(self, result: Any) -> None:
+        feedback = getattr(result, "feedback", result)
+        log.info("approval feedback=%r", feedback)
+        if common.is_approval(feedback):
+            await _say(self, f"Deleted {common.DELETE_PATH}")
+        else:
+            await _say(self, "The deletion was rejected.")
+
+
 def build_app() -> Any:
     app = FastAPI(title="ag-ui-crewai interop")
     add_crewai_flow_fastapi_endpoint(app, InteropFlow(), "/crewai")
-    return common.build_asgi(app, ["/crewai"])
+    add_crewai_flow_fastapi_endpoint(app, ApprovalFlow(), "/crewai-approval", emit_interrupt_outcome=True)
+    return common.build_asgi(app, ["/crewai", "/crewai-approval"])
 
 
 if __name__ == "__main__":

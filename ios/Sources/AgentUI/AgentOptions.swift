@@ -66,6 +66,9 @@ public struct AgentOptions {
     public var chatMarkdown: Bool
     /// Whether Markdown images in chat are shown (through `allowedUrlSchemes`); off: alt text.
     public var markdownImages: Bool
+    /// Whether each request tells the agent which A2UI catalogs the app renders (one context
+    /// entry, `a2uiClientCapabilities`); off for an app that shows no A2UI.
+    public var advertiseA2ui: Bool
     /// The app's own A2UI catalogs (catalog JSON text).
     public var catalogs: [String]
     /// The same catalogs as values, each the catalog's object (`catalogId`, `components`, ...),
@@ -95,6 +98,7 @@ public struct AgentOptions {
         allowedUrlSchemes: [String]? = nil,
         chatMarkdown: Bool = true,
         markdownImages: Bool = false,
+        advertiseA2ui: Bool = true,
         catalogs: [String] = [],
         catalogValues: [[String: NodeValue]] = [],
         functions: [CatalogFunctionID: CatalogFunction] = [:]
@@ -118,6 +122,7 @@ public struct AgentOptions {
         self.allowedUrlSchemes = allowedUrlSchemes
         self.chatMarkdown = chatMarkdown
         self.markdownImages = markdownImages
+        self.advertiseA2ui = advertiseA2ui
         self.catalogs = catalogs
         self.catalogValues = catalogValues
         self.functions = functions
@@ -145,6 +150,7 @@ public struct AgentOptions {
             allowedUrlSchemes: allowedUrlSchemes,
             chatMarkdown: chatMarkdown,
             markdownImages: markdownImages,
+            advertiseA2ui: advertiseA2ui,
             catalogsJson: catalogs,
             catalogs: catalogValues.map { $0.nodeValue },
             a2uiFunctions: functions.keys

@@ -374,6 +374,8 @@ final class AgentConversationTests: XCTestCase {
         XCTAssertEqual([defaults.connectTimeoutMs, defaults.idleTimeoutMs, defaults.toolTimeoutMs], [10_000, 60_000, 30_000])
         XCTAssertEqual(defaults.maxFollowUpRuns, 5)
         XCTAssertNil(defaults.memoryBudget)
+        XCTAssertTrue(defaults.advertiseA2ui)
+        XCTAssertFalse(AgentOptions(advertiseA2ui: false).toNative().advertiseA2ui)
         XCTAssertEqual(defaults.locale, AgentRuntime.bcp47Tag(for: .current))
     }
 

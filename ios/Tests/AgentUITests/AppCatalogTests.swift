@@ -89,6 +89,22 @@ final class AppCatalogTests: XCTestCase {
     }
 
     @MainActor
+    func testAnAppThatAdvertisesNoA2uiSendsNoCatalogsEvenItsOwn() async throws {
+        // The demo agent draws the badge only when the request's capabilities entry lists the
+        // loyalty catalog: with the option off there is no entry, so it answers in words.
+        let runtime = try AgentRuntime()
+        let options = AgentOptions(advertiseA2ui: false, catalogs: [Self.loyaltyCatalog])
+        let conversation = try runtime.connect(url: DemoAgent.agentURL(), options: options)
+        defer { conversation.close() }
+        _ = try await conversation.send("show my loyalty card")
+        XCTAssertNil(conversation.surfaceNow("loyalty"))
+        XCTAssertTrue(
+            conversation.messages.lastAssistantText.contains("does not render the loyalty catalog"),
+            conversation.messages.lastAssistantText
+        )
+    }
+
+    @MainActor
     func testABadCatalogOrAnUndeclaredFunctionIsInvalidOptionsAtConnect() async throws {
         let runtime = try AgentRuntime()
         XCTAssertThrowsError(try runtime.connect(url: DemoAgent.agentURL(), options: AgentOptions(catalogs: ["{"]))) {

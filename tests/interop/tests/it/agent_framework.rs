@@ -1,6 +1,7 @@
 //! The Rust runtime against Microsoft Agent Framework (agent-framework-ag-ui 1.7.0, on the
 //! pre-1.0 ag-ui-protocol 0.1.22) with a scripted chat client: streamed text, server and client
-//! tools, state, the user's attachment across two turns, and tool approval.
+//! tools, state, the user's attachment across two turns, tool approval and a second turn from
+//! the store.
 
 use std::sync::atomic::Ordering;
 
@@ -15,7 +16,8 @@ use serde_json::{json, Value};
 use crate::interop_test;
 use crate::servers::{
     approval_through_the_outcome, attachments_arrive_intact, bounded, client_tool_round_trip, failing_client_tool,
-    fnv1a64, observed_counters, server_tool, snapshot_replay_executes_nothing, streamed_text, Approval,
+    fnv1a64, observed_counters, second_turn_from_the_store, server_tool, snapshot_replay_executes_nothing,
+    streamed_text, Approval,
 };
 
 const PATH: &str = "/agent-framework";
@@ -166,3 +168,8 @@ async fn agent_framework_approval_approve_and_reject() {
     )
     .await
 }
+
+interop_test!(
+    agent_framework_second_turn_from_the_store,
+    second_turn_from_the_store(agent_framework(), PATH, "Hello from Agent Framework!")
+);

@@ -1,7 +1,7 @@
 //! The Rust runtime against a CrewAI Flow behind ag-ui-crewai (1.0.0, crewai 1.15.30,
 //! ag-ui-protocol 1.0.0), its model calls scripted through litellm's mock responses: streamed
-//! text, server and client tools, and the user's attachment across two turns. State and approval
-//! are not scripted for this flow yet.
+//! text, server and client tools, state, an image and a PDF (also across two turns), and a second
+//! turn from the store. Approval is not scripted (docs/interop.md says why).
 
 use agentui_interop::*;
 use agentui_runtime::ConversationDelta;
@@ -9,7 +9,9 @@ use serde_json::{json, Value};
 
 use crate::interop_test;
 use crate::servers::{
-    attachment_on_the_second_turn, bounded, client_tool_round_trip, failing_client_tool, parallel_client_calls,
+    approval_through_the_outcome, attachment_on_the_second_turn, attachments_arrive_intact, bounded,
+    client_tool_round_trip, failing_client_tool, observed_counters, parallel_client_calls, second_turn_from_the_store,
+    Approval,
 };
 
 const PATH: &str = "/crewai";
@@ -50,7 +52,10 @@ interop_test!(crewai_parallel_client_calls, parallel_client_calls(crewai(), PATH
 
 interop_test!(crewai_failing_client_tool, failing_client_tool(crewai(), PATH));
 
-// The adapter hands litellm an image as an `image_url` data URL.
+// The adapter hands litellm every part as an `image_url` data URL, a PDF too (it warns that a
+// provider may refuse it: `_capabilities.warn_multimodal_files_gap`).
+interop_test!(crewai_attachments_arrive_intact, attachments_arrive_intact(crewai(), PATH, ["image_url", "image_url"]));
+
 interop_test!(crewai_attachment_on_the_second_turn, attachment_on_the_second_turn(crewai(), PATH, "image_url"));
 
 /// A tool the flow runs itself: the model quotes its result. Pinned: ag-ui-crewai 1.0.0 sends
@@ -95,5 +100,45 @@ async fn crewai_state_snapshots_carry_the_request_context() {
         assert!(state["messages"].as_array().is_some_and(|m| !m.is_empty()), "{state}");
         assert_ne!(state["copilotkit"], Value::Null);
     })
+    .await
+}
+
+interop_test!(crewai_second_turn_from_the_store, second_turn_from_the_store(crewai(), PATH, "Hello from CrewAI!"));
+
+/// The flow's counter reaches the app through the adapter's `copilotkit_emit_state` snapshots
+/// (1, then 2), the app's own state (`theme`, sent in the request's state) kept beside it.
+#[tokio::test]
+#[ignore = "needs the interop servers: run tests/interop/run.sh"]
+async fn crewai_state_snapshots() {
+    let server = crewai();
+    bounded(async {
+        let (c, rec, thread) = conversation_with(&server.url(PATH), "state", |s| s.set_state(json!({"theme": "dark"})));
+        c.send_message("increment the state".into()).await.unwrap();
+        let counters = observed_counters(&rec).await;
+        assert!(counters.starts_with(&[json!(1), json!(2)]), "{counters:?}");
+        let state = c.snapshot().unwrap().state;
+        assert_eq!((state["counter"].clone(), state["theme"].clone()), (json!(2), json!("dark")), "{state}");
+        assert_eq!(server.inputs(&thread).await[0]["state"]["theme"], "dark");
+        assert_eq!(last_assistant_text(&c.snapshot().unwrap().messages), "Counter is 2.");
+    })
+    .await
+}
+
+/// A flow method under crewai's `@human_feedback`, its provider the adapter's
+/// `agui_feedback_provider`: the run pauses with an AG-UI interrupt (on `/crewai-approval`,
+/// `emit_interrupt_outcome=True`), and the answer in `resume` becomes the method's feedback.
+#[tokio::test]
+#[ignore = "needs the interop servers: run tests/interop/run.sh"]
+async fn crewai_approval_approve_and_reject() {
+    approval_through_the_outcome(
+        crewai(),
+        "/crewai-approval",
+        Approval {
+            message: r#"Approve delete_file({"path":"/tmp/report.txt"})?"#,
+            answer: |approve| json!({"approved": approve}),
+            outcomes: ["Deleted /tmp/report.txt", "The deletion was rejected."],
+            left_to_the_server: &[],
+        },
+    )
     .await
 }

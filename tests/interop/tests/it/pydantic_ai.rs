@@ -1,15 +1,16 @@
 //! The Rust runtime against Pydantic AI's built-in AG-UI adapter (pydantic-ai-slim 2.78.0,
 //! ag-ui-protocol 1.0.0) with a scripted `FunctionModel`: streamed text, server and client
-//! tools, state, the user's attachment across two turns, and tool approval.
+//! tools, state, the user's attachment across two turns, tool approval, a second turn from the
+//! store, and the empty text message the adapter sends before each tool call.
 
 use agentui_interop::*;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::interop_test;
 use crate::servers::{
     approval_through_the_outcome, attachment_on_the_second_turn, attachments_arrive_intact, bounded,
-    client_tool_round_trip, failing_client_tool, observed_counters, parallel_client_calls, server_tool, streamed_text,
-    Approval,
+    client_tool_round_trip, failing_client_tool, observed_counters, parallel_client_calls, second_turn_from_the_store,
+    server_tool, streamed_text, Approval,
 };
 
 const PATH: &str = "/pydantic-ai";
@@ -64,5 +65,50 @@ async fn pydantic_ai_approval_approve_and_reject() {
             left_to_the_server: &[],
         },
     )
+    .await
+}
+
+interop_test!(
+    pydantic_ai_second_turn_from_the_store,
+    second_turn_from_the_store(pydantic_ai(), PATH, "Hello from Pydantic AI!")
+);
+
+/// Pinned: before each tool call pydantic-ai 2.78.0 opens and closes a text message with no
+/// content, and names it as the call's `parentMessageId`. The client keeps no empty message: the
+/// pair becomes the assistant message that holds the call, and every assistant message it keeps
+/// has text or a call. An upgrade that drops the pair fails the first half.
+#[tokio::test]
+#[ignore = "needs the interop servers: run tests/interop/run.sh"]
+async fn pydantic_ai_empty_text_message_before_each_tool_call() {
+    let server = pydantic_ai();
+    bounded(async {
+        let body = json!({"threadId": unique_thread("pydantic-raw"), "runId": "r1", "state": {}, "tools": [],
+            "context": [], "forwardedProps": {}, "messages": [{"id": "u1", "role": "user", "content": "weather"}]});
+        let sse = post_sse(&server.url(PATH), &body).await;
+        let events: Vec<Value> = sse
+            .lines()
+            .filter_map(|line| line.strip_prefix("data: "))
+            .map(|data| serde_json::from_str(data).expect("an event"))
+            .collect();
+        let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap_or_default()).collect();
+        let call = types.iter().position(|t| *t == "TOOL_CALL_START").expect("a tool call");
+        assert_eq!(types[call - 2..call], ["TEXT_MESSAGE_START", "TEXT_MESSAGE_END"], "{types:?}");
+        let empty_id = &events[call - 2]["messageId"];
+        assert_eq!(&events[call - 1]["messageId"], empty_id);
+        assert_eq!(&events[call]["parentMessageId"], empty_id, "the empty message is the call's parent");
+
+        let (c, _rec, _thread) = conversation(&server.url(PATH), "empty-text");
+        c.send_message("what is the weather?".into()).await.unwrap();
+        let messages = c.snapshot().unwrap().messages;
+        let assistants: Vec<_> = messages.iter().filter(|m| m.role.as_str() == "assistant").collect();
+        for m in &assistants {
+            let has_text = m.text().is_some_and(|t| !t.is_empty());
+            let has_calls = m.tool_calls.as_ref().is_some_and(|calls| !calls.is_empty());
+            assert!(has_text || has_calls, "an empty assistant message was kept: {m:?}");
+        }
+        let holder = assistants.iter().find(|m| m.tool_calls.is_some()).expect("the message holding the call");
+        assert_eq!(holder.tool_calls.as_ref().unwrap()[0].function.name, "get_weather");
+        assert!(holder.text().unwrap_or_default().is_empty(), "{holder:?}");
+    })
     .await
 }

@@ -762,3 +762,68 @@ pub(crate) async fn attachment_on_the_second_turn(server: Server, path: &str, ki
     })
     .await
 }
+
+// ---- a second turn from the store ----
+
+/// A conversation opened on a store file and closed (the app's process ends), then opened again
+/// on the same file: the history comes back from the store alone, and the second message's
+/// request carries it to the agent, the first question and its answer before the new one.
+/// `answer` is the scripted model's reply to "hello".
+pub(crate) async fn second_turn_from_the_store(server: Server, path: &str, answer: &str) {
+    use agentui_runtime::session::{ConversationSession, SessionOptions};
+    use agentui_runtime::ConversationStore;
+    let file = agentui_test_server::TempDbFile::new(&format!("interop-store-{}", server.name));
+    let thread = unique_thread("store");
+    let url = server.url(path);
+    let open = |store: &ConversationStore| {
+        let options = SessionOptions { thread_id: Some(thread.clone()), ..SessionOptions::default() };
+        let session = ConversationSession::connect(&url, &[], options).expect("session");
+        Conversation::open(session, store, &url, tokio::runtime::Handle::current()).expect("open on the store")
+    };
+    bounded(async {
+        {
+            let store = ConversationStore::open(file.path()).unwrap();
+            let c = open(&store);
+            c.send_message("hello".into()).await.unwrap_or_else(|e| panic!("{}: {e}", server.name));
+            assert_eq!(last_assistant_text(&c.snapshot().unwrap().messages), answer, "{}", server.name);
+            store.flush();
+        }
+        let store = ConversationStore::open(file.path()).unwrap();
+        let c = open(&store);
+        let restored = c.snapshot().unwrap().messages;
+        assert_eq!(last_assistant_text(&restored), answer, "{}: restored from the store", server.name);
+        let summary = c.send_message("hello again".into()).await.unwrap_or_else(|e| panic!("{}: {e}", server.name));
+        assert!(matches!(summary.phase, RunPhase::Finished { .. }), "{}: {:?}", server.name, summary.phase);
+
+        let inputs = server.inputs(&thread).await;
+        assert_eq!(inputs.len(), 2, "{}: one request per turn", server.name);
+        let history: Vec<(String, String)> = inputs[1]["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["role"] == "user" || m["role"] == "assistant")
+            .map(|m| (m["role"].as_str().unwrap_or_default().to_owned(), content_text(&m["content"])))
+            .filter(|(_, text)| !text.is_empty())
+            .collect();
+        let expected = [("user", "hello"), ("assistant", answer), ("user", "hello again")]
+            .map(|(role, text)| (role.to_owned(), text.to_owned()));
+        assert_eq!(history, expected, "{}: the second request's history", server.name);
+    })
+    .await
+}
+
+/// A message's text as sent: a string, or the text parts of a part list joined.
+fn content_text(content: &Value) -> String {
+    match content {
+        Value::String(text) => text.clone(),
+        Value::Array(parts) => parts.iter().filter_map(|p| p["text"].as_str()).collect(),
+        _ => String::new(),
+    }
+}
+
+interop_test!(adk_second_turn_from_the_store, second_turn_from_the_store(adk(), "/adk", "Hello from ADK!"));
+
+interop_test!(
+    langgraph_second_turn_from_the_store,
+    second_turn_from_the_store(langgraph(), "/langgraph", "Hello from LangGraph!")
+);

@@ -1,6 +1,7 @@
 //! The Rust runtime against AWS Strands behind ag-ui-strands (1.0.2, strands-agents 1.62.0,
 //! ag-ui-protocol 1.0.0) with a scripted model: streamed text, server and client tools, state,
-//! the user's attachment across two turns, and tool approval (`interrupt_on_call`).
+//! the user's attachment across two turns, tool approval (`interrupt_on_call`) and a second
+//! turn from the store.
 
 use agentui_interop::*;
 use serde_json::json;
@@ -8,8 +9,8 @@ use serde_json::json;
 use crate::interop_test;
 use crate::servers::{
     approval_through_the_outcome, attachment_on_the_second_turn, attachments_arrive_intact, bounded,
-    client_tool_round_trip, failing_client_tool, observed_counters, parallel_client_calls, server_tool,
-    snapshot_replay_executes_nothing, streamed_text, Approval,
+    client_tool_round_trip, failing_client_tool, observed_counters, parallel_client_calls, second_turn_from_the_store,
+    server_tool, snapshot_replay_executes_nothing, streamed_text, Approval,
 };
 
 const PATH: &str = "/strands";
@@ -71,3 +72,5 @@ async fn strands_approval_approve_and_reject() {
     )
     .await
 }
+
+interop_test!(strands_second_turn_from_the_store, second_turn_from_the_store(strands(), PATH, "Hello from Strands!"));

@@ -235,6 +235,7 @@ public class AgentOptions private constructor(builder: Builder) {
     public val allowedUrlSchemes: List<String>? = builder.allowedUrlSchemes?.toList()
     public val chatMarkdown: Boolean = builder.chatMarkdown
     public val markdownImages: Boolean = builder.markdownImages
+    public val advertiseA2ui: Boolean = builder.advertiseA2ui
     public val catalogs: List<String> = builder.catalogs.toList()
     public val catalogValues: List<Map<String, Any?>> = builder.catalogValues.map { it.toMap() }
     public val functions: Map<CatalogFunctionId, CatalogFunction> = builder.functions.toMap()
@@ -307,6 +308,12 @@ public class AgentOptions private constructor(builder: Builder) {
         /** Whether Markdown images in chat are shown (through [allowedUrlSchemes]); off: alt text. */
         public var markdownImages: Boolean = false
 
+        /**
+         * Whether each request tells the agent which A2UI catalogs the app renders (one context
+         * entry, `a2uiClientCapabilities`); off for an app that shows no A2UI.
+         */
+        public var advertiseA2ui: Boolean = true
+
         /** The app's own A2UI catalogs, as catalog JSON text (at most 16, of 256 KiB each). */
         public var catalogs: List<String> = emptyList()
 
@@ -340,6 +347,7 @@ public class AgentOptions private constructor(builder: Builder) {
             allowedUrlSchemes = options.allowedUrlSchemes
             chatMarkdown = options.chatMarkdown
             markdownImages = options.markdownImages
+            advertiseA2ui = options.advertiseA2ui
             catalogs = options.catalogs
             catalogValues = options.catalogValues
             functions = options.functions
@@ -365,6 +373,7 @@ public class AgentOptions private constructor(builder: Builder) {
         public fun allowedUrlSchemes(value: List<String>?): Builder = apply { allowedUrlSchemes = value }
         public fun chatMarkdown(value: Boolean): Builder = apply { chatMarkdown = value }
         public fun markdownImages(value: Boolean): Builder = apply { markdownImages = value }
+        public fun advertiseA2ui(value: Boolean): Builder = apply { advertiseA2ui = value }
         public fun catalogs(value: List<String>): Builder = apply { catalogs = value }
         public fun catalogValues(value: List<Map<String, Any?>>): Builder = apply { catalogValues = value }
         public fun functions(value: Map<CatalogFunctionId, CatalogFunction>): Builder = apply { functions = value }
@@ -399,6 +408,7 @@ public class AgentOptions private constructor(builder: Builder) {
         "allowedUrlSchemes" to allowedUrlSchemes,
         "chatMarkdown" to chatMarkdown,
         "markdownImages" to markdownImages,
+        "advertiseA2ui" to advertiseA2ui,
         "catalogs" to catalogs,
         "catalogValues" to catalogValues,
         "functions" to functions,
@@ -431,6 +441,7 @@ public class AgentOptions private constructor(builder: Builder) {
         allowedUrlSchemes = allowedUrlSchemes,
         chatMarkdown = chatMarkdown,
         markdownImages = markdownImages,
+        advertiseA2ui = advertiseA2ui,
         catalogsJson = catalogs,
         catalogs = catalogValues.map(::nodeValueOf),
         a2uiFunctions = functions.keys.map { A2uiFunction(it.catalogId, it.name) },

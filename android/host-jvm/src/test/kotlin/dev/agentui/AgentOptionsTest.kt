@@ -55,6 +55,7 @@ class AgentOptionsTest {
         assertEquals(5, options.maxFollowUpRuns)
         assertTrue(options.chatMarkdown)
         assertEquals(false, options.markdownImages)
+        assertTrue(options.advertiseA2ui)
         assertEquals(AgentOptions.Builder().build(), options)
     }
 

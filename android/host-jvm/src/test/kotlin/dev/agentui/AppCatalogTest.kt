@@ -152,6 +152,22 @@ class AppCatalogTest {
     }
 
     @Test
+    fun `an app that advertises no A2UI sends no catalogs, even its own`() {
+        // The demo agent draws the badge only when the request's capabilities entry lists the
+        // loyalty catalog: with the option off there is no entry, so it answers in words.
+        val options = AgentOptions {
+            catalogs = listOf(demoLoyaltyCatalogJson())
+            advertiseA2ui = false
+        }
+        assertEquals(false, options.newBuilder().build().advertiseA2ui)
+        connect(options).use { conversation ->
+            runBlocking { conversation.send("show my loyalty card") }
+            assertTrue(conversation.surfaces.value.none { it.id == "loyalty" })
+            assertTrue(conversation.messages.value.lastAssistantText().contains("does not render the loyalty catalog"))
+        }
+    }
+
+    @Test
     fun `a bad catalog or an undeclared function is InvalidOptions at connect`() {
         val notJson = assertFailsWith<ConversationException.InvalidOptions> {
             connect(AgentOptions { catalogs = listOf("{") })
